@@ -1,0 +1,129 @@
+use super::*;
+
+#[test]
+fn fields_fit_and_do_not_overlap() {
+    for l in LAYOUTS {
+        let mut spans: Vec<(usize, usize, &str)> = Vec::new();
+        for f in l.fields {
+            assert!(f.offset as usize >= crate::header::HEADER_LEN, "{} in header", f.name);
+            let end = match f.ty {
+                FieldType::VarText { .. } => f.offset as usize,
+                _ => f.end(),
+            };
+            assert!(end <= l.size as usize, "{} ends at {} beyond size {} of {}", f.name, end, l.size, l.name);
+            spans.push((f.offset as usize, end, f.name));
+        }
+        spans.sort();
+        for w in spans.windows(2) {
+            assert!(w[0].1 <= w[1].0, "{} overlaps {} in {}", w[0].2, w[1].2, l.name);
+        }
+    }
+}
+
+#[test]
+fn names_carry_the_record_prefix_and_are_unique() {
+    let mut keys = std::collections::HashSet::new();
+    for l in LAYOUTS {
+        assert!(keys.insert((l.domain, l.record, l.since)), "duplicate layout {}", l.name);
+        let prefix = format!("{}_", &l.name[2..]);
+        let mut names = std::collections::HashSet::new();
+        for f in l.fields {
+            assert!(f.name.starts_with(&prefix), "{} lacks prefix {}", f.name, prefix);
+            assert!(names.insert(f.name), "duplicate field {}", f.name);
+        }
+        if let Some(g) = &l.group {
+            assert!(l.field(g.offset_field).is_some() && l.field(g.len_field).is_some());
+        }
+    }
+}
+
+#[test]
+fn sizes_match_the_spec_table() {
+    // Section 8 of the spec: sizes seen for the release each layout comes from.
+    for (name, size) in [
+        ("MRSYTSYP", 116), ("MRSYTPRP", 108), ("MRSYTRSG", 492), ("MRSYTRSP", 72),
+        ("MRSYTXSP", 56), ("MRSYTASG", 84), ("MRSYTUWT", 160), ("MRSYTXSG", 188),
+        ("MRSYTCUG", 56), ("MRMTREPR", 24), ("MRMTRSYS", 184), ("MRMTRPRP", 44),
+        ("MRMTRSPR", 36), ("MRMTRSCM", 32), ("MRMTRXSG", 36), ("MRSTORSG", 352),
+        ("MRSTORSP", 364), ("MRSTOASP", 172), ("MRSTOXSG", 72), ("MRSTOXSU", 40),
+        ("MRPRCPRP", 384), ("MRIODMON", 28), ("MRIODMOF", 68), ("MRIODMDV", 36),
+        ("MRMTREND", 20), ("MRMTREOF", 20), ("MRMTRSOS", 20),
+    ] {
+        assert_eq!(by_name(name).unwrap().size, size, "{name}");
+    }
+}
+
+#[test]
+fn inferred_layouts_are_marked() {
+    for name in ["MRIODDEV", "MRUSEINT", "MRUSEACT", "MRSYTCUP", "MRMTRDEV", "MRMTRUSR", "MRMTRPAG"] {
+        let l = by_name(name).unwrap();
+        assert_eq!(l.src, Confidence::Inferred, "{name}");
+        assert!(l.fields.iter().any(|f| f.src == Confidence::Inferred), "{name}");
+    }
+    // A confirmed layout has no inferred field.
+    assert!(by_name("MRIODMDV").unwrap().fields.iter().all(|f| f.src == Confidence::Ibm));
+}
+
+#[test]
+fn lookup_by_release_and_name() {
+    let l = lookup(0, 3, DEFAULT_RELEASE).unwrap();
+    assert_eq!(l.name, "MRSYTRSG");
+    // Releases older than any known layout fall back to the oldest one.
+    assert_eq!(lookup(0, 3, Release(4, 2)).unwrap().name, "MRSYTRSG");
+    assert!(lookup(0, 99, DEFAULT_RELEASE).is_none());
+    assert_eq!(record_name(9, 9), "D9R9");
+    assert_eq!(record_name(1, 13), "MRMTREOF");
+}
+
+#[test]
+fn encode_decode_each_type() {
+    let l = by_name("MRMTRSCM").unwrap();
+    let mut rec = vec![0u8; 64];
+    encode_field(&mut rec, l.f("MTRSCM_CALTOD"), &Value::Tod(0xC551_F564_1600_0000)).unwrap();
+    encode_field(&mut rec, l.f("MTRSCM_CALCMD"), &Value::Text("MONITOR SAMPLE INTERVAL 60 SEC".into())).unwrap();
+    assert_eq!(decode_field(&rec, l.f("MTRSCM_CALBYCT")), Some(Value::U(30)));
+    assert_eq!(
+        decode_field(&rec, l.f("MTRSCM_CALCMD")),
+        Some(Value::Text("MONITOR SAMPLE INTERVAL 60 SEC".into()))
+    );
+    let u = by_name("MRSYTUWT").unwrap();
+    let mut r = vec![0u8; 160];
+    encode_field(&mut r, u.f("SYTUWT_CALIOWT"), &Value::I(-5)).unwrap();
+    assert_eq!(decode_field(&r, u.f("SYTUWT_CALIOWT")), Some(Value::I(-5)));
+    assert_eq!(
+        encode_field(&mut r, u.f("SYTUWT_SRMCELIG"), &Value::U(70_000)),
+        Err(EncodeError::OutOfRange { field: "SYTUWT_SRMCELIG" })
+    );
+    assert_eq!(
+        encode_field(&mut r, u.f("SYTUWT_SRMCELIG"), &Value::Text("x".into())),
+        Err(EncodeError::WrongType { field: "SYTUWT_SRMCELIG" })
+    );
+}
+
+#[test]
+fn short_record_reports_absent_fields() {
+    // A 4.3-sized SYTRSP (48 bytes) has no fields from offset 48 on.
+    let l = by_name("MRSYTRSP").unwrap();
+    let rec = vec![0u8; 48];
+    assert_eq!(decode_field(&rec, l.f("SYTRSP_PLSMVB2G")), Some(Value::U(0)));
+    assert_eq!(decode_field(&rec, l.f("SYTRSP_PLSALEMG")), None);
+    assert_eq!(read_u64(&rec, l.f("SYTRSP_PLSALECG")), None);
+}
+
+#[test]
+fn group_entries_are_bounded() {
+    let l = by_name("MRSYTCUP").unwrap();
+    let mut rec = vec![0u8; 64 + 2 * 24 + 5];
+    encode_field(&mut rec, l.f("SYTCUP_CALCPUOF"), &Value::U(64)).unwrap();
+    encode_field(&mut rec, l.f("SYTCUP_CALCPULN"), &Value::U(24)).unwrap();
+    rec[64 + 24 + 1] = 7; // second entry's CPU address
+    let g = decode_group(&rec, l);
+    assert_eq!(g.len(), 2);
+    assert_eq!(g[1][0], ("SYTCUP_LCCCPUAD", Some(Value::U(7))));
+    // An entry length of zero or an offset past the end yields nothing.
+    encode_field(&mut rec, l.f("SYTCUP_CALCPULN"), &Value::U(0)).unwrap();
+    assert!(decode_group(&rec, l).is_empty());
+    encode_field(&mut rec, l.f("SYTCUP_CALCPUOF"), &Value::U(9999)).unwrap();
+    encode_field(&mut rec, l.f("SYTCUP_CALCPULN"), &Value::U(24)).unwrap();
+    assert!(decode_group(&rec, l).is_empty());
+}

@@ -1,0 +1,481 @@
+//! Streaming MONWRITE reader (spec sections 4.4 and 9).
+//!
+//! Memory use is constant whatever the file size: the reader holds one 1 MiB
+//! window of blocks, the current control record and bounded statistics. Records
+//! are returned as borrowed slices into that window (no copy, no allocation per
+//! record).
+//!
+//! Damage handling, in the order the reader meets it:
+//! * a block where a control record is expected fails the signature check: the
+//!   reader scans forward block by block to the next valid control record and
+//!   reports the skipped span;
+//! * a record header is invalid (MRHDRLEN < 20, MRHDRZER not zero, or the record
+//!   would cross the 4 KB frame) or a record runs past its entry's end address: the
+//!   rest of that frame is skipped and reported (an all-zero frame tail is plain
+//!   padding and is not reported);
+//! * a valid control record appears where a data frame of the current group
+//!   should start: the group is cut short there and reported;
+//! * the file ends inside a group or inside a block: the records before the cut
+//!   are delivered, the cut is reported, and reading stops cleanly.
+//! Only an unreadable file, or one with no valid control record at all, is fatal.
+
+use crate::control::{ControlEntry, ControlRecord, SetKind};
+use crate::header::{Header, HeaderError, FRAME, HEADER_LEN};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::Path;
+
+/// Blocks held in the read window (1 MiB).
+const WINDOW_BLOCKS: usize = 256;
+/// Damage spans kept in full; later ones are only counted.
+pub const MAX_DAMAGE_KEPT: usize = 1000;
+
+/// A record delivered by the reader, borrowed from its read window.
+#[derive(Clone, Copy, Debug)]
+pub struct RecordRef<'a> {
+    /// Byte offset of the record in the file.
+    pub offset: u64,
+    pub header: Header,
+    /// The whole record, header included (`header.len` bytes).
+    pub bytes: &'a [u8],
+    /// Sample or event data, from the control-area entry.
+    pub set_kind: SetKind,
+}
+
+/// What went wrong in a damaged span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DamageKind {
+    /// A block that should be a control record is not one; bytes skipped.
+    BadControlRecord,
+    /// An invalid record header; the rest of the frame is skipped.
+    BadRecordHeader,
+    /// A record or bytes run past the end address of their control-area entry.
+    OutsideEntry,
+    /// A control record found where a data frame was expected.
+    GroupCutShort,
+    /// The file ends inside a group.
+    TruncatedGroup,
+    /// The file length is not a multiple of 4096; the partial block is ignored.
+    PartialBlock,
+}
+
+impl DamageKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DamageKind::BadControlRecord => "bad-control-record",
+            DamageKind::BadRecordHeader => "bad-record-header",
+            DamageKind::OutsideEntry => "outside-entry",
+            DamageKind::GroupCutShort => "group-cut-short",
+            DamageKind::TruncatedGroup => "truncated-group",
+            DamageKind::PartialBlock => "partial-block",
+        }
+    }
+}
+
+/// A damaged span of the file: `[offset, end)` bytes and the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damage {
+    pub offset: u64,
+    pub end: u64,
+    pub kind: DamageKind,
+    pub reason: String,
+}
+
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "offset {} (X'{:X}'), {} bytes: {}",
+            self.offset,
+            self.offset,
+            self.end.saturating_sub(self.offset),
+            self.reason
+        )
+    }
+}
+
+/// An error that stops reading.
+#[derive(Debug)]
+pub struct FatalError {
+    pub offset: u64,
+    pub reason: String,
+}
+
+impl std::fmt::Display for FatalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "offset {}: {}", self.offset, self.reason)
+    }
+}
+
+impl std::error::Error for FatalError {}
+
+/// What the reader saw, for the closing summary. Bounded in size.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub file_bytes: u64,
+    /// Control records (groups) read.
+    pub groups: u64,
+    pub records: u64,
+    /// Records per (domain, record number), known or not.
+    pub by_type: BTreeMap<(u8, u16), u64>,
+    /// Records with no known layout.
+    pub unknown: u64,
+    /// Intervals ended (D1R11 records).
+    pub intervals: u64,
+    pub damage_count: u64,
+    pub damaged_bytes: u64,
+    /// The first [`MAX_DAMAGE_KEPT`] damaged spans.
+    pub damage: Vec<Damage>,
+    /// The file ended inside a group or a block.
+    pub truncated: bool,
+}
+
+/// Fixed-size window over a seekable source, read in 1 MiB steps.
+struct Blocks<R> {
+    src: R,
+    buf: Vec<u8>,
+    first: u64,
+    count: usize,
+    /// Whole blocks in the source.
+    total: u64,
+}
+
+impl<R: Read + Seek> Blocks<R> {
+    fn new(mut src: R) -> io::Result<(Blocks<R>, u64)> {
+        let len = src.seek(SeekFrom::End(0))?;
+        src.seek(SeekFrom::Start(0))?;
+        Ok((
+            Blocks { src, buf: vec![0u8; WINDOW_BLOCKS * FRAME], first: 0, count: 0, total: len / FRAME as u64 },
+            len,
+        ))
+    }
+
+    /// Block `idx`, or `None` past the last whole block.
+    fn get(&mut self, idx: u64) -> io::Result<Option<&[u8; FRAME]>> {
+        if idx >= self.total {
+            return Ok(None);
+        }
+        if idx < self.first || idx >= self.first + self.count as u64 {
+            let n = (self.total - idx).min(WINDOW_BLOCKS as u64) as usize;
+            if idx != self.first + self.count as u64 {
+                self.src.seek(SeekFrom::Start(idx * FRAME as u64))?;
+            }
+            self.src.read_exact(&mut self.buf[..n * FRAME])?;
+            self.first = idx;
+            self.count = n;
+        }
+        let o = (idx - self.first) as usize * FRAME;
+        Ok(Some(self.buf[o..o + FRAME].try_into().expect("one block")))
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum State {
+    /// Expect a control record at this block.
+    Control(u64),
+    /// Walking entry `entry` of the current group.
+    Entry { entry: usize, page: u64, pos: usize },
+    Done,
+}
+
+/// The streaming reader. Call [`Reader::next_record`] until it returns `None`.
+pub struct Reader<R> {
+    blocks: Blocks<R>,
+    state: State,
+    ctl_block: u64,
+    entries: Vec<ControlEntry>,
+    /// Block index of the first page of each entry.
+    entry_block: Vec<u64>,
+    /// Block after the current group's last data block.
+    group_end: u64,
+    seen_control: bool,
+    pub stats: Stats,
+}
+
+impl Reader<io::BufReader<File>> {
+    /// Open a MONWRITE file. Fails only if the file cannot be opened.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, FatalError> {
+        let p = path.as_ref();
+        let f = File::open(p).map_err(|e| FatalError {
+            offset: 0,
+            reason: format!("cannot open {}: {e}", p.display()),
+        })?;
+        // The window does its own buffering; a small BufReader only smooths seeks.
+        Reader::new(io::BufReader::with_capacity(FRAME, f))
+    }
+}
+
+impl<R: Read + Seek> Reader<R> {
+    pub fn new(src: R) -> Result<Self, FatalError> {
+        let (blocks, len) = Blocks::new(src).map_err(|e| FatalError { offset: 0, reason: format!("cannot read: {e}") })?;
+        let mut r = Reader {
+            blocks,
+            state: State::Control(0),
+            ctl_block: 0,
+            entries: Vec::new(),
+            entry_block: Vec::new(),
+            group_end: 0,
+            seen_control: false,
+            stats: Stats { file_bytes: len, ..Stats::default() },
+        };
+        if len == 0 {
+            return Err(FatalError { offset: 0, reason: "the file is empty".into() });
+        }
+        if len < FRAME as u64 {
+            return Err(FatalError {
+                offset: 0,
+                reason: format!("the file is {len} bytes, shorter than one 4096-byte MONWRITE control record"),
+            });
+        }
+        if len % FRAME as u64 != 0 {
+            r.stats.truncated = true;
+        }
+        Ok(r)
+    }
+
+    fn damage(&mut self, offset: u64, end: u64, kind: DamageKind, reason: String) {
+        self.stats.damage_count += 1;
+        self.stats.damaged_bytes += end.saturating_sub(offset);
+        if self.stats.damage.len() < MAX_DAMAGE_KEPT {
+            self.stats.damage.push(Damage { offset, end, kind, reason });
+        }
+    }
+
+    fn io_err(offset: u64, e: io::Error) -> FatalError {
+        FatalError { offset, reason: format!("read error: {e}") }
+    }
+
+    /// Finish: report a partial trailing block once.
+    fn finish(&mut self) {
+        if let State::Done = self.state {
+            return;
+        }
+        self.state = State::Done;
+        let whole = self.blocks.total * FRAME as u64;
+        if self.stats.file_bytes > whole {
+            self.damage(
+                whole,
+                self.stats.file_bytes,
+                DamageKind::PartialBlock,
+                format!(
+                    "the file ends {} bytes into a 4096-byte block (MONWRITE stopped or the copy was cut)",
+                    self.stats.file_bytes - whole
+                ),
+            );
+        }
+    }
+
+    /// Read the control record at `blk` (resynchronising if needed) and set up the
+    /// group. Returns false at end of file.
+    fn start_group(&mut self, blk: u64) -> Result<bool, FatalError> {
+        let mut b = blk;
+        let mut first_err: Option<String> = None;
+        let ctl = loop {
+            let off = b * FRAME as u64;
+            let Some(block) = self.blocks.get(b).map_err(|e| Self::io_err(off, e))? else {
+                if let Some(reason) = first_err {
+                    if !self.seen_control {
+                        return Err(FatalError {
+                            offset: blk * FRAME as u64,
+                            reason: format!("not a MONWRITE file: no valid control record found ({reason})"),
+                        });
+                    }
+                    self.damage(
+                        blk * FRAME as u64,
+                        b * FRAME as u64,
+                        DamageKind::BadControlRecord,
+                        format!("{reason}; no further control record before the end of the file"),
+                    );
+                }
+                return Ok(false);
+            };
+            match ControlRecord::parse(block) {
+                Ok(c) => break c,
+                Err(e) => {
+                    if first_err.is_none() {
+                        first_err = Some(format!("expected a control record: {e}"));
+                    }
+                    b += 1;
+                }
+            }
+        };
+        if let Some(reason) = first_err {
+            self.damage(
+                blk * FRAME as u64,
+                b * FRAME as u64,
+                DamageKind::BadControlRecord,
+                format!("{reason}; resynchronised on the control record at offset {}", b * FRAME as u64),
+            );
+        }
+        self.seen_control = true;
+        self.stats.groups += 1;
+        self.ctl_block = b;
+        self.entries = ctl.entries;
+        // Two hypotheses for the data blocks (spec 4.4 step 4): one copy of every
+        // page per entry, or a page shared by consecutive entries written once.
+        let mut per_entry = Vec::with_capacity(self.entries.len());
+        let mut shared = Vec::with_capacity(self.entries.len());
+        let (mut n1, mut n2) = (0u64, 0u64);
+        let mut prev_last: Option<u32> = None;
+        for e in &self.entries {
+            let (first, last) = e.pages();
+            per_entry.push(b + 1 + n1);
+            n1 += e.page_count();
+            if prev_last == Some(first) {
+                shared.push(b + n2); // the previous entry's last block
+                n2 += e.page_count() - 1;
+            } else {
+                shared.push(b + 1 + n2);
+                n2 += e.page_count();
+            }
+            prev_last = Some(last);
+        }
+        let use_shared = n1 != n2 && !self.is_control_or_eof(b + 1 + n1)? && self.is_control_or_eof(b + 1 + n2)?;
+        if use_shared {
+            self.entry_block = shared;
+            self.group_end = b + 1 + n2;
+        } else {
+            self.entry_block = per_entry;
+            self.group_end = b + 1 + n1;
+        }
+        self.state = State::Entry { entry: 0, page: 0, pos: (self.entries[0].start as usize) % FRAME };
+        Ok(true)
+    }
+
+    fn is_control_or_eof(&mut self, blk: u64) -> Result<bool, FatalError> {
+        let off = blk * FRAME as u64;
+        Ok(match self.blocks.get(blk).map_err(|e| Self::io_err(off, e))? {
+            None => true,
+            Some(b) => ControlRecord::looks_valid(b),
+        })
+    }
+
+    /// The next record, or `None` at the end of the data. Damage is recorded in
+    /// [`Reader::stats`] and reading continues; only fatal errors are returned.
+    pub fn next_record(&mut self) -> Result<Option<RecordRef<'_>>, FatalError> {
+        loop {
+            match self.state {
+                State::Done => return Ok(None),
+                State::Control(blk) => {
+                    if !self.start_group(blk)? {
+                        self.finish();
+                        return Ok(None);
+                    }
+                }
+                State::Entry { entry, page, pos } => {
+                    let e = self.entries[entry];
+                    let pages = e.page_count();
+                    if page >= pages {
+                        // Entry finished; next entry or next group.
+                        self.state = if entry + 1 < self.entries.len() {
+                            let n = self.entries[entry + 1];
+                            State::Entry { entry: entry + 1, page: 0, pos: n.start as usize % FRAME }
+                        } else {
+                            State::Control(self.group_end)
+                        };
+                        continue;
+                    }
+                    let blk = self.entry_block[entry] + page;
+                    let page_off = blk * FRAME as u64;
+                    let limit = if page + 1 == pages { e.end as usize % FRAME + 1 } else { FRAME };
+                    let Some(block) = self.blocks.get(blk).map_err(|er| Self::io_err(page_off, er))? else {
+                        self.stats.truncated = true;
+                        let ctl_off = self.ctl_block * FRAME as u64;
+                        let need = self.group_end - self.ctl_block - 1;
+                        let have = self.blocks.total.saturating_sub(self.ctl_block + 1);
+                        self.damage(
+                            page_off,
+                            self.stats.file_bytes,
+                            DamageKind::TruncatedGroup,
+                            format!(
+                                "the group whose control record is at offset {ctl_off} needs {need} data blocks; the file ends after {have}"
+                            ),
+                        );
+                        self.finish();
+                        return Ok(None);
+                    };
+                    if pos == 0 && ControlRecord::looks_valid(block) {
+                        // A new group starts where this one's data should be.
+                        self.damage(
+                            page_off,
+                            page_off,
+                            DamageKind::GroupCutShort,
+                            format!(
+                                "control record found where data frame {page} of entry {entry} (group at offset {}) was expected",
+                                self.ctl_block * FRAME as u64
+                            ),
+                        );
+                        self.state = State::Control(blk);
+                        continue;
+                    }
+                    if pos >= limit {
+                        self.state = State::Entry { entry, page: page + 1, pos: 0 };
+                        continue;
+                    }
+                    if pos + HEADER_LEN > limit {
+                        // Bytes left in the frame or entry that cannot hold a record.
+                        if limit < FRAME && block[pos..limit].iter().any(|&b| b != 0) {
+                            let (o, end) = (page_off + pos as u64, page_off + limit as u64);
+                            self.damage(o, end, DamageKind::OutsideEntry, format!(
+                                "entry {entry} ends (end address X'{:08X}') inside a record header", e.end));
+                        }
+                        self.state = State::Entry { entry, page: page + 1, pos: 0 };
+                        continue;
+                    }
+                    match Header::parse(&block[pos..]) {
+                        Err(err) => {
+                            let rest = &block[pos..limit];
+                            let padding = matches!(err, HeaderError::LengthTooSmall(0)) && rest.iter().all(|&b| b == 0);
+                            if !padding {
+                                let (o, end) = (page_off + pos as u64, page_off + limit as u64);
+                                self.damage(o, end, DamageKind::BadRecordHeader, format!("{err}; rest of the frame skipped"));
+                            }
+                            self.state = State::Entry { entry, page: page + 1, pos: 0 };
+                        }
+                        Ok(h) => {
+                            let len = h.len as usize;
+                            if pos + len > limit {
+                                let (o, end) = (page_off + pos as u64, page_off + limit as u64);
+                                self.damage(o, end, DamageKind::OutsideEntry, format!(
+                                    "record D{}R{} of length {len} runs past its entry's end address X'{:08X}'",
+                                    h.domain, h.record, e.end));
+                                self.state = State::Entry { entry, page: page + 1, pos: 0 };
+                                continue;
+                            }
+                            if (h.domain, h.record) == (1, 13) {
+                                self.state = State::Entry { entry, page: page + 1, pos: 0 };
+                                continue;
+                            }
+                            self.state = State::Entry { entry, page, pos: pos + len };
+                            self.stats.records += 1;
+                            *self.stats.by_type.entry((h.domain, h.record)).or_insert(0) += 1;
+                            if (h.domain, h.record) == (1, 11) {
+                                self.stats.intervals += 1;
+                            }
+                            if crate::layout::lookup(h.domain, h.record, crate::layout::DEFAULT_RELEASE).is_none() {
+                                self.stats.unknown += 1;
+                            }
+                            // Re-borrow the block for the returned slice.
+                            let block = self.blocks.get(blk).map_err(|er| Self::io_err(page_off, er))?.expect("block just read");
+                            return Ok(Some(RecordRef {
+                                offset: page_off + pos as u64,
+                                header: h,
+                                bytes: &block[pos..pos + len],
+                                set_kind: e.kind,
+                            }));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Read to the end, calling `f` for each record. Returns the statistics.
+    pub fn for_each(mut self, mut f: impl FnMut(&RecordRef<'_>)) -> Result<Stats, FatalError> {
+        while let Some(r) = self.next_record()? {
+            f(&r);
+        }
+        Ok(self.stats)
+    }
+}
