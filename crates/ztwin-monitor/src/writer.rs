@@ -29,6 +29,8 @@ pub enum WriteError {
     AreaFull { kind: SetKind, pages_needed: u64, area_pages: u32 },
     /// A group with no entries or more than fit in a control record.
     EntryCount(usize),
+    /// D1R13 (end of frame) is placed by the writer itself, never by callers.
+    ReservedRecord,
 }
 
 impl std::fmt::Display for WriteError {
@@ -43,6 +45,9 @@ impl std::fmt::Display for WriteError {
                 kind.as_str(),
                 kind.as_str()
             ),
+            WriteError::ReservedRecord => {
+                write!(f, "D1R13 end-of-frame records are placed by the writer, not added to a set")
+            }
             WriteError::EntryCount(n) => {
                 write!(f, "a control record holds 1 to {MAX_ENTRIES} entries, not {n}")
             }
@@ -104,6 +109,9 @@ impl RecordSet {
         if !(HEADER_LEN..=FRAME).contains(&len) {
             return Err(WriteError::RecordLength(len));
         }
+        if (domain, record) == D1R13_END_OF_FRAME {
+            return Err(WriteError::ReservedRecord);
+        }
         let at = self.buf.len();
         self.buf.resize(at + len, 0);
         Header { len: len as u16, domain, record, tod }.write(&mut self.buf[at..]);
@@ -123,6 +131,9 @@ impl RecordSet {
         let h = Header::parse(bytes).map_err(|_| WriteError::RecordLength(bytes.len()))?;
         if h.len as usize != bytes.len() || bytes.len() > FRAME {
             return Err(WriteError::RecordLength(bytes.len()));
+        }
+        if (h.domain, h.record) == D1R13_END_OF_FRAME {
+            return Err(WriteError::ReservedRecord);
         }
         self.buf.extend_from_slice(bytes);
         self.count += 1;
