@@ -1,0 +1,268 @@
+//! Seed corpus for the fuzz targets, written at run time (the corpus directory
+//! is not committed): `cargo run --example gen_corpus [DIR]` (default: the
+//! `corpus` directory beside this crate's Cargo.toml).
+//!
+//! * `DIR/reader/`: small valid MONWRITE files made with `ztwin_monitor::writer`
+//!   (configuration, two sample intervals with one record of every sample layout,
+//!   event sets with one record of every event layout; a multi-entry group; a
+//!   copy cut inside a block; a hand-made group whose two entries share one DCSS
+//!   page written once);
+//! * `DIR/control/`: the control records (first block of each group) of those files;
+//! * `DIR/record/`: one record of every type, as the reader delivers them.
+
+use std::path::{Path, PathBuf};
+use ztwin_monitor::control::{ControlEntry, ControlRecord, IPFLAGS1_RMDATA, IPTYPE_MSG};
+use ztwin_monitor::layout::{FieldType, RecordKind, RecordLayout, Value, LAYOUTS};
+use ztwin_monitor::writer::{Entry, MonwriteWriter, RecordSet};
+use ztwin_monitor::{tod, Header, Reader, SetKind, FRAME};
+
+fn push(set: &mut RecordSet, l: &RecordLayout, t: u64, seed: u64) {
+    if let Some(g) = &l.group {
+        // Two repeating-group entries after the fixed part.
+        let (base, elen) = (l.size as usize, 24usize);
+        let mut r = set
+            .push(l.domain, l.record, t, base + 2 * elen)
+            .expect("fits");
+        r.set_u(l.f(g.offset_field), base as u64)
+            .set_u(l.f(g.len_field), elen as u64);
+        for i in 0..2 {
+            let o = base + i * elen;
+            for (k, f) in g.fields.iter().enumerate() {
+                let w = f.ty.width();
+                let v = (seed + i as u64 * 31 + k as u64) & (u64::MAX >> (64 - 8 * w as u32));
+                let at = o + f.offset as usize;
+                r.bytes[at..at + w].copy_from_slice(&v.to_be_bytes()[8 - w..]);
+            }
+        }
+        return;
+    }
+    let var = l
+        .fields
+        .iter()
+        .find(|f| matches!(f.ty, FieldType::VarText { .. }));
+    let text = "MONITOR SAMPLE ENABLE ALL";
+    let len = var.map_or(l.size as usize, |f| {
+        (f.offset as usize + text.len()).max(l.size as usize)
+    });
+    let mut r = set.push(l.domain, l.record, t, len).expect("fits");
+    for (k, f) in l.fields.iter().enumerate() {
+        let v = seed.wrapping_mul(2654435761).wrapping_add(k as u64 * 977);
+        match f.ty {
+            FieldType::Char(_) => {
+                r.set_text(f, "LINUX001");
+            }
+            FieldType::VarText { .. } => {
+                r.set(f, &Value::Text(text.into())).expect("text fits");
+            }
+            FieldType::Bits(n) => {
+                let at = f.offset as usize;
+                r.bytes[at..at + n as usize].fill(v as u8 | 0x80);
+            }
+            FieldType::Tod => {
+                r.set_u(f, t);
+            }
+            _ => {
+                r.set_u(f, v);
+            }
+        }
+    }
+}
+
+fn is_control(l: &RecordLayout) -> bool {
+    l.kind == RecordKind::Control
+}
+
+/// Configuration, two intervals and two event sets, one record of every layout.
+fn basic() -> Vec<u8> {
+    let t0 = tod::from_unix_us(tod::days_from_civil(2026, 1, 5) * 86_400_000_000);
+    let mut w = MonwriteWriter::new(Vec::new());
+    let mut cfg = RecordSet::new(SetKind::Sample);
+    let mut ecfg = RecordSet::new(SetKind::Event);
+    for l in LAYOUTS.iter().filter(|l| l.kind == RecordKind::Config) {
+        if l.name == "MRMTREPR" {
+            push(&mut ecfg, l, t0, 1);
+        } else {
+            push(&mut cfg, l, t0, 2);
+        }
+    }
+    w.write_sample_set(&cfg, t0).expect("write");
+    w.write_event_set(&ecfg).expect("write");
+    for i in 1..=2u64 {
+        let t = t0 + i * 300 * 1_000_000 * tod::UNITS_PER_US;
+        let mut s = RecordSet::new(SetKind::Sample);
+        let mut e = RecordSet::new(SetKind::Event);
+        for l in LAYOUTS.iter().filter(|l| !is_control(l)) {
+            match l.kind {
+                RecordKind::Sample => push(&mut s, l, t, i * 10),
+                RecordKind::Event => push(&mut e, l, t, i * 20),
+                _ => {}
+            }
+        }
+        w.write_sample_set(&s, t + 4096).expect("write");
+        w.write_event_set(&e).expect("write");
+    }
+    w.finish().expect("in memory")
+}
+
+/// One group with three entries (sample, event, sample).
+fn multi() -> Vec<u8> {
+    let t = tod::from_unix_us(0);
+    let mut a = RecordSet::new(SetKind::Sample);
+    let mut b = RecordSet::new(SetKind::Event);
+    let mut c = RecordSet::new(SetKind::Sample);
+    for (i, l) in LAYOUTS.iter().filter(|l| !is_control(l)).enumerate() {
+        match i % 3 {
+            0 => push(&mut a, l, t, i as u64),
+            1 => push(&mut b, l, t, i as u64),
+            _ => push(&mut c, l, t, i as u64),
+        }
+    }
+    let mut w = MonwriteWriter::new(Vec::new());
+    w.write_group(&[
+        Entry {
+            set: &a,
+            interval_end: Some(t),
+        },
+        Entry {
+            set: &b,
+            interval_end: None,
+        },
+        Entry {
+            set: &c,
+            interval_end: Some(t),
+        },
+    ])
+    .expect("write");
+    w.finish().expect("in memory")
+}
+
+/// A group whose two entries share one DCSS page, written once (spec 4.4 step 4),
+/// followed by a second, normal group.
+fn shared() -> Vec<u8> {
+    let base = 0x0A00_0000u32;
+    let page = base + 5 * FRAME as u32;
+    let ctl = ControlRecord {
+        path_id: 1,
+        flags1: IPFLAGS1_RMDATA,
+        iptype: IPTYPE_MSG,
+        msg_id: 1,
+        trgcls: 0xE200_0000,
+        mca_start: base,
+        mca_end: base + 23,
+        entries: vec![
+            ControlEntry {
+                kind: SetKind::Sample,
+                domains: 0x4000,
+                start: page,
+                end: page + 59,
+            },
+            ControlEntry {
+                kind: SetKind::Event,
+                domains: 0x0800,
+                start: page + 60,
+                end: page + 119,
+            },
+        ],
+    };
+    let mut out = vec![0u8; 2 * FRAME];
+    ctl.encode((&mut out[..FRAME]).try_into().expect("block"));
+    let data = &mut out[FRAME..];
+    let t = tod::from_unix_us(1_000_000);
+    Header {
+        len: 40,
+        domain: 0,
+        record: 3,
+        tod: t,
+    }
+    .write(&mut data[0..]);
+    Header {
+        len: 20,
+        domain: 1,
+        record: 11,
+        tod: t,
+    }
+    .write(&mut data[40..]);
+    Header {
+        len: 60,
+        domain: 4,
+        record: 2,
+        tod: t,
+    }
+    .write(&mut data[60..]);
+    out.extend_from_slice(&multi());
+    out
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) {
+    std::fs::write(dir.join(name), bytes)
+        .unwrap_or_else(|e| panic!("cannot write {}: {e}", dir.join(name).display()));
+}
+
+fn main() {
+    let root: PathBuf = std::env::args_os()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"));
+    let (rd, cd, recd) = (
+        root.join("reader"),
+        root.join("control"),
+        root.join("record"),
+    );
+    for d in [&rd, &cd, &recd] {
+        std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("cannot create {}: {e}", d.display()));
+    }
+    let basic = basic();
+    let cut = basic[..basic.len() - FRAME - 1000].to_vec();
+    let files = [
+        ("seed-basic.mon", basic),
+        ("seed-multi.mon", multi()),
+        ("seed-shared.mon", shared()),
+        ("seed-cut.mon", cut),
+    ];
+    let (mut ncontrol, mut nrecord) = (0, 0);
+    let mut seen = std::collections::BTreeSet::new();
+    for (name, bytes) in &files {
+        write(&rd, name, bytes);
+        let mut r = Reader::new(std::io::Cursor::new(&bytes[..])).expect("seed is a MONWRITE file");
+        while let Some(rec) = r.next_record().expect("seed reads") {
+            if seen.insert((rec.header.domain, rec.header.record)) {
+                write(
+                    &recd,
+                    &format!("d{}r{}.rec", rec.header.domain, rec.header.record),
+                    rec.bytes,
+                );
+                nrecord += 1;
+            }
+        }
+        let s = &r.stats;
+        println!(
+            "  {name}: {} bytes, {} groups, {} records, {} damaged spans",
+            bytes.len(),
+            s.groups,
+            s.records,
+            s.damage_count
+        );
+        if *name != "seed-cut.mon" {
+            assert_eq!(
+                s.damage_count, 0,
+                "{name} should read without damage: {:?}",
+                s.damage
+            );
+        }
+        for (i, blk) in bytes.chunks_exact(FRAME).enumerate() {
+            if ControlRecord::looks_valid(blk.try_into().expect("block")) {
+                write(
+                    &cd,
+                    &format!("{}-{i}.ctl", name.trim_end_matches(".mon")),
+                    blk,
+                );
+                ncontrol += 1;
+            }
+        }
+    }
+    println!(
+        "seed corpus in {}: {} reader files, {ncontrol} control blocks, {nrecord} records",
+        root.display(),
+        files.len()
+    );
+}
