@@ -1,0 +1,136 @@
+//! Columnar reading: one dict of columns per record type, for DataFrames and
+//! Arrow tables.
+
+use crate::convert::{value_to_py, TodAs};
+use crate::errors::fatal;
+use crate::reader::{open, stats_dict, FileReader};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use ztwin_monitor::layout::{
+    by_name, decode_field, decode_group, lookup, RecordLayout, Value, DEFAULT_RELEASE,
+};
+use ztwin_monitor::{tod, FatalError, Stats};
+
+/// Decoded entries of one record's repeating group.
+type GroupEntries = Vec<Vec<(&'static str, Option<Value>)>>;
+
+/// Columns of every record type read, keyed by (domain, record).
+type ByType = BTreeMap<(u8, u16), TypeColumns>;
+
+/// The rows of one record type, column by column.
+struct TypeColumns {
+    layout: &'static RecordLayout,
+    offset: Vec<u64>,
+    /// MRHDRTOD as microseconds since the Unix epoch.
+    tod: Vec<i64>,
+    /// One column per layout field, in layout order.
+    fields: Vec<Vec<Option<Value>>>,
+    /// Group entries per row (empty when the layout has no group).
+    group: Vec<GroupEntries>,
+}
+
+impl TypeColumns {
+    fn new(layout: &'static RecordLayout) -> Self {
+        TypeColumns {
+            layout,
+            offset: Vec::new(),
+            tod: Vec::new(),
+            fields: vec![Vec::new(); layout.fields.len()],
+            group: Vec::new(),
+        }
+    }
+
+    fn into_py<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("offset", PyList::new(py, &self.offset)?)?;
+        d.set_item("tod", PyList::new(py, &self.tod)?)?;
+        for (f, col) in self.layout.fields.iter().zip(&self.fields) {
+            let values = col
+                .iter()
+                .map(|v| value_to_py(py, v.as_ref(), TodAs::UnixMicros))
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item(f.name, PyList::new(py, values)?)?;
+        }
+        if let Some(g) = &self.layout.group {
+            let rows = PyList::empty(py);
+            for entries in &self.group {
+                let row = PyList::empty(py);
+                for entry in entries {
+                    let e = PyDict::new(py);
+                    for (name, v) in entry {
+                        e.set_item(*name, value_to_py(py, v.as_ref(), TodAs::UnixMicros)?)?;
+                    }
+                    row.append(e)?;
+                }
+                rows.append(row)?;
+            }
+            d.set_item(g.name, rows)?;
+        }
+        Ok(d)
+    }
+}
+
+/// Read every record with a known layout (or only the wanted types) into columns.
+fn collect(
+    mut reader: FileReader,
+    mut by_type: ByType,
+    only_wanted: bool,
+) -> Result<(ByType, Stats), FatalError> {
+    while let Some(r) = reader.next_record()? {
+        let key = (r.header.domain, r.header.record);
+        let cols = match by_type.get_mut(&key) {
+            Some(c) => c,
+            None if only_wanted => continue,
+            None => match lookup(key.0, key.1, DEFAULT_RELEASE) {
+                Some(l) => by_type.entry(key).or_insert_with(|| TypeColumns::new(l)),
+                None => continue,
+            },
+        };
+        cols.offset.push(r.offset);
+        cols.tod.push(tod::to_unix_us(r.header.tod));
+        for (f, col) in cols.layout.fields.iter().zip(cols.fields.iter_mut()) {
+            col.push(decode_field(r.bytes, f));
+        }
+        if cols.layout.group.is_some() {
+            cols.group.push(decode_group(r.bytes, cols.layout));
+        }
+    }
+    Ok((by_type, reader.stats))
+}
+
+/// Columns of a MONWRITE file per record type, and the reader's statistics.
+///
+/// Returns `({record name: {column: values}}, stats)`. Columns: `offset`, `tod`
+/// (microseconds since the Unix epoch), one per layout field (TOD fields also as
+/// Unix microseconds, bit strings as hex text, `None` where the record is too
+/// short to hold the field) and, for layouts with a repeating group, a column of
+/// entry lists under the group name. `names` limits the result to those record
+/// types, which are then always present, with empty columns if the file has none.
+#[pyfunction]
+#[pyo3(signature = (path, names = None))]
+pub fn read_columns<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    names: Option<Vec<String>>,
+) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+    let mut wanted = BTreeMap::new();
+    for name in names.iter().flatten() {
+        let l = by_name(name)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown record name {name:?}")))?;
+        let l = lookup(l.domain, l.record, DEFAULT_RELEASE).unwrap_or(l);
+        wanted.insert((l.domain, l.record), TypeColumns::new(l));
+    }
+    let reader = open(py, &path)?;
+    let only_wanted = names.is_some();
+    let (by_type, stats) = py
+        .detach(|| collect(reader, wanted, only_wanted))
+        .map_err(|e| fatal(py, &e))?;
+    let out = PyDict::new(py);
+    for cols in by_type.into_values() {
+        out.set_item(cols.layout.name, cols.into_py(py)?)?;
+    }
+    Ok((out, stats_dict(py, &stats)?))
+}

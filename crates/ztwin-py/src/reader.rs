@@ -1,0 +1,146 @@
+//! Record-by-record reading: the `Reader` iterator and the statistics dict.
+
+use crate::convert::{value_to_py, TodAs};
+use crate::errors::{fatal, os_error};
+use pyo3::exceptions::PyIsADirectoryError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+use ztwin_monitor::layout::{decode_field, decode_group, lookup, record_name, DEFAULT_RELEASE};
+use ztwin_monitor::{RecordRef, Stats, FRAME};
+
+/// The streaming reader over a file, as the bindings use it.
+pub type FileReader = ztwin_monitor::Reader<BufReader<File>>;
+
+/// Open `path` for streaming. A missing or unreadable path raises `OSError`;
+/// an empty or too short file raises `MonwriteError`.
+pub fn open(py: Python<'_>, path: &Path) -> PyResult<FileReader> {
+    let file = File::open(path).map_err(|e| os_error(path, &e))?;
+    let meta = file.metadata().map_err(|e| os_error(path, &e))?;
+    if meta.is_dir() {
+        return Err(PyIsADirectoryError::new_err((
+            21,
+            "Is a directory",
+            path.to_string_lossy().into_owned(),
+        )));
+    }
+    // The reader keeps its own 1 MiB window; a small buffer only smooths seeks.
+    ztwin_monitor::Reader::new(BufReader::with_capacity(FRAME, file)).map_err(|e| fatal(py, &e))
+}
+
+/// The reader's statistics as a dict (see `Stats` in `_native.pyi`).
+pub fn stats_dict<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("file_bytes", s.file_bytes)?;
+    d.set_item("groups", s.groups)?;
+    d.set_item("records", s.records)?;
+    let by_type = PyDict::new(py);
+    for ((dom, rec), n) in &s.by_type {
+        by_type.set_item(record_name(*dom, *rec).as_ref(), n)?;
+    }
+    d.set_item("by_type", by_type)?;
+    d.set_item("unknown", s.unknown)?;
+    d.set_item("intervals", s.intervals)?;
+    let damage = PyList::empty(py);
+    for span in &s.damage {
+        let e = PyDict::new(py);
+        e.set_item("offset", span.offset)?;
+        e.set_item("end", span.end)?;
+        e.set_item("kind", span.kind.as_str())?;
+        e.set_item("reason", span.reason.as_str())?;
+        damage.append(e)?;
+    }
+    d.set_item("damage", damage)?;
+    d.set_item("damage_count", s.damage_count)?;
+    d.set_item("damaged_bytes", s.damaged_bytes)?;
+    d.set_item("truncated", s.truncated)?;
+    Ok(d)
+}
+
+/// One decoded record as a dict (see `Record` in `_native.pyi`). Field values
+/// follow `ztwin dump --json`: TOD fields as ISO text, bit strings as hex text,
+/// absent fields as `None`, a repeating group as a list of dicts.
+fn record_dict<'py>(py: Python<'py>, r: &RecordRef<'_>) -> PyResult<Bound<'py, PyDict>> {
+    let h = &r.header;
+    let layout = lookup(h.domain, h.record, DEFAULT_RELEASE);
+    let d = PyDict::new(py);
+    d.set_item("offset", r.offset)?;
+    d.set_item("domain", h.domain)?;
+    d.set_item("record", h.record)?;
+    d.set_item("name", record_name(h.domain, h.record).as_ref())?;
+    d.set_item("tod", ztwin_monitor::tod::iso8601(h.tod))?;
+    d.set_item("tod_raw", h.tod)?;
+    d.set_item("length", h.len)?;
+    d.set_item("kind", r.set_kind.as_str())?;
+    let fields = PyDict::new(py);
+    if let Some(l) = layout {
+        for f in l.fields {
+            fields.set_item(
+                f.name,
+                value_to_py(py, decode_field(r.bytes, f).as_ref(), TodAs::Iso)?,
+            )?;
+        }
+        if let Some(g) = &l.group {
+            let entries = PyList::empty(py);
+            for entry in decode_group(r.bytes, l) {
+                let e = PyDict::new(py);
+                for (name, v) in &entry {
+                    e.set_item(*name, value_to_py(py, v.as_ref(), TodAs::Iso)?)?;
+                }
+                entries.append(e)?;
+            }
+            fields.set_item(g.name, entries)?;
+        }
+    }
+    d.set_item("fields", fields)?;
+    Ok(d)
+}
+
+/// Iterator over the records of a MONWRITE file, each a dict.
+///
+/// Damage is skipped and counted (see `stats()`); only fatal damage raises
+/// `MonwriteError`, and after it the iterator is exhausted.
+#[pyclass(module = "ztwin._native")]
+pub struct Reader {
+    inner: FileReader,
+    finished: bool,
+}
+
+#[pymethods]
+impl Reader {
+    #[new]
+    fn new(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Self> {
+        Ok(Reader {
+            inner: open(py, &path)?,
+            finished: false,
+        })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        if self.finished {
+            return Ok(None);
+        }
+        match self.inner.next_record() {
+            Ok(Some(r)) => record_dict(py, &r).map(Some),
+            Ok(None) => {
+                self.finished = true;
+                Ok(None)
+            }
+            Err(e) => {
+                self.finished = true;
+                Err(fatal(py, &e))
+            }
+        }
+    }
+
+    /// What the reader has seen so far: counts per record type, damage spans.
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        stats_dict(py, &self.inner.stats)
+    }
+}
