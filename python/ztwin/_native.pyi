@@ -1,0 +1,157 @@
+"""Type stubs for ``ztwin._native``, the Rust extension behind :mod:`ztwin`.
+
+Use the public API in :mod:`ztwin.monitor`; the dict shapes below are the
+documented results of its functions.
+"""
+
+from collections.abc import Mapping
+from os import PathLike
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, Self, TypeAlias, TypedDict
+
+__version__: str
+
+StrPath: TypeAlias = str | PathLike[str]
+#: A decoded field value: int for numbers (durations in raw TOD units), str for
+#: character fields, TOD fields (ISO 8601 text) and bit strings (hex text), None
+#: when the record is too short to hold the field.
+FieldValue: TypeAlias = int | str | None
+
+class Damage(TypedDict):
+    """A damaged span ``[offset, end)`` of a file and why it was skipped."""
+
+    offset: int
+    end: int
+    kind: str
+    reason: str
+
+class Stats(TypedDict):
+    """What a reader has seen so far."""
+
+    file_bytes: int
+    groups: int
+    records: int
+    by_type: dict[str, int]
+    unknown: int
+    intervals: int
+    damage: list[Damage]
+    damage_count: int
+    damaged_bytes: int
+    truncated: bool
+
+class Record(TypedDict):
+    """One decoded monitor record."""
+
+    offset: int
+    domain: int
+    record: int
+    name: str
+    tod: str
+    tod_raw: int
+    length: int
+    kind: Literal["sample", "event"]
+    fields: dict[str, FieldValue | list[dict[str, FieldValue]]]
+
+class FieldInfo(TypedDict):
+    """One field of a record layout."""
+
+    name: str
+    offset: int
+    type: str
+    width: int
+    confidence: str
+
+class GroupInfo(TypedDict):
+    """The repeating group of a record layout."""
+
+    name: str
+    offset_field: str
+    len_field: str
+    fields: list[FieldInfo]
+
+class LayoutInfo(TypedDict):
+    """A known record layout."""
+
+    domain: int
+    record: int
+    name: str
+    kind: str
+    since: str
+    size: int
+    confidence: str
+    note: str
+    fields: list[FieldInfo]
+    group: GroupInfo | None
+
+class MonwriteError(Exception):
+    """A MONWRITE file is damaged beyond reading."""
+
+    offset: int
+    reason: str
+
+class Reader:
+    """Iterator over the records of a MONWRITE file, each a :class:`Record`."""
+
+    def __init__(self, path: StrPath) -> None: ...
+    def __iter__(self) -> Self: ...
+    def __next__(self) -> Record: ...
+    def stats(self) -> Stats: ...
+
+class DumpChunks:
+    """Iterator over ``ztwin dump`` output in large ``str`` chunks."""
+
+    def __init__(
+        self,
+        path: StrPath,
+        *,
+        json: bool = False,
+        domain: int | None = None,
+        record: int | None = None,
+        limit: int | None = None,
+        chunk_size: int = 262144,
+    ) -> None: ...
+    def __iter__(self) -> Self: ...
+    def __next__(self) -> str: ...
+    def stats(self) -> Stats: ...
+    def summary(self) -> str: ...
+
+class Writer:
+    """Writes a MONWRITE file atomically (temporary file renamed on close)."""
+
+    def __init__(self, path: StrPath) -> None: ...
+    def add(
+        self,
+        name: str,
+        tod: int | str,
+        fields: Mapping[str, object] | None = None,
+        *,
+        length: int | None = None,
+    ) -> None: ...
+    def add_raw(self, data: bytes) -> None: ...
+    def write_sample_set(self, end_tod: int | str) -> None: ...
+    def write_event_set(self) -> None: ...
+    @property
+    def pending(self) -> int: ...
+    @property
+    def path(self) -> Path: ...
+    @property
+    def closed(self) -> bool: ...
+    def close(self) -> None: ...
+    def discard(self) -> None: ...
+    def __enter__(self) -> Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None: ...
+
+def tod_to_iso(tod: int) -> str: ...
+def iso_to_tod(text: str) -> int: ...
+def ebcdic_decode(data: bytes) -> str: ...
+def ebcdic_encode(text: str) -> bytes: ...
+def layouts() -> list[LayoutInfo]: ...
+def read_columns(
+    path: StrPath, names: list[str] | None = None
+) -> tuple[dict[str, dict[str, list[Any]]], Stats]: ...

@@ -1,0 +1,170 @@
+"""The ``ztwin`` command line.
+
+Exit codes: 0 success; 1 damage found with ``--strict``; 2 bad usage, a file
+that cannot be opened, or a file damaged beyond reading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from ztwin import __version__
+from ztwin.monitor import MonwriteError, dump, layouts
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from ztwin._native import FieldInfo, LayoutInfo
+
+EXIT_OK = 0
+EXIT_DAMAGED = 1
+EXIT_FATAL = 2
+
+
+def _int_range(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type accepting integers in ``lo..hi``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 0)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value} is outside {lo}..{hi}")
+        return value
+
+    return parse
+
+
+def _error(command: str, message: str) -> int:
+    print(f"ztwin {command}: {message}", file=sys.stderr)
+    return EXIT_FATAL
+
+
+def cmd_dump(args: argparse.Namespace) -> int:
+    """Print the records of a MONWRITE file, then a summary on stderr."""
+    path: str = args.file
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # JSON Lines are UTF-8 by definition; text output follows suit, so decoded
+        # EBCDIC text (Latin-1) prints whatever the locale says.
+        sys.stdout.reconfigure(encoding="utf-8")
+    try:
+        chunks = dump(path, json=args.json, domain=args.domain, record=args.record, limit=args.limit)
+        for chunk in chunks:
+            sys.stdout.write(chunk)
+    except MonwriteError as e:
+        return _error("dump", f"{path}: offset {e.offset} (X'{e.offset:X}'): {e.reason}")
+    except OSError as e:
+        if isinstance(e, BrokenPipeError):
+            raise
+        return _error("dump", f"cannot open {path}: {e.strerror or e}")
+    sys.stdout.flush()
+    sys.stderr.write(chunks.summary())
+    if args.strict and chunks.stats()["damage_count"]:
+        return EXIT_DAMAGED
+    return EXIT_OK
+
+
+def _type_label(f: FieldInfo) -> str:
+    return f"{f['type']}({f['width']})" if f["type"] in ("Char", "Bits") else f["type"]
+
+
+def _print_fields(fields: list[FieldInfo], indent: str) -> None:
+    for f in fields:
+        print(f"{indent}{f['offset']:>6} {f['offset']:>5X}  {_type_label(f):<9} {f['confidence']}  {f['name']}")
+
+
+def _print_layout(layout: LayoutInfo) -> None:
+    d, r = layout["domain"], layout["record"]
+    print(
+        f"{layout['name']}  D{d}R{r}  {layout['kind']}  {layout['size']} bytes  "
+        f"{layout['confidence']}  since z/VM {layout['since']}"
+    )
+    print(f"  {layout['note']}")
+    print("  OFFSET   HEX  TYPE      SRC  FIELD")
+    _print_fields(layout["fields"], "  ")
+    group = layout["group"]
+    if group is not None:
+        print(
+            f"  repeating group {group['name']} (offset in {group['offset_field']}, "
+            f"entry length in {group['len_field']}), offsets within an entry:"
+        )
+        _print_fields(group["fields"], "    ")
+
+
+def cmd_layouts(args: argparse.Namespace) -> int:
+    """List the known record layouts, or show one with its fields."""
+    known = layouts()
+    if args.name is not None:
+        wanted = args.name.upper()
+        chosen = [lay for lay in known if wanted in (lay["name"], f"D{lay['domain']}R{lay['record']}")]
+        if not chosen:
+            return _error("layouts", f"no known layout named {args.name!r} (try `ztwin layouts`)")
+        if args.json:
+            print(json.dumps(chosen[-1], indent=2))
+        else:
+            _print_layout(chosen[-1])
+        return EXIT_OK
+    if args.json:
+        print(json.dumps(known, indent=2))
+        return EXIT_OK
+    print("RECORD   NAME      KIND     SIZE  SRC  FIELDS  NOTE")
+    for lay in known:
+        rec = f"D{lay['domain']}R{lay['record']}"
+        print(
+            f"{rec:<8} {lay['name']:<9} {lay['kind']:<7} {lay['size']:>5}  {lay['confidence']}  "
+            f"{len(lay['fields']):>6}  {lay['note']}"
+        )
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser; each subcommand sets ``handler``."""
+    parser = argparse.ArgumentParser(
+        prog="ztwin",
+        description="A performance twin of IBM z/VM and a toolkit for CP Monitor (MONWRITE) data.",
+        epilog="Exit codes: 0 success, 1 damage found with --strict, "
+        "2 bad usage or a file that cannot be read.",
+    )
+    parser.add_argument("--version", action="version", version=f"ztwin {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("dump", help="print the records of a MONWRITE file, one line each")
+    p.add_argument("file", metavar="FILE", help="MONWRITE file")
+    p.add_argument("--json", action="store_true", help="JSON Lines: one object per record")
+    p.add_argument("--domain", type=_int_range(0, 255), metavar="N", help="only records of domain N")
+    p.add_argument("--record", type=_int_range(0, 65535), metavar="N", help="only records numbered N")
+    p.add_argument("--limit", type=_int_range(0, 2**63 - 1), metavar="N", help="stop after N printed records")
+    p.add_argument("--strict", action="store_true", help="exit 1 if any part of the file is damaged")
+    p.set_defaults(handler=cmd_dump)
+
+    p = sub.add_parser("layouts", help="list the known record layouts")
+    p.add_argument("name", nargs="?", metavar="NAME", help="show one layout (IBM name, e.g. MRSYTRSG, or D0R3)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=cmd_layouts)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``ztwin`` command line; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    try:
+        return handler(args)
+    except BrokenPipeError:
+        # The reader of our output went away (`ztwin dump FILE | head`): stop
+        # quietly, and point stdout at /dev/null so the exit flush cannot fail.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 128 + 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""Reading and writing CP Monitor (MONWRITE) files.
+
+Reading streams the file in constant memory and survives damage: damaged spans
+are skipped and reported in the reader's statistics; only a file that cannot be
+read at all raises :class:`MonwriteError`.
+
+>>> for rec in read("day.monwrite"):                       # doctest: +SKIP
+...     print(rec["offset"], rec["name"], rec["fields"].get("SYTRSG_RSAAVAIL"))
+>>> frames = tables("day.monwrite", ["MRSYTRSG"])          # doctest: +SKIP
+>>> frames["MRSYTRSG"][["tod", "SYTRSG_RSAAVAIL"]]          # doctest: +SKIP
+
+Writing builds genuine-looking files for tests and demos, atomically:
+
+>>> with Writer("demo.monwrite") as w:                     # doctest: +SKIP
+...     w.add("MRSYTRSG", "2024-01-01T00:01:00Z", {"SYTRSG_RSAAVAIL": 5120})
+...     w.write_sample_set("2024-01-01T00:01:00Z")
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING
+
+from ztwin._native import (
+    DumpChunks,
+    MonwriteError,
+    Reader,
+    Writer,
+    ebcdic_decode,
+    ebcdic_encode,
+    iso_to_tod,
+    layouts,
+    read_columns,
+    tod_to_iso,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import pandas as pd
+    import pyarrow as pa
+
+    from ztwin._native import Stats, StrPath
+
+__all__ = [
+    "DamageWarning",
+    "DumpChunks",
+    "MonwriteError",
+    "Reader",
+    "Writer",
+    "arrow_tables",
+    "dump",
+    "ebcdic_decode",
+    "ebcdic_encode",
+    "iso_to_tod",
+    "layouts",
+    "read",
+    "tables",
+    "tod_to_iso",
+]
+
+
+class DamageWarning(UserWarning):
+    """Damaged spans of a file were skipped while building tables."""
+
+
+def read(path: StrPath) -> Reader:
+    """Stream the records of a MONWRITE file.
+
+    Returns an iterator of record dicts (``offset``, ``domain``, ``record``,
+    ``name``, ``tod``, ``tod_raw``, ``length``, ``kind``, ``fields``); its
+    ``stats()`` method reports record counts and damaged spans.
+
+    Raises ``OSError`` if the file cannot be opened and :class:`MonwriteError`
+    (possibly during iteration) if it is not a readable MONWRITE file.
+    """
+    return Reader(path)
+
+
+def dump(
+    path: StrPath,
+    *,
+    json: bool = False,
+    domain: int | None = None,
+    record: int | None = None,
+    limit: int | None = None,
+) -> DumpChunks:
+    """``ztwin dump`` output for a file, as an iterator of large text chunks.
+
+    Each chunk holds whole lines: one text line per record, or one JSON object
+    per record with ``json=True``. ``domain`` and ``record`` filter; ``limit``
+    stops after that many printed records. The iterator's ``summary()`` is the
+    closing summary (records per type, unknown records, damaged spans).
+    """
+    return DumpChunks(path, json=json, domain=domain, record=record, limit=limit)
+
+
+def _warn_damage(path: StrPath, stats: Stats) -> None:
+    if stats["damage_count"]:
+        first = stats["damage"][0]
+        warnings.warn(
+            f"{path}: {stats['damage_count']} damaged span(s) skipped "
+            f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: "
+            f"{first['reason']}",
+            DamageWarning,
+            stacklevel=3,  # the caller of tables() / arrow_tables()
+        )
+
+
+def _read_arrow(path: StrPath, names: Sequence[str] | None) -> tuple[dict[str, pa.Table], Stats]:
+    # Imported on use: pyarrow and pandas are slow to import and the CLI's
+    # dump and layouts commands do not need them.
+    from ztwin import _tables
+
+    columns, stats = read_columns(path, None if names is None else list(names))
+    return _tables.to_arrow(columns), stats
+
+
+def arrow_tables(path: StrPath, names: Sequence[str] | None = None) -> dict[str, pa.Table]:
+    """One Arrow table per record type in a MONWRITE file, keyed by IBM name.
+
+    Columns: ``offset`` (byte offset of the record), ``tod`` (MRHDRTOD as a UTC
+    timestamp), then one column per layout field named by its IBM field name,
+    typed from the layout (unsigned/signed integers of the field's width, UTC
+    timestamps for TOD fields, strings for character fields and for bit strings
+    as hex text). A field a record is too short to hold is null, never zero.
+    Layouts with a repeating group add a list-of-struct column under the group
+    name. ``names`` selects record types (always present, possibly empty).
+
+    Damaged spans are skipped with a :class:`DamageWarning`; a file that cannot
+    be read raises ``OSError`` or :class:`MonwriteError`.
+    """
+    arrow, stats = _read_arrow(path, names)
+    _warn_damage(path, stats)
+    return arrow
+
+
+def tables(path: StrPath, names: Sequence[str] | None = None) -> dict[str, pd.DataFrame]:
+    """One pandas DataFrame per record type in a MONWRITE file, keyed by IBM name.
+
+    The columns are those of :func:`arrow_tables`. Integer columns use pandas'
+    nullable integer dtypes, so an absent field is ``<NA>`` rather than 0 (or a
+    float NaN); TOD columns are ``datetime64[us, UTC]``; absent text is NaN.
+    """
+    from ztwin import _tables
+
+    arrow, stats = _read_arrow(path, names)
+    _warn_damage(path, stats)
+    return {name: _tables.to_pandas(t) for name, t in arrow.items()}
