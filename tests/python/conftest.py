@@ -5,14 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
 from support import write_sample_file
 
 from ztwin.monitor import Writer, iso_to_tod
-
-# Keep no example database in the working tree.
-settings.register_profile("ztwin", database=None)
-settings.load_profile("ztwin")
 
 
 @pytest.fixture
