@@ -3,7 +3,7 @@
 //! CP037 is a permutation of the 256 Latin-1 code points, so both directions are
 //! plain lookup tables. The tables were generated once from the standard code
 //! page definition and are checked against Python's `cp037` codec in the
-//! pytest suite (`tests/test_ebcdic.py`).
+//! pytest suite (`tests/python/test_codecs.py`).
 
 /// Decode EBCDIC (CP037) bytes to a `String`, stopping nowhere (every byte maps).
 pub fn decode(bytes: &[u8]) -> String {

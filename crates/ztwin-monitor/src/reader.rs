@@ -384,12 +384,15 @@ impl<R: Read + Seek> Reader<R> {
                         let ctl_off = self.ctl_block * FRAME as u64;
                         let need = self.group_end - self.ctl_block - 1;
                         let have = self.blocks.total.saturating_sub(self.ctl_block + 1);
+                        // The span stops at the last whole block; a partial
+                        // block after it is reported once, as such, by finish().
+                        let whole_end = self.blocks.total * FRAME as u64;
                         self.damage(
-                            page_off,
-                            self.stats.file_bytes,
+                            page_off.min(whole_end),
+                            whole_end,
                             DamageKind::TruncatedGroup,
                             format!(
-                                "the group whose control record is at offset {ctl_off} needs {need} data blocks; the file ends after {have}"
+                                "the group whose control record is at offset {ctl_off} needs {need} data block(s); the file ends after {have}"
                             ),
                         );
                         self.finish();
