@@ -1,0 +1,739 @@
+//! Processors, virtual CPUs, the scheduler's lists and the workloads.
+//!
+//! A logical CPU runs one virtual CPU at a time for a burst of at most the minor
+//! time slice. The burst is computed when it starts (page touches, CP work on the
+//! guest's behalf, system work such as the demand scan) and ends with an event;
+//! a page fault that needs DASD, a think time or the end of the slice ends it.
+
+use super::storage::{idx, pte, tag, Cat, FREE, F_CHG, F_LOCK, F_REF, NO_BLOCK, T_DASD, T_NONE, T_PAGEOUT, T_READIN, T_RES, T_XS};
+use super::{Ev, Twin, TEST_IDLE};
+use crate::rng::Rng;
+use crate::scenario::{Pattern, Touch, Workload, MINOR_SLICE};
+use crate::units::{Ns, US};
+use std::collections::VecDeque;
+
+/// Per logical CPU counters (cumulative).
+#[derive(Clone, Debug, Default)]
+pub struct CpuCounters {
+    /// Guest (emulation) time.
+    pub emul_ns: Ns,
+    /// CP time on behalf of guests.
+    pub cp_user_ns: Ns,
+    /// CP time not attributable to a guest.
+    pub sys_ns: Ns,
+    pub ssch: u64,
+    pub pages_read: u64,
+    pub pages_written: u64,
+    pub dispatches: u64,
+    pub hf_count: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Slice used up: back to the ready queue.
+    Slice,
+    /// Waiting for a page-in I/O (already arranged).
+    PageWait,
+    /// No frame available: wait for one.
+    FrameWait,
+    /// Waiting for a minidisk I/O (already started).
+    IoWait,
+    /// Nothing to do for this long.
+    Think(Ns),
+    /// The workload has nothing more to do.
+    Idle,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Burst {
+    pub virt: Ns,
+    pub cp: Ns,
+    pub sys: Ns,
+    pub outcome: Outcome,
+    pub vcpu: u32,
+}
+
+#[derive(Default)]
+pub struct Cpu {
+    pub running: Option<Burst>,
+    pub c: CpuCounters,
+    /// Storage work done on this CPU: steals, frame waits, XSTOR moves.
+    pub steals: u64,
+    pub frame_waits: u64,
+    pub xs_in: u64,
+    pub xs_out: u64,
+    pub migrated: u64,
+    /// Steals by pass (first, second, emergency) and category (dormant, eligible, dispatch).
+    pub by_pass: [[u64; 3]; 3],
+}
+
+/// Virtual CPU states, as high-frequency sampling sees them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VState {
+    Idle,
+    Ready,
+    Running,
+    PageWait,
+    IoWait,
+    Think,
+    Eligible,
+}
+
+/// Per virtual CPU high-frequency counters (USEINT).
+#[derive(Clone, Debug, Default)]
+pub struct HfCounters {
+    pub total: u64,
+    pub running: u64,
+    pub cpu_wait: u64,
+    pub page_wait: u64,
+    pub io_wait: u64,
+    pub test_idle: u64,
+    pub eligible: u64,
+    pub dormant: u64,
+    pub other: u64,
+    pub in_queue: u64,
+}
+
+/// Workload progress of one virtual CPU.
+#[derive(Clone, Debug)]
+pub enum WorkState {
+    None,
+    Thrasher { pos: u64, touches: u64, prefill_left: u64 },
+    Cpu { left: Ns },
+    Io { phase_cpu: bool },
+}
+
+pub struct Vcpu {
+    pub guest: u32,
+    pub addr: u16,
+    pub state: VState,
+    pub work: WorkState,
+    pub rng: Rng,
+    /// CP time owed to this virtual CPU (I/O interrupts), charged at next dispatch.
+    pub owed_cp: Ns,
+    pub ttime: Ns,
+    pub vtime: Ns,
+    pub hf: HfCounters,
+    pub vio: u64,
+    /// The page a thrasher touches next (kept across bursts).
+    pub pending_page: Option<u64>,
+}
+
+impl Vcpu {
+    pub fn new(guest: u32, addr: u16, rng: Rng) -> Vcpu {
+        Vcpu {
+            guest,
+            addr,
+            state: VState::Idle,
+            work: WorkState::None,
+            rng,
+            owed_cp: 0,
+            ttime: 0,
+            vtime: 0,
+            hf: HfCounters::default(),
+            vio: 0,
+            pending_page: None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sched {
+    LoggedOff,
+    Dormant,
+    Eligible,
+    Dispatch,
+}
+
+/// Per guest paging counters (UPAGE).
+#[derive(Clone, Debug, Default)]
+pub struct GuestCounters {
+    pub page_reads: u64,
+    pub page_writes: u64,
+    pub steals: u64,
+    pub x_to_ms: u64,
+    pub ms_to_x: u64,
+    pub x_to_ds: u64,
+    pub faults: u64,
+    pub first_touch: u64,
+}
+
+pub struct Guest {
+    pub userid: String,
+    pub vpages: u32,
+    pub first_vcpu: u32,
+    pub nvcpu: u32,
+    pub share: u32,
+    pub quickdsp: bool,
+    pub workload: Workload,
+    pub sched: Sched,
+    pub pte: Vec<u32>,
+    pub backing: Vec<u32>,
+    pub resident: u32,
+    pub xstor: u32,
+    pub dasd: u32,
+    pub wss: f64,
+    pub ufo: VecDeque<(u32, u32)>,
+    pub idle_gen: u32,
+    pub logon_ns: Ns,
+    pub c: GuestCounters,
+}
+
+impl Guest {
+    pub fn new(userid: String, vpages: u32, first_vcpu: u32, nvcpu: u32, share: u32, quickdsp: bool, workload: Workload) -> Guest {
+        Guest {
+            userid,
+            vpages,
+            first_vcpu,
+            nvcpu,
+            share,
+            quickdsp,
+            workload,
+            sched: Sched::LoggedOff,
+            pte: Vec::new(),
+            backing: Vec::new(),
+            resident: 0,
+            xstor: 0,
+            dasd: 0,
+            wss: 0.0,
+            ufo: VecDeque::new(),
+            idle_gen: 0,
+            logon_ns: 0,
+            c: GuestCounters::default(),
+        }
+    }
+
+    pub fn category(&self) -> Cat {
+        match self.sched {
+            Sched::Dispatch => Cat::Dispatch,
+            Sched::Eligible => Cat::Eligible,
+            _ => Cat::Dormant,
+        }
+    }
+
+    pub fn dasd_pages_add(&mut self, d: i32) {
+        self.dasd = (self.dasd as i64 + d as i64).max(0) as u32;
+    }
+
+    pub fn vcpus(&self) -> std::ops::Range<u32> {
+        self.first_vcpu..self.first_vcpu + self.nvcpu
+    }
+}
+
+fn us_f(x: f64) -> Ns {
+    (x * US as f64).round().max(1.0) as Ns
+}
+
+impl Twin {
+    // ------------------------------------------------------------ guests
+
+    pub(crate) fn logon(&mut self, g: u32) {
+        let gi = g as usize;
+        if self.guests[gi].sched != Sched::LoggedOff {
+            return;
+        }
+        let n = self.guests[gi].vpages as usize;
+        self.guests[gi].pte = vec![pte(T_NONE, 0); n];
+        self.guests[gi].backing = vec![NO_BLOCK; n];
+        self.guests[gi].sched = Sched::Dormant;
+        self.guests[gi].logon_ns = self.now;
+        self.events_pending.push((super::monitor::PendingEvent::Logon, g, self.now));
+        let w = self.guests[gi].workload.clone();
+        self.start_workload(g, w);
+    }
+
+    pub(crate) fn logoff(&mut self, g: u32) {
+        let gi = g as usize;
+        if self.guests[gi].sched == Sched::LoggedOff {
+            return;
+        }
+        self.stop_workload(g);
+        for vp in 0..self.guests[gi].vpages {
+            let e = self.guests[gi].pte[vp as usize];
+            match tag(e) {
+                T_RES if self.st.flags[idx(e) as usize] & F_LOCK == 0 => self.free_frame(idx(e)),
+                T_XS => {
+                    let b = idx(e) as usize;
+                    self.xs.owner[b] = FREE;
+                    self.xs.gen[b] = self.xs.gen[b].wrapping_add(1);
+                    self.xs.free.push(b as u32);
+                    self.guests[gi].xstor -= 1;
+                }
+                _ => {}
+            }
+            if self.guests[gi].backing[vp as usize] != NO_BLOCK && !matches!(tag(e), T_READIN | T_PAGEOUT) {
+                self.release_slot(g, vp);
+            }
+        }
+        self.guests[gi].sched = Sched::LoggedOff;
+        self.guests[gi].wss = 0.0;
+        self.events_pending.push((super::monitor::PendingEvent::Logoff, g, self.now));
+    }
+
+    pub(crate) fn start_workload(&mut self, g: u32, w: Workload) {
+        let gi = g as usize;
+        if self.guests[gi].sched == Sched::LoggedOff {
+            return;
+        }
+        self.guests[gi].workload = w.clone();
+        for v in self.guests[gi].vcpus() {
+            let vi = v as usize;
+            self.vcpus[vi].work = match &w {
+                Workload::Idle => WorkState::None,
+                Workload::Thrasher { area, prefill, .. } => {
+                    let pages = area.pages();
+                    // Threads start at different points of the area.
+                    let k = (v - self.guests[gi].first_vcpu) as u64;
+                    let pos = pages * k / self.guests[gi].nvcpu as u64;
+                    WorkState::Thrasher { pos, touches: 0, prefill_left: if *prefill && k == 0 { pages } else { 0 } }
+                }
+                Workload::Cpu { .. } => WorkState::Cpu { left: 0 },
+                Workload::MinidiskIo { .. } => WorkState::Io { phase_cpu: true },
+            };
+            if !matches!(w, Workload::Idle) && matches!(self.vcpus[vi].state, VState::Idle | VState::Think) {
+                self.vcpu_has_work(v);
+            }
+        }
+    }
+
+    pub(crate) fn stop_workload(&mut self, g: u32) {
+        let gi = g as usize;
+        self.guests[gi].workload = Workload::Idle;
+        for v in self.guests[gi].vcpus() {
+            self.vcpus[v as usize].work = WorkState::None;
+        }
+    }
+
+    /// A virtual CPU has something to run: queue it, admitting its guest to the
+    /// dispatch list first if needed.
+    pub(crate) fn vcpu_has_work(&mut self, v: u32) {
+        let g = self.vcpus[v as usize].guest;
+        let gi = g as usize;
+        match self.guests[gi].sched {
+            Sched::LoggedOff => {}
+            Sched::Dispatch => {
+                self.guests[gi].idle_gen = self.guests[gi].idle_gen.wrapping_add(1);
+                self.make_ready(v);
+            }
+            Sched::Eligible => self.vcpus[v as usize].state = VState::Eligible,
+            Sched::Dormant => {
+                if self.admissible(g) {
+                    self.guests[gi].sched = Sched::Dispatch;
+                    self.guests[gi].idle_gen = self.guests[gi].idle_gen.wrapping_add(1);
+                    self.make_ready(v);
+                } else {
+                    self.guests[gi].sched = Sched::Eligible;
+                    self.eligible.push_back(g);
+                    self.vcpus[v as usize].state = VState::Eligible;
+                }
+            }
+        }
+    }
+
+    /// STORBUF admission: class-3 (long-running) guests may fill the third
+    /// STORBUF percentage of the DPA with their working sets; QUICKDSP bypasses.
+    fn admissible(&self, g: u32) -> bool {
+        let gu = &self.guests[g as usize];
+        if gu.quickdsp {
+            return true;
+        }
+        let sum: f64 = self.guests.iter().filter(|x| x.sched == Sched::Dispatch && !x.quickdsp).map(|x| x.wss).sum();
+        sum + gu.wss <= self.storbuf[2] * self.st.dpa() as f64 || sum == 0.0
+    }
+
+    /// Admit eligible guests in arrival order while STORBUF allows.
+    pub(crate) fn admit_eligible(&mut self) {
+        while let Some(&g) = self.eligible.front() {
+            if self.guests[g as usize].sched != Sched::Eligible {
+                self.eligible.pop_front();
+                continue;
+            }
+            if !self.admissible(g) {
+                break;
+            }
+            self.eligible.pop_front();
+            let gi = g as usize;
+            self.guests[gi].sched = Sched::Dispatch;
+            for v in self.guests[gi].vcpus() {
+                if self.vcpus[v as usize].state == VState::Eligible {
+                    self.make_ready(v);
+                }
+            }
+        }
+    }
+
+    /// Queue a virtual CPU for dispatch. CPUs pick up ready work only between
+    /// events (`dispatch_idle_cpus`), never from inside another burst.
+    pub(crate) fn make_ready(&mut self, v: u32) {
+        self.vcpus[v as usize].state = VState::Ready;
+        self.ready.push_back(v);
+    }
+
+    pub(crate) fn dispatch_idle_cpus(&mut self) {
+        for c in 0..self.cpus.len() {
+            if self.ready.is_empty() {
+                return;
+            }
+            if self.cpus[c].running.is_none() {
+                self.dispatch(c as u16);
+            }
+        }
+    }
+
+    /// Run the next ready virtual CPU on logical CPU `c`.
+    fn dispatch(&mut self, c: u16) {
+        while let Some(v) = self.ready.pop_front() {
+            if self.vcpus[v as usize].state != VState::Ready {
+                continue;
+            }
+            self.cur_cpu = c;
+            self.vcpus[v as usize].state = VState::Running;
+            let b = self.run_vcpu(v, MINOR_SLICE);
+            self.cpus[c as usize].c.dispatches += 1;
+            self.cpus[c as usize].running = Some(b);
+            let total = (b.virt + b.cp + b.sys).max(1);
+            self.at(total, Ev::BurstEnd { cpu: c });
+            return;
+        }
+    }
+
+    /// A burst ended: account for it and act on its outcome.
+    pub(crate) fn burst_end(&mut self, c: u16) {
+        let b = self.cpus[c as usize].running.take().expect("burst end on an idle CPU");
+        let cc = &mut self.cpus[c as usize].c;
+        cc.emul_ns += b.virt;
+        cc.cp_user_ns += b.cp;
+        cc.sys_ns += b.sys;
+        let v = b.vcpu;
+        let vi = v as usize;
+        self.vcpus[vi].vtime += b.virt;
+        self.vcpus[vi].ttime += b.virt + b.cp;
+        let g = self.vcpus[vi].guest;
+        if self.guests[g as usize].sched == Sched::LoggedOff {
+            self.vcpus[vi].state = VState::Idle;
+        } else {
+            match b.outcome {
+                Outcome::Slice => self.make_ready(v),
+                Outcome::PageWait | Outcome::FrameWait => {
+                    self.vcpus[vi].state = VState::PageWait;
+                    if b.outcome == Outcome::FrameWait {
+                        self.st.c.frame_waits += 1;
+                        self.cpus[c as usize].frame_waits += 1;
+                        self.st.waiters.push_back(v);
+                    }
+                }
+                Outcome::IoWait => self.vcpus[vi].state = VState::IoWait,
+                Outcome::Think(d) => {
+                    self.vcpus[vi].state = VState::Think;
+                    self.at(d, Ev::Wake { vcpu: v });
+                    self.maybe_test_idle(g);
+                }
+                Outcome::Idle => {
+                    self.vcpus[vi].state = VState::Idle;
+                    self.maybe_test_idle(g);
+                }
+            }
+        }
+    }
+
+    fn maybe_test_idle(&mut self, g: u32) {
+        let gi = g as usize;
+        let all_idle = self.guests[gi].vcpus().all(|v| matches!(self.vcpus[v as usize].state, VState::Idle | VState::Think));
+        if all_idle && self.guests[gi].sched == Sched::Dispatch {
+            let gen = self.guests[gi].idle_gen;
+            self.at(TEST_IDLE, Ev::TestIdle { guest: g, gen });
+        }
+    }
+
+    /// Drop a guest that stayed idle through the test-idle time to dormant.
+    pub(crate) fn test_idle(&mut self, g: u32, gen: u32) {
+        let gi = g as usize;
+        if self.guests[gi].idle_gen != gen || self.guests[gi].sched != Sched::Dispatch {
+            return;
+        }
+        if self.guests[gi].vcpus().all(|v| matches!(self.vcpus[v as usize].state, VState::Idle | VState::Think)) {
+            self.guests[gi].sched = Sched::Dormant;
+            self.admit_eligible();
+        }
+    }
+
+    pub(crate) fn wake(&mut self, v: u32) {
+        if self.vcpus[v as usize].state == VState::Think {
+            self.vcpus[v as usize].state = VState::Idle;
+            self.vcpu_has_work(v);
+        }
+    }
+
+    /// An I/O (page read or minidisk) the virtual CPU waited for completed.
+    pub(crate) fn io_wait_over(&mut self, v: u32) {
+        let vi = v as usize;
+        if matches!(self.vcpus[vi].state, VState::PageWait | VState::IoWait) {
+            self.vcpus[vi].owed_cp += self.costs.io / 2;
+            if self.guests[self.vcpus[vi].guest as usize].sched == Sched::LoggedOff {
+                self.vcpus[vi].state = VState::Idle;
+                return;
+            }
+            self.make_ready(v);
+        }
+    }
+
+    /// High-frequency sampling: every virtual CPU's state, device queues, and
+    /// the scheduler's working-set estimates.
+    pub(crate) fn hf_sample(&mut self) {
+        for c in &mut self.cpus {
+            c.c.hf_count += 1;
+        }
+        for g in &mut self.guests {
+            if g.sched == Sched::LoggedOff {
+                continue;
+            }
+            if g.sched == Sched::Dispatch {
+                g.wss = 0.5 * g.wss + 0.5 * g.resident as f64;
+            }
+            let in_queue = matches!(g.sched, Sched::Dispatch | Sched::Eligible);
+            for v in g.vcpus() {
+                let vc = &mut self.vcpus[v as usize];
+                let h = &mut vc.hf;
+                h.total += 1;
+                if in_queue {
+                    h.in_queue += 1;
+                }
+                match vc.state {
+                    VState::Running => h.running += 1,
+                    VState::Ready => h.cpu_wait += 1,
+                    VState::PageWait => h.page_wait += 1,
+                    VState::IoWait => h.io_wait += 1,
+                    VState::Eligible => h.eligible += 1,
+                    VState::Idle | VState::Think => {
+                        if g.sched == Sched::Dispatch {
+                            h.test_idle += 1
+                        } else {
+                            h.dormant += 1
+                        }
+                    }
+                }
+            }
+        }
+        for v in &mut self.pg.vols {
+            v.c.hf_count += 1;
+            v.c.hf_queue += v.queue.len() as u64;
+            v.c.hf_busy += v.busy.is_some() as u64;
+        }
+        self.st.update_rate(self.sc.monitor.hf_rate.0);
+        self.admit_eligible();
+    }
+
+    // ------------------------------------------------------------ bursts
+
+    /// Compute one burst of virtual CPU `v` of at most `budget` ns.
+    fn run_vcpu(&mut self, v: u32, budget: Ns) -> Burst {
+        let vi = v as usize;
+        let mut b = Burst { virt: 0, cp: self.costs.dispatch + std::mem::take(&mut self.vcpus[vi].owed_cp), sys: 0, outcome: Outcome::Slice, vcpu: v };
+        let g = self.vcpus[vi].guest;
+        let w = self.guests[g as usize].workload.clone();
+        match w {
+            Workload::Idle => b.outcome = Outcome::Idle,
+            Workload::Thrasher { area, pattern, touch, cpu_per_touch_us, hot_fraction, hot_share, think, burst_touches, .. } => {
+                let spec = ThrashSpec {
+                    pages: area.pages(),
+                    pattern,
+                    write: touch == Touch::Write,
+                    cpu: us_f(cpu_per_touch_us),
+                    hot: ((area.pages() as f64 * hot_fraction) as u64).max(1),
+                    hot_share,
+                    think: think.0,
+                    burst_touches,
+                };
+                self.thrash(v, &spec, budget, &mut b);
+            }
+            Workload::Cpu { utilization, burst } => {
+                let WorkState::Cpu { left } = &mut self.vcpus[vi].work else { unreachable!() };
+                if *left == 0 {
+                    *left = burst.0;
+                }
+                let run = (*left).min(budget);
+                *left -= run;
+                b.virt = run;
+                if *left == 0 {
+                    let idle = burst.0 as f64 * (1.0 - utilization) / utilization;
+                    let d = if idle > 0.0 { (idle * (0.5 + self.vcpus[vi].rng.f64())) as Ns } else { 0 };
+                    b.outcome = if d > 0 { Outcome::Think(d) } else { Outcome::Slice };
+                }
+            }
+            Workload::MinidiskIo { device, think, pages_per_io, cpu_per_io_us } => {
+                let WorkState::Io { phase_cpu } = &mut self.vcpus[vi].work else { unreachable!() };
+                if *phase_cpu {
+                    *phase_cpu = false;
+                    b.virt = us_f(cpu_per_io_us);
+                    b.outcome = Outcome::Slice;
+                } else {
+                    *phase_cpu = true;
+                    let dev = crate::scenario::parse_devno(&device).expect("validated");
+                    let vol = self.pg.paging_vols.len() + self.sc.dasd_volume_index(dev).expect("validated");
+                    b.cp += self.costs.virtual_io;
+                    self.vcpus[vi].vio += 1;
+                    let r = self.new_minidisk_io(vol as u32, pages_per_io, v);
+                    self.submit_io(r);
+                    let _ = think;
+                    b.outcome = Outcome::IoWait;
+                }
+            }
+        }
+        b
+    }
+
+    /// The page-toucher loop: the resident fast path touches pages with no
+    /// event and no allocation; faults are resolved inline when CP can do so
+    /// synchronously (first touch, XSTOR) and end the burst otherwise.
+    fn thrash(&mut self, v: u32, s: &ThrashSpec, budget: Ns, b: &mut Burst) {
+        let vi = v as usize;
+        let g = self.vcpus[vi].guest;
+        let gi = g as usize;
+        let WorkState::Thrasher { mut pos, mut touches, mut prefill_left } = self.vcpus[vi].work.clone() else { unreachable!() };
+        let mut rng = std::mem::replace(&mut self.vcpus[vi].rng, Rng::new(0, crate::rng::Stream::System, 0));
+        let mut cur = match self.vcpus[vi].pending_page.take() {
+            Some(p) => p,
+            None => next_page(s, &mut pos, &mut rng, prefill_left > 0),
+        };
+        loop {
+            // Fast path: resident pages.
+            {
+                let pte_v = &self.guests[gi].pte;
+                let flags = &mut self.st.flags;
+                let write = s.write || prefill_left > 0;
+                while b.virt + b.cp + b.sys + s.cpu <= budget {
+                    let e = pte_v[cur as usize];
+                    if tag(e) != T_RES {
+                        break;
+                    }
+                    let f = &mut flags[idx(e) as usize];
+                    if write && *f & F_CHG == 0 {
+                        break; // first change of a page: the slow path drops its DASD copy
+                    }
+                    *f |= F_REF;
+                    b.virt += s.cpu;
+                    touches += 1;
+                    if prefill_left > 0 {
+                        prefill_left -= 1;
+                    }
+                    if s.burst_touches > 0 && touches % s.burst_touches == 0 && s.think > 0 {
+                        b.outcome = Outcome::Think(s.think);
+                        cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
+                        self.refs += 1;
+                        return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                    }
+                    let wrapped = s.pattern == Pattern::Serial && pos == 0 && prefill_left == 0;
+                    cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
+                    self.refs += 1;
+                    if wrapped && s.think > 0 && s.burst_touches == 0 {
+                        b.outcome = Outcome::Think(s.think);
+                        return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                    }
+                }
+            }
+            if b.virt + b.cp + b.sys + s.cpu > budget {
+                b.outcome = Outcome::Slice;
+                return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+            }
+            // Slow path: the page at `cur` is not resident, or is being changed
+            // for the first time.
+            let vp = cur as u32;
+            let e = self.guests[gi].pte[vp as usize];
+            let write = s.write || prefill_left > 0;
+            match tag(e) {
+                T_RES => {
+                    let f = idx(e) as usize;
+                    self.st.flags[f] |= F_CHG;
+                    if self.guests[gi].backing[vp as usize] != NO_BLOCK {
+                        self.release_slot(g, vp);
+                    }
+                    let _ = write;
+                }
+                T_NONE => {
+                    let Some(f) = self.get_frame(g, vp, &mut b.sys) else {
+                        b.outcome = Outcome::FrameWait;
+                        return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                    };
+                    self.guests[gi].pte[vp as usize] = pte(T_RES, f);
+                    self.st.flags[f as usize] = F_REF | F_CHG;
+                    b.cp += self.costs.first_touch;
+                    self.guests[gi].c.first_touch += 1;
+                    self.st.c.first_touch += 1;
+                }
+                T_XS => {
+                    let Some(f) = self.get_frame(g, vp, &mut b.sys) else {
+                        b.outcome = Outcome::FrameWait;
+                        return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                    };
+                    self.xstor_in(g, vp, f);
+                    b.cp += self.costs.xmove;
+                    self.guests[gi].c.faults += 1;
+                }
+                T_DASD => {
+                    self.guests[gi].c.faults += 1;
+                    b.outcome = if self.start_block_read(g, vp, v, &mut b.cp, &mut b.sys) { Outcome::PageWait } else { Outcome::FrameWait };
+                    return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                }
+                T_READIN => {
+                    self.guests[gi].c.faults += 1;
+                    let r = idx(e);
+                    self.io[r as usize].waiters.push(v);
+                    b.cp += self.costs.fault;
+                    b.outcome = Outcome::PageWait;
+                    return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                }
+                T_PAGEOUT => {
+                    // Reclaimed from the page-out in progress: no I/O needed.
+                    let f = idx(e);
+                    self.guests[gi].pte[vp as usize] = pte(T_RES, f);
+                    self.st.flags[f as usize] |= F_REF;
+                    self.guests[gi].ufo.push_back((f, vp));
+                    b.cp += self.costs.fault;
+                }
+                _ => unreachable!("bad page state"),
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn thrash_save(&mut self, vi: usize, pos: u64, touches: u64, prefill_left: u64, rng: Rng, cur: u64, _b: &mut Burst) {
+        // `pos` already points past `cur`; step back so `cur` is touched next time.
+        let _ = cur;
+        self.vcpus[vi].work = WorkState::Thrasher { pos, touches, prefill_left };
+        self.vcpus[vi].pending_page = Some(cur);
+        self.vcpus[vi].rng = rng;
+    }
+}
+
+/// Parameters of a thrasher burst.
+pub struct ThrashSpec {
+    pub pages: u64,
+    pub pattern: Pattern,
+    pub write: bool,
+    pub cpu: Ns,
+    pub hot: u64,
+    pub hot_share: f64,
+    pub think: Ns,
+    pub burst_touches: u64,
+}
+
+/// The next page a thrasher touches.
+#[inline]
+fn next_page(s: &ThrashSpec, pos: &mut u64, rng: &mut Rng, prefill: bool) -> u64 {
+    if prefill || s.pattern == Pattern::Serial {
+        let p = *pos;
+        *pos = if p + 1 >= s.pages { 0 } else { p + 1 };
+        return p;
+    }
+    match s.pattern {
+        Pattern::Random => rng.below(s.pages),
+        Pattern::WorkingSet => {
+            if s.hot >= s.pages || rng.f64() < s.hot_share {
+                rng.below(s.hot)
+            } else {
+                s.hot + rng.below(s.pages - s.hot)
+            }
+        }
+        Pattern::Serial => unreachable!(),
+    }
+}

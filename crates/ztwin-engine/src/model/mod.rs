@@ -1,0 +1,308 @@
+//! The z/VM model: one LPAR, its real storage, XSTOR, paging and minidisk
+//! volumes, processors and guests, driven by one event queue.
+//!
+//! * [`storage`] — frames, available list, the Era A demand scan, XSTOR;
+//! * [`paging`] — paging volumes, slot allocation, block paging, device service;
+//! * [`dispatch`] — logical CPUs, virtual CPUs, scheduler lists, workloads;
+//! * [`monitor`] — turning the model's counters into CP Monitor records.
+//!
+//! Every CP operation charges CP time (to the guest it serves, or to the
+//! system), so T/V and capture ratio come out of the model rather than being
+//! set by the scenario.
+
+pub mod dispatch;
+pub mod monitor;
+pub mod paging;
+pub mod storage;
+
+use crate::queue::EventQueue;
+use crate::rng::{Rng, Stream};
+use crate::scenario::{Action, Scenario, Workload};
+use crate::units::{Ns, MS, PAGE, US};
+use dispatch::{Cpu, Guest, Vcpu};
+use paging::{IoReq, Paging};
+use storage::{Storage, Xstor};
+
+/// Events of the simulation. Small and `Copy`: the queue never allocates per event.
+#[derive(Clone, Copy, Debug)]
+pub enum Ev {
+    /// A logical CPU finishes the burst it is running.
+    BurstEnd { cpu: u16 },
+    /// The I/O running on a volume completes.
+    IoDone { vol: u32 },
+    /// A virtual CPU's think time ends.
+    Wake { vcpu: u32 },
+    /// A guest has been idle for the test-idle time (if `gen` still matches).
+    TestIdle { guest: u32, gen: u32 },
+    /// High-frequency state sampling.
+    Hf,
+    /// End of a monitor sample interval.
+    Sample,
+    /// A timeline action.
+    Timeline { idx: u32 },
+}
+
+/// CP costs in nanoseconds.
+#[derive(Clone, Copy, Debug)]
+pub struct Costs {
+    pub fault: Ns,
+    pub xmove: Ns,
+    pub first_touch: Ns,
+    pub page_io: Ns,
+    pub io: Ns,
+    pub dispatch: Ns,
+    pub steal_frame: Ns,
+    pub virtual_io: Ns,
+}
+
+fn us(x: f64) -> Ns {
+    (x * US as f64).round() as Ns
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, Default)]
+pub struct RunSummary {
+    pub sim_ns: Ns,
+    pub wall_s: f64,
+    pub events: u64,
+    pub page_refs: u64,
+    pub intervals: u64,
+    pub records: u64,
+    pub bytes: u64,
+}
+
+impl RunSummary {
+    pub fn refs_per_s(&self) -> f64 {
+        self.page_refs as f64 / self.wall_s.max(1e-9)
+    }
+    pub fn events_per_s(&self) -> f64 {
+        self.events as f64 / self.wall_s.max(1e-9)
+    }
+    pub fn sim_per_wall(&self) -> f64 {
+        self.sim_ns as f64 / 1e9 / self.wall_s.max(1e-9)
+    }
+}
+
+/// Why a run stopped early.
+#[derive(Debug)]
+pub enum RunError {
+    /// The model reached a state CP itself would not survive (e.g. PGT004).
+    Abend { at_ns: Ns, code: &'static str, reason: String },
+    Io(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Abend { at_ns, code, reason } => {
+                write!(f, "simulated system abend {code} at {:.3} s: {reason}", *at_ns as f64 / 1e9)
+            }
+            RunError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// The whole simulated LPAR.
+pub struct Twin {
+    pub(crate) sc: Scenario,
+    pub(crate) costs: Costs,
+    pub(crate) now: Ns,
+    pub(crate) end: Ns,
+    pub(crate) q: EventQueue<Ev>,
+    pub(crate) st: Storage,
+    pub(crate) xs: Xstor,
+    pub(crate) pg: Paging,
+    pub(crate) io: Vec<IoReq>,
+    pub(crate) io_free: Vec<u32>,
+    pub(crate) cpus: Vec<Cpu>,
+    pub(crate) ready: std::collections::VecDeque<u32>,
+    pub(crate) guests: Vec<Guest>,
+    pub(crate) vcpus: Vec<Vcpu>,
+    pub(crate) refs: u64,
+    pub(crate) events: u64,
+    pub(crate) abend: Option<RunError>,
+    pub(crate) block_max: u32,
+    pub(crate) storbuf: [f64; 3],
+    pub(crate) seed: u64,
+    /// Logical CPU whose work is being computed (for per-CPU counters).
+    pub(crate) cur_cpu: u16,
+    /// Guests on the eligible list, in arrival order.
+    pub(crate) eligible: std::collections::VecDeque<u32>,
+    /// Logon/logoff events not yet written.
+    pub(crate) events_pending: Vec<(monitor::PendingEvent, u32, Ns)>,
+}
+
+impl Twin {
+    /// Build the model from a validated scenario.
+    pub fn new(sc: &Scenario, seed: u64, duration: Option<Ns>) -> Twin {
+        let c = &sc.cp_costs;
+        let costs = Costs {
+            fault: us(c.page_fault_us),
+            xmove: us(c.xstor_move_us),
+            first_touch: us(c.first_touch_us),
+            page_io: us(c.page_io_us),
+            io: us(c.io_us),
+            dispatch: us(c.dispatch_us),
+            steal_frame: us(c.steal_per_frame_us),
+            virtual_io: us(c.virtual_io_us),
+        };
+        let frames = (sc.system.central_storage.0 / PAGE) as u32;
+        let fixed = (sc.system.cp_fixed.0 / PAGE) as u32;
+        let st = Storage::new(frames, fixed);
+        let xs = Xstor::new((sc.system.xstor.0 / PAGE) as u32, sc.srm.xstor_low);
+        let pg = Paging::new(sc, seed);
+        let cpus = (0..sc.system.processors).map(|_| Cpu::default()).collect();
+        let mut t = Twin {
+            sc: sc.clone(),
+            costs,
+            now: 0,
+            end: duration.unwrap_or(sc.scenario.duration.0),
+            q: EventQueue::new(),
+            st,
+            xs,
+            pg,
+            io: Vec::new(),
+            io_free: Vec::new(),
+            cpus,
+            ready: Default::default(),
+            guests: Vec::new(),
+            vcpus: Vec::new(),
+            refs: 0,
+            events: 0,
+            abend: None,
+            block_max: sc.srm.block_max,
+            storbuf: sc.srm.storbuf.map(|x| x as f64 / 100.0),
+            seed,
+            cur_cpu: 0,
+            eligible: Default::default(),
+            events_pending: Vec::new(),
+        };
+        t.build_guests();
+        t
+    }
+
+    fn build_guests(&mut self) {
+        let groups = self.sc.guests.clone();
+        for g in &groups {
+            for id in crate::scenario::expand_userids(&g.userid, g.count) {
+                let gi = self.guests.len() as u32;
+                let first_vcpu = self.vcpus.len() as u32;
+                for k in 0..g.virtual_cpus {
+                    let vi = self.vcpus.len() as u64;
+                    self.vcpus.push(Vcpu::new(gi, k as u16, Rng::new(self.seed, Stream::Vcpu, vi)));
+                }
+                self.guests.push(Guest::new(
+                    id,
+                    g.virtual_storage.pages() as u32,
+                    first_vcpu,
+                    g.virtual_cpus,
+                    g.share,
+                    g.quickdsp,
+                    g.workload.clone().unwrap_or(Workload::Idle),
+                ));
+            }
+        }
+    }
+
+    /// Schedule the initial events: logons, monitor ticks, timeline.
+    fn start(&mut self) {
+        for gi in 0..self.guests.len() as u32 {
+            let (grp, _) = self.group_of(gi);
+            if self.sc.guests[grp].logged_on {
+                self.logon(gi);
+            }
+        }
+        let hf = self.sc.monitor.hf_rate.0;
+        self.q.push(hf, Ev::Hf);
+        self.q.push(self.sc.monitor.sample_interval.0, Ev::Sample);
+        for (i, t) in self.sc.timeline.iter().enumerate() {
+            self.q.push(t.at.0, Ev::Timeline { idx: i as u32 });
+        }
+    }
+
+    /// Guest group and member index of guest `gi`.
+    pub(crate) fn group_of(&self, gi: u32) -> (usize, u32) {
+        let mut base = 0u32;
+        for (i, g) in self.sc.guests.iter().enumerate() {
+            if gi < base + g.count {
+                return (i, gi - base);
+            }
+            base += g.count;
+        }
+        unreachable!("guest index out of range")
+    }
+
+    fn timeline(&mut self, idx: usize) {
+        let t = self.sc.timeline[idx].clone();
+        let members = self.sc.resolve_guests(&t.guest);
+        for (grp, k) in members {
+            let base: u32 = self.sc.guests[..grp].iter().map(|g| g.count).sum();
+            let gi = base + k;
+            match t.action {
+                Action::Logon => self.logon(gi),
+                Action::Logoff => self.logoff(gi),
+                Action::Start => {
+                    let w = t.workload.clone().unwrap_or_else(|| self.guests[gi as usize].workload.clone());
+                    self.start_workload(gi, w);
+                }
+                Action::Stop => self.stop_workload(gi),
+            }
+        }
+    }
+
+    /// Run to the end, writing monitor records through `emit`.
+    pub fn run(
+        &mut self,
+        emit: &mut monitor::Emitter<impl std::io::Write>,
+        progress: &mut dyn FnMut(Ns, Ns),
+    ) -> Result<(), RunError> {
+        self.start();
+        emit.config(self)?;
+        while let Some((t, ev)) = self.q.pop() {
+            if t > self.end {
+                break;
+            }
+            self.now = t;
+            self.events += 1;
+            match ev {
+                Ev::BurstEnd { cpu } => self.burst_end(cpu),
+                Ev::IoDone { vol } => self.io_done(vol),
+                Ev::Wake { vcpu } => self.wake(vcpu),
+                Ev::TestIdle { guest, gen } => self.test_idle(guest, gen),
+                Ev::Hf => {
+                    self.hf_sample();
+                    self.q.push(t + self.sc.monitor.hf_rate.0, Ev::Hf);
+                }
+                Ev::Sample => {
+                    emit.sample(self)?;
+                    progress(t, self.end);
+                    self.q.push(t + self.sc.monitor.sample_interval.0, Ev::Sample);
+                }
+                Ev::Timeline { idx } => self.timeline(idx as usize),
+            }
+            if !self.ready.is_empty() {
+                self.dispatch_idle_cpus();
+            }
+            if let Some(e) = self.abend.take() {
+                return Err(e);
+            }
+        }
+        self.now = self.end;
+        if std::env::var_os("ZTWIN_DEBUG").is_some() {
+            eprintln!("storage counters: {:?}", self.st.c);
+            eprintln!("xstor free {} migrating {} low {} fifo {}", self.xs.free.len(), self.xs.migrating, self.xs.low, self.xs.fifo.len());
+        }
+        Ok(())
+    }
+
+    pub(crate) fn abend(&mut self, code: &'static str, reason: String) {
+        if self.abend.is_none() {
+            self.abend = Some(RunError::Abend { at_ns: self.now, code, reason });
+        }
+    }
+}
+
+/// Test-idle time before a guest is dropped from the dispatch list.
+pub(crate) const TEST_IDLE: Ns = 300 * MS;

@@ -1,0 +1,493 @@
+//! Real storage (frames, available list, Era A demand scan) and expanded storage.
+//!
+//! Page-table entries are one `u32` per guest page: a 3-bit state tag and a
+//! 29-bit index (frame, XSTOR block or I/O request). A second `u32` per page holds
+//! the DASD block that has a valid copy of the page, if any.
+
+use super::{Ev, Twin};
+use crate::units::Ns;
+use std::collections::VecDeque;
+
+pub const TAG_SHIFT: u32 = 29;
+pub const IDX_MASK: u32 = (1 << TAG_SHIFT) - 1;
+/// Never referenced: no content anywhere.
+pub const T_NONE: u32 = 0;
+/// Resident in a frame (index = frame).
+pub const T_RES: u32 = 1;
+/// In expanded storage (index = XSTOR block).
+pub const T_XS: u32 = 2;
+/// On DASD only (the block is in `backing`).
+pub const T_DASD: u32 = 3;
+/// Being read in (index = I/O request).
+pub const T_READIN: u32 = 4;
+/// Stolen, being written to DASD, still in its frame (index = frame).
+pub const T_PAGEOUT: u32 = 5;
+
+#[inline]
+pub fn tag(e: u32) -> u32 {
+    e >> TAG_SHIFT
+}
+#[inline]
+pub fn idx(e: u32) -> u32 {
+    e & IDX_MASK
+}
+#[inline]
+pub fn pte(t: u32, i: u32) -> u32 {
+    (t << TAG_SHIFT) | i
+}
+
+pub const NO_BLOCK: u32 = u32::MAX;
+pub const FREE: u32 = u32::MAX;
+
+/// Frame flag bits.
+pub const F_REF: u8 = 1;
+pub const F_CHG: u8 = 2;
+/// Locked: I/O in progress, not stealable.
+pub const F_LOCK: u8 = 4;
+
+/// Steal passes (for STORSP counters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    First,
+    Second,
+    Emergency,
+}
+
+/// Scheduler categories in demand-scan order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cat {
+    Dormant,
+    Eligible,
+    Dispatch,
+}
+
+#[derive(Default, Clone, Debug)]
+pub struct StorageCounters {
+    pub frame_requests: u64,
+    pub frame_waits: u64,
+    pub steals: u64,
+    pub scans: u64,
+    pub emergency_scans: u64,
+    pub list_empty: u64,
+    /// Steals by pass (first, second, emergency) and category (dormant, eligible, dispatch).
+    pub by_pass: [[u64; 3]; 3],
+    pub examined: u64,
+    pub pages_read_dasd: u64,
+    pub pages_written_dasd: u64,
+    pub xstor_in: u64,
+    pub xstor_out: u64,
+    pub migrated: u64,
+    pub first_touch: u64,
+}
+
+/// Real storage.
+pub struct Storage {
+    pub total: u32,
+    /// Frames CP keeps (not pageable).
+    pub fixed: u32,
+    pub owner: Vec<u32>,
+    pub vpage: Vec<u32>,
+    pub flags: Vec<u8>,
+    pub avail: Vec<u32>,
+    pub low: u32,
+    pub high: u32,
+    /// Requests since the last rate update, and the smoothed rate (frames/s).
+    pub req_window: u64,
+    pub rate: f64,
+    pub waiters: VecDeque<u32>,
+    pub c: StorageCounters,
+}
+
+impl Storage {
+    pub fn new(total: u32, fixed: u32) -> Storage {
+        let dpa = total - fixed;
+        let mut s = Storage {
+            total,
+            fixed,
+            owner: vec![FREE; total as usize],
+            vpage: vec![0; total as usize],
+            flags: vec![0; total as usize],
+            // Highest frames first on the stack so low frames go out first.
+            avail: (fixed..total).rev().collect(),
+            low: 0,
+            high: 0,
+            req_window: 0,
+            rate: 0.0,
+            waiters: VecDeque::new(),
+            c: StorageCounters::default(),
+        };
+        s.set_thresholds(dpa);
+        s
+    }
+
+    /// Dynamic-paging-area frames.
+    pub fn dpa(&self) -> u32 {
+        self.total - self.fixed
+    }
+
+    /// Low/high available-list thresholds: 0.5 s and 1.5 s of recent demand,
+    /// bounded to a sensible share of the DPA (spec topic 1, [E]).
+    pub fn set_thresholds(&mut self, dpa: u32) {
+        let d = dpa as f64;
+        let low = (self.rate * 0.5).clamp(d * 0.002, d * 0.05);
+        let high = (self.rate * 1.5).clamp(low * 2.0, d * 0.1);
+        self.low = low.max(16.0) as u32;
+        self.high = high.max(32.0) as u32;
+    }
+
+    /// Update the demand rate over an elapsed window.
+    pub fn update_rate(&mut self, window: Ns) {
+        let r = self.req_window as f64 / (window as f64 / 1e9);
+        self.rate = 0.5 * self.rate + 0.5 * r;
+        self.req_window = 0;
+        let dpa = self.dpa();
+        self.set_thresholds(dpa);
+    }
+}
+
+/// Expanded storage: blocks with owners and a FIFO of insertion order (the
+/// oldest block is the least recently used, since a block read back is freed).
+pub struct Xstor {
+    pub total: u32,
+    pub owner: Vec<u32>,
+    pub vpage: Vec<u32>,
+    pub gen: Vec<u32>,
+    pub free: Vec<u32>,
+    pub fifo: VecDeque<(u32, u32)>,
+    pub migrating: u32,
+    pub low: u32,
+    /// Insertion time of each block, for the age statistics.
+    pub born: Vec<Ns>,
+}
+
+impl Xstor {
+    pub fn new(total: u32, low_frac: f64) -> Xstor {
+        Xstor {
+            total,
+            owner: vec![FREE; total as usize],
+            vpage: vec![0; total as usize],
+            gen: vec![0; total as usize],
+            free: (0..total).rev().collect(),
+            fifo: VecDeque::new(),
+            migrating: 0,
+            low: ((total as f64 * low_frac) as u32).max(if total > 0 { 16.min(total) } else { 0 }),
+            born: vec![0; total as usize],
+        }
+    }
+
+    pub fn used(&self) -> u32 {
+        self.total - self.free.len() as u32
+    }
+
+    /// Room to take a page without dipping under the migration threshold.
+    pub fn has_room(&self) -> bool {
+        self.free.len() as u32 > self.low / 2
+    }
+
+    fn release(&mut self, b: u32) {
+        self.owner[b as usize] = FREE;
+        self.gen[b as usize] = self.gen[b as usize].wrapping_add(1);
+        self.free.push(b);
+    }
+}
+
+impl Twin {
+    /// Take a frame for guest `g`, page `vp`, running the demand scan when the
+    /// available list is low. `None` when no frame can be had now.
+    pub(crate) fn get_frame(&mut self, g: u32, vp: u32, sys_ns: &mut Ns) -> Option<u32> {
+        self.st.c.frame_requests += 1;
+        self.st.req_window += 1;
+        if self.st.avail.len() as u32 <= self.st.low {
+            self.demand_scan(sys_ns);
+        }
+        let f = match self.st.avail.pop() {
+            Some(f) => f,
+            None => {
+                self.st.c.list_empty += 1;
+                return None;
+            }
+        };
+        let fi = f as usize;
+        self.st.owner[fi] = g;
+        self.st.vpage[fi] = vp;
+        self.st.flags[fi] = 0;
+        self.guests[g as usize].ufo.push_back((f, vp));
+        self.guests[g as usize].resident += 1;
+        Some(f)
+    }
+
+    /// Return a frame to the available list and wake a frame waiter.
+    pub(crate) fn free_frame(&mut self, f: u32) {
+        let fi = f as usize;
+        let g = self.st.owner[fi];
+        if g != FREE {
+            self.guests[g as usize].resident -= 1;
+        }
+        self.st.owner[fi] = FREE;
+        self.st.flags[fi] = 0;
+        self.st.avail.push(f);
+        if let Some(v) = self.st.waiters.pop_front() {
+            self.make_ready(v);
+        }
+    }
+
+    /// Era A demand scan: replenish the available list to the high threshold,
+    /// visiting dormant, then eligible, then dispatch-list users; pass 1 takes
+    /// unreferenced frames above a dispatch-list user's working set, pass 2 any
+    /// unreferenced frame, the emergency pass anything not locked.
+    pub(crate) fn demand_scan(&mut self, sys_ns: &mut Ns) {
+        let target = self.st.high as usize;
+        if self.st.avail.len() >= target {
+            return;
+        }
+        self.st.c.scans += 1;
+        let mut batches: Vec<(u32, Vec<u32>)> = Vec::new();
+        for pass in [super::storage::Pass::First, Pass::Second, Pass::Emergency] {
+            if pass == Pass::Emergency {
+                self.st.c.emergency_scans += 1;
+            }
+            for cat in [Cat::Dormant, Cat::Eligible, Cat::Dispatch] {
+                for g in 0..self.guests.len() as u32 {
+                    if self.st.avail.len() >= target {
+                        break;
+                    }
+                    if self.guests[g as usize].category() != cat || self.guests[g as usize].resident == 0 {
+                        continue;
+                    }
+                    self.steal_from(g, pass, cat, target, sys_ns, &mut batches);
+                }
+            }
+            if self.st.avail.len() >= target {
+                break;
+            }
+        }
+        self.flush_pageouts(batches, sys_ns);
+    }
+
+    fn steal_from(
+        &mut self,
+        g: u32,
+        pass: Pass,
+        cat: Cat,
+        target: usize,
+        sys_ns: &mut Ns,
+        batches: &mut Vec<(u32, Vec<u32>)>,
+    ) {
+        let gi = g as usize;
+        let protect = if pass == Pass::First && cat == Cat::Dispatch { self.guests[gi].wss as u32 } else { 0 };
+        let n = self.guests[gi].ufo.len();
+        for _ in 0..n {
+            if self.st.avail.len() >= target || self.guests[gi].resident <= protect {
+                break;
+            }
+            let Some((f, vp)) = self.guests[gi].ufo.pop_front() else { break };
+            let fi = f as usize;
+            if self.st.owner[fi] != g || self.st.vpage[fi] != vp {
+                continue; // stale entry: frame freed or reused since
+            }
+            self.st.c.examined += 1;
+            *sys_ns += self.costs.steal_frame;
+            let fl = self.st.flags[fi];
+            if fl & F_LOCK != 0 || (pass != Pass::Emergency && fl & F_REF != 0) {
+                self.st.flags[fi] &= !F_REF;
+                self.guests[gi].ufo.push_back((f, vp));
+                continue;
+            }
+            self.steal_frame(g, vp, f, sys_ns, batches);
+            let p = match pass {
+                Pass::First => 0,
+                Pass::Second => 1,
+                Pass::Emergency => 2,
+            };
+            let c = match cat {
+                Cat::Dormant => 0,
+                Cat::Eligible => 1,
+                Cat::Dispatch => 2,
+            };
+            self.st.c.by_pass[p][c] += 1;
+            self.cpus[self.cur_cpu as usize].by_pass[p][c] += 1;
+        }
+    }
+
+    /// Take frame `f` from guest `g`: unchanged pages with a DASD copy are simply
+    /// released; others go to XSTOR if it has room, else join a DASD write block.
+    fn steal_frame(&mut self, g: u32, vp: u32, f: u32, sys_ns: &mut Ns, batches: &mut Vec<(u32, Vec<u32>)>) {
+        let gi = g as usize;
+        self.st.c.steals += 1;
+        self.cpus[self.cur_cpu as usize].steals += 1;
+        self.guests[gi].c.steals += 1;
+        let changed = self.st.flags[f as usize] & F_CHG != 0;
+        let backing = self.guests[gi].backing[vp as usize];
+        if !changed && backing != NO_BLOCK {
+            self.guests[gi].pte[vp as usize] = pte(T_DASD, 0);
+            self.free_frame(f);
+            return;
+        }
+        if backing != NO_BLOCK {
+            self.release_slot(g, vp);
+        }
+        if self.xs.total > 0 && self.xs.has_room() {
+            let b = self.xs.free.pop().expect("room checked");
+            let bi = b as usize;
+            self.xs.owner[bi] = g;
+            self.xs.vpage[bi] = vp;
+            self.xs.born[bi] = self.now;
+            self.xs.fifo.push_back((b, self.xs.gen[bi]));
+            self.guests[gi].pte[vp as usize] = pte(T_XS, b);
+            self.guests[gi].xstor += 1;
+            self.guests[gi].c.ms_to_x += 1;
+            self.st.c.xstor_out += 1;
+            self.cpus[self.cur_cpu as usize].xs_out += 1;
+            *sys_ns += self.costs.xmove;
+            self.free_frame(f);
+            self.maybe_migrate(sys_ns);
+            return;
+        }
+        // XSTOR is full: make room for later steals, and send this page to DASD.
+        // Keep the frame (locked) until the write completes.
+        if self.xs.total > 0 {
+            self.maybe_migrate(sys_ns);
+        }
+        self.guests[gi].pte[vp as usize] = pte(T_PAGEOUT, f);
+        self.st.flags[f as usize] |= F_LOCK;
+        match batches.iter_mut().find(|(bg, _)| *bg == g) {
+            Some((_, v)) => v.push(vp),
+            None => batches.push((g, vec![vp])),
+        }
+    }
+
+    /// Write stolen pages to DASD in blocks of up to the block size.
+    fn flush_pageouts(&mut self, batches: Vec<(u32, Vec<u32>)>, sys_ns: &mut Ns) {
+        for (g, pages) in batches {
+            let mut rest = &pages[..];
+            while !rest.is_empty() {
+                let want = (rest.len() as u32).min(self.block_max);
+                let items: Vec<(u32, u32)> = rest[..want as usize].iter().map(|&vp| (g, vp)).collect();
+                let n = self.start_block_write(items, super::paging::IoKind::PageWrite, sys_ns);
+                if n == 0 {
+                    return; // abend raised
+                }
+                rest = &rest[n as usize..];
+            }
+        }
+    }
+
+    /// Migrate the oldest XSTOR blocks to DASD when free XSTOR runs below the
+    /// low threshold, until free plus in-flight blocks reach twice that.
+    pub(crate) fn maybe_migrate(&mut self, sys_ns: &mut Ns) {
+        if self.xs.free.len() as u32 + self.xs.migrating >= self.xs.low {
+            return;
+        }
+        while (self.xs.free.len() as u32 + self.xs.migrating) < 2 * self.xs.low {
+            let mut items = Vec::with_capacity(self.block_max as usize);
+            while items.len() < self.block_max as usize {
+                let Some((b, gen)) = self.xs.fifo.pop_front() else { break };
+                let bi = b as usize;
+                if self.xs.gen[bi] != gen || self.xs.owner[bi] == FREE {
+                    continue;
+                }
+                items.push((self.xs.owner[bi], self.xs.vpage[bi]));
+            }
+            if items.is_empty() {
+                return;
+            }
+            let n = items.len() as u32;
+            self.xs.migrating += n;
+            self.st.c.migrated += n as u64;
+            self.cpus[self.cur_cpu as usize].migrated += n as u64;
+            for &(g, _) in &items {
+                self.guests[g as usize].c.x_to_ds += 1;
+            }
+            if self.start_block_write(items, super::paging::IoKind::Migrate, sys_ns) == 0 {
+                return;
+            }
+        }
+    }
+
+    /// A migration write finished: pages still in XSTOR now live on DASD.
+    pub(crate) fn migration_done(&mut self, block: u32) {
+        let items: Vec<(u32, u32)> = self.pg.blocks[block as usize].pages.clone();
+        for (g, vp) in items {
+            self.xs.migrating = self.xs.migrating.saturating_sub(1);
+            let gi = g as usize;
+            let e = self.guests[gi].pte[vp as usize];
+            if tag(e) == T_XS {
+                let b = idx(e);
+                self.xs.release(b);
+                self.guests[gi].xstor -= 1;
+                self.guests[gi].pte[vp as usize] = pte(T_DASD, 0);
+                self.guests[gi].backing[vp as usize] = block;
+                self.guests[gi].dasd_pages_add(1);
+            } else {
+                // Read back (or discarded) while the write ran: the copy is not needed.
+                self.pg.drop_page(block, g, vp);
+            }
+        }
+        self.pg.maybe_free_block(block);
+    }
+
+    /// A page-out write finished: free the frames of pages not reclaimed meanwhile.
+    pub(crate) fn pageout_done(&mut self, block: u32) {
+        let items: Vec<(u32, u32)> = self.pg.blocks[block as usize].pages.clone();
+        for (g, vp) in items {
+            let gi = g as usize;
+            let e = self.guests[gi].pte[vp as usize];
+            match tag(e) {
+                T_PAGEOUT => {
+                    let f = idx(e);
+                    self.guests[gi].pte[vp as usize] = pte(T_DASD, 0);
+                    self.guests[gi].backing[vp as usize] = block;
+                    self.guests[gi].dasd_pages_add(1);
+                    self.free_frame(f);
+                }
+                T_RES => {
+                    // Reclaimed during the write: the frame stays; the copy is good
+                    // unless the page was changed again.
+                    let f = idx(e);
+                    self.st.flags[f as usize] &= !F_LOCK;
+                    if self.st.flags[f as usize] & F_CHG == 0 {
+                        self.guests[gi].backing[vp as usize] = block;
+                        self.guests[gi].dasd_pages_add(1);
+                    } else {
+                        self.pg.drop_page(block, g, vp);
+                    }
+                }
+                _ => self.pg.drop_page(block, g, vp),
+            }
+        }
+        self.pg.maybe_free_block(block);
+    }
+
+    /// The DASD copy of a page is no longer valid: release its slot.
+    pub(crate) fn release_slot(&mut self, g: u32, vp: u32) {
+        let gi = g as usize;
+        let b = self.guests[gi].backing[vp as usize];
+        if b == NO_BLOCK {
+            return;
+        }
+        self.guests[gi].backing[vp as usize] = NO_BLOCK;
+        self.guests[gi].dasd_pages_add(-1);
+        self.pg.drop_page(b, g, vp);
+        self.pg.maybe_free_block(b);
+    }
+
+    /// Bring an XSTOR page into frame `f` (synchronous page move).
+    pub(crate) fn xstor_in(&mut self, g: u32, vp: u32, f: u32) {
+        let gi = g as usize;
+        let e = self.guests[gi].pte[vp as usize];
+        let b = idx(e);
+        self.xs.release(b);
+        self.guests[gi].xstor -= 1;
+        self.guests[gi].pte[vp as usize] = pte(T_RES, f);
+        // The page has no other copy now: mark it changed so a steal writes it.
+        self.st.flags[f as usize] = F_REF | F_CHG;
+        self.guests[gi].c.x_to_ms += 1;
+        self.st.c.xstor_in += 1;
+        self.cpus[self.cur_cpu as usize].xs_in += 1;
+    }
+
+    /// Schedule `ev` at `now + d`.
+    pub(crate) fn at(&mut self, d: Ns, ev: Ev) {
+        self.q.push(self.now + d, ev);
+    }
+}
