@@ -6,6 +6,7 @@
 //! ztwin-monbench scan PATH         structural decode: Reader::next_record over every record
 //! ztwin-monbench decode PATH       full decode: layout::decode_field on every field of every known record
 //! ztwin-monbench json PATH         dump::record_json of every record into a reused String
+//! ztwin-monbench decode-ref PATH   prototype: the same fields as decode, without allocation
 //! ```
 //!
 //! Each mode prints one JSON line:
@@ -27,11 +28,14 @@ use std::hint::black_box;
 use std::io::{BufWriter, Read};
 use std::process::ExitCode;
 use std::time::Instant;
-use ztwin_monitor::layout::{self, decode_field, decode_group, FieldType, RecordLayout, Value, DEFAULT_RELEASE};
+use ztwin_monitor::layout::{
+    self, decode_field, decode_group, FieldType, RecordLayout, Value, DEFAULT_RELEASE,
+};
 use ztwin_monitor::writer::{MonwriteWriter, RecordMut, RecordSet};
 use ztwin_monitor::{dump, tod, Reader, SetKind};
 
-const USAGE: &str = "usage: ztwin-monbench gen PATH --mb N | raw PATH | scan PATH | decode PATH | json PATH";
+const USAGE: &str =
+    "usage: ztwin-monbench gen PATH --mb N | raw PATH | scan PATH | decode PATH | json PATH";
 
 const CPUS: usize = 8;
 const USERS: usize = 100;
@@ -51,7 +55,11 @@ fn peak_rss_mb() -> f64 {
 }
 
 fn report(mode: &str, bytes: u64, seconds: f64, records: u64, extra: &str) {
-    let mb_s = if seconds > 0.0 { bytes as f64 / 1e6 / seconds } else { 0.0 };
+    let mb_s = if seconds > 0.0 {
+        bytes as f64 / 1e6 / seconds
+    } else {
+        0.0
+    };
     println!(
         "{{\"mode\":\"{mode}\",\"bytes\":{bytes},\"seconds\":{seconds:.6},\"mb_s\":{mb_s:.1},\"records\":{records},\"peak_rss_mb\":{:.1}{extra}}}",
         peak_rss_mb()
@@ -91,7 +99,14 @@ impl Series {
     fn new(name: &str, entities: usize) -> Series {
         let layout = layout::by_name(name).unwrap_or_else(|| panic!("no layout {name}"));
         let state = (0..entities)
-            .map(|e| layout.fields.iter().enumerate().map(|(i, _)| (e as u64 + 1) * 1000 + i as u64).collect())
+            .map(|e| {
+                layout
+                    .fields
+                    .iter()
+                    .enumerate()
+                    .map(|(i, _)| (e as u64 + 1) * 1000 + i as u64)
+                    .collect()
+            })
             .collect();
         Series { layout, state }
     }
@@ -105,7 +120,14 @@ struct Ident<'a> {
 
 /// Fill every field of `layout` in `rec`: counters grow, timestamps follow `tod`,
 /// text carries the entity name, key fields carry the entity number.
-fn fill(rec: &mut RecordMut<'_>, layout: &RecordLayout, state: &mut [u64], rng: &mut Rng, tod: u64, id: &Ident<'_>) {
+fn fill(
+    rec: &mut RecordMut<'_>,
+    layout: &RecordLayout,
+    state: &mut [u64],
+    rng: &mut Rng,
+    tod: u64,
+    id: &Ident<'_>,
+) {
     for (i, f) in layout.fields.iter().enumerate() {
         let n = f.name;
         if n.ends_with("_PFXCPUAD") || n.ends_with("_VMDCPUAD") {
@@ -158,7 +180,17 @@ fn push_series(set: &mut RecordSet, s: &mut Series, rng: &mut Rng, tod: u64, nam
     for (e, state) in s.state.iter_mut().enumerate() {
         let t = tod + (e as u64 * 7) * tod::UNITS_PER_US;
         let mut rec = set.push_layout(s.layout, t);
-        fill(&mut rec, s.layout, state, rng, t, &Ident { num: e as u64, name: &names[e] });
+        fill(
+            &mut rec,
+            s.layout,
+            state,
+            rng,
+            t,
+            &Ident {
+                num: e as u64,
+                name: &names[e],
+            },
+        );
     }
 }
 
@@ -167,7 +199,9 @@ fn push_sytcup(set: &mut RecordSet, rng: &mut Rng, tod: u64, dsp: &mut [u64; CPU
     let l = layout::by_name("MRSYTCUP").expect("MRSYTCUP");
     let g = l.group.as_ref().expect("SYTCUP group");
     let (base, elen) = (48usize, 24usize);
-    let mut rec = set.push(l.domain, l.record, tod, base + CPUS * elen).expect("SYTCUP fits");
+    let mut rec = set
+        .push(l.domain, l.record, tod, base + CPUS * elen)
+        .expect("SYTCUP fits");
     rec.set_u(l.f("SYTCUP_CALCPUOF"), base as u64)
         .set_u(l.f("SYTCUP_CALCPULN"), elen as u64)
         .set_u(l.f("SYTCUP_LCXLPNUM"), 3)
@@ -178,7 +212,9 @@ fn push_sytcup(set: &mut RecordSet, rng: &mut Rng, tod: u64, dsp: &mut [u64; CPU
     for (c, d) in dsp.iter_mut().enumerate() {
         *d += rng.below(290_000_000) * tod::UNITS_PER_US;
         let o = base + c * elen;
-        let mut e = RecordMut { bytes: &mut rec.bytes[o..o + elen] };
+        let mut e = RecordMut {
+            bytes: &mut rec.bytes[o..o + elen],
+        };
         for f in g.fields {
             let v = match f.name {
                 "SYTCUP_LCCCPUAD" => c as u64,
@@ -194,7 +230,11 @@ fn push_sytcup(set: &mut RecordSet, rng: &mut Rng, tod: u64, dsp: &mut [u64; CPU
 
 fn push_text(set: &mut RecordSet, name: &str, tod: u64, text: &str) {
     let l = layout::by_name(name).expect("layout");
-    let var = l.fields.iter().find(|f| matches!(f.ty, FieldType::VarText { .. })).expect("VarText field");
+    let var = l
+        .fields
+        .iter()
+        .find(|f| matches!(f.ty, FieldType::VarText { .. }))
+        .expect("VarText field");
     let len = (var.offset as usize + text.len()).max(l.size as usize);
     let mut rec = set.push(l.domain, l.record, tod, len).expect("fits");
     for f in l.fields {
@@ -203,7 +243,8 @@ fn push_text(set: &mut RecordSet, name: &str, tod: u64, text: &str) {
                 rec.set_u(f, tod);
             }
             FieldType::VarText { .. } => {
-                rec.set(f, &Value::Text(text.to_string())).expect("text fits");
+                rec.set(f, &Value::Text(text.to_string()))
+                    .expect("text fits");
             }
             _ => {}
         }
@@ -296,7 +337,8 @@ fn gen(path: &str, mb: u64) -> Result<(), String> {
         push_series(&mut set, &mut useint, &mut rng, t, &users);
         push_series(&mut set, &mut prcprp, &mut rng, t, &cpus);
         push_series(&mut set, &mut ioddev, &mut rng, t, &devs);
-        w.write_sample_set(&set, t + 1000 * tod::UNITS_PER_US).map_err(err)?;
+        w.write_sample_set(&set, t + 1000 * tod::UNITS_PER_US)
+            .map_err(err)?;
 
         // Events of the interval: a few users log off and on again, now and then
         // a device is varied or its measurement switched.
@@ -304,16 +346,42 @@ fn gen(path: &str, mb: u64) -> Result<(), String> {
         let et = t + 60_000_000 * tod::UNITS_PER_US;
         for _ in 0..rng.below(12) {
             let u = rng.below(USERS as u64) as usize;
-            let id = Ident { num: u as u64, name: &users[u] };
+            let id = Ident {
+                num: u as u64,
+                name: &users[u],
+            };
             let mut r = ev.push_layout(uselof.layout, et);
-            fill(&mut r, uselof.layout, &mut uselof.state[u], &mut rng, et, &id);
+            fill(
+                &mut r,
+                uselof.layout,
+                &mut uselof.state[u],
+                &mut rng,
+                et,
+                &id,
+            );
             let mut r = ev.push_layout(uselon.layout, et);
-            fill(&mut r, uselon.layout, &mut uselon.state[u], &mut rng, et, &id);
+            fill(
+                &mut r,
+                uselon.layout,
+                &mut uselon.state[u],
+                &mut rng,
+                et,
+                &id,
+            );
         }
         for _ in 0..rng.below(4) {
             let d = rng.below(DEVICES as u64) as usize;
-            let id = Ident { num: d as u64, name: &devs[d] };
-            for s in [&mut iodvof, &mut iodvon, &mut iodmof, &mut iodmon, &mut iodmdv] {
+            let id = Ident {
+                num: d as u64,
+                name: &devs[d],
+            };
+            for s in [
+                &mut iodvof,
+                &mut iodvon,
+                &mut iodmof,
+                &mut iodmon,
+                &mut iodmdv,
+            ] {
                 if rng.below(2) == 0 {
                     let mut r = ev.push_layout(s.layout, et);
                     fill(&mut r, s.layout, &mut s.state[d], &mut rng, et, &id);
@@ -326,7 +394,13 @@ fn gen(path: &str, mb: u64) -> Result<(), String> {
     }
     let bytes = w.bytes_written();
     w.finish().map_err(err)?;
-    report("gen", bytes, t0.elapsed().as_secs_f64(), 0, &format!(",\"intervals\":{interval}"));
+    report(
+        "gen",
+        bytes,
+        t0.elapsed().as_secs_f64(),
+        0,
+        &format!(",\"intervals\":{interval}"),
+    );
     Ok(())
 }
 
@@ -344,7 +418,10 @@ fn raw(path: &str) -> Result<(), String> {
         }
         bytes += n as u64;
         // Touch one byte per 4 KB block so the read cannot be elided.
-        sum = buf[..n].iter().step_by(4096).fold(sum, |a, &b| a.wrapping_add(b as u64));
+        sum = buf[..n]
+            .iter()
+            .step_by(4096)
+            .fold(sum, |a, &b| a.wrapping_add(b as u64));
     }
     black_box(sum);
     report("raw", bytes, t0.elapsed().as_secs_f64(), 0, "");
@@ -362,7 +439,10 @@ fn fin(mode: &str, r: &Reader<std::io::BufReader<File>>, t0: Instant, extra: &st
         s.file_bytes,
         t0.elapsed().as_secs_f64(),
         s.records,
-        &format!(",\"damage\":{},\"unknown\":{}{extra}", s.damage_count, s.unknown),
+        &format!(
+            ",\"damage\":{},\"unknown\":{}{extra}",
+            s.damage_count, s.unknown
+        ),
     );
 }
 
@@ -415,6 +495,119 @@ fn decode(path: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A field value borrowing from the record: no allocation (prototype, see
+/// `decode-ref`).
+enum ValueRef<'a> {
+    U(u64),
+    I(i64),
+    Tod(u64),
+    Dur(u64),
+    /// EBCDIC bytes, to be converted only when displayed.
+    Text(&'a [u8]),
+    Bits(&'a [u8]),
+}
+
+#[inline(always)]
+fn arr<const N: usize>(rec: &[u8], off: usize) -> Option<[u8; N]> {
+    rec.get(off..off + N)
+        .map(|b| b.try_into().expect("N bytes"))
+}
+
+/// Same semantics as `layout::decode_field` (None when the field lies beyond the
+/// record), but fixed-width loads and borrowed text.
+#[inline(always)]
+fn decode_ref<'a>(rec: &'a [u8], f: &layout::FieldDef) -> Option<ValueRef<'a>> {
+    let off = f.offset as usize;
+    Some(match f.ty {
+        FieldType::U1 => ValueRef::U(*rec.get(off)? as u64),
+        FieldType::U2 => ValueRef::U(u16::from_be_bytes(arr(rec, off)?) as u64),
+        FieldType::U4 => ValueRef::U(u32::from_be_bytes(arr(rec, off)?) as u64),
+        FieldType::U8 => ValueRef::U(u64::from_be_bytes(arr(rec, off)?)),
+        FieldType::S2 => ValueRef::I(i16::from_be_bytes(arr(rec, off)?) as i64),
+        FieldType::S4 => ValueRef::I(i32::from_be_bytes(arr(rec, off)?) as i64),
+        FieldType::S8 => ValueRef::I(i64::from_be_bytes(arr(rec, off)?)),
+        FieldType::Tod => ValueRef::Tod(u64::from_be_bytes(arr(rec, off)?)),
+        FieldType::Dur => ValueRef::Dur(u64::from_be_bytes(arr(rec, off)?)),
+        FieldType::Char(n) => ValueRef::Text(rec.get(off..off + n as usize)?),
+        FieldType::Bits(n) => ValueRef::Bits(rec.get(off..off + n as usize)?),
+        FieldType::VarText { len_at } => {
+            let n = u32::from_be_bytes(arr(rec, len_at as usize)?) as usize;
+            if off > rec.len() {
+                return None;
+            }
+            ValueRef::Text(&rec[off..off.saturating_add(n).min(rec.len())])
+        }
+    })
+}
+
+#[inline(always)]
+fn fold_ref(acc: u64, v: &Option<ValueRef<'_>>) -> u64 {
+    match v {
+        None => acc.wrapping_add(1),
+        Some(ValueRef::U(x)) | Some(ValueRef::Tod(x)) | Some(ValueRef::Dur(x)) => {
+            acc.wrapping_add(*x)
+        }
+        Some(ValueRef::I(x)) => acc.wrapping_add(*x as u64),
+        Some(ValueRef::Text(b)) | Some(ValueRef::Bits(b)) => acc.wrapping_add(b.len() as u64),
+    }
+}
+
+/// Prototype of a zero-allocation decode (not the headline `decode` figure): the
+/// same fields as `decode`, through `decode_ref` and a dense layout table built
+/// once instead of `layout::lookup` per record. Shows what the suggestions in
+/// BENCHMARKS.md would buy without changing the crate.
+fn decode_ref_mode(path: &str) -> Result<(), String> {
+    let t0 = Instant::now();
+    let mut table: Vec<Option<&'static RecordLayout>> = vec![None; 256 * 256];
+    for l in layout::LAYOUTS {
+        if l.record < 256 {
+            table[l.domain as usize * 256 + l.record as usize] =
+                layout::lookup(l.domain, l.record, DEFAULT_RELEASE);
+        }
+    }
+    let mut r = open(path)?;
+    let (mut sum, mut fields) = (0u64, 0u64);
+    while let Some(rec) = r.next_record().map_err(|e| e.to_string())? {
+        let (d, rc) = (rec.header.domain, rec.header.record);
+        let l = if rc < 256 {
+            table[d as usize * 256 + rc as usize]
+        } else {
+            layout::lookup(d, rc, DEFAULT_RELEASE)
+        };
+        let Some(l) = l else {
+            continue;
+        };
+        for f in l.fields {
+            sum = fold_ref(sum, &decode_ref(rec.bytes, f));
+        }
+        fields += l.fields.len() as u64;
+        if let Some(g) = &l.group {
+            let (Some(of), Some(ln)) = (l.field(g.offset_field), l.field(g.len_field)) else {
+                continue;
+            };
+            let (Some(of), Some(ln)) = (
+                layout::read_u64(rec.bytes, of),
+                layout::read_u64(rec.bytes, ln),
+            ) else {
+                continue;
+            };
+            let (of, ln) = (of as usize, ln as usize);
+            if ln == 0 || of < ztwin_monitor::HEADER_LEN || of > rec.bytes.len() {
+                continue;
+            }
+            for entry in rec.bytes[of..].chunks_exact(ln) {
+                for f in g.fields {
+                    sum = fold_ref(sum, &decode_ref(entry, f));
+                }
+                fields += g.fields.len() as u64;
+            }
+        }
+    }
+    black_box(sum);
+    fin("decode-ref", &r, t0, &format!(",\"fields\":{fields}"));
+    Ok(())
+}
+
 fn json(path: &str) -> Result<(), String> {
     let t0 = Instant::now();
     let mut r = open(path)?;
@@ -432,15 +625,23 @@ fn json(path: &str) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let res = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+    let res = match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         ["gen", path, "--mb", n] | ["gen", "--mb", n, path] => match n.parse::<u64>() {
             Ok(mb) if mb > 0 => gen(path, mb),
-            _ => Err(format!("--mb wants a positive whole number of MB, not {n:?}")),
+            _ => Err(format!(
+                "--mb wants a positive whole number of MB, not {n:?}"
+            )),
         },
         ["raw", path] => raw(path),
         ["scan", path] => scan(path),
         ["decode", path] => decode(path),
         ["json", path] => json(path),
+        ["decode-ref", path] => decode_ref_mode(path),
         _ => Err(USAGE.to_string()),
     };
     match res {
