@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""MONWRITE reader benchmark harness (Python 3 standard library only).
+
+    python3 benches/run.py            # full run: 2048 MB file (make bench)
+    python3 benches/run.py --quick    # 256 MB file, well under 3 minutes (make bench-quick)
+
+Builds `ztwin-monbench` in release mode, generates a synthetic MONWRITE file in a
+temporary directory, warms the page cache with one raw pass, then runs the modes
+raw / scan / decode / json (and the decode-ref prototype) interleaved, several times each, and takes the median
+MB/s of each (MB = 10^6 bytes). `decode` (every field of every known record
+through layout::decode_field) is the headline number and is compared with `raw`
+(merely reading the file in 1 MiB chunks from the page cache).
+
+Flat memory is checked by running `decode` on a small file and on the big one and
+comparing their peak RSS (VmHWM).
+
+Prints a table and the exact commands, writes bench-results.json at the repository
+root (or --out) and deletes the generated files (unless --keep).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+MODES = ("raw", "scan", "decode", "json", "decode-ref")
+NOTES = {"decode-ref": "prototype, not the crate API"}
+BIN_NAME = "ztwin-monbench"
+
+
+def log(msg: str) -> None:
+    print(msg, flush=True)
+
+
+def fmt_cmd(cmd: list[str]) -> str:
+    return " ".join(shlex.quote(str(c)) for c in cmd)
+
+
+def target_dir() -> Path:
+    env = os.environ.get("CARGO_TARGET_DIR")
+    if env:
+        p = Path(env)
+        return p if p.is_absolute() else ROOT / p
+    return ROOT / "target"
+
+
+def build(commands: list[str]) -> Path:
+    cmd = ["cargo", "build", "--release", "-p", "ztwin-monitor", "--bin", BIN_NAME]
+    commands.append(fmt_cmd(cmd))
+    log(f"$ {fmt_cmd(cmd)}")
+    subprocess.run(cmd, cwd=ROOT, check=True)
+    exe = target_dir() / "release" / BIN_NAME
+    if not exe.exists():
+        sys.exit(f"run.py: built, but {exe} does not exist")
+    return exe
+
+
+def run_mode(exe: Path, args: list[str], commands: list[str] | None = None) -> dict[str, Any]:
+    cmd = [str(exe), *args]
+    if commands is not None:
+        commands.append(fmt_cmd(cmd))
+    res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if res.returncode != 0:
+        sys.exit(f"run.py: {fmt_cmd(cmd)} failed ({res.returncode}):\n{res.stderr}")
+    lines = [l for l in res.stdout.splitlines() if l.startswith("{")]
+    if not lines:
+        sys.exit(f"run.py: no JSON line from {fmt_cmd(cmd)}:\n{res.stdout}{res.stderr}")
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
+def machine() -> dict[str, Any]:
+    info: dict[str, Any] = {
+        "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+    }
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                kb = int(line.split()[1])
+                info["memory_kb"] = kb
+                info["memory_gb"] = round(kb * 1024 / 1e9, 1)
+                break
+    except OSError:
+        pass
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                info["cpu_model"] = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    info.setdefault("cpu_model", platform.processor() or "unknown")
+    try:
+        info["rustc"] = subprocess.run(
+            ["rustc", "--version"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        info["rustc"] = "unknown"
+    return info
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="256 MB file (default size for --quick)")
+    ap.add_argument("--mb", type=int, help="size of the big file in MB (default 2048, or 256 with --quick)")
+    ap.add_argument("--small-mb", type=int, default=64, help="size of the small file for the flat-memory check (64)")
+    ap.add_argument("--runs", type=int, default=3, help="runs of each mode, interleaved; the median is kept (3)")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench-results.json", help="results file")
+    ap.add_argument("--tmpdir", type=Path, default=Path("/tmp"), help="where the generated files go (/tmp)")
+    ap.add_argument("--keep", action="store_true", help="keep the generated files")
+    args = ap.parse_args()
+    big_mb = args.mb or (256 if args.quick else 2048)
+    if big_mb <= 0 or args.small_mb <= 0 or args.runs <= 0:
+        ap.error("sizes and --runs must be positive")
+
+    t_start = time.monotonic()
+    invocation = fmt_cmd(["python3", "benches/run.py", *sys.argv[1:]])
+    commands: list[str] = []
+    exe = build(commands)
+    args.tmpdir.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="ztwin-bench-", dir=args.tmpdir))
+    try:
+        big = work / f"bench-{big_mb}mb.mon"
+        small = work / f"bench-{args.small_mb}mb.mon"
+        log(f"generating {big} ({big_mb} MB) and {small} ({args.small_mb} MB)")
+        gen_big = run_mode(exe, ["gen", str(big), "--mb", str(big_mb)], commands)
+        gen_small = run_mode(exe, ["gen", str(small), "--mb", str(args.small_mb)], commands)
+        log(f"  big: {gen_big['bytes']} bytes in {gen_big['seconds']:.1f} s; "
+            f"small: {gen_small['bytes']} bytes")
+
+        # Warm the page cache (not counted).
+        run_mode(exe, ["raw", str(big)])
+        run_mode(exe, ["raw", str(small)])
+
+        runs: dict[str, list[dict[str, Any]]] = {m: [] for m in MODES}
+        for i in range(args.runs):
+            for m in MODES:
+                r = run_mode(exe, [m, str(big)], commands if i == 0 else None)
+                runs[m].append(r)
+                log(f"  run {i + 1}/{args.runs} {m:<10} {r['mb_s']:>9.1f} MB/s  {r['seconds']:7.3f} s  "
+                    f"rss {r['peak_rss_mb']:.1f} MB")
+        for m in MODES[1:]:
+            for r in runs[m]:
+                if r.get("damage", 0) != 0 or r["records"] != runs["scan"][0]["records"]:
+                    sys.exit(f"run.py: {m} saw damage or a different record count: {r}")
+
+        small_runs = [run_mode(exe, ["decode", str(small)], commands if i == 0 else None) for i in range(args.runs)]
+
+        med = {m: statistics.median(r["mb_s"] for r in runs[m]) for m in MODES}
+        rss = {m: max(r["peak_rss_mb"] for r in runs[m]) for m in MODES}
+        raw = med["raw"]
+        rss_small = max(r["peak_rss_mb"] for r in small_runs)
+        rss_big = rss["decode"]
+        flat = abs(rss_big - rss_small) <= max(2.0, 0.1 * rss_small)
+
+        log("")
+        log(f"MONWRITE reader, {gen_big['bytes'] / 1e6:.0f} MB file, {runs['scan'][0]['records']} records, "
+            f"median of {args.runs} runs (MB = 10^6 bytes, file in page cache)")
+        log(f"{'mode':<11}{'MB/s':>10}{'vs raw':>9}{'peak RSS MB':>13}   runs (MB/s)")
+        for m in MODES:
+            all_runs = ", ".join(f"{r['mb_s']:.0f}" for r in runs[m])
+            note = f"   ({NOTES[m]})" if m in NOTES else ""
+            log(f"{m:<11}{med[m]:>10.1f}{med[m] / raw:>9.3f}{rss[m]:>13.1f}   {all_runs}{note}")
+        log("")
+        log(f"flat memory: decode peak RSS {rss_small:.1f} MB on {gen_small['bytes'] / 1e6:.0f} MB, "
+            f"{rss_big:.1f} MB on {gen_big['bytes'] / 1e6:.0f} MB -> {'flat' if flat else 'NOT FLAT'}")
+        ratio = med["decode"] / raw
+        log(f"goal decode >= 50% of raw: {ratio:.1%} -> {'met' if ratio >= 0.5 else 'NOT met'}")
+        log("")
+        log("commands:")
+        for c in commands:
+            log(f"  {c}")
+
+        results = {
+            "decode_mb_s": round(med["decode"], 1),
+            "raw_read_mb_s": round(raw, 1),
+            "scan_mb_s": round(med["scan"], 1),
+            "json_mb_s": round(med["json"], 1),
+            "decode_ratio_vs_raw": round(ratio, 4),
+            "scan_ratio_vs_raw": round(med["scan"] / raw, 4),
+            "json_ratio_vs_raw": round(med["json"] / raw, 4),
+            "decode_ref_mb_s": round(med["decode-ref"], 1),
+            "decode_ref_ratio_vs_raw": round(med["decode-ref"] / raw, 4),
+            "peak_rss_mb_decode": rss_big,
+            "peak_rss_mb_decode_small": rss_small,
+            "peak_rss_mb": rss,
+            "flat_memory": flat,
+            "goal_decode_ratio": 0.5,
+            "goal_met": ratio >= 0.5,
+            "file_bytes": gen_big["bytes"],
+            "small_file_bytes": gen_small["bytes"],
+            "records": runs["scan"][0]["records"],
+            "fields_decoded": runs["decode"][0].get("fields"),
+            "runs": args.runs,
+            "quick": args.quick,
+            "all_runs": {m: [r["mb_s"] for r in runs[m]] for m in MODES},
+            "units": "MB = 10^6 bytes; peak RSS = VmHWM",
+            "machine": machine(),
+            "date": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+            "command": invocation,
+            "commands": commands,
+            "elapsed_s": round(time.monotonic() - t_start, 1),
+        }
+        args.out.write_text(json.dumps(results, indent=2) + "\n")
+        log(f"\nwrote {args.out} ({results['elapsed_s']} s)")
+    finally:
+        if args.keep:
+            log(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
