@@ -155,3 +155,41 @@ def layouts() -> list[LayoutInfo]: ...
 def read_columns(
     path: StrPath, names: list[str] | None = None
 ) -> tuple[dict[str, dict[str, list[Any]]], Stats]: ...
+
+# ---------------------------------------------------------------- the twin
+
+class ScenarioError(Exception):
+    """A scenario is invalid: ``origin`` (file or 'api'), ``place`` (line or key
+    path) and ``reason``."""
+
+    origin: str
+    place: str
+    reason: str
+
+class SimulationError(Exception):
+    """The simulated system could not continue, or output could not be written."""
+
+class RunSummaryDict(TypedDict):
+    sim_s: float
+    wall_s: float
+    events: int
+    page_refs: int
+    refs_per_s: float
+    events_per_s: float
+    sim_per_wall: float
+    intervals: int
+    records: int
+    bytes: int
+    seed: int
+    out: Path
+
+def validate_scenario(text: str, origin: str, format: Literal["toml", "json"]) -> None: ...
+def run_scenario(
+    text: str,
+    origin: str,
+    format: Literal["toml", "json"],
+    out: StrPath,
+    seed: int | None = None,
+    duration_s: float | None = None,
+    progress: Any = None,
+) -> RunSummaryDict: ...

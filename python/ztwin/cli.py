@@ -13,7 +13,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from ztwin import __version__
+from ztwin import __version__, run_cli
 from ztwin.monitor import MonwriteError, dump, layouts
 
 if TYPE_CHECKING:
@@ -147,6 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", nargs="?", metavar="NAME", help="show one layout (IBM name, e.g. MRSYTRSG, or D0R3)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=cmd_layouts)
+
+    run_cli.register(sub)
     return parser
 
 

@@ -16,7 +16,7 @@ fn main() {
         }
     };
     let out = std::env::temp_dir().join("probe.monwrite");
-    let s = ztwin_engine::run_to_file(&sc, None, None, &out, &mut |_, _| {}).unwrap();
+    let s = ztwin_engine::run_to_file(&sc, None, None, &out, &mut |_, _| true).unwrap();
     eprintln!("sim {:.0}s wall {:.2}s events {} refs {} ({:.1}M refs/s)", s.sim_ns as f64 / 1e9, s.wall_s, s.events, s.page_refs, s.refs_per_s() / 1e6);
     let asp = by_name("MRSTOASP").unwrap();
     let uint = by_name("MRUSEINT").unwrap();

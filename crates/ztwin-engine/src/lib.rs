@@ -16,13 +16,14 @@ use std::path::Path;
 
 /// Run `sc` and write its MONWRITE file to `out` atomically (a temporary file
 /// in the same directory, renamed when the run succeeds; removed otherwise).
-/// `progress(simulated_ns, end_ns)` is called once per sample interval.
+/// `progress(simulated_ns, end_ns)` is called once per sample interval; it
+/// returns false to stop the run (`RunError::Interrupted`).
 pub fn run_to_file(
     sc: &Scenario,
     seed: Option<u64>,
     duration: Option<units::Ns>,
     out: &Path,
-    progress: &mut dyn FnMut(units::Ns, units::Ns),
+    progress: &mut dyn FnMut(units::Ns, units::Ns) -> bool,
 ) -> Result<RunSummary, RunError> {
     let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = out.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "out".into());
@@ -46,7 +47,7 @@ pub fn run_to_writer<W: std::io::Write>(
     seed: Option<u64>,
     duration: Option<units::Ns>,
     w: W,
-    progress: &mut dyn FnMut(units::Ns, units::Ns),
+    progress: &mut dyn FnMut(units::Ns, units::Ns) -> bool,
 ) -> Result<RunSummary, RunError> {
     let t0 = std::time::Instant::now();
     let seed = seed.unwrap_or(sc.scenario.seed);

@@ -18,6 +18,7 @@ mod dump;
 mod errors;
 mod layouts;
 mod reader;
+mod twin;
 mod writer;
 
 use pyo3::prelude::*;
@@ -35,5 +36,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert::ebcdic_encode, m)?)?;
     m.add_function(wrap_pyfunction!(layouts::layouts, m)?)?;
     m.add_function(wrap_pyfunction!(columns::read_columns, m)?)?;
+    m.add("ScenarioError", m.py().get_type::<twin::ScenarioError>())?;
+    m.add("SimulationError", m.py().get_type::<twin::SimulationError>())?;
+    m.add_function(wrap_pyfunction!(twin::validate_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(twin::run_scenario, m)?)?;
     Ok(())
 }

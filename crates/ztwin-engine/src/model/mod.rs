@@ -89,6 +89,8 @@ pub enum RunError {
     /// The model reached a state CP itself would not survive (e.g. PGT004).
     Abend { at_ns: Ns, code: &'static str, reason: String },
     Io(String),
+    /// Stopped by the caller (e.g. Ctrl-C).
+    Interrupted,
 }
 
 impl std::fmt::Display for RunError {
@@ -98,6 +100,7 @@ impl std::fmt::Display for RunError {
                 write!(f, "simulated system abend {code} at {:.3} s: {reason}", *at_ns as f64 / 1e9)
             }
             RunError::Io(e) => write!(f, "{e}"),
+            RunError::Interrupted => write!(f, "interrupted"),
         }
     }
 }
@@ -256,7 +259,7 @@ impl Twin {
     pub fn run(
         &mut self,
         emit: &mut monitor::Emitter<impl std::io::Write>,
-        progress: &mut dyn FnMut(Ns, Ns),
+        progress: &mut dyn FnMut(Ns, Ns) -> bool,
     ) -> Result<(), RunError> {
         self.start();
         emit.config(self)?;
@@ -277,7 +280,9 @@ impl Twin {
                 }
                 Ev::Sample => {
                     emit.sample(self)?;
-                    progress(t, self.end);
+                    if !progress(t, self.end) {
+                        return Err(RunError::Interrupted);
+                    }
                     self.q.push(t + self.sc.monitor.sample_interval.0, Ev::Sample);
                 }
                 Ev::Timeline { idx } => self.timeline(idx as usize),

@@ -1,0 +1,126 @@
+//! Bindings for the twin: validate a scenario, run it to a MONWRITE file.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::path::PathBuf;
+use ztwin_engine::{RunError, Scenario, ScenarioError as CoreScenarioError};
+
+create_exception!(
+    ztwin.twin,
+    ScenarioError,
+    PyException,
+    "A scenario is invalid. `origin` is the file (or 'api'), `place` the line or \
+key path, `reason` what is wrong."
+);
+
+create_exception!(
+    ztwin.twin,
+    SimulationError,
+    PyException,
+    "The simulated system could not continue (e.g. abend PGT004, paging space \
+exhausted), or the output could not be written. No output file is left behind."
+);
+
+fn scenario_error(py: Python<'_>, e: &CoreScenarioError) -> PyErr {
+    let err = ScenarioError::new_err(e.to_string());
+    let v = err.value(py);
+    let r = v
+        .setattr("origin", e.origin.as_str())
+        .and_then(|()| v.setattr("place", e.place.as_str()))
+        .and_then(|()| v.setattr("reason", e.reason.as_str()));
+    match r {
+        Ok(()) => err,
+        Err(x) => x,
+    }
+}
+
+fn parse(py: Python<'_>, text: &str, origin: &str, format: &str) -> PyResult<Scenario> {
+    let r = match format {
+        "toml" => Scenario::from_toml(text, origin),
+        "json" => Scenario::from_json(text, origin),
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "unknown scenario format {other:?} (toml or json)"
+            )))
+        }
+    };
+    r.map_err(|e| scenario_error(py, &e))
+}
+
+/// Validate scenario text; raises `ScenarioError` naming the line or key.
+#[pyfunction]
+pub fn validate_scenario(py: Python<'_>, text: &str, origin: &str, format: &str) -> PyResult<()> {
+    parse(py, text, origin, format).map(|_| ())
+}
+
+/// Run a scenario and write its MONWRITE file atomically. `progress(sim_s,
+/// end_s)` is called once per sample interval; returning False (or raising,
+/// e.g. KeyboardInterrupt) stops the run and leaves no output file.
+#[pyfunction]
+#[pyo3(signature = (text, origin, format, out, seed=None, duration_s=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn run_scenario<'py>(
+    py: Python<'py>,
+    text: &str,
+    origin: &str,
+    format: &str,
+    out: PathBuf,
+    seed: Option<u64>,
+    duration_s: Option<f64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let sc = parse(py, text, origin, format)?;
+    let duration = match duration_s {
+        None => None,
+        Some(d) if d.is_finite() && d > 0.0 => Some((d * 1e9).round() as u64),
+        Some(d) => return Err(pyo3::exceptions::PyValueError::new_err(format!("duration {d} must be a positive number of seconds"))),
+    };
+    if let Some(d) = duration {
+        if d < sc.monitor.sample_interval.0 {
+            return Err(pyo3::exceptions::PyValueError::new_err("duration is shorter than one sample interval"));
+        }
+    }
+    let mut callback_error: Option<PyErr> = None;
+    let result = py.detach(|| {
+        let mut cb = |now: u64, end: u64| -> bool {
+            let Some(p) = &progress else { return true };
+            Python::attach(|py| {
+                if let Err(e) = py.check_signals() {
+                    callback_error = Some(e);
+                    return false;
+                }
+                match p.call1(py, (now as f64 / 1e9, end as f64 / 1e9)) {
+                    Ok(v) => !v.bind(py).is(&*pyo3::types::PyBool::new(py, false)),
+                    Err(e) => {
+                        callback_error = Some(e);
+                        false
+                    }
+                }
+            })
+        };
+        ztwin_engine::run_to_file(&sc, seed, duration, &out, &mut cb)
+    });
+    if let Some(e) = callback_error {
+        return Err(e);
+    }
+    let s = result.map_err(|e| match e {
+        RunError::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err("run interrupted"),
+        other => SimulationError::new_err(other.to_string()),
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("sim_s", s.sim_ns as f64 / 1e9)?;
+    d.set_item("wall_s", s.wall_s)?;
+    d.set_item("events", s.events)?;
+    d.set_item("page_refs", s.page_refs)?;
+    d.set_item("refs_per_s", s.refs_per_s())?;
+    d.set_item("events_per_s", s.events_per_s())?;
+    d.set_item("sim_per_wall", s.sim_per_wall())?;
+    d.set_item("intervals", s.intervals)?;
+    d.set_item("records", s.records)?;
+    d.set_item("bytes", s.bytes)?;
+    d.set_item("seed", seed.unwrap_or(sc.scenario.seed))?;
+    d.set_item("out", out)?;
+    Ok(d)
+}
