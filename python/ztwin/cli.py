@@ -13,7 +13,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from ztwin import __version__, run_cli
+from ztwin import __version__, run_cli, study_cli
 from ztwin.monitor import MonwriteError, dump, layouts
 
 if TYPE_CHECKING:
@@ -149,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_layouts)
 
     run_cli.register(sub)
+    study_cli.register(sub)
     return parser
 
 

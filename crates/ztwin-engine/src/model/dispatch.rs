@@ -51,6 +51,8 @@ pub struct Burst {
     pub sys: Ns,
     pub outcome: Outcome,
     pub vcpu: u32,
+    /// An I/O to start when the burst ends (the fault happens at its end).
+    pub io: Option<u32>,
 }
 
 #[derive(Default)]
@@ -117,6 +119,9 @@ pub struct Vcpu {
     pub vio: u64,
     /// The page a thrasher touches next (kept across bursts).
     pub pending_page: Option<u64>,
+    /// The I/O it is about to wait for completed while its burst was still
+    /// running: do not wait when the burst ends.
+    pub woken: bool,
 }
 
 impl Vcpu {
@@ -133,6 +138,7 @@ impl Vcpu {
             hf: HfCounters::default(),
             vio: 0,
             pending_page: None,
+            woken: false,
         }
     }
 }
@@ -278,6 +284,7 @@ impl Twin {
         self.guests[gi].workload = w.clone();
         for v in self.guests[gi].vcpus() {
             let vi = v as usize;
+            self.vcpus[vi].pending_page = None;
             self.vcpus[vi].work = match &w {
                 Workload::Idle => WorkState::None,
                 Workload::Thrasher { area, prefill, .. } => {
@@ -406,6 +413,10 @@ impl Twin {
         cc.sys_ns += b.sys;
         let v = b.vcpu;
         let vi = v as usize;
+        if let Some(r) = b.io {
+            self.submit_io(r);
+        }
+        let woken = std::mem::take(&mut self.vcpus[vi].woken);
         self.vcpus[vi].vtime += b.virt;
         self.vcpus[vi].ttime += b.virt + b.cp;
         let g = self.vcpus[vi].guest;
@@ -414,6 +425,7 @@ impl Twin {
         } else {
             match b.outcome {
                 Outcome::Slice => self.make_ready(v),
+                Outcome::PageWait | Outcome::IoWait if woken => self.make_ready(v),
                 Outcome::PageWait | Outcome::FrameWait => {
                     self.vcpus[vi].state = VState::PageWait;
                     if b.outcome == Outcome::FrameWait {
@@ -467,6 +479,12 @@ impl Twin {
     /// An I/O (page read or minidisk) the virtual CPU waited for completed.
     pub(crate) fn io_wait_over(&mut self, v: u32) {
         let vi = v as usize;
+        if self.vcpus[vi].state == VState::Running {
+            // Joined an I/O already in flight that finished before the burst
+            // that found it ended.
+            self.vcpus[vi].woken = true;
+            return;
+        }
         if matches!(self.vcpus[vi].state, VState::PageWait | VState::IoWait) {
             self.vcpus[vi].owed_cp += self.costs.io / 2;
             if self.guests[self.vcpus[vi].guest as usize].sched == Sched::LoggedOff {
@@ -528,7 +546,14 @@ impl Twin {
     /// Compute one burst of virtual CPU `v` of at most `budget` ns.
     fn run_vcpu(&mut self, v: u32, budget: Ns) -> Burst {
         let vi = v as usize;
-        let mut b = Burst { virt: 0, cp: self.costs.dispatch + std::mem::take(&mut self.vcpus[vi].owed_cp), sys: 0, outcome: Outcome::Slice, vcpu: v };
+        let mut b = Burst {
+            virt: 0,
+            cp: self.costs.dispatch + std::mem::take(&mut self.vcpus[vi].owed_cp),
+            sys: 0,
+            outcome: Outcome::Slice,
+            vcpu: v,
+            io: None,
+        };
         let g = self.vcpus[vi].guest;
         let w = self.guests[g as usize].workload.clone();
         match w {
@@ -572,8 +597,7 @@ impl Twin {
                     let vol = self.pg.paging_vols.len() + self.sc.dasd_volume_index(dev).expect("validated");
                     b.cp += self.costs.virtual_io;
                     self.vcpus[vi].vio += 1;
-                    let r = self.new_minidisk_io(vol as u32, pages_per_io, v);
-                    self.submit_io(r);
+                    b.io = Some(self.new_minidisk_io(vol as u32, pages_per_io, v));
                     let _ = think;
                     b.outcome = Outcome::IoWait;
                 }
@@ -622,7 +646,8 @@ impl Twin {
                         self.refs += 1;
                         return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                     }
-                    let wrapped = s.pattern == Pattern::Serial && pos == 0 && prefill_left == 0;
+                    // A serial pass ends with the area's last page.
+                    let wrapped = s.pattern == Pattern::Serial && prefill_left == 0 && cur + 1 == s.pages;
                     cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
                     self.refs += 1;
                     if wrapped && s.think > 0 && s.burst_touches == 0 {
@@ -671,7 +696,13 @@ impl Twin {
                 }
                 T_DASD => {
                     self.guests[gi].c.faults += 1;
-                    b.outcome = if self.start_block_read(g, vp, v, &mut b.cp, &mut b.sys) { Outcome::PageWait } else { Outcome::FrameWait };
+                    b.outcome = match self.start_block_read(g, vp, v, &mut b.cp, &mut b.sys) {
+                        Some(io) => {
+                            b.io = io;
+                            Outcome::PageWait
+                        }
+                        None => Outcome::FrameWait,
+                    };
                     return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                 }
                 T_READIN => {

@@ -399,15 +399,17 @@ impl Twin {
         n
     }
 
-    /// Start reading block `b` after a fault on (g, vp) by virtual CPU `v`.
-    /// Frames are taken for the pages still on DASD; the faulting page first.
-    /// Returns false if not even one frame could be had (the caller waits).
-    pub(crate) fn start_block_read(&mut self, g: u32, vp: u32, v: u32, cp_ns: &mut Ns, sys_ns: &mut Ns) -> bool {
+    /// Prepare the read of block `b` after a fault on (g, vp) by virtual CPU
+    /// `v`. Frames are taken for the pages still on DASD, the faulting page
+    /// first. Returns `Some(Some(r))` with the request to submit when the
+    /// faulting burst ends, `Some(None)` when the block is already being read
+    /// (the CPU joined its waiters), `None` when not even one frame could be had.
+    pub(crate) fn start_block_read(&mut self, g: u32, vp: u32, v: u32, cp_ns: &mut Ns, sys_ns: &mut Ns) -> Option<Option<u32>> {
         let b = self.guests[g as usize].backing[vp as usize];
         debug_assert_ne!(b, NO_BLOCK);
         if let Some(r) = self.pg.blocks[b as usize].reading {
             self.io[r as usize].waiters.push(v);
-            return true;
+            return Some(None);
         }
         let cpu = self.cur_cpu;
         let vol = self.pg.blocks[b as usize].vol;
@@ -430,14 +432,13 @@ impl Twin {
         }
         if n == 0 {
             self.io_free.push(r);
-            return false;
+            return None;
         }
         self.io[r as usize].pages = n;
         self.io[r as usize].waiters.push(v);
         self.pg.blocks[b as usize].reading = Some(r);
         *cp_ns += self.costs.fault + self.costs.io;
-        self.submit_io(r);
-        true
+        Some(Some(r))
     }
 
     /// An I/O finished on `vol`: complete it and start the next queued one.

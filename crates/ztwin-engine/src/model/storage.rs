@@ -37,6 +37,9 @@ pub fn pte(t: u32, i: u32) -> u32 {
 }
 
 pub const NO_BLOCK: u32 = u32::MAX;
+/// Frames the demand scan takes from one user per visit before moving on
+/// to the next user of the same category ([E]).
+pub const STEAL_QUANTUM: u32 = 8;
 pub const FREE: u32 = u32::MAX;
 
 /// Frame flag bits.
@@ -95,6 +98,8 @@ pub struct Storage {
     pub req_window: u64,
     pub rate: f64,
     pub waiters: VecDeque<u32>,
+    /// Where the next demand scan starts among the users.
+    pub scan_cursor: u32,
     pub c: StorageCounters,
 }
 
@@ -114,6 +119,7 @@ impl Storage {
             req_window: 0,
             rate: 0.0,
             waiters: VecDeque::new(),
+            scan_cursor: 0,
             c: StorageCounters::default(),
         };
         s.set_thresholds(dpa);
@@ -247,16 +253,27 @@ impl Twin {
                 self.st.c.emergency_scans += 1;
             }
             for cat in [Cat::Dormant, Cat::Eligible, Cat::Dispatch] {
-                for g in 0..self.guests.len() as u32 {
-                    if self.st.avail.len() >= target {
+                // Visit the category's users in turn, taking at most a quantum
+                // from each per visit, so no single user bears the whole scan.
+                let n = self.guests.len() as u32;
+                loop {
+                    let before = self.st.avail.len();
+                    for k in 0..n {
+                        if self.st.avail.len() >= target {
+                            break;
+                        }
+                        let g = (self.st.scan_cursor + k) % n;
+                        if self.guests[g as usize].category() != cat || self.guests[g as usize].resident == 0 {
+                            continue;
+                        }
+                        self.steal_from(g, pass, cat, target, sys_ns, &mut batches);
+                    }
+                    if self.st.avail.len() >= target || self.st.avail.len() == before {
                         break;
                     }
-                    if self.guests[g as usize].category() != cat || self.guests[g as usize].resident == 0 {
-                        continue;
-                    }
-                    self.steal_from(g, pass, cat, target, sys_ns, &mut batches);
                 }
             }
+            self.st.scan_cursor = (self.st.scan_cursor + 1) % (self.guests.len() as u32).max(1);
             if self.st.avail.len() >= target {
                 break;
             }
@@ -276,8 +293,9 @@ impl Twin {
         let gi = g as usize;
         let protect = if pass == Pass::First && cat == Cat::Dispatch { self.guests[gi].wss as u32 } else { 0 };
         let n = self.guests[gi].ufo.len();
+        let mut taken = 0u32;
         for _ in 0..n {
-            if self.st.avail.len() >= target || self.guests[gi].resident <= protect {
+            if self.st.avail.len() >= target || self.guests[gi].resident <= protect || taken >= STEAL_QUANTUM {
                 break;
             }
             let Some((f, vp)) = self.guests[gi].ufo.pop_front() else { break };
@@ -294,6 +312,7 @@ impl Twin {
                 continue;
             }
             self.steal_frame(g, vp, f, sys_ns, batches);
+            taken += 1;
             let p = match pass {
                 Pass::First => 0,
                 Pass::Second => 1,

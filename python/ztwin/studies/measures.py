@@ -1,0 +1,161 @@
+"""Figures the studies compare with published values, computed from decoded
+monitor records only (never from simulator internals).
+
+Each function takes the per-record-type DataFrames of one MONWRITE file
+(:func:`ztwin.monitor.tables`) and a time window, and returns a number. Counter
+deltas follow the report conventions: differences between consecutive samples of
+the same key, divided by the seconds between their timestamps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ztwin.monitor import tables
+
+RECORDS = ["MRMTRSYS", "MRIODDEV", "MRSTOASP", "MRUSEACT", "MRUSEINT", "MRSYTPRP", "MRSYTUWT", "MRSYTSYP", "MRSYTXSP", "MRSYTRSG"]
+TOD_UNITS_PER_S = 4096e6
+
+
+@dataclass
+class Data:
+    """The record tables of one run, and the sample times in it."""
+
+    frames: dict[str, pd.DataFrame]
+    start: pd.Timestamp
+
+    @classmethod
+    def load(cls, path: str | Path) -> Data:
+        frames = tables(path, RECORDS)
+        # Configuration records carry the time monitoring started.
+        start = frames["MRMTRSYS"]["tod"].min()
+        return cls(frames, start)
+
+    def at(self, seconds: float) -> pd.Timestamp:
+        """The time `seconds` after monitoring started."""
+        return self.start + pd.Timedelta(seconds=seconds)
+
+
+def deltas(df: pd.DataFrame, key: list[str], cols: list[str], t0: pd.Timestamp, t1: pd.Timestamp) -> pd.DataFrame:
+    """Per key: summed deltas of `cols` between the sample at or before `t0` and
+    the last sample at or before `t1`, plus the elapsed seconds `T`."""
+    d = df[(df["tod"] >= t0) & (df["tod"] <= t1)]
+    if d.empty:
+        return pd.DataFrame(columns=key + cols + ["T"])
+    first = d.sort_values("tod").groupby(key, dropna=False).first()
+    last = d.sort_values("tod").groupby(key, dropna=False).last()
+    out = pd.DataFrame(index=last.index)
+    for c in cols:
+        out[c] = last[c].astype("float64") - first[c].astype("float64")
+    out["T"] = (last["tod"] - first["tod"]).dt.total_seconds()
+    return out[out["T"] > 0].reset_index()
+
+
+def paging_volumes(data: Data) -> int:
+    """Number of paging exposures in the file (MRSTOASP keys)."""
+    return int(data.frames["MRSTOASP"]["STOASP_RDEVDEV"].nunique())
+
+
+def paging_ssch_rate(data: Data, t0: float, t1: float) -> float:
+    """Paging SSCHs per second over all paging exposures (MRSTOASP)."""
+    d = deltas(data.frames["MRSTOASP"], ["STOASP_RDEVDEV"], ["STOASP_EXPCTSRD", "STOASP_EXPCTSWR"], data.at(t0), data.at(t1))
+    return float(((d["STOASP_EXPCTSRD"] + d["STOASP_EXPCTSWR"]) / d["T"]).sum())
+
+
+def paging_busy_sum(data: Data, t0: float, t1: float) -> float:
+    """Sum over paging volumes of %busy = (connect + disconnect) / T (MRIODDEV)."""
+    dev = data.frames["MRIODDEV"]
+    paging = dev[(dev["IODDEV_CALFLAGS"].str.upper() == "80")]
+    d = deltas(paging, ["IODDEV_RDEVDEV"], ["IODDEV_SCMCNTIM", "IODDEV_SCMDDTIM"], data.at(t0), data.at(t1))
+    return float((100 * (d["IODDEV_SCMCNTIM"] + d["IODDEV_SCMDDTIM"]) * 128e-6 / d["T"]).sum())
+
+
+def paging_service_ms(data: Data, t0: float, t1: float) -> float:
+    """Average service time (pending + disconnect + connect) per paging I/O."""
+    dev = data.frames["MRIODDEV"]
+    paging = dev[(dev["IODDEV_CALFLAGS"].str.upper() == "80")]
+    cols = ["IODDEV_SCMCNTIM", "IODDEV_SCMDDTIM", "IODDEV_SCMFPTIM", "IODDEV_SCGCOUNT"]
+    d = deltas(paging, ["IODDEV_RDEVDEV"], cols, data.at(t0), data.at(t1))
+    n = d["IODDEV_SCGCOUNT"].sum()
+    if n <= 0:
+        return 0.0
+    return float((d["IODDEV_SCMCNTIM"] + d["IODDEV_SCMDDTIM"] + d["IODDEV_SCMFPTIM"]).sum() * 0.128 / n)
+
+
+def paging_queue(data: Data, t0: float, t1: float) -> float:
+    """Largest average queue length on any paging volume (HF samples)."""
+    dev = data.frames["MRIODDEV"]
+    paging = dev[(dev["IODDEV_CALFLAGS"].str.upper() == "80")]
+    d = deltas(paging, ["IODDEV_RDEVDEV"], ["IODDEV_HFQUEUE", "IODDEV_HFCOUNT"], data.at(t0), data.at(t1))
+    q = d["IODDEV_HFQUEUE"] / d["IODDEV_HFCOUNT"].where(d["IODDEV_HFCOUNT"] > 0)
+    return float(q.max()) if len(q) else 0.0
+
+
+def user_state_pct(
+    data: Data, users: list[str], field: str, t0: float, t1: float, of: str = "USEINT_HFSTCT"
+) -> float:
+    """Share (%) of high-frequency samples of `users` found in state `field`
+    (e.g. USEINT_HFWTPAG for page wait), out of all samples or, with
+    ``of="USEINT_HFQUCT"``, out of the samples that found them active."""
+    ui = data.frames["MRUSEINT"]
+    ui = ui[ui["USEINT_VMDUSER"].isin(users)]
+    d = deltas(ui, ["USEINT_VMDUSER", "USEINT_VMDCPUAD"], [field, of], data.at(t0), data.at(t1))
+    total = d[of].sum()
+    return float(100 * d[field].sum() / total) if total else 0.0
+
+
+def users_with_state(data: Data, field: str, min_pct: float, t0: float, t1: float) -> int:
+    """Number of users in state `field` in at least `min_pct` % of their samples."""
+    ui = data.frames["MRUSEINT"]
+    d = deltas(ui, ["USEINT_VMDUSER", "USEINT_VMDCPUAD"], [field, "USEINT_HFSTCT"], data.at(t0), data.at(t1))
+    g = d.groupby("USEINT_VMDUSER")[[field, "USEINT_HFSTCT"]].sum()
+    pct = 100 * g[field] / g["USEINT_HFSTCT"].where(g["USEINT_HFSTCT"] > 0)
+    return int((pct >= min_pct).sum())
+
+
+def user_page_read_rate(data: Data, users: list[str], t0: float, t1: float) -> tuple[float, float]:
+    """DASD page reads/s and XSTOR-to-central pages/s of `users` (MRUSEACT)."""
+    ua = data.frames["MRUSEACT"]
+    ua = ua[ua["USEACT_VMDUSER"].isin(users) & (ua["USEACT_VMDCPUAD"] == 0)]
+    d = deltas(ua, ["USEACT_VMDUSER"], ["USEACT_CALCPPGR", "USEACT_CALCPXRD"], data.at(t0), data.at(t1))
+    return float((d["USEACT_CALCPPGR"] / d["T"]).sum()), float((d["USEACT_CALCPXRD"] / d["T"]).sum())
+
+
+def tv_ratio(data: Data, t0: float, t1: float) -> float:
+    """T/V: total over virtual CPU time of all users (MRUSEACT)."""
+    ua = data.frames["MRUSEACT"]
+    d = deltas(ua, ["USEACT_VMDUSER", "USEACT_VMDCPUAD"], ["USEACT_VMDTTIME", "USEACT_VMDVTIME"], data.at(t0), data.at(t1))
+    v = d["USEACT_VMDVTIME"].sum()
+    return float(d["USEACT_VMDTTIME"].sum() / v) if v else 0.0
+
+
+def cpu_busy_pct(data: Data, t0: float, t1: float) -> float:
+    """Average busy % per processor: 100 * (1 - Δwait / T) (MRSYTPRP)."""
+    d = deltas(data.frames["MRSYTPRP"], ["SYTPRP_PFXCPUAD"], ["SYTPRP_PFXTOTWT"], data.at(t0), data.at(t1))
+    busy = 100 * (1 - d["SYTPRP_PFXTOTWT"] / TOD_UNITS_PER_S / d["T"])
+    return float(busy.mean()) if len(busy) else 0.0
+
+
+def page_rate(data: Data, t0: float, t1: float) -> float:
+    """PGIN + PGOUT per second: DASD pages read and written (MRSYTSYP)."""
+    d = deltas(data.frames["MRSYTSYP"], ["SYTSYP_PFXCPUAD"], ["SYTSYP_PLSPIOPR", "SYTSYP_PLSPIOPW"], data.at(t0), data.at(t1))
+    return float(((d["SYTSYP_PLSPIOPR"] + d["SYTSYP_PLSPIOPW"]) / d["T"]).sum())
+
+
+def user_dasd_pages(data: Data, t0: float, t1: float) -> float:
+    """Average number of user pages on DASD (MRUSEACT CALCTPGS) over the window."""
+    ua = data.frames["MRUSEACT"]
+    ua = ua[(ua["USEACT_VMDCPUAD"] == 0) & (ua["tod"] >= data.at(t0)) & (ua["tod"] <= data.at(t1))]
+    if ua.empty:
+        return 0.0
+    return float(ua.groupby("tod")["USEACT_CALCTPGS"].sum().mean())
+
+
+def eligible_max(data: Data, t0: float, t1: float) -> int:
+    """Most users on the eligible list at any sample (MRSYTUWT SRMCELIG)."""
+    u = data.frames["MRSYTUWT"]
+    u = u[(u["tod"] >= data.at(t0)) & (u["tod"] <= data.at(t1))]
+    return int(u["SYTUWT_SRMCELIG"].max()) if len(u) else 0
