@@ -129,7 +129,9 @@ impl std::fmt::Display for ControlError {
                 f,
                 "MCA length {n} is not a positive multiple of 12 up to 4056"
             ),
-            ControlError::EntryTypeZero(i) => write!(f, "control-area entry {i} has type byte zero"),
+            ControlError::EntryTypeZero(i) => {
+                write!(f, "control-area entry {i} has type byte zero")
+            }
             ControlError::EntryRange { index, start, end } => write!(
                 f,
                 "control-area entry {index} ends (X'{end:08X}') before it starts (X'{start:08X}')"
@@ -161,7 +163,10 @@ impl ControlRecord {
         let mca_start = u32_at(block, 12);
         let mca_end = u32_at(block, 16);
         if mca_start >= mca_end {
-            return Err(ControlError::McaOrder { start: mca_start, end: mca_end });
+            return Err(ControlError::McaOrder {
+                start: mca_start,
+                end: mca_end,
+            });
         }
         let len = (mca_end - mca_start) as u64 + 1;
         if len % ENTRY_LEN as u64 != 0 || len > (FRAME - MWTCAREA) as u64 {
@@ -177,7 +182,11 @@ impl ControlRecord {
             let start = u32_at(e, 4);
             let end = u32_at(e, 8);
             if end < start {
-                return Err(ControlError::EntryRange { index: i, start, end });
+                return Err(ControlError::EntryRange {
+                    index: i,
+                    start,
+                    end,
+                });
             }
             entries.push(ControlEntry {
                 kind,
@@ -236,8 +245,18 @@ mod tests {
             mca_start: 0x0A00_0000,
             mca_end: 0x0A00_0000 + 23,
             entries: vec![
-                ControlEntry { kind: SetKind::Sample, domains: 0xC000, start: 0x0A00_1000, end: 0x0A00_1FFF },
-                ControlEntry { kind: SetKind::Event, domains: 0x0800, start: 0x0A00_2000, end: 0x0A00_2013 },
+                ControlEntry {
+                    kind: SetKind::Sample,
+                    domains: 0xC000,
+                    start: 0x0A00_1000,
+                    end: 0x0A00_1FFF,
+                },
+                ControlEntry {
+                    kind: SetKind::Event,
+                    domains: 0x0800,
+                    start: 0x0A00_2000,
+                    end: 0x0A00_2013,
+                },
             ],
         }
     }
@@ -260,13 +279,22 @@ mod tests {
         assert_eq!(ControlRecord::parse(&c), Err(ControlError::BadIpType(1)));
         let mut c = b;
         c[40] = 0;
-        assert!(matches!(ControlRecord::parse(&c), Err(ControlError::BadFirstEntryType(0))));
+        assert!(matches!(
+            ControlRecord::parse(&c),
+            Err(ControlError::BadFirstEntryType(0))
+        ));
         let mut c = b;
         c[19] = 0x10; // MCA length 17
-        assert!(matches!(ControlRecord::parse(&c), Err(ControlError::McaLength(17))));
+        assert!(matches!(
+            ControlRecord::parse(&c),
+            Err(ControlError::McaLength(17))
+        ));
         let mut c = b;
         c[52] = 0; // second entry type zero
-        assert_eq!(ControlRecord::parse(&c), Err(ControlError::EntryTypeZero(1)));
+        assert_eq!(
+            ControlRecord::parse(&c),
+            Err(ControlError::EntryTypeZero(1))
+        );
         assert!(!ControlRecord::looks_valid(&[0u8; FRAME]));
     }
 

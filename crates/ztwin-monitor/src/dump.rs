@@ -65,7 +65,11 @@ pub fn json_value(out: &mut String, v: &Option<Value>) {
 pub fn record_json(out: &mut String, r: &RecordRef<'_>, release: Release) {
     let h = &r.header;
     let layout = lookup(h.domain, h.record, release);
-    let _ = write!(out, "{{\"offset\":{},\"domain\":{},\"record\":{},\"name\":", r.offset, h.domain, h.record);
+    let _ = write!(
+        out,
+        "{{\"offset\":{},\"domain\":{},\"record\":{},\"name\":",
+        r.offset, h.domain, h.record
+    );
     match layout {
         Some(l) => json_str(out, l.name),
         None => {
@@ -74,7 +78,12 @@ pub fn record_json(out: &mut String, r: &RecordRef<'_>, release: Release) {
     }
     out.push_str(",\"tod\":\"");
     tod::write_iso8601(out, tod::to_unix_us(h.tod));
-    let _ = write!(out, "\",\"length\":{},\"kind\":\"{}\",\"fields\":{{", h.len, r.set_kind.as_str());
+    let _ = write!(
+        out,
+        "\",\"length\":{},\"kind\":\"{}\",\"fields\":{{",
+        h.len,
+        r.set_kind.as_str()
+    );
     if let Some(l) = layout {
         let mut first = true;
         for f in l.fields {
@@ -118,8 +127,15 @@ pub fn record_json(out: &mut String, r: &RecordRef<'_>, release: Release) {
 pub fn record_line(out: &mut String, r: &RecordRef<'_>, release: Release, width: usize) {
     let h = &r.header;
     let layout = lookup(h.domain, h.record, release);
-    let name = layout.map_or_else(|| format!("D{}R{}", h.domain, h.record), |l| l.name.to_string());
-    let _ = write!(out, "{:>12} D{}R{:<3} {:<9} ", r.offset, h.domain, h.record, name);
+    let name = layout.map_or_else(
+        || format!("D{}R{}", h.domain, h.record),
+        |l| l.name.to_string(),
+    );
+    let _ = write!(
+        out,
+        "{:>12} D{}R{:<3} {:<9} ",
+        r.offset, h.domain, h.record, name
+    );
     tod::write_iso8601(out, tod::to_unix_us(h.tod));
     let _ = write!(out, " {:>5}", h.len);
     let start = out.len();
@@ -163,12 +179,20 @@ pub fn summary_text(stats: &Stats) -> String {
         let _ = writeln!(s, "  D{d}R{r:<3} {name:<9} {n:>10}");
     }
     let _ = writeln!(s, "  unknown records: {}", stats.unknown);
-    let _ = writeln!(s, "  damaged spans: {} ({} bytes)", stats.damage_count, stats.damaged_bytes);
+    let _ = writeln!(
+        s,
+        "  damaged spans: {} ({} bytes)",
+        stats.damage_count, stats.damaged_bytes
+    );
     for d in &stats.damage {
         let _ = writeln!(s, "    {}: {d}", d.kind.as_str());
     }
     if stats.damage_count > stats.damage.len() as u64 {
-        let _ = writeln!(s, "    ... {} more not listed", stats.damage_count - stats.damage.len() as u64);
+        let _ = writeln!(
+            s,
+            "    ... {} more not listed",
+            stats.damage_count - stats.damage.len() as u64
+        );
     }
     s
 }

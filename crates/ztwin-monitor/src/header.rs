@@ -62,7 +62,10 @@ impl Header {
             return Err(HeaderError::NonZeroFiller(zer));
         }
         if len as usize > bytes.len() {
-            return Err(HeaderError::CrossesFrame { len, room: bytes.len() });
+            return Err(HeaderError::CrossesFrame {
+                len,
+                room: bytes.len(),
+            });
         }
         Ok(Header {
             len,
@@ -90,7 +93,12 @@ mod tests {
 
     #[test]
     fn parse_and_write() {
-        let h = Header { len: 24, domain: 1, record: 3, tod: 0xC551_F564_1600_0000 };
+        let h = Header {
+            len: 24,
+            domain: 1,
+            record: 3,
+            tod: 0xC551_F564_1600_0000,
+        };
         let mut b = [0u8; 24];
         h.write(&mut b);
         assert_eq!(Header::parse(&b), Ok(h));
@@ -107,7 +115,10 @@ mod tests {
         assert_eq!(Header::parse(&b), Err(HeaderError::NonZeroFiller(1)));
         b[3] = 0;
         b[1] = 41;
-        assert!(matches!(Header::parse(&b), Err(HeaderError::CrossesFrame { .. })));
+        assert!(matches!(
+            Header::parse(&b),
+            Err(HeaderError::CrossesFrame { .. })
+        ));
         assert_eq!(Header::parse(&b[..10]), Err(HeaderError::Short));
     }
 }

@@ -17,6 +17,7 @@
 //!   should start: the group is cut short there and reported;
 //! * the file ends inside a group or inside a block: the records before the cut
 //!   are delivered, the cut is reported, and reading stops cleanly.
+//!
 //! Only an unreadable file, or one with no valid control record at all, is fatal.
 
 use crate::control::{ControlEntry, ControlRecord, SetKind};
@@ -146,7 +147,13 @@ impl<R: Read + Seek> Blocks<R> {
         let len = src.seek(SeekFrom::End(0))?;
         src.seek(SeekFrom::Start(0))?;
         Ok((
-            Blocks { src, buf: vec![0u8; WINDOW_BLOCKS * FRAME], first: 0, count: 0, total: len / FRAME as u64 },
+            Blocks {
+                src,
+                buf: vec![0u8; WINDOW_BLOCKS * FRAME],
+                first: 0,
+                count: 0,
+                total: len / FRAME as u64,
+            },
             len,
         ))
     }
@@ -175,7 +182,11 @@ enum State {
     /// Expect a control record at this block.
     Control(u64),
     /// Walking entry `entry` of the current group.
-    Entry { entry: usize, page: u64, pos: usize },
+    Entry {
+        entry: usize,
+        page: u64,
+        pos: usize,
+    },
     Done,
 }
 
@@ -208,7 +219,10 @@ impl Reader<io::BufReader<File>> {
 
 impl<R: Read + Seek> Reader<R> {
     pub fn new(src: R) -> Result<Self, FatalError> {
-        let (blocks, len) = Blocks::new(src).map_err(|e| FatalError { offset: 0, reason: format!("cannot read: {e}") })?;
+        let (blocks, len) = Blocks::new(src).map_err(|e| FatalError {
+            offset: 0,
+            reason: format!("cannot read: {e}"),
+        })?;
         let mut r = Reader {
             blocks,
             state: State::Control(0),
@@ -217,15 +231,23 @@ impl<R: Read + Seek> Reader<R> {
             entry_block: Vec::new(),
             group_end: 0,
             seen_control: false,
-            stats: Stats { file_bytes: len, ..Stats::default() },
+            stats: Stats {
+                file_bytes: len,
+                ..Stats::default()
+            },
         };
         if len == 0 {
-            return Err(FatalError { offset: 0, reason: "the file is empty".into() });
+            return Err(FatalError {
+                offset: 0,
+                reason: "the file is empty".into(),
+            });
         }
         if len < FRAME as u64 {
             return Err(FatalError {
                 offset: 0,
-                reason: format!("the file is {len} bytes, shorter than one 4096-byte MONWRITE control record"),
+                reason: format!(
+                    "the file is {len} bytes, shorter than one 4096-byte MONWRITE control record"
+                ),
             });
         }
         if len % FRAME as u64 != 0 {
@@ -238,12 +260,20 @@ impl<R: Read + Seek> Reader<R> {
         self.stats.damage_count += 1;
         self.stats.damaged_bytes += end.saturating_sub(offset);
         if self.stats.damage.len() < MAX_DAMAGE_KEPT {
-            self.stats.damage.push(Damage { offset, end, kind, reason });
+            self.stats.damage.push(Damage {
+                offset,
+                end,
+                kind,
+                reason,
+            });
         }
     }
 
     fn io_err(offset: u64, e: io::Error) -> FatalError {
-        FatalError { offset, reason: format!("read error: {e}") }
+        FatalError {
+            offset,
+            reason: format!("read error: {e}"),
+        }
     }
 
     /// Finish: report a partial trailing block once.
@@ -278,7 +308,9 @@ impl<R: Read + Seek> Reader<R> {
                     if !self.seen_control {
                         return Err(FatalError {
                             offset: blk * FRAME as u64,
-                            reason: format!("not a MONWRITE file: no valid control record found ({reason})"),
+                            reason: format!(
+                                "not a MONWRITE file: no valid control record found ({reason})"
+                            ),
                         });
                     }
                     self.damage(
@@ -305,7 +337,10 @@ impl<R: Read + Seek> Reader<R> {
                 blk * FRAME as u64,
                 b * FRAME as u64,
                 DamageKind::BadControlRecord,
-                format!("{reason}; resynchronised on the control record at offset {}", b * FRAME as u64),
+                format!(
+                    "{reason}; resynchronised on the control record at offset {}",
+                    b * FRAME as u64
+                ),
             );
         }
         self.seen_control = true;
@@ -331,7 +366,9 @@ impl<R: Read + Seek> Reader<R> {
             }
             prev_last = Some(last);
         }
-        let use_shared = n1 != n2 && !self.is_control_or_eof(b + 1 + n1)? && self.is_control_or_eof(b + 1 + n2)?;
+        let use_shared = n1 != n2
+            && !self.is_control_or_eof(b + 1 + n1)?
+            && self.is_control_or_eof(b + 1 + n2)?;
         if use_shared {
             self.entry_block = shared;
             self.group_end = b + 1 + n2;
@@ -339,16 +376,22 @@ impl<R: Read + Seek> Reader<R> {
             self.entry_block = per_entry;
             self.group_end = b + 1 + n1;
         }
-        self.state = State::Entry { entry: 0, page: 0, pos: (self.entries[0].start as usize) % FRAME };
+        self.state = State::Entry {
+            entry: 0,
+            page: 0,
+            pos: (self.entries[0].start as usize) % FRAME,
+        };
         Ok(true)
     }
 
     fn is_control_or_eof(&mut self, blk: u64) -> Result<bool, FatalError> {
         let off = blk * FRAME as u64;
-        Ok(match self.blocks.get(blk).map_err(|e| Self::io_err(off, e))? {
-            None => true,
-            Some(b) => ControlRecord::looks_valid(b),
-        })
+        Ok(
+            match self.blocks.get(blk).map_err(|e| Self::io_err(off, e))? {
+                None => true,
+                Some(b) => ControlRecord::looks_valid(b),
+            },
+        )
     }
 
     /// The next record, or `None` at the end of the data. Damage is recorded in
@@ -370,7 +413,11 @@ impl<R: Read + Seek> Reader<R> {
                         // Entry finished; next entry or next group.
                         self.state = if entry + 1 < self.entries.len() {
                             let n = self.entries[entry + 1];
-                            State::Entry { entry: entry + 1, page: 0, pos: n.start as usize % FRAME }
+                            State::Entry {
+                                entry: entry + 1,
+                                page: 0,
+                                pos: n.start as usize % FRAME,
+                            }
                         } else {
                             State::Control(self.group_end)
                         };
@@ -378,8 +425,16 @@ impl<R: Read + Seek> Reader<R> {
                     }
                     let blk = self.entry_block[entry] + page;
                     let page_off = blk * FRAME as u64;
-                    let limit = if page + 1 == pages { e.end as usize % FRAME + 1 } else { FRAME };
-                    let Some(block) = self.blocks.get(blk).map_err(|er| Self::io_err(page_off, er))? else {
+                    let limit = if page + 1 == pages {
+                        e.end as usize % FRAME + 1
+                    } else {
+                        FRAME
+                    };
+                    let Some(block) = self
+                        .blocks
+                        .get(blk)
+                        .map_err(|er| Self::io_err(page_off, er))?
+                    else {
                         self.stats.truncated = true;
                         let ctl_off = self.ctl_block * FRAME as u64;
                         let need = self.group_end - self.ctl_block - 1;
@@ -413,7 +468,11 @@ impl<R: Read + Seek> Reader<R> {
                         continue;
                     }
                     if pos >= limit {
-                        self.state = State::Entry { entry, page: page + 1, pos: 0 };
+                        self.state = State::Entry {
+                            entry,
+                            page: page + 1,
+                            pos: 0,
+                        };
                         continue;
                     }
                     if pos + HEADER_LEN > limit {
@@ -423,18 +482,32 @@ impl<R: Read + Seek> Reader<R> {
                             self.damage(o, end, DamageKind::OutsideEntry, format!(
                                 "entry {entry} ends (end address X'{:08X}') inside a record header", e.end));
                         }
-                        self.state = State::Entry { entry, page: page + 1, pos: 0 };
+                        self.state = State::Entry {
+                            entry,
+                            page: page + 1,
+                            pos: 0,
+                        };
                         continue;
                     }
                     match Header::parse(&block[pos..]) {
                         Err(err) => {
                             let rest = &block[pos..limit];
-                            let padding = matches!(err, HeaderError::LengthTooSmall(0)) && rest.iter().all(|&b| b == 0);
+                            let padding = matches!(err, HeaderError::LengthTooSmall(0))
+                                && rest.iter().all(|&b| b == 0);
                             if !padding {
                                 let (o, end) = (page_off + pos as u64, page_off + limit as u64);
-                                self.damage(o, end, DamageKind::BadRecordHeader, format!("{err}; rest of the frame skipped"));
+                                self.damage(
+                                    o,
+                                    end,
+                                    DamageKind::BadRecordHeader,
+                                    format!("{err}; rest of the frame skipped"),
+                                );
                             }
-                            self.state = State::Entry { entry, page: page + 1, pos: 0 };
+                            self.state = State::Entry {
+                                entry,
+                                page: page + 1,
+                                pos: 0,
+                            };
                         }
                         Ok(h) => {
                             let len = h.len as usize;
@@ -443,24 +516,46 @@ impl<R: Read + Seek> Reader<R> {
                                 self.damage(o, end, DamageKind::OutsideEntry, format!(
                                     "record D{}R{} of length {len} runs past its entry's end address X'{:08X}'",
                                     h.domain, h.record, e.end));
-                                self.state = State::Entry { entry, page: page + 1, pos: 0 };
+                                self.state = State::Entry {
+                                    entry,
+                                    page: page + 1,
+                                    pos: 0,
+                                };
                                 continue;
                             }
                             if (h.domain, h.record) == (1, 13) {
-                                self.state = State::Entry { entry, page: page + 1, pos: 0 };
+                                self.state = State::Entry {
+                                    entry,
+                                    page: page + 1,
+                                    pos: 0,
+                                };
                                 continue;
                             }
-                            self.state = State::Entry { entry, page, pos: pos + len };
+                            self.state = State::Entry {
+                                entry,
+                                page,
+                                pos: pos + len,
+                            };
                             self.stats.records += 1;
                             *self.stats.by_type.entry((h.domain, h.record)).or_insert(0) += 1;
                             if (h.domain, h.record) == (1, 11) {
                                 self.stats.intervals += 1;
                             }
-                            if crate::layout::lookup(h.domain, h.record, crate::layout::DEFAULT_RELEASE).is_none() {
+                            if crate::layout::lookup(
+                                h.domain,
+                                h.record,
+                                crate::layout::DEFAULT_RELEASE,
+                            )
+                            .is_none()
+                            {
                                 self.stats.unknown += 1;
                             }
                             // Re-borrow the block for the returned slice.
-                            let block = self.blocks.get(blk).map_err(|er| Self::io_err(page_off, er))?.expect("block just read");
+                            let block = self
+                                .blocks
+                                .get(blk)
+                                .map_err(|er| Self::io_err(page_off, er))?
+                                .expect("block just read");
                             return Ok(Some(RecordRef {
                                 offset: page_off + pos as u64,
                                 header: h,

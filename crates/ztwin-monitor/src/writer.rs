@@ -8,7 +8,9 @@
 //! in a sample area and an event area that are used as rings, as CP does. Output
 //! is a pure function of the calls made: no clock, no randomness.
 
-use crate::control::{domain_bit, ControlEntry, ControlRecord, SetKind, IPFLAGS1_RMDATA, IPTYPE_MSG, MAX_ENTRIES};
+use crate::control::{
+    domain_bit, ControlEntry, ControlRecord, SetKind, IPFLAGS1_RMDATA, IPTYPE_MSG, MAX_ENTRIES,
+};
 use crate::header::{Header, FRAME, HEADER_LEN};
 use crate::layout::{encode_field, EncodeError, FieldDef, RecordLayout, Value};
 use std::io::{self, Write};
@@ -26,7 +28,11 @@ pub enum WriteError {
     /// A record whose length is outside 20..=4096 bytes.
     RecordLength(usize),
     /// A record set that does not fit in its DCSS area.
-    AreaFull { kind: SetKind, pages_needed: u64, area_pages: u32 },
+    AreaFull {
+        kind: SetKind,
+        pages_needed: u64,
+        area_pages: u32,
+    },
     /// A group with no entries or more than fit in a control record.
     EntryCount(usize),
     /// D1R13 (end of frame) is placed by the writer itself, never by callers.
@@ -39,17 +45,27 @@ impl std::fmt::Display for WriteError {
             WriteError::Io(e) => write!(f, "write failed: {e}"),
             WriteError::Encode(e) => write!(f, "{e}"),
             WriteError::RecordLength(n) => write!(f, "record length {n} is outside 20..=4096"),
-            WriteError::AreaFull { kind, pages_needed, area_pages } => write!(
+            WriteError::AreaFull {
+                kind,
+                pages_needed,
+                area_pages,
+            } => write!(
                 f,
                 "{} set needs {pages_needed} pages but the {} area has {area_pages}",
                 kind.as_str(),
                 kind.as_str()
             ),
             WriteError::ReservedRecord => {
-                write!(f, "D1R13 end-of-frame records are placed by the writer, not added to a set")
+                write!(
+                    f,
+                    "D1R13 end-of-frame records are placed by the writer, not added to a set"
+                )
             }
             WriteError::EntryCount(n) => {
-                write!(f, "a control record holds 1 to {MAX_ENTRIES} entries, not {n}")
+                write!(
+                    f,
+                    "a control record holds 1 to {MAX_ENTRIES} entries, not {n}"
+                )
             }
         }
     }
@@ -80,7 +96,12 @@ pub struct RecordSet {
 
 impl RecordSet {
     pub fn new(kind: SetKind) -> RecordSet {
-        RecordSet { kind, buf: Vec::new(), count: 0, domains: 0 }
+        RecordSet {
+            kind,
+            buf: Vec::new(),
+            count: 0,
+            domains: 0,
+        }
     }
 
     /// Forget the records but keep the buffer's capacity.
@@ -105,7 +126,13 @@ impl RecordSet {
 
     /// Append a zeroed record of `len` bytes with its header filled in, and
     /// return it for filling.
-    pub fn push(&mut self, domain: u8, record: u16, tod: u64, len: usize) -> Result<RecordMut<'_>, WriteError> {
+    pub fn push(
+        &mut self,
+        domain: u8,
+        record: u16,
+        tod: u64,
+        len: usize,
+    ) -> Result<RecordMut<'_>, WriteError> {
         if !(HEADER_LEN..=FRAME).contains(&len) {
             return Err(WriteError::RecordLength(len));
         }
@@ -114,10 +141,18 @@ impl RecordSet {
         }
         let at = self.buf.len();
         self.buf.resize(at + len, 0);
-        Header { len: len as u16, domain, record, tod }.write(&mut self.buf[at..]);
+        Header {
+            len: len as u16,
+            domain,
+            record,
+            tod,
+        }
+        .write(&mut self.buf[at..]);
         self.count += 1;
         self.domains |= domain_bit(domain);
-        Ok(RecordMut { bytes: &mut self.buf[at..at + len] })
+        Ok(RecordMut {
+            bytes: &mut self.buf[at..at + len],
+        })
     }
 
     /// Append a record of `layout` at its standard size.
@@ -216,7 +251,11 @@ impl Default for DcssLayout {
     /// IBM's example MONDCSS sizing: 8192 pages, 2048 for events, 6144 for
     /// samples, at X'0A000000' (page X'A000').
     fn default() -> Self {
-        DcssLayout { base: 0x0A00_0000, sample_pages: 6144, event_pages: 2048 }
+        DcssLayout {
+            base: 0x0A00_0000,
+            sample_pages: 6144,
+            event_pages: 2048,
+        }
     }
 }
 
@@ -233,7 +272,11 @@ impl Area {
     /// the set does not fit before its end.
     fn allocate(&mut self, n: u64, kind: SetKind) -> Result<u32, WriteError> {
         if n > self.pages as u64 {
-            return Err(WriteError::AreaFull { kind, pages_needed: n, area_pages: self.pages });
+            return Err(WriteError::AreaFull {
+                kind,
+                pages_needed: n,
+                area_pages: self.pages,
+            });
         }
         let n = n as u32;
         if self.next + n > self.pages {
@@ -296,8 +339,16 @@ impl<W: Write> MonwriteWriter<W> {
             out,
             dcss,
             // Page 0 of the DCSS holds the monitor control area.
-            sample: Area { first_page: base_page + 1, pages: dcss.sample_pages, next: 0 },
-            event: Area { first_page: base_page + 1 + dcss.sample_pages, pages: dcss.event_pages, next: 0 },
+            sample: Area {
+                first_page: base_page + 1,
+                pages: dcss.sample_pages,
+                next: 0,
+            },
+            event: Area {
+                first_page: base_page + 1 + dcss.sample_pages,
+                pages: dcss.event_pages,
+                next: 0,
+            },
             path_id: 1,
             msg_id: 0,
             page: Box::new([0u8; FRAME]),
@@ -319,12 +370,18 @@ impl<W: Write> MonwriteWriter<W> {
     /// Write a sample set (interval data or initial configuration) ending with a
     /// D1R11 interval-end record stamped `end_tod`.
     pub fn write_sample_set(&mut self, set: &RecordSet, end_tod: u64) -> Result<(), WriteError> {
-        self.write_group(&[Entry { set, interval_end: Some(end_tod) }])
+        self.write_group(&[Entry {
+            set,
+            interval_end: Some(end_tod),
+        }])
     }
 
     /// Write an event set (no terminator record).
     pub fn write_event_set(&mut self, set: &RecordSet) -> Result<(), WriteError> {
-        self.write_group(&[Entry { set, interval_end: None }])
+        self.write_group(&[Entry {
+            set,
+            interval_end: None,
+        }])
     }
 
     /// Write one control record and the frames of all its entries.
@@ -352,7 +409,12 @@ impl<W: Write> MonwriteWriter<W> {
             if domains == 0 {
                 domains = domain_bit(1);
             }
-            ctl_entries.push(ControlEntry { kind: e.set.kind, domains, start, end });
+            ctl_entries.push(ControlEntry {
+                kind: e.set.kind,
+                domains,
+                start,
+                end,
+            });
             firsts.push(first);
         }
         self.msg_id = self.msg_id.wrapping_add(1);
@@ -384,7 +446,13 @@ impl<W: Write> MonwriteWriter<W> {
         let mut last_tod = 0u64;
         let terminator = e.interval_end.map(|tod| {
             let mut t = [0u8; HEADER_LEN];
-            Header { len: HEADER_LEN as u16, domain: 1, record: 11, tod }.write(&mut t);
+            Header {
+                len: HEADER_LEN as u16,
+                domain: 1,
+                record: 11,
+                tod,
+            }
+            .write(&mut t);
             t
         });
         let recs = e.set.records().chain(terminator.as_ref().map(|t| &t[..]));
@@ -392,8 +460,13 @@ impl<W: Write> MonwriteWriter<W> {
             if pos + r.len() > FRAME {
                 if pos + HEADER_LEN <= FRAME {
                     let (d, rc) = D1R13_END_OF_FRAME;
-                    Header { len: HEADER_LEN as u16, domain: d, record: rc, tod: last_tod }
-                        .write(&mut self.page[pos..]);
+                    Header {
+                        len: HEADER_LEN as u16,
+                        domain: d,
+                        record: rc,
+                        tod: last_tod,
+                    }
+                    .write(&mut self.page[pos..]);
                 }
                 self.out.write_all(&self.page[..])?;
                 self.bytes += FRAME as u64;

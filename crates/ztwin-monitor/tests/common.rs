@@ -15,7 +15,8 @@ pub fn sample_file(intervals: u32) -> Vec<u8> {
     let mut cfg = RecordSet::new(SetKind::Sample);
     let t0 = tod::from_unix_us(T0_US);
     let sys = by_name("MRMTRSYS").unwrap();
-    cfg.push_layout(sys, t0).set_text(sys.f("MTRSYS_SYSTMID"), "ZTWIN01");
+    cfg.push_layout(sys, t0)
+        .set_text(sys.f("MTRSYS_SYSTMID"), "ZTWIN01");
     let spr = by_name("MRMTRSPR").unwrap();
     cfg.push_layout(spr, t0).set_i(spr.f("MTRSPR_INTERVAL"), 60);
     w.write_sample_set(&cfg, t0).unwrap();
@@ -27,7 +28,8 @@ pub fn sample_file(intervals: u32) -> Vec<u8> {
     for i in 1..=intervals {
         let t = tod::from_unix_us(T0_US + i as i64 * 60_000_000);
         s.clear();
-        s.push_layout(rsg, t).set_u(rsg.f("SYTRSG_RSAAVAIL"), 1000 + i as u64);
+        s.push_layout(rsg, t)
+            .set_u(rsg.f("SYTRSG_RSAAVAIL"), 1000 + i as u64);
         for u in 0..30u64 {
             let mut r = s.push_layout(act, t);
             r.set_text(act.f("USEACT_VMDUSER"), &format!("LINUX{u:03}"));
@@ -36,18 +38,27 @@ pub fn sample_file(intervals: u32) -> Vec<u8> {
         w.write_sample_set(&s, t).unwrap();
         e.clear();
         let mut r = e.push_layout(lon, t);
-        r.set(lon.f("USELON_VMDUSER"), &Value::Text(format!("NEW{i}"))).unwrap();
+        r.set(lon.f("USELON_VMDUSER"), &Value::Text(format!("NEW{i}")))
+            .unwrap();
         w.write_event_set(&e).unwrap();
     }
     w.finish().unwrap()
 }
 
+/// One record as read: (offset, domain, record, record bytes).
+pub type ReadRecord = (u64, u8, u16, Vec<u8>);
+
 /// Read all records of `bytes`: (offset, domain, record, record bytes) and stats.
-pub fn read_all(bytes: &[u8]) -> Result<(Vec<(u64, u8, u16, Vec<u8>)>, Stats), ztwin_monitor::FatalError> {
+pub fn read_all(bytes: &[u8]) -> Result<(Vec<ReadRecord>, Stats), ztwin_monitor::FatalError> {
     let mut r = Reader::new(Cursor::new(bytes))?;
     let mut out = Vec::new();
     while let Some(rec) = r.next_record()? {
-        out.push((rec.offset, rec.header.domain, rec.header.record, rec.bytes.to_vec()));
+        out.push((
+            rec.offset,
+            rec.header.domain,
+            rec.header.record,
+            rec.bytes.to_vec(),
+        ));
     }
     Ok((out, r.stats))
 }

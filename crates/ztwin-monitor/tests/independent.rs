@@ -31,7 +31,11 @@ fn control(msg: u32, entries: &[(u8, u8, u32, u32)]) -> Vec<u8> {
     b[3] = 0x09;
     put(&mut b, 4, &msg.to_be_bytes());
     put(&mut b, 12, &BASE.to_be_bytes());
-    put(&mut b, 16, &(BASE + 12 * entries.len() as u32 - 1).to_be_bytes());
+    put(
+        &mut b,
+        16,
+        &(BASE + 12 * entries.len() as u32 - 1).to_be_bytes(),
+    );
     for (i, (flag, mask, start, end)) in entries.iter().enumerate() {
         let o = 40 + 12 * i;
         b[o] = *flag;
@@ -63,7 +67,7 @@ fn file() -> Vec<u8> {
     put(&mut page1, 184 + 48, &5_000_000u32.to_be_bytes()); // SYTRSG_RSAPGABL
     header(&mut page1, 676, 20, 1, 13, TOD_2010); // end of frame
     page1[700..720].fill(0xEE); // left-over DCSS bytes after D1R13: ignored
-    // Page 2: USEACT (360) for LIN102, then D1R11 interval end.
+                                // Page 2: USEACT (360) for LIN102, then D1R11 interval end.
     let mut page2 = vec![0u8; 4096];
     header(&mut page2, 0, 360, 4, 3, TOD_2021);
     put(&mut page2, 20, &LIN102);
@@ -92,29 +96,73 @@ fn decodes_a_hand_built_file() {
     let mut r = Reader::new(Cursor::new(&bytes)).unwrap();
     let mut seen = Vec::new();
     while let Some(rec) = r.next_record().unwrap() {
-        let l = ztwin_monitor::lookup(rec.header.domain, rec.header.record, ztwin_monitor::layout::DEFAULT_RELEASE).unwrap();
-        seen.push((rec.offset, l.name, rec.header.tod, rec.set_kind, rec.bytes.to_vec()));
+        let l = ztwin_monitor::lookup(
+            rec.header.domain,
+            rec.header.record,
+            ztwin_monitor::layout::DEFAULT_RELEASE,
+        )
+        .unwrap();
+        seen.push((
+            rec.offset,
+            l.name,
+            rec.header.tod,
+            rec.set_kind,
+            rec.bytes.to_vec(),
+        ));
     }
     assert_eq!(r.stats.damage_count, 0, "{:?}", r.stats.damage);
     let names: Vec<_> = seen.iter().map(|s| s.1).collect();
-    assert_eq!(names, ["MRMTRSYS", "MRSYTRSG", "MRUSEACT", "MRMTREND", "MRIODMON"]);
+    assert_eq!(
+        names,
+        ["MRMTRSYS", "MRSYTRSG", "MRUSEACT", "MRMTREND", "MRIODMON"]
+    );
     let offsets: Vec<_> = seen.iter().map(|s| s.0).collect();
-    assert_eq!(offsets, [4096, 4096 + 184, 8192, 8192 + 360, 4 * 4096 + 100]);
+    assert_eq!(
+        offsets,
+        [4096, 4096 + 184, 8192, 8192 + 360, 4 * 4096 + 100]
+    );
     assert_eq!(seen[4].3, SetKind::Event);
-    assert_eq!(ztwin_monitor::tod::iso8601(seen[2].2), "2021-04-28T01:21:47.170304Z");
+    assert_eq!(
+        ztwin_monitor::tod::iso8601(seen[2].2),
+        "2021-04-28T01:21:47.170304Z"
+    );
 
     let sys = by_name("MRMTRSYS").unwrap();
-    assert_eq!(decode_field(&seen[0].4, sys.f("MTRSYS_SYSTMID")), Some(Value::Text("ZVMSYS1".into())));
-    assert_eq!(decode_field(&seen[0].4, sys.f("MTRSYS_CPUCOUNT")), Some(Value::U(2)));
+    assert_eq!(
+        decode_field(&seen[0].4, sys.f("MTRSYS_SYSTMID")),
+        Some(Value::Text("ZVMSYS1".into()))
+    );
+    assert_eq!(
+        decode_field(&seen[0].4, sys.f("MTRSYS_CPUCOUNT")),
+        Some(Value::U(2))
+    );
     let rsg = by_name("MRSYTRSG").unwrap();
-    assert_eq!(decode_field(&seen[1].4, rsg.f("SYTRSG_RSAAVAIL")), Some(Value::U(123_456)));
-    assert_eq!(decode_field(&seen[1].4, rsg.f("SYTRSG_RSAPGABL")), Some(Value::U(5_000_000)));
+    assert_eq!(
+        decode_field(&seen[1].4, rsg.f("SYTRSG_RSAAVAIL")),
+        Some(Value::U(123_456))
+    );
+    assert_eq!(
+        decode_field(&seen[1].4, rsg.f("SYTRSG_RSAPGABL")),
+        Some(Value::U(5_000_000))
+    );
     let act = by_name("MRUSEACT").unwrap();
-    assert_eq!(decode_field(&seen[2].4, act.f("USEACT_VMDUSER")), Some(Value::Text("LIN102".into())));
-    assert_eq!(decode_field(&seen[2].4, act.f("USEACT_VMDTTIME")), Some(Value::Dur(4096 * 1_500_000)));
-    assert_eq!(decode_field(&seen[2].4, act.f("USEACT_CALCPPGR")), Some(Value::U(439)));
+    assert_eq!(
+        decode_field(&seen[2].4, act.f("USEACT_VMDUSER")),
+        Some(Value::Text("LIN102".into()))
+    );
+    assert_eq!(
+        decode_field(&seen[2].4, act.f("USEACT_VMDTTIME")),
+        Some(Value::Dur(4096 * 1_500_000))
+    );
+    assert_eq!(
+        decode_field(&seen[2].4, act.f("USEACT_CALCPPGR")),
+        Some(Value::U(439))
+    );
     let mon = by_name("MRIODMON").unwrap();
-    assert_eq!(decode_field(&seen[4].4, mon.f("IODMON_RDEVDEV")), Some(Value::U(0x0A20)));
+    assert_eq!(
+        decode_field(&seen[4].4, mon.f("IODMON_RDEVDEV")),
+        Some(Value::U(0x0A20))
+    );
     assert_eq!(r.stats.groups, 2);
     assert_eq!(r.stats.intervals, 1);
 }

@@ -26,7 +26,10 @@ fn truncated_at_every_512_bytes() {
             Err(e) => {
                 assert!(cut < 4096, "fatal error at cut {cut}: {e}");
                 assert_eq!(e.offset, 0);
-                assert!(e.reason.contains("empty") || e.reason.contains("shorter than one 4096-byte"), "{e}");
+                assert!(
+                    e.reason.contains("empty") || e.reason.contains("shorter than one 4096-byte"),
+                    "{e}"
+                );
             }
             Ok((recs, stats)) => {
                 assert!(cut >= 4096);
@@ -38,7 +41,11 @@ fn truncated_at_every_512_bytes() {
                 }
                 if cut % 4096 != 0 {
                     assert!(stats.truncated);
-                    assert!(stats.damage.iter().any(|d| d.kind == DamageKind::PartialBlock && d.offset == (cut / 4096 * 4096) as u64));
+                    assert!(stats
+                        .damage
+                        .iter()
+                        .any(|d| d.kind == DamageKind::PartialBlock
+                            && d.offset == (cut / 4096 * 4096) as u64));
                 }
             }
         }
@@ -53,8 +60,16 @@ fn truncated_inside_a_group_reports_the_group() {
     let cut = (ctl[1] + 2) * 4096;
     let (recs, stats) = read_all(&full[..cut]).unwrap();
     assert!(stats.truncated);
-    let d = stats.damage.iter().find(|d| d.kind == DamageKind::TruncatedGroup).expect("truncation reported");
-    assert!(d.reason.contains(&format!("offset {}", ctl[1] * 4096)), "{}", d.reason);
+    let d = stats
+        .damage
+        .iter()
+        .find(|d| d.kind == DamageKind::TruncatedGroup)
+        .expect("truncation reported");
+    assert!(
+        d.reason.contains(&format!("offset {}", ctl[1] * 4096)),
+        "{}",
+        d.reason
+    );
     assert!(!recs.is_empty());
 }
 
@@ -63,7 +78,7 @@ fn bad_mrhdrlen_skips_rest_of_frame() {
     let mut f = sample_file(2);
     let ctl = control_blocks(&f);
     let data = (ctl[1] + 1) * 4096; // first data frame of the first interval
-    // The first record there is SYTRSG (492 bytes); the second starts at +492.
+                                    // The first record there is SYTRSG (492 bytes); the second starts at +492.
     f[data + 492] = 0;
     f[data + 493] = 7; // MRHDRLEN 7
     let (recs, stats) = read_all(&f).unwrap();
@@ -74,20 +89,30 @@ fn bad_mrhdrlen_skips_rest_of_frame() {
     assert!(d.reason.contains("MRHDRLEN 7"), "{}", d.reason);
     let (clean, _) = read_all(&sample_file(2)).unwrap();
     // Exactly the records of the rest of that frame are lost.
-    let lost = clean.iter().filter(|r| r.0 as usize > data + 491 && (r.0 as usize) < data + 4096).count();
+    let lost = clean
+        .iter()
+        .filter(|r| r.0 as usize > data + 491 && (r.0 as usize) < data + 4096)
+        .count();
     assert_eq!(recs.len(), clean.len() - lost);
 }
 
 #[test]
 fn nonzero_mrhdrzer_and_frame_crossing_are_damage() {
-    for (patch_at, value, needle) in [(2usize, 0x12u8, "MRHDRZER"), (0, 0x0F, "cross the 4 KB frame")] {
+    for (patch_at, value, needle) in [
+        (2usize, 0x12u8, "MRHDRZER"),
+        (0, 0x0F, "cross the 4 KB frame"),
+    ] {
         let mut f = sample_file(2);
         let ctl = control_blocks(&f);
         let data = (ctl[1] + 1) * 4096;
         f[data + 492 + patch_at] = value; // second record of the frame
         let (_, stats) = read_all(&f).unwrap();
         assert_eq!(stats.damage_count, 1, "{:?}", stats.damage);
-        assert!(stats.damage[0].reason.contains(needle), "{}", stats.damage[0].reason);
+        assert!(
+            stats.damage[0].reason.contains(needle),
+            "{}",
+            stats.damage[0].reason
+        );
         assert_eq!(stats.damage[0].offset, (data + 492) as u64);
     }
 }
@@ -109,7 +134,10 @@ fn garbage_control_record_resynchronises() {
     assert_eq!(d.end, (ctl[4] * 4096) as u64);
     assert!(d.reason.contains("resynchronised"), "{}", d.reason);
     // Everything outside the lost group is still delivered.
-    let lost = clean.iter().filter(|r| (r.0 as usize) > g * 4096 && (r.0 as usize) < ctl[4] * 4096).count();
+    let lost = clean
+        .iter()
+        .filter(|r| (r.0 as usize) > g * 4096 && (r.0 as usize) < ctl[4] * 4096)
+        .count();
     assert!(lost > 0);
     assert_eq!(recs.len(), clean.len() - lost);
 }
@@ -123,7 +151,14 @@ fn control_record_claiming_too_much_is_cut_short_at_the_next_group() {
     let end = u32::from_be_bytes(f[o..o + 4].try_into().unwrap()) + 50 * 4096;
     f[o..o + 4].copy_from_slice(&end.to_be_bytes());
     let (recs, stats) = read_all(&f).unwrap();
-    assert!(stats.damage.iter().any(|d| d.kind == DamageKind::GroupCutShort && d.offset == (ctl[2] * 4096) as u64), "{:?}", stats.damage);
+    assert!(
+        stats
+            .damage
+            .iter()
+            .any(|d| d.kind == DamageKind::GroupCutShort && d.offset == (ctl[2] * 4096) as u64),
+        "{:?}",
+        stats.damage
+    );
     let (clean, _) = read_all(&sample_file(3)).unwrap();
     assert_eq!(recs.len(), clean.len());
 }
@@ -156,5 +191,8 @@ fn random_bytes_are_not_a_monwrite_file() {
 #[test]
 fn empty_and_short_files_are_fatal() {
     assert!(read_all(&[]).unwrap_err().reason.contains("empty"));
-    assert!(read_all(&[0u8; 100]).unwrap_err().reason.contains("100 bytes"));
+    assert!(read_all(&[0u8; 100])
+        .unwrap_err()
+        .reason
+        .contains("100 bytes"));
 }

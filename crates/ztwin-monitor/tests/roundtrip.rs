@@ -11,6 +11,9 @@ use ztwin_monitor::layout::{decode_field, encode_field, FieldType, Value, LAYOUT
 use ztwin_monitor::writer::{Entry, MonwriteWriter, RecordSet};
 use ztwin_monitor::{tod, Reader, SetKind, FRAME};
 
+/// A record expected back: (domain, record, bytes, values set, layout index).
+type Expected = (u8, u16, Vec<u8>, Option<Vec<(usize, Value)>>, usize);
+
 /// A value of the right type for `ty`, drawn from `seed`.
 fn value_for(ty: FieldType, seed: u64) -> Value {
     let mix = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (seed >> 29);
@@ -26,7 +29,9 @@ fn value_for(ty: FieldType, seed: u64) -> Value {
         FieldType::Dur => Value::Dur(mix),
         FieldType::Char(n) => {
             let len = (mix % (n as u64 + 1)) as usize;
-            let s: String = (0..len).map(|i| (b'A' + ((mix >> (i % 8)) % 26) as u8) as char).collect();
+            let s: String = (0..len)
+                .map(|i| (b'A' + ((mix >> (i % 8)) % 26) as u8) as char)
+                .collect();
             Value::Text(s)
         }
         FieldType::Bits(n) => Value::Bits((0..n).map(|i| (mix >> (i % 8 * 8)) as u8).collect()),
@@ -50,28 +55,55 @@ struct EntrySpec {
 
 /// Layouts a caller may add to a set (D1R13 is the writer's own).
 fn usable() -> Vec<usize> {
-    (0..LAYOUTS.len()).filter(|&i| (LAYOUTS[i].domain, LAYOUTS[i].record) != (1, 13)).collect()
+    (0..LAYOUTS.len())
+        .filter(|&i| (LAYOUTS[i].domain, LAYOUTS[i].record) != (1, 13))
+        .collect()
 }
 
 fn rec_spec() -> impl Strategy<Value = RecSpec> {
-    (prop::sample::select(usable()), prop_oneof![4 => Just(0usize), 1 => 0usize..64, 1 => Just(usize::MAX)], any::<u64>())
-        .prop_map(|(layout, extra, seed)| RecSpec { layout, extra, seed })
+    (
+        prop::sample::select(usable()),
+        prop_oneof![4 => Just(0usize), 1 => 0usize..64, 1 => Just(usize::MAX)],
+        any::<u64>(),
+    )
+        .prop_map(|(layout, extra, seed)| RecSpec {
+            layout,
+            extra,
+            seed,
+        })
 }
 
 fn entry_spec() -> impl Strategy<Value = EntrySpec> {
-    (any::<bool>(), prop::collection::vec(rec_spec(), 1..40)).prop_map(|(event, records)| EntrySpec { event, records })
+    (any::<bool>(), prop::collection::vec(rec_spec(), 1..40))
+        .prop_map(|(event, records)| EntrySpec { event, records })
 }
 
 /// Build a record set; returns the set and the expected (field values) per record.
 fn build(spec: &EntrySpec, t: u64) -> (RecordSet, Vec<Vec<(usize, Value)>>) {
-    let mut set = RecordSet::new(if spec.event { SetKind::Event } else { SetKind::Sample });
+    let mut set = RecordSet::new(if spec.event {
+        SetKind::Event
+    } else {
+        SetKind::Sample
+    });
     let mut expect = Vec::new();
     for r in &spec.records {
         let l = &LAYOUTS[r.layout];
-        let var = l.fields.iter().find(|f| matches!(f.ty, FieldType::VarText { .. }));
-        let text_len = var.map_or(0, |f| match value_for(f.ty, r.seed) { Value::Text(t) => t.len(), _ => 0 });
-        let len = if r.extra == usize::MAX { FRAME } else { l.size as usize + text_len + r.extra };
-        let rec = set.push(l.domain, l.record, t + r.seed % 1000, len).unwrap();
+        let var = l
+            .fields
+            .iter()
+            .find(|f| matches!(f.ty, FieldType::VarText { .. }));
+        let text_len = var.map_or(0, |f| match value_for(f.ty, r.seed) {
+            Value::Text(t) => t.len(),
+            _ => 0,
+        });
+        let len = if r.extra == usize::MAX {
+            FRAME
+        } else {
+            l.size as usize + text_len + r.extra
+        };
+        let rec = set
+            .push(l.domain, l.record, t + r.seed % 1000, len)
+            .unwrap();
         let mut vals = Vec::new();
         for (i, f) in l.fields.iter().enumerate() {
             if let FieldType::VarText { .. } = f.ty {
@@ -81,10 +113,17 @@ fn build(spec: &EntrySpec, t: u64) -> (RecordSet, Vec<Vec<(usize, Value)>>) {
             encode_field(rec.bytes, f, &v).unwrap();
             vals.push((i, v));
         }
-        if let Some((i, f)) = l.fields.iter().enumerate().find(|(_, f)| matches!(f.ty, FieldType::VarText { .. })) {
+        if let Some((i, f)) = l
+            .fields
+            .iter()
+            .enumerate()
+            .find(|(_, f)| matches!(f.ty, FieldType::VarText { .. }))
+        {
             let v = value_for(f.ty, r.seed);
             encode_field(rec.bytes, f, &v).unwrap();
-            let FieldType::VarText { len_at } = f.ty else { unreachable!() };
+            let FieldType::VarText { len_at } = f.ty else {
+                unreachable!()
+            };
             vals.retain(|(j, _)| l.fields[*j].offset != len_at);
             vals.push((i, v));
         }
@@ -99,7 +138,7 @@ proptest! {
     #[test]
     fn write_then_read_is_identity(groups in prop::collection::vec(prop::collection::vec(entry_spec(), 1..4), 1..6)) {
         let mut w = MonwriteWriter::new(Vec::new());
-        let mut expected: Vec<(u8, u16, Vec<u8>, Option<Vec<(usize, Value)>>, usize)> = Vec::new();
+        let mut expected: Vec<Expected> = Vec::new();
         for (gi, g) in groups.iter().enumerate() {
             let t = tod::from_unix_us(common::T0_US + gi as i64 * 60_000_000);
             let built: Vec<_> = g.iter().map(|e| build(e, t)).collect();
@@ -182,10 +221,17 @@ fn writer_is_deterministic() {
 #[test]
 fn writer_rejects_oversized_records_and_sets() {
     let mut set = RecordSet::new(SetKind::Sample);
-    assert!(matches!(set.push(1, 13, 0, 20), Err(ztwin_monitor::WriteError::ReservedRecord)));
+    assert!(matches!(
+        set.push(1, 13, 0, 20),
+        Err(ztwin_monitor::WriteError::ReservedRecord)
+    ));
     assert!(set.push(0, 3, 0, FRAME + 1).is_err());
     assert!(set.push(0, 3, 0, 19).is_err());
-    let dcss = ztwin_monitor::writer::DcssLayout { base: 0x0A00_0000, sample_pages: 2, event_pages: 2 };
+    let dcss = ztwin_monitor::writer::DcssLayout {
+        base: 0x0A00_0000,
+        sample_pages: 2,
+        event_pages: 2,
+    };
     let mut w = MonwriteWriter::with_layout(Vec::new(), dcss);
     for _ in 0..3 {
         set.push(0, 3, 0, 4000).unwrap();

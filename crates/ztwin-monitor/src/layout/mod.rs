@@ -11,6 +11,7 @@
 //! [`Confidence::Inferred`] are our reconstruction; they live only in
 //! `tables.rs`, so correcting one from a real file is a one-line change there.
 
+#[rustfmt::skip]
 mod tables;
 
 use crate::ebcdic;
@@ -62,7 +63,9 @@ pub enum FieldType {
     Bits(u16),
     /// Variable-length EBCDIC text from the field offset to the end of the record,
     /// its length given by the U4 at byte offset `len_at` of the record.
-    VarText { len_at: u16 },
+    VarText {
+        len_at: u16,
+    },
 }
 
 impl FieldType {
@@ -79,7 +82,10 @@ impl FieldType {
     }
 
     pub fn is_numeric(self) -> bool {
-        !matches!(self, FieldType::Char(_) | FieldType::Bits(_) | FieldType::VarText { .. })
+        !matches!(
+            self,
+            FieldType::Char(_) | FieldType::Bits(_) | FieldType::VarText { .. }
+        )
     }
 }
 
@@ -332,7 +338,10 @@ pub fn encode_field(rec: &mut [u8], f: &FieldDef, v: &Value) -> Result<(), Encod
         let bytes = ebcdic::encode(t);
         let la = len_at as usize;
         if off + bytes.len() > rec.len() || la + 4 > rec.len() {
-            return Err(EncodeError::DoesNotFit { field: f.name, len: rec.len() });
+            return Err(EncodeError::DoesNotFit {
+                field: f.name,
+                len: rec.len(),
+            });
         }
         rec[la..la + 4].copy_from_slice(&(bytes.len() as u32).to_be_bytes());
         rec[off..off + bytes.len()].copy_from_slice(&bytes);
@@ -340,7 +349,10 @@ pub fn encode_field(rec: &mut [u8], f: &FieldDef, v: &Value) -> Result<(), Encod
     }
     let w = f.ty.width();
     if off + w > rec.len() {
-        return Err(EncodeError::DoesNotFit { field: f.name, len: rec.len() });
+        return Err(EncodeError::DoesNotFit {
+            field: f.name,
+            len: rec.len(),
+        });
     }
     let slot = &mut rec[off..off + w];
     match (f.ty, v) {
@@ -351,10 +363,7 @@ pub fn encode_field(rec: &mut [u8], f: &FieldDef, v: &Value) -> Result<(), Encod
             }
             slot.copy_from_slice(b);
         }
-        (
-            FieldType::U1 | FieldType::U2 | FieldType::U4 | FieldType::U8,
-            Value::U(x),
-        )
+        (FieldType::U1 | FieldType::U2 | FieldType::U4 | FieldType::U8, Value::U(x))
         | (FieldType::Tod, Value::Tod(x))
         | (FieldType::Dur, Value::Dur(x)) => {
             if w < 8 && *x >> (8 * w) != 0 {

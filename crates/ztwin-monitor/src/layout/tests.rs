@@ -5,17 +5,34 @@ fn fields_fit_and_do_not_overlap() {
     for l in LAYOUTS {
         let mut spans: Vec<(usize, usize, &str)> = Vec::new();
         for f in l.fields {
-            assert!(f.offset as usize >= crate::header::HEADER_LEN, "{} in header", f.name);
+            assert!(
+                f.offset as usize >= crate::header::HEADER_LEN,
+                "{} in header",
+                f.name
+            );
             let end = match f.ty {
                 FieldType::VarText { .. } => f.offset as usize,
                 _ => f.end(),
             };
-            assert!(end <= l.size as usize, "{} ends at {} beyond size {} of {}", f.name, end, l.size, l.name);
+            assert!(
+                end <= l.size as usize,
+                "{} ends at {} beyond size {} of {}",
+                f.name,
+                end,
+                l.size,
+                l.name
+            );
             spans.push((f.offset as usize, end, f.name));
         }
         spans.sort();
         for w in spans.windows(2) {
-            assert!(w[0].1 <= w[1].0, "{} overlaps {} in {}", w[0].2, w[1].2, l.name);
+            assert!(
+                w[0].1 <= w[1].0,
+                "{} overlaps {} in {}",
+                w[0].2,
+                w[1].2,
+                l.name
+            );
         }
     }
 }
@@ -24,11 +41,20 @@ fn fields_fit_and_do_not_overlap() {
 fn names_carry_the_record_prefix_and_are_unique() {
     let mut keys = std::collections::HashSet::new();
     for l in LAYOUTS {
-        assert!(keys.insert((l.domain, l.record, l.since)), "duplicate layout {}", l.name);
+        assert!(
+            keys.insert((l.domain, l.record, l.since)),
+            "duplicate layout {}",
+            l.name
+        );
         let prefix = format!("{}_", &l.name[2..]);
         let mut names = std::collections::HashSet::new();
         for f in l.fields {
-            assert!(f.name.starts_with(&prefix), "{} lacks prefix {}", f.name, prefix);
+            assert!(
+                f.name.starts_with(&prefix),
+                "{} lacks prefix {}",
+                f.name,
+                prefix
+            );
             assert!(names.insert(f.name), "duplicate field {}", f.name);
         }
         if let Some(g) = &l.group {
@@ -38,6 +64,7 @@ fn names_carry_the_record_prefix_and_are_unique() {
 }
 
 #[test]
+#[rustfmt::skip]
 fn sizes_match_the_spec_table() {
     // Section 8 of the spec: sizes seen for the release each layout comes from.
     for (name, size) in [
@@ -55,13 +82,22 @@ fn sizes_match_the_spec_table() {
 
 #[test]
 fn inferred_layouts_are_marked() {
-    for name in ["MRIODDEV", "MRUSEINT", "MRUSEACT", "MRSYTCUP", "MRMTRDEV", "MRMTRUSR", "MRMTRPAG"] {
+    for name in [
+        "MRIODDEV", "MRUSEINT", "MRUSEACT", "MRSYTCUP", "MRMTRDEV", "MRMTRUSR", "MRMTRPAG",
+    ] {
         let l = by_name(name).unwrap();
         assert_eq!(l.src, Confidence::Inferred, "{name}");
-        assert!(l.fields.iter().any(|f| f.src == Confidence::Inferred), "{name}");
+        assert!(
+            l.fields.iter().any(|f| f.src == Confidence::Inferred),
+            "{name}"
+        );
     }
     // A confirmed layout has no inferred field.
-    assert!(by_name("MRIODMDV").unwrap().fields.iter().all(|f| f.src == Confidence::Ibm));
+    assert!(by_name("MRIODMDV")
+        .unwrap()
+        .fields
+        .iter()
+        .all(|f| f.src == Confidence::Ibm));
 }
 
 #[test]
@@ -79,9 +115,22 @@ fn lookup_by_release_and_name() {
 fn encode_decode_each_type() {
     let l = by_name("MRMTRSCM").unwrap();
     let mut rec = vec![0u8; 64];
-    encode_field(&mut rec, l.f("MTRSCM_CALTOD"), &Value::Tod(0xC551_F564_1600_0000)).unwrap();
-    encode_field(&mut rec, l.f("MTRSCM_CALCMD"), &Value::Text("MONITOR SAMPLE INTERVAL 60 SEC".into())).unwrap();
-    assert_eq!(decode_field(&rec, l.f("MTRSCM_CALBYCT")), Some(Value::U(30)));
+    encode_field(
+        &mut rec,
+        l.f("MTRSCM_CALTOD"),
+        &Value::Tod(0xC551_F564_1600_0000),
+    )
+    .unwrap();
+    encode_field(
+        &mut rec,
+        l.f("MTRSCM_CALCMD"),
+        &Value::Text("MONITOR SAMPLE INTERVAL 60 SEC".into()),
+    )
+    .unwrap();
+    assert_eq!(
+        decode_field(&rec, l.f("MTRSCM_CALBYCT")),
+        Some(Value::U(30))
+    );
     assert_eq!(
         decode_field(&rec, l.f("MTRSCM_CALCMD")),
         Some(Value::Text("MONITOR SAMPLE INTERVAL 60 SEC".into()))
@@ -92,11 +141,15 @@ fn encode_decode_each_type() {
     assert_eq!(decode_field(&r, u.f("SYTUWT_CALIOWT")), Some(Value::I(-5)));
     assert_eq!(
         encode_field(&mut r, u.f("SYTUWT_SRMCELIG"), &Value::U(70_000)),
-        Err(EncodeError::OutOfRange { field: "SYTUWT_SRMCELIG" })
+        Err(EncodeError::OutOfRange {
+            field: "SYTUWT_SRMCELIG"
+        })
     );
     assert_eq!(
         encode_field(&mut r, u.f("SYTUWT_SRMCELIG"), &Value::Text("x".into())),
-        Err(EncodeError::WrongType { field: "SYTUWT_SRMCELIG" })
+        Err(EncodeError::WrongType {
+            field: "SYTUWT_SRMCELIG"
+        })
     );
 }
 
@@ -105,7 +158,10 @@ fn short_record_reports_absent_fields() {
     // A 4.3-sized SYTRSP (48 bytes) has no fields from offset 48 on.
     let l = by_name("MRSYTRSP").unwrap();
     let rec = vec![0u8; 48];
-    assert_eq!(decode_field(&rec, l.f("SYTRSP_PLSMVB2G")), Some(Value::U(0)));
+    assert_eq!(
+        decode_field(&rec, l.f("SYTRSP_PLSMVB2G")),
+        Some(Value::U(0))
+    );
     assert_eq!(decode_field(&rec, l.f("SYTRSP_PLSALEMG")), None);
     assert_eq!(read_u64(&rec, l.f("SYTRSP_PLSALECG")), None);
 }
