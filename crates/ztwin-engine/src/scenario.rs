@@ -399,12 +399,19 @@ pub enum Workload {
         /// Touches per burst before a think pause (0 = no pause).
         #[serde(default)]
         burst_touches: u64,
+        /// CP time for work the model does not detail (timer interrupts,
+        /// DIAGNOSE, virtual I/O of the guest), as a fraction of its virtual time.
+        #[serde(default)]
+        cp_overhead: f64,
     },
     /// Consume CPU: `utilization` of each virtual CPU, in bursts.
     Cpu {
         utilization: f64,
         #[serde(default = "cpu_burst")]
         burst: Duration,
+        /// As for the thrasher: CP time per unit of virtual time.
+        #[serde(default)]
+        cp_overhead: f64,
     },
     /// Minidisk I/O driver: closed loop of I/Os to one DASD volume.
     MinidiskIo {
@@ -725,7 +732,10 @@ impl Scenario {
         let err = |p: &str, reason: String| Err(ScenarioError { origin: origin.into(), place: format!("{place}.{p}"), reason });
         match w {
             Workload::Idle => {}
-            Workload::Thrasher { area, cpu_per_touch_us, hot_fraction, hot_share, .. } => {
+            Workload::Thrasher { area, cpu_per_touch_us, hot_fraction, hot_share, cp_overhead, .. } => {
+                if !(0.0..=10.0).contains(cp_overhead) {
+                    return err("cp_overhead", "must be a fraction between 0 and 10".into());
+                }
                 if area.0 < 4096 || area.0 > g.virtual_storage.0 {
                     return err("area", format!("{} bytes: must be at least one page and no more than virtual_storage", area.0));
                 }
@@ -739,7 +749,10 @@ impl Scenario {
                     return err("hot_share", "must be in [0, 1]".into());
                 }
             }
-            Workload::Cpu { utilization, burst } => {
+            Workload::Cpu { utilization, burst, cp_overhead } => {
+                if !(0.0..=10.0).contains(cp_overhead) {
+                    return err("cp_overhead", "must be a fraction between 0 and 10".into());
+                }
                 if !(*utilization > 0.0 && *utilization <= 1.0) {
                     return err("utilization", "must be in (0, 1]".into());
                 }

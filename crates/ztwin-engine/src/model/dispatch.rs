@@ -558,7 +558,7 @@ impl Twin {
         let w = self.guests[g as usize].workload.clone();
         match w {
             Workload::Idle => b.outcome = Outcome::Idle,
-            Workload::Thrasher { area, pattern, touch, cpu_per_touch_us, hot_fraction, hot_share, think, burst_touches, .. } => {
+            Workload::Thrasher { area, pattern, touch, cpu_per_touch_us, hot_fraction, hot_share, think, burst_touches, cp_overhead, .. } => {
                 let spec = ThrashSpec {
                     pages: area.pages(),
                     pattern,
@@ -570,8 +570,9 @@ impl Twin {
                     burst_touches,
                 };
                 self.thrash(v, &spec, budget, &mut b);
+                b.cp += (b.virt as f64 * cp_overhead) as Ns;
             }
-            Workload::Cpu { utilization, burst } => {
+            Workload::Cpu { utilization, burst, cp_overhead } => {
                 let WorkState::Cpu { left } = &mut self.vcpus[vi].work else { unreachable!() };
                 if *left == 0 {
                     *left = burst.0;
@@ -579,6 +580,7 @@ impl Twin {
                 let run = (*left).min(budget);
                 *left -= run;
                 b.virt = run;
+                b.cp += (run as f64 * cp_overhead) as Ns;
                 if *left == 0 {
                     let idle = burst.0 as f64 * (1.0 - utilization) / utilization;
                     let d = if idle > 0.0 { (idle * (0.5 + self.vcpus[vi].rng.f64())) as Ns } else { 0 };

@@ -480,6 +480,12 @@ impl Twin {
             }
             IoKind::Minidisk => {}
         }
+        if kind == IoKind::PageRead {
+            // Validating the pages read is CP work for the guest that faulted.
+            if let Some(&w) = req.first() {
+                self.vcpus[w as usize].owed_cp += self.costs.page_io * pages as u64;
+            }
+        }
         for w in &req {
             self.io_wait_over(*w);
         }
