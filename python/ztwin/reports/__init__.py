@@ -1,0 +1,157 @@
+"""Performance Toolkit style reports from MONWRITE files.
+
+>>> from ztwin.reports import build, collect                 # doctest: +SKIP
+>>> reports = build("day.monwrite", ["SYSSUMLG", "DEVICE"], start="10:00:00")
+>>> reports["SYSSUMLG"].rows[0]["cpu_busy_pct"]            # the >>Mean>> line
+>>> print(reports["DEVICE"].to_text())
+>>> iv = collect("day.monwrite", users="all", devices="all")  # per-interval data
+>>> [system_metrics(s.raw)["page_rate"] for s in iv.intervals]
+
+Every figure is computed from decoded records only, in one streaming pass
+(:mod:`ztwin.reports.core`); :mod:`ztwin.reports.metrics` holds the formulas.
+Report names, FCX numbers and JSON keys: ``docs/reports.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ztwin.reports import config as _config
+from ztwin.reports import devices as _devices
+from ztwin.reports import storage as _storage
+from ztwin.reports import system as _system
+from ztwin.reports import users as _users
+from ztwin.reports.core import Config, Intervals, ReportError, SysInterval, Window, collect
+from ztwin.reports.metrics import (
+    cpu_metrics,
+    device_metrics,
+    exposure_metrics,
+    lpar_metrics,
+    system_metrics,
+    user_metrics,
+)
+from ztwin.reports.model import Chart, Report
+
+if TYPE_CHECKING:
+    from ztwin._native import StrPath
+
+__all__ = [
+    "REPORTS",
+    "Chart",
+    "Config",
+    "Intervals",
+    "Report",
+    "ReportError",
+    "ReportSpec",
+    "SysInterval",
+    "Window",
+    "build",
+    "build_from",
+    "collect",
+    "cpu_metrics",
+    "device_metrics",
+    "exposure_metrics",
+    "lpar_metrics",
+    "resolve_names",
+    "system_metrics",
+    "user_metrics",
+]
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    name: str
+    fcx: str
+    title: str
+    builder: Callable[..., Report]
+    #: Needs per-interval series of the users named with ``users``.
+    user_logs: bool = False
+    aliases: tuple[str, ...] = ()
+
+
+REPORTS: dict[str, ReportSpec] = {
+    s.name: s
+    for s in (
+        ReportSpec("SYSSUMLG", "FCX225", "System Performance Summary by Time", _system.syssumlg),
+        ReportSpec("CPU", "FCX100", "CPU Load and Transactions", _system.cpu),
+        ReportSpec("LPAR", "FCX126", "Logical Partition Activity", _system.lpar),
+        ReportSpec("USTAT", "FCX114", "Wait State Analysis by User", _users.ustat),
+        ReportSpec("USTATLOG", "FCX164", "User Wait States Log", _users.ustatlog, user_logs=True),
+        ReportSpec("UPAGE", "FCX113", "User Paging Activity and Storage Utilization", _users.upage),
+        ReportSpec("UPAGELOG", "FCX163", "User Paging Activity Log", _users.upagelog, user_logs=True),
+        ReportSpec("DEVICE", "FCX108", "General I/O Device Load and Performance", _devices.device),
+        ReportSpec(
+            "CPOWNED",
+            "FCX109",
+            "Load and Performance of CP Owned Disks",
+            _devices.cpowned,
+            aliases=("DEVICE CPOWNED", "DEVICE_CPOWNED"),
+        ),
+        ReportSpec("STORAGE", "FCX103", "General Storage Utilization", _storage.storage),
+        ReportSpec("PAGELOG", "FCX143", "Paging Activity Log", _storage.pagelog),
+        ReportSpec("AVAILLOG", "FCX254", "Available List Data by Time", _storage.availlog),
+        ReportSpec("MONSET", "FCX149", "Monitor Settings", _config.monset),
+        ReportSpec("SYSCONF", "FCX180", "System Configuration", _config.sysconf),
+        ReportSpec("UCONF", "FCX226", "User Configuration", _users.uconf),
+    )
+}
+
+
+def _lookup() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for s in REPORTS.values():
+        for alias in (s.name, s.fcx, *s.aliases):
+            table[alias.upper()] = s.name
+    return table
+
+
+_ALIASES = _lookup()
+
+
+def resolve_names(names: Iterable[str] | None) -> list[str]:
+    """Canonical report names (case-insensitive; FCX numbers work too), in the
+    order given without repeats; all reports when ``names`` is None or empty.
+    Raises :class:`ReportError` naming an unknown report."""
+    if not names:
+        return list(REPORTS)
+    out: list[str] = []
+    for n in names:
+        key = n.strip().upper()
+        if key not in _ALIASES:
+            known = ", ".join(REPORTS)
+            raise ReportError(f"unknown report {n!r} (known: {known})")
+        canon = _ALIASES[key]
+        if canon not in out:
+            out.append(canon)
+    return out
+
+
+def build_from(iv: Intervals, names: Iterable[str] | None = None, users: Sequence[str] | None = None) -> dict[str, Report]:
+    """Reports from an already collected :class:`Intervals`."""
+    return {n: REPORTS[n].builder(iv, users=users) for n in resolve_names(names)}
+
+
+def build(
+    path: StrPath,
+    names: Iterable[str] | None = None,
+    start: str | None = None,
+    end: str | None = None,
+    users: Sequence[str] | None = None,
+    **collect_kw: Any,
+) -> dict[str, Report]:
+    """Read a file once and build the named reports (all when None).
+
+    ``start``/``end``: the window (``HH:MM:SS`` or ``YYYY-MM-DD HH:MM:SS``,
+    local time of the monitored system); reports over a window are INTERIM
+    reports. ``users`` names the users of USTATLOG and UPAGELOG (their
+    ``>System<`` lines when None). Raises ``OSError``,
+    :class:`~ztwin.monitor.MonwriteError` or :class:`ReportError`.
+    """
+    chosen = resolve_names(names)
+    sel = {u.upper() for u in users} if users else None
+    if sel and any(REPORTS[n].user_logs for n in chosen):
+        collect_kw.setdefault("users", sel)
+    iv = collect(path, start, end, **collect_kw)
+    return build_from(iv, chosen, users)
