@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ztwin import __version__, run_cli, study_cli
 from ztwin.monitor import MonwriteError, dump, layouts
+from ztwin.reports import cli as report_cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -150,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     run_cli.register(sub)
     study_cli.register(sub)
+    report_cli.register(sub)
     return parser
 
 

@@ -213,6 +213,8 @@ class _Schema:
 
 
 _SCHEMA = _Schema()
+#: Separate schemas keep each kind's arrays as short as its own keys.
+SCHEMAS = {kind: _Schema() for kind in ("system", "cpu", "lpar", "user", "device", "exposure")}
 _NAN = float("nan")
 
 
@@ -221,17 +223,19 @@ class CompactRaw(Mapping[str, float]):
     instead of a dict entry): what per-interval data is kept as, so that a long
     file's intervals take little memory."""
 
-    __slots__ = ("_a",)
+    __slots__ = ("_a", "_s")
 
-    def __init__(self, raw: Mapping[str, float]) -> None:
-        pos = [(_SCHEMA.pos(k), v) for k, v in raw.items()]
-        a = array("d", [_NAN]) * len(_SCHEMA.keys)
+    def __init__(self, raw: Mapping[str, float], schema: str | None = None) -> None:
+        sch = _SCHEMA if schema is None else SCHEMAS[schema]
+        pos = [(sch.pos(k), v) for k, v in raw.items()]
+        a = array("d", [_NAN]) * (max(i for i, _ in pos) + 1 if pos else 0)
         for i, v in pos:
             a[i] = v
         self._a = a
+        self._s = sch
 
     def __getitem__(self, key: str) -> float:
-        i = _SCHEMA.index.get(key)
+        i = self._s.index.get(key)
         if i is None or i >= len(self._a):
             raise KeyError(key)
         v = self._a[i]
@@ -240,7 +244,7 @@ class CompactRaw(Mapping[str, float]):
         return v
 
     def __iter__(self) -> Iterator[str]:
-        keys = _SCHEMA.keys
+        keys = self._s.keys
         for i, v in enumerate(self._a):
             if v == v:
                 yield keys[i]
@@ -1013,9 +1017,9 @@ class Collector:
         self._devices(records, seq, iv)
         self._exposures(records, seq, iv)
         if iv is not None:
-            iv.raw = CompactRaw(iv.raw)  # type: ignore[assignment]
-            iv.cpus = {k: CompactRaw(v) for k, v in iv.cpus.items()}  # type: ignore[misc]
-            iv.lpar = {k: CompactRaw(v) for k, v in iv.lpar.items()}  # type: ignore[misc]
+            iv.raw = CompactRaw(iv.raw, "system")  # type: ignore[assignment]
+            iv.cpus = {k: CompactRaw(v, "cpu") for k, v in iv.cpus.items()}  # type: ignore[misc]
+            iv.lpar = {k: CompactRaw(v, "lpar") for k, v in iv.lpar.items()}  # type: ignore[misc]
             self.iv.intervals.append(iv)
 
     def _cpus(self, records: dict[str, list[tuple[int, Fields]]], seq: int, iv: SysInterval | None) -> None:
@@ -1213,7 +1217,7 @@ class Collector:
                 for k, v in raw.items():  # users' sums have no min_/max_ keys
                     totals[k] = tget(k, 0) + v
             if _wanted(self.sel_users, user):
-                self.iv.user_series.setdefault(user, []).append((iv.index, CompactRaw(raw)))  # type: ignore[arg-type]
+                self.iv.user_series.setdefault(user, []).append((iv.index, CompactRaw(raw, "user")))  # type: ignore[arg-type]
             # system sums over users (T/V, capture ratio, >System< lines)
             assert sysraw is not None
             sget = sysraw.get
@@ -1261,7 +1265,7 @@ class Collector:
             raw["intervals"] = 1
             merge(self.iv.devices.setdefault(devno, {}), raw)
             if _wanted(self.sel_devices, devno):
-                self.iv.device_series.setdefault(devno, []).append((iv.index, CompactRaw(raw)))  # type: ignore[arg-type]
+                self.iv.device_series.setdefault(devno, []).append((iv.index, CompactRaw(raw, "device")))  # type: ignore[arg-type]
             cls = info.get("dev_class")
             if cls is None or cls == DASD_CLASS:
                 m = device_metrics(raw)
@@ -1313,7 +1317,7 @@ class Collector:
                 _add_level(raw, k, f.get(name), seconds)
             merge(self.iv.exposures.setdefault(devno, {}), raw)
             if _wanted(self.sel_exposures, devno):
-                self.iv.exposure_series.setdefault(devno, []).append((iv.index, CompactRaw(raw)))  # type: ignore[arg-type]
+                self.iv.exposure_series.setdefault(devno, []).append((iv.index, CompactRaw(raw, "exposure")))  # type: ignore[arg-type]
             for k in ("ssch_reads", "ssch_writes", "page_reads", "page_writes", "ssch"):
                 add(iv.raw, "exp_" + k, raw.get(k))
         if seen and iv is not None:

@@ -1,0 +1,118 @@
+"""``ztwin report``: Performance Toolkit style reports from a MONWRITE file.
+
+Exit codes: 0 success; 2 bad usage (unknown report, bad time, --from not
+before --to), a file that cannot be opened or read, or no data to report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ztwin.monitor import MonwriteError
+from ztwin.reports import REPORTS, ReportError, Window, build_from, collect, resolve_names
+
+if TYPE_CHECKING:
+    from ztwin.reports.model import Report
+
+EXIT_OK = 0
+EXIT_FATAL = 2
+#: Reports that need no sample interval (configuration only).
+CONFIG_ONLY = {"MONSET", "SYSCONF", "UCONF"}
+
+
+def _error(message: str) -> int:
+    print(f"ztwin report: {message}", file=sys.stderr)
+    return EXIT_FATAL
+
+
+def _render(reports: dict[str, Report], fmt: str) -> str:
+    if fmt == "json":
+        return "".join(r.to_json() + "\n" for r in reports.values())
+    if fmt == "csv":
+        if len(reports) == 1:
+            return next(iter(reports.values())).to_csv()
+        return "\n".join(f"# {r.fcx} {r.name}\n{r.to_csv()}" for r in reports.values())
+    from ztwin.reports.text import run_time
+
+    when = run_time()
+    return "\n".join(r.to_text(when) for r in reports.values())
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    path: str = args.file
+    try:
+        names = resolve_names(args.reports)
+        window = Window.parse(args.start, args.end)
+    except ReportError as e:
+        return _error(str(e))
+    if Path(path).is_dir():
+        return _error(f"cannot open {path}: Is a directory")
+    users = [u.upper() for u in args.users] if args.users else None
+    needs_logs = any(REPORTS[n].user_logs for n in names)
+    try:
+        iv = collect(path, args.start, args.end, users=set(users) if users and needs_logs else None)
+    except MonwriteError as e:
+        return _error(f"{path}: offset {e.offset} (X'{e.offset:X}'): {e.reason}")
+    except ReportError as e:
+        return _error(str(e))
+    except OSError as e:
+        return _error(f"cannot open {path}: {e.strerror or e}")
+    stats = iv.stats
+    if stats is not None and stats["damage_count"]:
+        first = stats["damage"][0]
+        print(
+            f"ztwin report: warning: {path}: {stats['damage_count']} damaged span(s) skipped "
+            f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: {first['reason']}",
+            file=sys.stderr,
+        )
+    if not iv.intervals and any(n not in CONFIG_ONLY for n in names):
+        if window.interim and iv.data_start is not None:
+            span = f"the file has samples from {iv.data_start:%Y/%m/%d %H:%M:%S} to {iv.data_end:%Y/%m/%d %H:%M:%S}"
+            return _error(f"no complete sample interval between --from and --to ({span})")
+        return _error(f"{path}: no complete sample interval (the file needs two sample sets with data)")
+    reports = build_from(iv, names, users)
+    if args.html:
+        from ztwin.reports.html import write_html
+
+        try:
+            out = write_html(reports, args.html, path)
+        except ReportError as e:
+            return _error(str(e))
+        except OSError as e:
+            return _error(f"cannot write {args.html}: {e.strerror or e}")
+        print(f"{out / 'index.html'}")
+        return EXIT_OK
+    text = _render(reports, args.format)
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8")
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``report`` subcommand to the ``ztwin`` parser."""
+    listing = "\n".join(f"  {s.name:<9} {s.fcx}  {s.title}" for s in REPORTS.values())
+    p = sub.add_parser(
+        "report",
+        help="Performance Toolkit style reports (SYSSUMLG, USTAT, DEVICE, ...) from a MONWRITE file",
+        description="Performance Toolkit style reports computed from the records of a MONWRITE file.",
+        epilog=f"reports (all when no -r is given; FCX numbers work too):\n{listing}\n\n"
+        "Times are the monitored system's local time; --from/--to make INTERIM reports over the "
+        "intervals that lie between them.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", metavar="FILE", help="MONWRITE file")
+    p.add_argument("-r", "--report", action="append", dest="reports", metavar="NAME", help="a report to produce (repeatable)")
+    p.add_argument("--from", dest="start", metavar="HH:MM:SS", help="first interval start (or YYYY-MM-DD HH:MM:SS)")
+    p.add_argument("--to", dest="end", metavar="HH:MM:SS", help="last interval end (or YYYY-MM-DD HH:MM:SS)")
+    p.add_argument("--format", choices=("text", "csv", "json"), default="text", help="output format (default text)")
+    p.add_argument("--html", metavar="DIR", help="write an index and one HTML page per report into DIR")
+    p.add_argument(
+        "-u", "--user", action="append", dest="users", metavar="USERID", help="user for USTATLOG/UPAGELOG (repeatable)"
+    )
+    p.set_defaults(handler=cmd_report)

@@ -1,0 +1,173 @@
+"""HTML pages: an index and one page per report, with interactive time charts
+(plotly) for the by-time reports.
+
+The plotly.js bundle that the plotly package ships is written once into the
+directory as ``plotly.min.js`` and every page loads it from there, so the pages
+work offline. The directory is built under a temporary name beside the target
+and renamed into place at the end: an error leaves no half-written directory.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import shutil
+import tempfile
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ztwin.reports.core import ReportError
+from ztwin.reports.text import render, run_time
+
+if TYPE_CHECKING:
+    from ztwin.reports.model import Report
+
+MARKER = ".ztwin-report"
+PLOTLY_JS = "plotly.min.js"
+
+_CSS = """
+body { font-family: sans-serif; margin: 1.5em; color: #222; }
+pre { font-family: monospace; font-size: 12px; background: #f7f7f7; padding: 0.8em; overflow-x: auto; }
+.chart { width: 100%; max-width: 1100px; height: 340px; }
+nav a { margin-right: 1em; }
+table.index td { padding: 0.2em 0.8em; }
+"""
+
+
+def _page(title: str, body: str, with_plotly: bool) -> str:
+    script = f'<script src="{PLOTLY_JS}" charset="utf-8"></script>\n' if with_plotly else ""
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n{script}</head>\n"
+        f"<body>\n{body}\n</body>\n</html>\n"
+    )
+
+
+def page_name(rep: Report) -> str:
+    return f"{rep.name.lower()}.html"
+
+
+def _charts(rep: Report) -> list[str]:
+    """Chart snippets (a div and a script each) of a by-time report."""
+    if rep.time_key is None or not rep.charts:
+        return []
+    import plotly.graph_objects as go
+
+    groups = rep.grouped_rows() if rep.group_key else [("", rep.rows)]
+    out = []
+    for i, chart in enumerate(rep.charts):
+        traces = []
+        for gname, rows in groups:
+            timed = [r for r in rows if isinstance(r.get(rep.time_key), datetime)]
+            if not timed:
+                continue
+            x = [r[rep.time_key].strftime("%Y-%m-%d %H:%M:%S") for r in timed]
+            who = rows[0].get(rep.group_key) if rep.group_key else None
+            for key in chart.keys:
+                y = [r.get(key) for r in timed]
+                name = f"{who} {key}" if who and len(groups) > 1 else key
+                traces.append(go.Scatter(x=x, y=y, mode="lines+markers", name=name))
+        if not traces:
+            continue
+        fig = go.Figure(
+            data=traces,
+            layout={
+                "title": {"text": chart.title},
+                "xaxis": {"title": {"text": "Interval end"}},
+                "yaxis": {"title": {"text": chart.unit}, "rangemode": "tozero"},
+                "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
+                "legend": {"orientation": "h"},
+            },
+        )
+        out.append(
+            fig.to_html(
+                full_html=False,
+                include_plotlyjs=False,
+                div_id=f"chart-{i}",
+                default_height="340px",
+                config={"displaylogo": False, "responsive": True},
+            )
+        )
+    return out
+
+
+def report_page(rep: Report, when: datetime, nav: str) -> str:
+    charts = _charts(rep)
+    title = f"{rep.fcx} {rep.label}"
+    parts = [nav, f"<h1>{html.escape(title)}: {html.escape(rep.title)}</h1>"]
+    if charts:
+        parts.append('<div class="charts">')
+        parts += [f'<div class="chart-box">{c}</div>' for c in charts]
+        parts.append("</div>")
+    parts.append(f"<pre class=\"report\">{html.escape(render(rep, when))}</pre>")
+    return _page(title, "\n".join(parts), bool(charts))
+
+
+def index_page(reports: dict[str, Report], source: str, when: datetime) -> str:
+    rows = []
+    for rep in reports.values():
+        span = ""
+        if rep.start and rep.end:
+            span = f"{rep.start:%Y/%m/%d %H:%M:%S} to {rep.end:%H:%M:%S}"
+        kind = "time charts" if rep.time_key and rep.charts else ""
+        rows.append(
+            f'<tr><td>{rep.fcx}</td><td><a href="{page_name(rep)}">{html.escape(rep.label)}</a></td>'
+            f"<td>{html.escape(rep.title)}</td><td>{span}</td><td>{kind}</td></tr>"
+        )
+    body = (
+        f"<h1>ztwin report</h1>\n<p>File: <code>{html.escape(source)}</code><br>"
+        f"Run {when:%Y/%m/%d %H:%M:%S}</p>\n<table class=\"index\">\n" + "\n".join(rows) + "\n</table>"
+    )
+    return _page("ztwin report", body, False)
+
+
+def write_html(reports: dict[str, Report], out_dir: str | os.PathLike[str], source: str, when: datetime | None = None) -> Path:
+    """Write the index and report pages into ``out_dir`` (atomically replaced)."""
+    import plotly.offline
+
+    when = when or run_time()
+    target = Path(out_dir)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise ReportError(f"cannot write {target}: {parent} is not a directory")
+    if target.exists() and not _replaceable(target):
+        raise ReportError(
+            f"{target} exists and was not written by ztwin report; remove it or choose another directory"
+        )
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+    try:
+        (tmp / PLOTLY_JS).write_text(plotly.offline.get_plotlyjs(), encoding="utf-8")
+        links = " ".join(f'<a href="{page_name(r)}">{html.escape(r.label)}</a>' for r in reports.values())
+        nav = f'<nav><a href="index.html">Index</a> {links}</nav>'
+        for rep in reports.values():
+            (tmp / page_name(rep)).write_text(report_page(rep, when, nav), encoding="utf-8")
+        (tmp / "index.html").write_text(index_page(reports, source, when), encoding="utf-8")
+        (tmp / MARKER).write_text("written by ztwin report\n", encoding="utf-8")
+        os.chmod(tmp, 0o755)
+        _swap(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return target
+
+
+def _replaceable(target: Path) -> bool:
+    if not target.is_dir():
+        return False
+    return (target / MARKER).exists() or not any(target.iterdir())
+
+
+def _swap(tmp: Path, target: Path) -> None:
+    if not target.exists():
+        os.rename(tmp, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
+    os.rmdir(old)
+    os.rename(target, old)
+    try:
+        os.rename(tmp, target)
+    except BaseException:
+        os.rename(old, target)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
