@@ -64,7 +64,7 @@ SYSCONF_KEYS = [
 
 def sysconf(iv: Intervals, **_: Any) -> Report:
     c = iv.config
-    procs = [
+    procs: list[dict[str, Any]] = [
         {"cpu": a, "type": CPU_TYPES.get(t, NA) if t is not None else NA} for a, t in sorted(c.cpus.items())
     ]
     page_slots = sum(p.slots or 0 for p in c.paging if p.area_type == "PAGE") if c.paging else None
@@ -91,8 +91,8 @@ def sysconf(iv: Intervals, **_: Any) -> Report:
         return NA if x is None else fmt.format(x)
 
     by_type: dict[str, int] = {}
-    for p in procs:
-        by_type[p["type"]] = by_type.get(p["type"], 0) + 1
+    for proc in procs:
+        by_type[str(proc["type"])] = by_type.get(str(proc["type"]), 0) + 1
     items = [
         section("System:"),
         ("System identifier", v(c.system_id)),
@@ -115,7 +115,7 @@ def sysconf(iv: Intervals, **_: Any) -> Report:
     ]
     lines = kv_lines(items)
     if procs:
-        lines += ["", "  CPU  Type"] + [f"  {p['cpu']:>3}  {p['type']}" for p in procs]
+        lines += ["", "  CPU  Type"] + [f"  {proc['cpu']:>3}  {proc['type']}" for proc in procs]
     if c.paging:
         lines += ["", "  Volume  Addr  Type   Extent (cyl)        Slots"]
         for p in c.paging:

@@ -409,7 +409,8 @@ class TimeSpec:
         m = _DATETIME.match(t)
         if m:
             try:
-                when = datetime(*(int(g or 0) for g in m.groups()))  # type: ignore[misc]
+                y, mo, d, h, mi, sec = (int(g or 0) for g in m.groups())
+                when = datetime(y, mo, d, h, mi, sec)
             except ValueError as e:
                 raise ReportError(f"{text!r} is not a valid date and time: {e}") from None
             return cls(text, when=when)
@@ -482,7 +483,7 @@ def _wanted(sel: Selection, key: Any) -> bool:
         return False
     if sel == "all":
         return True
-    return key in sel  # type: ignore[operator]
+    return isinstance(sel, set) and key in sel
 
 
 @dataclass
@@ -1029,7 +1030,7 @@ class Collector:
                 continue
             seen = False
             for tod, f in rows:
-                cpu = f.get(keyf)
+                cpu: int = f.get(keyf, 0)
                 if iv is None:
                     tr.note(cpu, seq, tod, f)
                     continue
@@ -1214,8 +1215,8 @@ class Collector:
                 self.iv.users[user] = dict(raw)
             else:
                 tget = totals.get
-                for k, v in raw.items():  # users' sums have no min_/max_ keys
-                    totals[k] = tget(k, 0) + v
+                for k, x in raw.items():  # users' sums have no min_/max_ keys
+                    totals[k] = tget(k, 0) + x
             if _wanted(self.sel_users, user):
                 self.iv.user_series.setdefault(user, []).append((iv.index, CompactRaw(raw, "user")))  # type: ignore[arg-type]
             # system sums over users (T/V, capture ratio, >System< lines)
@@ -1224,15 +1225,15 @@ class Collector:
             sysraw["users_counted"] = sget("users_counted", 0) + iv.seconds
             rget = raw.get
             for k, sk in _SYS_USER_KEYS:
-                v = rget(k)
-                if v is not None:
-                    sysraw[sk] = sget(sk, 0) + v
+                y = rget(k)
+                if y is not None:
+                    sysraw[sk] = sget(sk, 0) + y
             if "store_seconds" in raw:
                 sysraw["users_store_n"] = sget("users_store_n", 0) + iv.seconds
                 for k, sk in _SYS_LEVEL_KEYS:
-                    v = rget(k)
-                    if v is not None:
-                        sysraw[sk] = sget(sk, 0) + v
+                    y = rget(k)
+                    if y is not None:
+                        sysraw[sk] = sget(sk, 0) + y
         if sysraw is not None:
             add(sysraw, "users_active", active * iv.seconds)  # type: ignore[union-attr]
 

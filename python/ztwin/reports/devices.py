@@ -55,7 +55,8 @@ def device(iv: Intervals, **_: Any) -> Report:
     for devno, raw in iv.devices.items():
         m = device_metrics(raw)
         info = iv.device_info.get(devno, {})
-        volser = info.get("volser") or (iv.config.devices.get(devno).volser if devno in iv.config.devices else "")
+        conf = iv.config.devices.get(devno)
+        volser = info.get("volser") or (conf.volser if conf is not None else "")
         cp = _cp_owned(iv, devno)
         m.update(
             addr=hexaddr(devno),
@@ -128,9 +129,10 @@ def cpowned(iv: Intervals, **_: Any) -> Report:
             extent = f"{ext.start}-{ext.end}" if ext.start is not None and ext.end is not None else NA
         else:
             flags = info.get("flags") or 0
-            area = next((t for b, t in AREA_TYPES.items() if flags & b), None)
-            if area is None:
-                area = "PAGE" if info.get("page_slots") else ("SPOOL" if info.get("spool_slots") else "?????")
+            found = next((t for b, t in AREA_TYPES.items() if flags & b), None)
+            if found is None:
+                found = "PAGE" if info.get("page_slots") else ("SPOOL" if info.get("spool_slots") else "?????")
+            area = found
             extent = NA
         conf = cfg.devices.get(devno)
         m.update(

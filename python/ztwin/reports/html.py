@@ -52,7 +52,7 @@ def _charts(rep: Report) -> list[str]:
     """Chart snippets (a div and a script each) of a by-time report."""
     if rep.time_key is None or not rep.charts:
         return []
-    import plotly.graph_objects as go
+    import plotly.graph_objects as go  # type: ignore[import-untyped]
 
     groups = rep.grouped_rows() if rep.group_key else [("", rep.rows)]
     out = []
@@ -124,7 +124,7 @@ def index_page(reports: dict[str, Report], source: str, when: datetime) -> str:
 
 def write_html(reports: dict[str, Report], out_dir: str | os.PathLike[str], source: str, when: datetime | None = None) -> Path:
     """Write the index and report pages into ``out_dir`` (atomically replaced)."""
-    import plotly.offline
+    import plotly.offline  # type: ignore[import-untyped]
 
     when = when or run_time()
     target = Path(out_dir)

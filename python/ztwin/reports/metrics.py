@@ -49,7 +49,7 @@ def _get(raw: Raw, *keys: str) -> float | None:
 # --------------------------------------------------------------------------
 
 
-def device_metrics(raw: Raw) -> dict[str, float | None]:
+def device_metrics(raw: Raw) -> dict[str, Any]:
     """DEVICE (FCX108) figures of one device.
 
     Rates over the seconds the device had samples; pend/disc/conn per measured
@@ -95,7 +95,7 @@ def device_metrics(raw: Raw) -> dict[str, float | None]:
     }
 
 
-def exposure_metrics(raw: Raw, device: Raw | None = None) -> dict[str, float | None]:
+def exposure_metrics(raw: Raw, device: Raw | None = None) -> dict[str, Any]:
     """DEVICE CPOWNED (FCX109) figures of one paging exposure.
 
     Page rates and SSCH rate over the exposure's seconds; block size = pages per
@@ -144,7 +144,7 @@ HF_STATES = [
 ]  # fmt: skip
 
 
-def hf_percentages(raw: Raw, prefix: str = "hf_") -> dict[str, float | None]:
+def hf_percentages(raw: Raw, prefix: str = "hf_") -> dict[str, Any]:
     """USTAT wait-state percentages: each state's samples over all samples
     (%ACT: samples in the dispatch or eligible list); Q0..Q3 and E0-3 as shares
     of the in-queue samples (None when the file does not split them)."""
@@ -166,7 +166,7 @@ UPAGE_RATES = ["page_reads", "page_writes", "steals", "x_to_ms", "ms_to_x", "x_t
 UPAGE_LEVELS = ["wss", "res_lt2g", "res_gt2g", "locked", "xstor", "dasd", "storage_pages"]
 
 
-def upage_figures(raw: Raw, prefix: str = "") -> dict[str, float | None]:
+def upage_figures(raw: Raw, prefix: str = "") -> dict[str, Any]:
     """UPAGE figures: page rates per second and time-averaged page counts."""
     seconds = raw.get(prefix + "store_seconds")
     out: dict[str, float | None] = {}
@@ -199,7 +199,7 @@ def user_metrics(raw: Raw) -> dict[str, Any]:
 # --------------------------------------------------------------------------
 
 
-def cpu_metrics(raw: Raw) -> dict[str, float | None]:
+def cpu_metrics(raw: Raw) -> dict[str, Any]:
     """FCX100 figures of one processor: busy (100 - wait), CP and emulation
     shares, user and system time, spin time; its SSCH and paging rates."""
     seconds = raw.get("seconds")
@@ -220,7 +220,7 @@ def cpu_metrics(raw: Raw) -> dict[str, float | None]:
     }
 
 
-def lpar_metrics(raw: Raw) -> dict[str, float | None]:
+def lpar_metrics(raw: Raw) -> dict[str, Any]:
     """FCX126 figures of one logical CPU: dispatch and overhead time over elapsed."""
     seconds = raw.get("seconds")
     return {

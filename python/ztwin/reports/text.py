@@ -196,8 +196,8 @@ def render(rep: Report, when: datetime | None = None) -> str:
 
 
 def kv_lines(items: Sequence[tuple[str, Any]], width: int = 38) -> list[str]:
-    """``Label ........ value`` lines; a None label starts a section heading."""
-    lines = []
+    """``Label ........ value`` lines; :func:`section` items start a section."""
+    lines: list[str] = []
     for label, value in items:
         if value is _SECTION:
             if lines:

@@ -6,6 +6,7 @@ Each expected value is worked out from the deltas written there; T = 60 s.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from ztwin.reports.core import CompactRaw, Tracker, counter_delta, merged, wrap_
 approx = pytest.approx
 
 
-def rows_by(rep_rows: list[dict], key: str) -> dict:
+def rows_by(rep_rows: list[dict[str, Any]], key: str) -> dict[Any, dict[str, Any]]:
     return {r[key]: r for r in rep_rows}
 
 
@@ -309,7 +310,8 @@ def test_window_selects_whole_intervals_and_keeps_baselines(basic_file: Path) ->
     rows = reps["SYSSUMLG"].rows
     assert [r["interval_end"].strftime("%H:%M") for r in rows[1:]] == ["10:03", "10:04"]
     assert reps["SYSSUMLG"].interim
-    assert reps["DEVICE"].start.strftime("%H:%M:%S") == "10:02:00"
+    start = reps["DEVICE"].start
+    assert start is not None and start.strftime("%H:%M:%S") == "10:02:00"
     dev = rows_by(reps["DEVICE"].rows, "addr")
     assert dev["0200"]["seconds"] == approx(120.0)  # 10:03 delta used the 10:02 baseline
     assert dev["0300"]["seconds"] == approx(60.0)
