@@ -413,9 +413,10 @@ pub enum Workload {
         #[serde(default)]
         cp_overhead: f64,
     },
-    /// Minidisk I/O driver: closed loop of I/Os to one DASD volume.
+    /// Minidisk I/O driver: a closed loop of CPU work, one I/O, think.
     MinidiskIo {
-        /// Device number (hex) of a `[[dasd]]` volume.
+        /// Device number (hex) of a `[[dasd]]` volume; with a trailing `+`,
+        /// member k of a guest group uses the k-th volume from there.
         device: String,
         /// Think time between I/Os.
         #[serde(default)]
@@ -761,9 +762,16 @@ impl Scenario {
                 }
             }
             Workload::MinidiskIo { device, pages_per_io, cpu_per_io_us, .. } => {
-                let d = parse_devno(device).map_err(|e| ScenarioError { origin: origin.into(), place: format!("{place}.device"), reason: e })?;
-                if self.dasd_volume_index(d).is_none() {
-                    return err("device", format!("{d:04X} is not a [[dasd]] volume"));
+                let (dev, spread) = split_device(device);
+                let d = parse_devno(dev).map_err(|e| ScenarioError { origin: origin.into(), place: format!("{place}.device"), reason: e })?;
+                let last = if spread { d as u32 + g.count - 1 } else { d as u32 };
+                if last > 0xFFFF {
+                    return err("device", format!("{device}: device numbers run past FFFF"));
+                }
+                for a in d as u32..=last {
+                    if self.dasd_volume_index(a as u16).is_none() {
+                        return err("device", format!("{a:04X} is not a [[dasd]] volume"));
+                    }
                 }
                 if *pages_per_io == 0 || *pages_per_io > 64 {
                     return err("pages_per_io", "must be 1 to 64".into());
@@ -804,6 +812,15 @@ impl Scenario {
             }
         }
         out
+    }
+}
+
+/// A minidisk workload's device: the device number and whether group members
+/// spread over consecutive volumes (a trailing `+`).
+pub fn split_device(device: &str) -> (&str, bool) {
+    match device.trim().strip_suffix('+') {
+        Some(d) => (d, true),
+        None => (device.trim(), false),
     }
 }
 

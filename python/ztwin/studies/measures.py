@@ -94,6 +94,24 @@ def paging_queue(data: Data, t0: float, t1: float) -> float:
     return float(q.max()) if len(q) else 0.0
 
 
+def paging_response_ms(data: Data, t0: float, t1: float) -> float:
+    """Average response (queue wait + service) per paging I/O: service from the
+    measurement block, queue wait by Little's law from the high-frequency queue
+    samples (average queue length / I/O rate), weighted by I/Os."""
+    dev = data.frames["MRIODDEV"]
+    paging = dev[(dev["IODDEV_CALFLAGS"].str.upper() == "80")]
+    cols = ["IODDEV_SCMCNTIM", "IODDEV_SCMDDTIM", "IODDEV_SCMFPTIM", "IODDEV_SCGCOUNT", "IODDEV_HFQUEUE", "IODDEV_HFCOUNT"]
+    d = deltas(paging, ["IODDEV_RDEVDEV"], cols, data.at(t0), data.at(t1))
+    d = d[d["IODDEV_SCGCOUNT"] > 0]
+    if d.empty:
+        return 0.0
+    serv = (d["IODDEV_SCMCNTIM"] + d["IODDEV_SCMDDTIM"] + d["IODDEV_SCMFPTIM"]) * 0.128 / d["IODDEV_SCGCOUNT"]
+    rate = d["IODDEV_SCGCOUNT"] / d["T"]
+    queue = d["IODDEV_HFQUEUE"] / d["IODDEV_HFCOUNT"].where(d["IODDEV_HFCOUNT"] > 0, 1)
+    resp = serv + 1000 * queue / rate
+    return float((resp * d["IODDEV_SCGCOUNT"]).sum() / d["IODDEV_SCGCOUNT"].sum())
+
+
 def user_state_pct(
     data: Data, users: list[str], field: str, t0: float, t1: float, of: str = "USEINT_HFSTCT"
 ) -> float:
@@ -125,7 +143,22 @@ def user_page_read_rate(data: Data, users: list[str], t0: float, t1: float) -> t
 
 
 def tv_ratio(data: Data, t0: float, t1: float) -> float:
-    """T/V: total over virtual CPU time of all users (MRUSEACT)."""
+    """T/V as Performance Toolkit's system summary shows it: processor time
+    used (user plus system) over guest emulation time (MRSYTPRP)."""
+    d = deltas(data.frames["MRSYTPRP"], ["SYTPRP_PFXCPUAD"], ["SYTPRP_PFXUTIME", "SYTPRP_PFXTMSYS", "SYTPRP_PFXPRBTM"], data.at(t0), data.at(t1))
+    emul = -d["SYTPRP_PFXPRBTM"].sum()  # counts down
+    return float((d["SYTPRP_PFXUTIME"] + d["SYTPRP_PFXTMSYS"]).sum() / emul) if emul > 0 else 0.0
+
+
+def capture_ratio(data: Data, t0: float, t1: float) -> float:
+    """Processor time charged to users over all processor time used."""
+    d = deltas(data.frames["MRSYTPRP"], ["SYTPRP_PFXCPUAD"], ["SYTPRP_PFXUTIME", "SYTPRP_PFXTMSYS"], data.at(t0), data.at(t1))
+    total = (d["SYTPRP_PFXUTIME"] + d["SYTPRP_PFXTMSYS"]).sum()
+    return float(d["SYTPRP_PFXUTIME"].sum() / total) if total > 0 else 0.0
+
+
+def user_tv_ratio(data: Data, t0: float, t1: float) -> float:
+    """T/V of the users alone: total over virtual CPU time (MRUSEACT)."""
     ua = data.frames["MRUSEACT"]
     d = deltas(ua, ["USEACT_VMDUSER", "USEACT_VMDCPUAD"], ["USEACT_VMDTTIME", "USEACT_VMDVTIME"], data.at(t0), data.at(t1))
     v = d["USEACT_VMDVTIME"].sum()

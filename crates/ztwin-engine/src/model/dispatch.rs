@@ -102,7 +102,8 @@ pub enum WorkState {
     None,
     Thrasher { pos: u64, touches: u64, prefill_left: u64 },
     Cpu { left: Ns },
-    Io { phase_cpu: bool },
+    /// Minidisk loop: 0 = compute, 1 = start the I/O, 2 = think.
+    Io { phase: u8 },
 }
 
 pub struct Vcpu {
@@ -295,7 +296,7 @@ impl Twin {
                     WorkState::Thrasher { pos, touches: 0, prefill_left: if *prefill && k == 0 { pages } else { 0 } }
                 }
                 Workload::Cpu { .. } => WorkState::Cpu { left: 0 },
-                Workload::MinidiskIo { .. } => WorkState::Io { phase_cpu: true },
+                Workload::MinidiskIo { .. } => WorkState::Io { phase: 0 },
             };
             if !matches!(w, Workload::Idle) && matches!(self.vcpus[vi].state, VState::Idle | VState::Think) {
                 self.vcpu_has_work(v);
@@ -588,20 +589,30 @@ impl Twin {
                 }
             }
             Workload::MinidiskIo { device, think, pages_per_io, cpu_per_io_us } => {
-                let WorkState::Io { phase_cpu } = &mut self.vcpus[vi].work else { unreachable!() };
-                if *phase_cpu {
-                    *phase_cpu = false;
-                    b.virt = us_f(cpu_per_io_us);
-                    b.outcome = Outcome::Slice;
-                } else {
-                    *phase_cpu = true;
-                    let dev = crate::scenario::parse_devno(&device).expect("validated");
-                    let vol = self.pg.paging_vols.len() + self.sc.dasd_volume_index(dev).expect("validated");
-                    b.cp += self.costs.virtual_io;
-                    self.vcpus[vi].vio += 1;
-                    b.io = Some(self.new_minidisk_io(vol as u32, pages_per_io, v));
-                    let _ = think;
-                    b.outcome = Outcome::IoWait;
+                let WorkState::Io { phase } = &mut self.vcpus[vi].work else { unreachable!() };
+                match *phase {
+                    0 => {
+                        *phase = 1;
+                        b.virt = us_f(cpu_per_io_us).min(budget);
+                        b.outcome = Outcome::Slice;
+                    }
+                    1 => {
+                        *phase = 2;
+                        let (dev, spread) = crate::scenario::split_device(&device);
+                        let mut dev = crate::scenario::parse_devno(dev).expect("validated");
+                        if spread {
+                            dev += self.group_of(g).1 as u16;
+                        }
+                        let vol = self.pg.paging_vols.len() + self.sc.dasd_volume_index(dev).expect("validated");
+                        b.cp += self.costs.virtual_io;
+                        self.vcpus[vi].vio += 1;
+                        b.io = Some(self.new_minidisk_io(vol as u32, pages_per_io, v));
+                        b.outcome = Outcome::IoWait;
+                    }
+                    _ => {
+                        *phase = 0;
+                        b.outcome = if think.0 > 0 { Outcome::Think(think.0) } else { Outcome::Slice };
+                    }
                 }
             }
         }

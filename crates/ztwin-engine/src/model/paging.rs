@@ -493,8 +493,11 @@ impl Twin {
         req.clear();
         self.io[r as usize].waiters = req;
         self.io_free.push(r);
-        if let Some(next) = self.pg.vols[vol as usize].queue.pop_front() {
-            self.start_io(vol, next);
+        // Completion work may already have started a new I/O on this volume.
+        if self.pg.vols[vol as usize].busy.is_none() {
+            if let Some(next) = self.pg.vols[vol as usize].queue.pop_front() {
+                self.start_io(vol, next);
+            }
         }
     }
 

@@ -135,8 +135,8 @@ impl Storage {
     /// bounded to a sensible share of the DPA (spec topic 1, [E]).
     pub fn set_thresholds(&mut self, dpa: u32) {
         let d = dpa as f64;
-        let low = (self.rate * 0.5).clamp(d * 0.002, d * 0.05);
-        let high = (self.rate * 1.5).clamp(low * 2.0, d * 0.1);
+        let low = (self.rate * 0.5).clamp(d * 0.0005, d * 0.05);
+        let high = (self.rate * 1.5).clamp(low * 1.5, d * 0.1);
         self.low = low.max(16.0) as u32;
         self.high = high.max(32.0) as u32;
     }
@@ -397,7 +397,10 @@ impl Twin {
         if self.xs.free.len() as u32 + self.xs.migrating >= self.xs.low {
             return;
         }
-        while (self.xs.free.len() as u32 + self.xs.migrating) < 2 * self.xs.low {
+        // Migration is a background trickle: at most two blocks in flight per
+        // paging volume, so it never floods the paging queues.
+        let cap = 2 * self.block_max * self.pg.paging_vols.len() as u32;
+        while (self.xs.free.len() as u32 + self.xs.migrating) < 2 * self.xs.low && self.xs.migrating < cap {
             let mut items = Vec::with_capacity(self.block_max as usize);
             while items.len() < self.block_max as usize {
                 let Some((b, gen)) = self.xs.fifo.pop_front() else { break };
@@ -424,7 +427,15 @@ impl Twin {
     }
 
     /// A migration write finished: pages still in XSTOR now live on DASD.
+    /// Continue migrating if XSTOR is still short.
     pub(crate) fn migration_done(&mut self, block: u32) {
+        self.finish_migration(block);
+        let mut sys = 0;
+        self.maybe_migrate(&mut sys);
+        self.cpus[self.cur_cpu as usize].c.sys_ns += sys;
+    }
+
+    fn finish_migration(&mut self, block: u32) {
         let items: Vec<(u32, u32)> = self.pg.blocks[block as usize].pages.clone();
         for (g, vp) in items {
             self.xs.migrating = self.xs.migrating.saturating_sub(1);
