@@ -35,7 +35,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ztwin.monitor import layouts, read
-from ztwin.reports.metrics import device_metrics
+from ztwin.reports.metrics import device_metrics, system_metrics
 
 if TYPE_CHECKING:
     from ztwin._native import Stats, StrPath
@@ -251,6 +251,20 @@ class CompactRaw(Mapping[str, float]):
 
     def __len__(self) -> int:
         return sum(1 for v in self._a if v == v)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        i = self._s.index.get(key)
+        if i is None or i >= len(self._a):
+            return default
+        v = self._a[i]
+        return default if v != v else v
+
+    def __contains__(self, key: object) -> bool:
+        return self.get(key) is not None  # type: ignore[arg-type]
+
+    def items(self) -> Iterator[tuple[str, float]]:  # type: ignore[override]
+        keys = self._s.keys
+        return ((keys[i], v) for i, v in enumerate(self._a) if v == v)
 
     def __repr__(self) -> str:
         return f"CompactRaw({dict(self.items())!r})"
@@ -472,6 +486,13 @@ class SysInterval:
     raw: Raw = field(default_factory=dict)
     cpus: dict[int, Raw] = field(default_factory=dict)
     lpar: dict[tuple[str, int], Raw] = field(default_factory=dict)
+    _metrics: dict[str, Any] | None = None
+
+    def metrics(self) -> dict[str, Any]:
+        """``metrics.system_metrics(raw)`` of this interval (computed once)."""
+        if self._metrics is None:
+            self._metrics = system_metrics(self.raw)
+        return self._metrics
 
 
 #: Which per-key series to keep: None (none), "all", or a set of keys.
@@ -516,6 +537,7 @@ class Intervals:
     sets: int = 0
     stats: Stats | None = None
     stopped_early: bool = False
+    _total: tuple[int, Raw] | None = field(default=None, repr=False)
 
     @property
     def start(self) -> datetime | None:
@@ -526,8 +548,15 @@ class Intervals:
         return self.intervals[-1].end if self.intervals else None
 
     def total(self) -> Raw:
-        """System sums over the window."""
-        return merged(iv.raw for iv in self.intervals)
+        """System sums over the window (computed once; do not modify)."""
+        n = len(self.intervals)
+        if self._total is None or self._total[0] != n:
+            self._total = (n, merged(iv.raw for iv in self.intervals))
+        return self._total[1]
+
+    def total_metrics(self) -> dict[str, Any]:
+        """``metrics.system_metrics`` of the window (a new dict each call)."""
+        return system_metrics(self.total()) if self.intervals else {}
 
 
 # --------------------------------------------------------------------------

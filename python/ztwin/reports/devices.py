@@ -6,7 +6,7 @@ from typing import Any
 
 from ztwin.reports.common import hexaddr, new_report
 from ztwin.reports.core import AREA_TYPES, DASD_CLASS, Intervals, merged
-from ztwin.reports.metrics import device_metrics, exposure_metrics, pct, system_metrics
+from ztwin.reports.metrics import device_metrics, exposure_metrics, pct
 from ztwin.reports.model import Report
 from ztwin.reports.text import NA, Column, Group, Table, fmt_num
 
@@ -143,8 +143,7 @@ def cpowned(iv: Intervals, **_: Any) -> Report:
             area_extent=extent,
         )
         rows.append(m)
-    total = iv.total() if iv.intervals else {}
-    sysm = system_metrics(total) if total else {}
+    sysm = iv.total_metrics()
     page_slots = sysm.get("slots_total")
     page_used = sysm.get("slots_used")
     if page_slots is None and iv.exposures:

@@ -360,7 +360,11 @@ def system_metrics(raw: Raw) -> dict[str, Any]:
     # UPAGE as the mean per user (Perfkit's convention).
     out.update({"sys_" + k: v for k, v in hf_percentages(raw, "users_hf_").items()})
     n = out["users_counted"]
-    store = {k[len("users_"):]: v for k, v in raw.items() if k.startswith("users_") and not k.startswith("users_hf_")}
+    store: dict[str, float] = {}
+    for k in (*UPAGE_RATES, *UPAGE_LEVELS):
+        v = raw.get("users_" + k)
+        if v is not None:
+            store[k] = v
     store["store_seconds"] = raw.get("users_store_seconds", 0.0)
     # Sum over users of deltas / sum over users of seconds = the mean per user.
     out.update({"sys_" + k: v for k, v in upage_figures(store).items()})

@@ -6,7 +6,7 @@ from typing import Any
 
 from ztwin.reports.common import MEAN, interval_column, new_report
 from ztwin.reports.core import Intervals
-from ztwin.reports.metrics import pct, system_metrics
+from ztwin.reports.metrics import pct
 from ztwin.reports.model import Chart, Report
 from ztwin.reports.text import Column, Group, Table, fmt_num, kv_lines, section
 
@@ -23,7 +23,7 @@ STORAGE_KEYS = [
 
 
 def storage(iv: Intervals, **_: Any) -> Report:
-    m = system_metrics(iv.total()) if iv.intervals else {}
+    m = iv.total_metrics()
     cfg = iv.config
     row = {k: m.get(k) for k in STORAGE_KEYS}
     row["storage_mb"] = None if cfg.storage_bytes is None else cfg.storage_bytes / 2**20
@@ -92,11 +92,11 @@ def storage(iv: Intervals, **_: Any) -> Report:
 def _by_time(iv: Intervals, keys: list[str]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     if iv.intervals:
-        m = system_metrics(iv.total())
+        m = iv.total_metrics()
         m.update(interval_end=MEAN, interval_start=None)
         rows.append({k: m.get(k) for k in keys})
     for s in iv.intervals:
-        m = system_metrics(s.raw)
+        m = dict(s.metrics())
         m.update(interval_end=s.end, interval_start=s.start)
         rows.append({k: m.get(k) for k in keys})
     return rows

@@ -6,7 +6,7 @@ from typing import Any
 
 from ztwin.reports.common import MEAN, interval_column, new_report
 from ztwin.reports.core import CPU_TYPES, Intervals, merged
-from ztwin.reports.metrics import cpu_metrics, lpar_metrics, pct, system_metrics
+from ztwin.reports.metrics import cpu_metrics, lpar_metrics, pct
 from ztwin.reports.model import Chart, Report
 from ztwin.reports.text import NA, Column, Group, Table, fmt_num, kv_lines
 
@@ -46,11 +46,11 @@ def syssumlg(iv: Intervals, **_: Any) -> Report:
     )
     rows: list[dict[str, Any]] = []
     if iv.intervals:
-        mean = system_metrics(iv.total())
+        mean = iv.total_metrics()
         mean.update(interval_end=MEAN, interval_start=None)
         rows.append(mean)
     for s in iv.intervals:
-        m = system_metrics(s.raw)
+        m = dict(s.metrics())
         m.update(interval_end=s.end, interval_start=s.start)
         rows.append(m)
     rows = [{k: r.get(k) for k in SYSSUMLG_KEYS} for r in rows]
@@ -110,7 +110,7 @@ def cpu(iv: Intervals, **_: Any) -> Report:
         m.update(cpu=addr, type=CPU_TYPES.get(t, NA) if t is not None else NA)
         rows.append(m)
     rows = [{k: r.get(k) for k in CPU_KEYS} for r in rows]
-    sysm = system_metrics(iv.total()) if iv.intervals else {}
+    sysm = iv.total_metrics()
     summary = {
         k: sysm.get(k)
         for k in (

@@ -8,7 +8,7 @@ from typing import Any
 
 from ztwin.reports.common import MEAN, SYSTEM, interval_column, new_report
 from ztwin.reports.core import Intervals, merged
-from ztwin.reports.metrics import system_metrics, user_metrics
+from ztwin.reports.metrics import user_metrics
 from ztwin.reports.model import Chart, Report
 from ztwin.reports.text import NA, Column, Group, Table
 
@@ -41,7 +41,7 @@ def _ustat_columns(first: Column) -> Table:
 def ustat(iv: Intervals, **_: Any) -> Report:
     rows: list[dict[str, Any]] = []
     if iv.users:
-        sysm = system_metrics(iv.total())
+        sysm = iv.total_metrics()
         row: dict[str, Any] = {k: sysm.get("sys_" + k) for k in USTAT_PCTS}
         row.update(userid=SYSTEM, hf_samples=sysm.get("sys_hf_samples"), seconds=sysm.get("seconds"))
         rows.append(row)
@@ -71,11 +71,11 @@ def ustatlog(iv: Intervals, users: Sequence[str] | None = None, **_: Any) -> Rep
     rows: list[dict[str, Any]] = []
     for subject in _log_subjects(iv, users):
         if subject == SYSTEM:
-            sysm = system_metrics(iv.total()) if iv.intervals else None
+            sysm = (iv.total_metrics() or None)
             if sysm is not None:
                 rows.append(_ustat_row(subject, MEAN, None, sysm, "sys_"))
             for s in iv.intervals:
-                rows.append(_ustat_row(subject, s.end, s.start, system_metrics(s.raw), "sys_"))
+                rows.append(_ustat_row(subject, s.end, s.start, dict(s.metrics()), "sys_"))
             continue
         series = iv.user_series.get(subject, [])
         if series:
@@ -157,7 +157,7 @@ def _upage_row(userid: str, m: dict[str, Any], prefix: str) -> dict[str, Any]:
 def upage(iv: Intervals, **_: Any) -> Report:
     rows: list[dict[str, Any]] = []
     if iv.users:
-        sysm = system_metrics(iv.total())
+        sysm = iv.total_metrics()
         row = _upage_row(SYSTEM, sysm, "sys_")
         row["users"] = sysm.get("sys_users")
         row["storage_pages"] = sysm.get("sys_storage_pages")
@@ -188,9 +188,9 @@ def upagelog(iv: Intervals, users: Sequence[str] | None = None, **_: Any) -> Rep
     for subject in _log_subjects(iv, users):
         if subject == SYSTEM:
             if iv.intervals:
-                rows.append(_log_upage(subject, MEAN, None, system_metrics(iv.total()), "sys_"))
+                rows.append(_log_upage(subject, MEAN, None, iv.total_metrics(), "sys_"))
             for s in iv.intervals:
-                rows.append(_log_upage(subject, s.end, s.start, system_metrics(s.raw), "sys_"))
+                rows.append(_log_upage(subject, s.end, s.start, dict(s.metrics()), "sys_"))
             continue
         series = iv.user_series.get(subject, [])
         if series:
