@@ -324,3 +324,23 @@ def test_metrics_of_merged_intervals_equal_the_window_totals(basic_file: Path) -
     series = iv.user_series["LINUX01"]
     assert user_metrics(merged(r for _, r in series))["act_pct"] == approx(user_metrics(iv.users["LINUX01"])["act_pct"])
     assert len(iv.device_series[0x0300]) == 1
+
+
+def test_a_device_that_vanishes_and_returns_is_rebaselined(tmp_path: Path) -> None:
+    from builders import MonFile, at, device_record
+
+    f = MonFile(tmp_path / "vanish.monwrite")
+    # present at 10:01, 10:02, gone at 10:03, back at 10:04 and 10:05; a vary-on
+    # event before 10:05 starts it afresh once more
+    for i, ssch in [(1, 0), (2, 600), (3, None), (4, 5000), (5, 5600)]:
+        if i == 5:
+            f.event_set(at(270), [("MRIODVON", {"IODVON_RDEVDEV": 0x0500})])
+        recs = [device_record(0x0501, "KEEP01", SCGSSCH=60 * i, SCGCOUNT=60 * i)]
+        if ssch is not None:
+            recs.append(device_record(0x0500, "GONE01", SCGSSCH=ssch, SCGCOUNT=ssch))
+        f.sample_set(at(60 * i), recs)
+    iv = collect(f.close(), devices="all")
+    # only 10:02 counts for 0500: 10:04 follows a set without it, 10:05 a vary-on
+    assert iv.devices[0x0500]["ssch"] == 600
+    assert [iv.intervals[i].end.minute for i, _ in iv.device_series[0x0500]] == [2]
+    assert iv.devices[0x0501]["seconds"] == approx(60.0 * 4)
