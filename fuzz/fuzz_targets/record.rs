@@ -100,12 +100,7 @@ fuzz_target!(|data: &[u8]| {
     let bytes = &data[..(h.len as usize).min(data.len())];
     let mut out = String::new();
     for kind in [SetKind::Sample, SetKind::Event] {
-        let r = RecordRef {
-            offset: 0,
-            header: h,
-            bytes,
-            set_kind: kind,
-        };
+        let r = RecordRef::new(0, h, bytes, kind);
         out.clear();
         dump::record_json(&mut out, &r, DEFAULT_RELEASE);
         out.clear();

@@ -175,7 +175,7 @@ pub fn summary_text(stats: &Stats) -> String {
         stats.file_bytes, stats.groups, stats.records, stats.intervals
     );
     for ((d, r), n) in &stats.by_type {
-        let name = crate::layout::record_name(*d, *r);
+        let name = crate::layout::record_name(d, r);
         let _ = writeln!(s, "  D{d}R{r:<3} {name:<9} {n:>10}");
     }
     let _ = writeln!(s, "  unknown records: {}", stats.unknown);

@@ -7,17 +7,93 @@
 
 /// Decode EBCDIC (CP037) bytes to a `String`, stopping nowhere (every byte maps).
 pub fn decode(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| E2A[b as usize] as char).collect()
+    let mut s = String::new();
+    decode_into(bytes, &mut s);
+    s
+}
+
+/// Append the decoded text of EBCDIC (CP037) `bytes` to `out` (no allocation
+/// beyond the growth of `out`).
+#[inline]
+pub fn decode_into(bytes: &[u8], out: &mut String) {
+    // Each byte becomes one Latin-1 character: 1 UTF-8 byte below 0x80, else 2.
+    out.reserve(bytes.len());
+    for &b in bytes {
+        out.push(E2A[b as usize] as char);
+    }
+}
+
+/// The bytes of a blank-padded EBCDIC character field without its trailing
+/// blanks (X'40') and NULs (spec section 9 item 11).
+#[inline]
+pub fn trim_field(bytes: &[u8]) -> &[u8] {
+    let mut end = bytes.len();
+    while end > 0 && (bytes[end - 1] == 0x40 || bytes[end - 1] == 0x00) {
+        end -= 1;
+    }
+    &bytes[..end]
 }
 
 /// Decode a blank-padded EBCDIC character field: convert, then strip trailing
 /// blanks and NULs (spec section 9 item 11).
 pub fn decode_field(bytes: &[u8]) -> String {
-    let end = bytes
-        .iter()
-        .rposition(|&b| b != 0x40 && b != 0x00)
-        .map_or(0, |p| p + 1);
-    decode(&bytes[..end])
+    decode(trim_field(bytes))
+}
+
+/// EBCDIC text borrowed from a record: the raw CP037 bytes, converted only when
+/// asked (see [`crate::layout::ValueRef`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Ebcdic<'a>(pub &'a [u8]);
+
+impl<'a> Ebcdic<'a> {
+    /// The raw EBCDIC bytes.
+    #[inline]
+    pub fn bytes(&self) -> &'a [u8] {
+        self.0
+    }
+
+    /// Length in characters (one per byte).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Append the decoded text to `out`.
+    #[inline]
+    pub fn decode_into(&self, out: &mut String) {
+        decode_into(self.0, out)
+    }
+
+    /// The decoded text as a new `String`.
+    pub fn decode(&self) -> String {
+        decode(self.0)
+    }
+
+    /// The decoded characters, one per byte.
+    pub fn chars(&self) -> impl Iterator<Item = char> + 'a {
+        self.0.iter().map(|&b| E2A[b as usize] as char)
+    }
+}
+
+impl std::fmt::Debug for Ebcdic<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Ebcdic({:?})", self.decode())
+    }
+}
+
+impl std::fmt::Display for Ebcdic<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use std::fmt::Write;
+        for c in self.chars() {
+            f.write_char(c)?;
+        }
+        Ok(())
+    }
 }
 
 /// Encode text into a fixed-width EBCDIC field, left-justified and padded with
@@ -110,5 +186,22 @@ mod tests {
         assert_eq!(&f[5..], &[0x40, 0x40, 0x40]);
         assert_eq!(decode_field(&f), "MAINT");
         assert_eq!(decode_field(&[0x40; 6]), "");
+        assert_eq!(trim_field(&[0xC1, 0x40, 0x00, 0x40]), &[0xC1]);
+        assert_eq!(trim_field(&[0x40, 0xC1]), &[0x40, 0xC1]);
+        assert_eq!(trim_field(&[]), &[] as &[u8]);
+    }
+
+    #[test]
+    fn decode_into_matches_chars() {
+        let all: Vec<u8> = (0..=255u8).collect();
+        let expect: String = all.iter().map(|&b| E2A[b as usize] as char).collect();
+        assert_eq!(decode(&all), expect);
+        let e = Ebcdic(&all);
+        let mut s = String::from("x");
+        e.decode_into(&mut s);
+        assert_eq!(&s[1..], expect);
+        assert_eq!(e.to_string(), expect);
+        assert_eq!(e.decode(), expect);
+        assert_eq!(e.len(), 256);
     }
 }

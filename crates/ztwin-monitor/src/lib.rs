@@ -25,7 +25,10 @@ pub mod tod;
 pub mod writer;
 
 pub use control::SetKind;
+pub use ebcdic::Ebcdic;
 pub use header::{Header, FRAME, HEADER_LEN};
-pub use layout::{lookup, FieldDef, FieldType, RecordLayout, Release, Value};
-pub use reader::{Damage, DamageKind, FatalError, Reader, RecordRef, Stats};
+pub use layout::{
+    decode_field_ref, lookup, FieldDef, FieldType, RecordLayout, Release, Value, ValueRef,
+};
+pub use reader::{Damage, DamageKind, FatalError, Reader, RecordRef, Stats, TypeCounts};
 pub use writer::{MonwriteWriter, RecordSet, WriteError};

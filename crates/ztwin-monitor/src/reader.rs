@@ -22,6 +22,9 @@
 
 use crate::control::{ControlEntry, ControlRecord, SetKind};
 use crate::header::{Header, HeaderError, FRAME, HEADER_LEN};
+use crate::layout::{
+    dense_slot, lookup, DenseLayouts, RecordLayout, DEFAULT_RELEASE, DENSE, DENSE_RECORDS,
+};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -42,6 +45,23 @@ pub struct RecordRef<'a> {
     pub bytes: &'a [u8],
     /// Sample or event data, from the control-area entry.
     pub set_kind: SetKind,
+    /// The record's layout in [`DEFAULT_RELEASE`] (`lookup(domain, record,
+    /// DEFAULT_RELEASE)`), found once by the reader; `None` for a record type
+    /// without a known layout.
+    pub layout: Option<&'static RecordLayout>,
+}
+
+impl<'a> RecordRef<'a> {
+    /// A record from its parts, with its layout looked up as the reader does.
+    pub fn new(offset: u64, header: Header, bytes: &'a [u8], set_kind: SetKind) -> RecordRef<'a> {
+        RecordRef {
+            offset,
+            header,
+            bytes,
+            set_kind,
+            layout: lookup(header.domain, header.record, DEFAULT_RELEASE),
+        }
+    }
 }
 
 /// What went wrong in a damaged span.
@@ -119,7 +139,7 @@ pub struct Stats {
     pub groups: u64,
     pub records: u64,
     /// Records per (domain, record number), known or not.
-    pub by_type: BTreeMap<(u8, u16), u64>,
+    pub by_type: TypeCounts,
     /// Records with no known layout.
     pub unknown: u64,
     /// Intervals ended (D1R11 records).
@@ -130,6 +150,101 @@ pub struct Stats {
     pub damage: Vec<Damage>,
     /// The file ended inside a group or a block.
     pub truncated: bool,
+}
+
+/// Record counts per (domain, record number): [`Stats::by_type`].
+///
+/// Counting is one array increment per record for domains below 16 and record
+/// numbers below 64 (every record type known today), and a map entry for
+/// others. Read it as a map, in (domain, record) order, with [`TypeCounts::iter`]
+/// or `for ((domain, record), n) in &stats.by_type`; [`TypeCounts::to_map`]
+/// builds the `BTreeMap`. Types never seen are not listed.
+#[derive(Clone, PartialEq, Eq)]
+pub struct TypeCounts {
+    /// Counts per dense (domain, record) slot (`layout::dense_slot`).
+    dense: Box<[u64; DENSE]>,
+    other: BTreeMap<(u8, u16), u64>,
+}
+
+impl Default for TypeCounts {
+    fn default() -> Self {
+        TypeCounts {
+            dense: Box::new([0; DENSE]),
+            other: BTreeMap::new(),
+        }
+    }
+}
+
+impl TypeCounts {
+    /// Count one record of type (domain, record).
+    #[inline]
+    pub fn add(&mut self, domain: u8, record: u16) {
+        match dense_slot(domain, record) {
+            Some(s) => self.add_slot(s),
+            None => self.add_other(domain, record),
+        }
+    }
+
+    /// Count one record of the type of dense slot `s`.
+    #[inline(always)]
+    fn add_slot(&mut self, s: usize) {
+        self.dense[s] += 1;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn add_other(&mut self, domain: u8, record: u16) {
+        *self.other.entry((domain, record)).or_insert(0) += 1;
+    }
+
+    /// Records of type (domain, record) (0 if never seen).
+    pub fn get(&self, domain: u8, record: u16) -> u64 {
+        match dense_slot(domain, record) {
+            Some(i) => self.dense[i],
+            None => self.other.get(&(domain, record)).copied().unwrap_or(0),
+        }
+    }
+
+    /// The counts as a map, types never seen left out.
+    pub fn to_map(&self) -> BTreeMap<(u8, u16), u64> {
+        let mut m = self.other.clone();
+        for (i, &n) in self.dense.iter().enumerate() {
+            if n != 0 {
+                let key = ((i / DENSE_RECORDS) as u8, (i % DENSE_RECORDS) as u16);
+                m.insert(key, n);
+            }
+        }
+        m
+    }
+
+    /// ((domain, record), count) for every type seen, in (domain, record) order.
+    pub fn iter(&self) -> std::collections::btree_map::IntoIter<(u8, u16), u64> {
+        self.to_map().into_iter()
+    }
+
+    /// Number of record types seen.
+    pub fn len(&self) -> usize {
+        self.dense.iter().filter(|&&n| n != 0).count() + self.other.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl IntoIterator for &TypeCounts {
+    type Item = ((u8, u16), u64);
+    type IntoIter = std::collections::btree_map::IntoIter<(u8, u16), u64>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl std::fmt::Debug for TypeCounts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
 }
 
 /// Fixed-size window over a seekable source, read in 1 MiB steps.
@@ -172,8 +287,14 @@ impl<R: Read + Seek> Blocks<R> {
             self.first = idx;
             self.count = n;
         }
+        Ok(Some(self.block(idx)))
+    }
+
+    /// Block `idx`, already in the window (after a successful [`Blocks::get`]).
+    #[inline]
+    fn block(&self, idx: u64) -> &[u8; FRAME] {
         let o = (idx - self.first) as usize * FRAME;
-        Ok(Some(self.buf[o..o + FRAME].try_into().expect("one block")))
+        self.buf[o..o + FRAME].try_into().expect("one block")
     }
 }
 
@@ -181,11 +302,21 @@ impl<R: Read + Seek> Blocks<R> {
 enum State {
     /// Expect a control record at this block.
     Control(u64),
-    /// Walking entry `entry` of the current group.
+    /// Start page `page` of entry `entry` of the current group at byte `pos`.
     Entry {
         entry: usize,
         page: u64,
         pos: usize,
+    },
+    /// Records of page `page` of entry `entry`, whose block `blk` is in the
+    /// window, from byte `pos` up to `limit` (exclusive).
+    Page {
+        entry: usize,
+        page: u64,
+        blk: u64,
+        limit: usize,
+        pos: usize,
+        kind: SetKind,
     },
     Done,
 }
@@ -201,6 +332,8 @@ pub struct Reader<R> {
     /// Block after the current group's last data block.
     group_end: u64,
     seen_control: bool,
+    /// [`lookup`] in [`DEFAULT_RELEASE`] for each dense (domain, record) slot.
+    layouts: &'static DenseLayouts,
     pub stats: Stats,
 }
 
@@ -231,6 +364,7 @@ impl<R: Read + Seek> Reader<R> {
             entry_block: Vec::new(),
             group_end: 0,
             seen_control: false,
+            layouts: crate::layout::default_layouts(),
             stats: Stats {
                 file_bytes: len,
                 ..Stats::default()
@@ -399,174 +533,231 @@ impl<R: Read + Seek> Reader<R> {
     pub fn next_record(&mut self) -> Result<Option<RecordRef<'_>>, FatalError> {
         loop {
             match self.state {
-                State::Done => return Ok(None),
+                State::Page {
+                    entry,
+                    page,
+                    blk,
+                    limit,
+                    pos,
+                    kind,
+                } => {
+                    if pos + HEADER_LEN > limit {
+                        self.page_tail(entry, page, blk, limit, pos);
+                        continue;
+                    }
+                    let parsed = Header::parse(&self.blocks.block(blk)[pos..]);
+                    let h = match parsed {
+                        Ok(h)
+                            if pos + h.len as usize <= limit && (h.domain, h.record) != (1, 13) =>
+                        {
+                            h
+                        }
+                        _ => {
+                            self.page_stop(entry, page, blk, limit, pos);
+                            continue;
+                        }
+                    };
+                    let len = h.len as usize;
+                    self.state = State::Page {
+                        entry,
+                        page,
+                        blk,
+                        limit,
+                        pos: pos + len,
+                        kind,
+                    };
+                    self.stats.records += 1;
+                    let layout = match dense_slot(h.domain, h.record) {
+                        Some(s) => {
+                            self.stats.by_type.add_slot(s);
+                            self.layouts[s]
+                        }
+                        None => {
+                            self.stats.by_type.add(h.domain, h.record);
+                            lookup(h.domain, h.record, DEFAULT_RELEASE)
+                        }
+                    };
+                    if layout.is_none() {
+                        self.stats.unknown += 1;
+                    }
+                    if (h.domain, h.record) == (1, 11) {
+                        self.stats.intervals += 1;
+                    }
+                    let page_off = blk * FRAME as u64;
+                    return Ok(Some(RecordRef {
+                        offset: page_off + pos as u64,
+                        header: h,
+                        bytes: &self.blocks.block(blk)[pos..pos + len],
+                        set_kind: kind,
+                        layout,
+                    }));
+                }
+                State::Entry { entry, page, pos } => {
+                    if !self.enter_page(entry, page, pos)? {
+                        return Ok(None);
+                    }
+                }
                 State::Control(blk) => {
                     if !self.start_group(blk)? {
                         self.finish();
                         return Ok(None);
                     }
                 }
-                State::Entry { entry, page, pos } => {
-                    let e = self.entries[entry];
-                    let pages = e.page_count();
-                    if page >= pages {
-                        // Entry finished; next entry or next group.
-                        self.state = if entry + 1 < self.entries.len() {
-                            let n = self.entries[entry + 1];
-                            State::Entry {
-                                entry: entry + 1,
-                                page: 0,
-                                pos: n.start as usize % FRAME,
-                            }
-                        } else {
-                            State::Control(self.group_end)
-                        };
-                        continue;
-                    }
-                    let blk = self.entry_block[entry] + page;
-                    let page_off = blk * FRAME as u64;
-                    let limit = if page + 1 == pages {
-                        e.end as usize % FRAME + 1
-                    } else {
-                        FRAME
-                    };
-                    let Some(block) = self
-                        .blocks
-                        .get(blk)
-                        .map_err(|er| Self::io_err(page_off, er))?
-                    else {
-                        self.stats.truncated = true;
-                        let ctl_off = self.ctl_block * FRAME as u64;
-                        let need = self.group_end - self.ctl_block - 1;
-                        let have = self.blocks.total.saturating_sub(self.ctl_block + 1);
-                        // The span stops at the last whole block; a partial
-                        // block after it is reported once, as such, by finish().
-                        let whole_end = self.blocks.total * FRAME as u64;
-                        self.damage(
-                            page_off.min(whole_end),
-                            whole_end,
-                            DamageKind::TruncatedGroup,
-                            format!(
-                                "the group whose control record is at offset {ctl_off} needs {need} data block(s); the file ends after {have}"
-                            ),
-                        );
-                        self.finish();
-                        return Ok(None);
-                    };
-                    if pos == 0 && ControlRecord::looks_valid(block) {
-                        // A new group starts where this one's data should be.
-                        self.damage(
-                            page_off,
-                            page_off,
-                            DamageKind::GroupCutShort,
-                            format!(
-                                "control record found where data frame {page} of entry {entry} (group at offset {}) was expected",
-                                self.ctl_block * FRAME as u64
-                            ),
-                        );
-                        self.state = State::Control(blk);
-                        continue;
-                    }
-                    if pos >= limit {
-                        self.state = State::Entry {
-                            entry,
-                            page: page + 1,
-                            pos: 0,
-                        };
-                        continue;
-                    }
-                    if pos + HEADER_LEN > limit {
-                        // Bytes left in the frame or entry that cannot hold a record.
-                        if limit < FRAME && block[pos..limit].iter().any(|&b| b != 0) {
-                            let (o, end) = (page_off + pos as u64, page_off + limit as u64);
-                            self.damage(o, end, DamageKind::OutsideEntry, format!(
-                                "entry {entry} ends (end address X'{:08X}') inside a record header", e.end));
-                        }
-                        self.state = State::Entry {
-                            entry,
-                            page: page + 1,
-                            pos: 0,
-                        };
-                        continue;
-                    }
-                    match Header::parse(&block[pos..]) {
-                        Err(err) => {
-                            let rest = &block[pos..limit];
-                            let padding = matches!(err, HeaderError::LengthTooSmall(0))
-                                && rest.iter().all(|&b| b == 0);
-                            if !padding {
-                                let (o, end) = (page_off + pos as u64, page_off + limit as u64);
-                                self.damage(
-                                    o,
-                                    end,
-                                    DamageKind::BadRecordHeader,
-                                    format!("{err}; rest of the frame skipped"),
-                                );
-                            }
-                            self.state = State::Entry {
-                                entry,
-                                page: page + 1,
-                                pos: 0,
-                            };
-                        }
-                        Ok(h) => {
-                            let len = h.len as usize;
-                            if pos + len > limit {
-                                let (o, end) = (page_off + pos as u64, page_off + limit as u64);
-                                self.damage(o, end, DamageKind::OutsideEntry, format!(
-                                    "record D{}R{} of length {len} runs past its entry's end address X'{:08X}'",
-                                    h.domain, h.record, e.end));
-                                self.state = State::Entry {
-                                    entry,
-                                    page: page + 1,
-                                    pos: 0,
-                                };
-                                continue;
-                            }
-                            if (h.domain, h.record) == (1, 13) {
-                                self.state = State::Entry {
-                                    entry,
-                                    page: page + 1,
-                                    pos: 0,
-                                };
-                                continue;
-                            }
-                            self.state = State::Entry {
-                                entry,
-                                page,
-                                pos: pos + len,
-                            };
-                            self.stats.records += 1;
-                            *self.stats.by_type.entry((h.domain, h.record)).or_insert(0) += 1;
-                            if (h.domain, h.record) == (1, 11) {
-                                self.stats.intervals += 1;
-                            }
-                            if crate::layout::lookup(
-                                h.domain,
-                                h.record,
-                                crate::layout::DEFAULT_RELEASE,
-                            )
-                            .is_none()
-                            {
-                                self.stats.unknown += 1;
-                            }
-                            // Re-borrow the block for the returned slice.
-                            let block = self
-                                .blocks
-                                .get(blk)
-                                .map_err(|er| Self::io_err(page_off, er))?
-                                .expect("block just read");
-                            return Ok(Some(RecordRef {
-                                offset: page_off + pos as u64,
-                                header: h,
-                                bytes: &block[pos..pos + len],
-                                set_kind: e.kind,
-                            }));
-                        }
-                    }
-                }
+                State::Done => return Ok(None),
             }
         }
+    }
+
+    /// Start page `page` of entry `entry` at byte `pos`: move to the next entry
+    /// or group when the entry is finished, read the block, and check that it is
+    /// not a control record. Returns false when the file ends (reading is over).
+    #[inline(never)]
+    fn enter_page(&mut self, entry: usize, page: u64, pos: usize) -> Result<bool, FatalError> {
+        let e = self.entries[entry];
+        let pages = e.page_count();
+        if page >= pages {
+            // Entry finished; next entry or next group.
+            self.state = if entry + 1 < self.entries.len() {
+                let n = self.entries[entry + 1];
+                State::Entry {
+                    entry: entry + 1,
+                    page: 0,
+                    pos: n.start as usize % FRAME,
+                }
+            } else {
+                State::Control(self.group_end)
+            };
+            return Ok(true);
+        }
+        let blk = self.entry_block[entry] + page;
+        let page_off = blk * FRAME as u64;
+        let limit = if page + 1 == pages {
+            e.end as usize % FRAME + 1
+        } else {
+            FRAME
+        };
+        let Some(block) = self
+            .blocks
+            .get(blk)
+            .map_err(|er| Self::io_err(page_off, er))?
+        else {
+            self.stats.truncated = true;
+            let ctl_off = self.ctl_block * FRAME as u64;
+            let need = self.group_end - self.ctl_block - 1;
+            let have = self.blocks.total.saturating_sub(self.ctl_block + 1);
+            // The span stops at the last whole block; a partial
+            // block after it is reported once, as such, by finish().
+            let whole_end = self.blocks.total * FRAME as u64;
+            self.damage(
+                page_off.min(whole_end),
+                whole_end,
+                DamageKind::TruncatedGroup,
+                format!(
+                    "the group whose control record is at offset {ctl_off} needs {need} data block(s); the file ends after {have}"
+                ),
+            );
+            self.finish();
+            return Ok(false);
+        };
+        if pos == 0 && ControlRecord::looks_valid(block) {
+            // A new group starts where this one's data should be.
+            self.damage(
+                page_off,
+                page_off,
+                DamageKind::GroupCutShort,
+                format!(
+                    "control record found where data frame {page} of entry {entry} (group at offset {}) was expected",
+                    self.ctl_block * FRAME as u64
+                ),
+            );
+            self.state = State::Control(blk);
+            return Ok(true);
+        }
+        // The block stays in the window until the next call of `Blocks::get`,
+        // which only happens once this page is finished.
+        self.state = State::Page {
+            entry,
+            page,
+            blk,
+            limit,
+            pos,
+            kind: e.kind,
+        };
+        Ok(true)
+    }
+
+    /// The end of a page's records at `pos`: fewer than a header's bytes left
+    /// before `limit`. Reports non-zero leftovers at the end of an entry, then
+    /// moves to the next page.
+    #[cold]
+    #[inline(never)]
+    fn page_tail(&mut self, entry: usize, page: u64, blk: u64, limit: usize, pos: usize) {
+        if pos < limit {
+            // Bytes left in the frame or entry that cannot hold a record.
+            let block = self.blocks.block(blk);
+            if limit < FRAME && block[pos..limit].iter().any(|&b| b != 0) {
+                let page_off = blk * FRAME as u64;
+                let (o, end) = (page_off + pos as u64, page_off + limit as u64);
+                let e_end = self.entries[entry].end;
+                self.damage(
+                    o,
+                    end,
+                    DamageKind::OutsideEntry,
+                    format!(
+                        "entry {entry} ends (end address X'{e_end:08X}') inside a record header"
+                    ),
+                );
+            }
+        }
+        self.state = State::Entry {
+            entry,
+            page: page + 1,
+            pos: 0,
+        };
+    }
+
+    /// A record position at `pos` that ends the page: an invalid header, a
+    /// record running past the entry's end, or the end-of-frame record D1R13.
+    /// Reports the damage, if any, and moves to the next page.
+    #[cold]
+    #[inline(never)]
+    fn page_stop(&mut self, entry: usize, page: u64, blk: u64, limit: usize, pos: usize) {
+        let page_off = blk * FRAME as u64;
+        let (o, end) = (page_off + pos as u64, page_off + limit as u64);
+        match Header::parse(&self.blocks.block(blk)[pos..]) {
+            Err(err) => {
+                let rest = &self.blocks.block(blk)[pos..limit];
+                let padding =
+                    matches!(err, HeaderError::LengthTooSmall(0)) && rest.iter().all(|&b| b == 0);
+                if !padding {
+                    self.damage(
+                        o,
+                        end,
+                        DamageKind::BadRecordHeader,
+                        format!("{err}; rest of the frame skipped"),
+                    );
+                }
+            }
+            Ok(h) if pos + h.len as usize > limit => {
+                let e_end = self.entries[entry].end;
+                self.damage(
+                    o,
+                    end,
+                    DamageKind::OutsideEntry,
+                    format!(
+                        "record D{}R{} of length {} runs past its entry's end address X'{e_end:08X}'",
+                        h.domain, h.record, h.len
+                    ),
+                );
+            }
+            // D1R13, end of frame: the rest of the frame is unused.
+            Ok(_) => {}
+        }
+        self.state = State::Entry {
+            entry,
+            page: page + 1,
+            pos: 0,
+        };
     }
 
     /// Read to the end, calling `f` for each record. Returns the statistics.
@@ -575,5 +766,48 @@ impl<R: Read + Seek> Reader<R> {
             f(&r);
         }
         Ok(self.stats)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_counts_read_as_a_sorted_map() {
+        let mut c = TypeCounts::default();
+        assert!(c.is_empty());
+        for (d, r, n) in [
+            (1u8, 11u16, 3u64),
+            (0, 2, 1),
+            (0, 200, 2),
+            (15, 63, 1),
+            (16, 0, 4),
+            (255, 65535, 1),
+        ] {
+            for _ in 0..n {
+                c.add(d, r);
+            }
+        }
+        let want: BTreeMap<(u8, u16), u64> = [
+            ((0, 2), 1),
+            ((0, 200), 2),
+            ((1, 11), 3),
+            ((15, 63), 1),
+            ((16, 0), 4),
+            ((255, 65535), 1),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(c.to_map(), want);
+        assert_eq!(
+            (&c).into_iter().collect::<Vec<_>>(),
+            want.clone().into_iter().collect::<Vec<_>>()
+        );
+        assert_eq!(c.len(), 6);
+        assert_eq!(c.get(1, 11), 3);
+        assert_eq!(c.get(0, 200), 2);
+        assert_eq!(c.get(7, 7), 0);
+        assert_eq!(format!("{c:?}"), format!("{want:?}"));
     }
 }

@@ -38,7 +38,7 @@ pub fn stats_dict<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyDict
     d.set_item("records", s.records)?;
     let by_type = PyDict::new(py);
     for ((dom, rec), n) in &s.by_type {
-        by_type.set_item(record_name(*dom, *rec).as_ref(), n)?;
+        by_type.set_item(record_name(dom, rec).as_ref(), n)?;
     }
     d.set_item("by_type", by_type)?;
     d.set_item("unknown", s.unknown)?;

@@ -14,7 +14,8 @@
 #[rustfmt::skip]
 mod tables;
 
-use crate::ebcdic;
+use crate::ebcdic::{self, Ebcdic};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 pub use tables::LAYOUTS;
@@ -70,6 +71,7 @@ pub enum FieldType {
 
 impl FieldType {
     /// Fixed byte width (0 for variable text).
+    #[inline]
     pub const fn width(self) -> usize {
         match self {
             FieldType::U1 => 1,
@@ -81,6 +83,7 @@ impl FieldType {
         }
     }
 
+    #[inline]
     pub fn is_numeric(self) -> bool {
         !matches!(
             self,
@@ -187,33 +190,83 @@ impl RecordLayout {
     }
 }
 
-/// Index from (domain, record) to layout candidates, built once.
-struct Index {
-    by_key: std::collections::HashMap<(u8, u16), Vec<&'static RecordLayout>>,
-    by_name: std::collections::HashMap<&'static str, &'static RecordLayout>,
+/// Domains and record numbers below these bounds are looked up in a dense table
+/// (every known layout today); others go through a hash map.
+pub(crate) const DENSE_DOMAINS: usize = 16;
+pub(crate) const DENSE_RECORDS: usize = 64;
+pub(crate) const DENSE: usize = DENSE_DOMAINS * DENSE_RECORDS;
+
+/// [`lookup`] in [`DEFAULT_RELEASE`] for each dense (domain, record) slot.
+pub(crate) type DenseLayouts = [Option<&'static RecordLayout>; DENSE];
+
+/// Slot of (domain, record) in the dense tables (`domain * 64 + record`), if it
+/// has one.
+#[inline(always)]
+pub(crate) fn dense_slot(domain: u8, record: u16) -> Option<usize> {
+    if (domain as usize) < DENSE_DOMAINS && (record as usize) < DENSE_RECORDS {
+        Some(domain as usize * DENSE_RECORDS + record as usize)
+    } else {
+        None
+    }
 }
 
+/// Index from (domain, record) to layout candidates, built once.
+struct Index {
+    /// The [`DEFAULT_RELEASE`] answer of [`lookup`] for each dense slot.
+    default: Box<DenseLayouts>,
+    /// Every candidate per (domain, record), oldest `since` first.
+    by_key: HashMap<(u8, u16), Vec<&'static RecordLayout>>,
+    /// Newest layout per IBM record name.
+    by_name: HashMap<&'static str, &'static RecordLayout>,
+    /// Per layout of [`LAYOUTS`] (same position): its group's offset and
+    /// entry-length fields, resolved once.
+    group_fields: Vec<Option<(&'static FieldDef, &'static FieldDef)>>,
+}
+
+static INDEX: OnceLock<Index> = OnceLock::new();
+
+#[inline(always)]
 fn index() -> &'static Index {
-    static INDEX: OnceLock<Index> = OnceLock::new();
+    match INDEX.get() {
+        Some(ix) => ix,
+        None => build_index(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn build_index() -> &'static Index {
     INDEX.get_or_init(|| {
-        let mut by_key: std::collections::HashMap<(u8, u16), Vec<&'static RecordLayout>> =
-            Default::default();
-        let mut by_name = std::collections::HashMap::new();
+        let mut by_key: HashMap<(u8, u16), Vec<&'static RecordLayout>> = HashMap::new();
+        let mut by_name: HashMap<&'static str, &'static RecordLayout> = HashMap::new();
         for l in LAYOUTS {
             by_key.entry((l.domain, l.record)).or_default().push(l);
-            by_name.entry(l.name).or_insert(l);
+            let best = by_name.entry(l.name).or_insert(l);
+            if l.since > best.since {
+                *best = l;
+            }
         }
         for v in by_key.values_mut() {
             v.sort_by_key(|l| l.since);
         }
-        Index { by_key, by_name }
+        let mut default: Box<DenseLayouts> = Box::new([None; DENSE]);
+        for (&(d, r), cands) in &by_key {
+            if let Some(s) = dense_slot(d, r) {
+                default[s] = pick(cands, DEFAULT_RELEASE);
+            }
+        }
+        let group_fields = LAYOUTS.iter().map(resolve_group_fields).collect();
+        Index {
+            default,
+            by_key,
+            by_name,
+            group_fields,
+        }
     })
 }
 
-/// Layout for (domain, record) in `release`: the one with the highest `since`
-/// not after `release`, or the oldest known one for earlier releases.
-pub fn lookup(domain: u8, record: u16, release: Release) -> Option<&'static RecordLayout> {
-    let cands = index().by_key.get(&(domain, record))?;
+/// The candidate for `release` among layouts sorted by `since`.
+fn pick(cands: &[&'static RecordLayout], release: Release) -> Option<&'static RecordLayout> {
     cands
         .iter()
         .rev()
@@ -222,16 +275,49 @@ pub fn lookup(domain: u8, record: u16, release: Release) -> Option<&'static Reco
         .copied()
 }
 
-/// Layout by IBM record name (e.g. `MRSYTRSG`), newest release first.
-pub fn by_name(name: &str) -> Option<&'static RecordLayout> {
-    let cands = index().by_key.values().flatten();
-    let mut best: Option<&'static RecordLayout> = None;
-    for l in cands {
-        if l.name == name && best.is_none_or(|b| l.since > b.since) {
-            best = Some(l);
+fn resolve_group_fields(l: &RecordLayout) -> Option<(&'static FieldDef, &'static FieldDef)> {
+    let g = l.group.as_ref()?;
+    Some((l.field(g.offset_field)?, l.field(g.len_field)?))
+}
+
+/// The dense [`DEFAULT_RELEASE`] table, for the reader.
+pub(crate) fn default_layouts() -> &'static DenseLayouts {
+    &index().default
+}
+
+/// Position of `l` in [`LAYOUTS`], or `None` for a layout built elsewhere.
+#[inline]
+pub(crate) fn layout_index(l: &RecordLayout) -> Option<usize> {
+    let size = std::mem::size_of::<RecordLayout>();
+    let base = LAYOUTS.as_ptr() as usize;
+    let p = l as *const RecordLayout as usize;
+    let d = p.wrapping_sub(base);
+    if d < std::mem::size_of_val(LAYOUTS) && d % size == 0 {
+        Some(d / size)
+    } else {
+        None
+    }
+}
+
+/// Layout for (domain, record) in `release`: the one with the highest `since`
+/// not after `release`, or the oldest known one for earlier releases.
+///
+/// For [`DEFAULT_RELEASE`] and small domain and record numbers (every known
+/// layout) this is one load from a dense table built once.
+#[inline]
+pub fn lookup(domain: u8, record: u16, release: Release) -> Option<&'static RecordLayout> {
+    let ix = index();
+    if release == DEFAULT_RELEASE {
+        if let Some(s) = dense_slot(domain, record) {
+            return ix.default[s];
         }
     }
-    best.or_else(|| index().by_name.get(name).copied())
+    pick(ix.by_key.get(&(domain, record))?, release)
+}
+
+/// Layout by IBM record name (e.g. `MRSYTRSG`), newest release first.
+pub fn by_name(name: &str) -> Option<&'static RecordLayout> {
+    index().by_name.get(name).copied()
 }
 
 /// IBM name for a (domain, record) pair, or a synthetic `D<d>R<r>` name.
@@ -255,55 +341,107 @@ pub enum Value {
     Bits(Vec<u8>),
 }
 
-#[inline]
-fn be(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0u64, |acc, &b| (acc << 8) | b as u64)
+/// A decoded field value that borrows from the record: no allocation. Returned
+/// by [`decode_field_ref`]; [`ValueRef::to_value`] gives the owned [`Value`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueRef<'a> {
+    U(u64),
+    I(i64),
+    /// Raw TOD clock value.
+    Tod(u64),
+    /// Duration in TOD units.
+    Dur(u64),
+    /// EBCDIC text, converted only when asked ([`Ebcdic::decode_into`]): a
+    /// character field without its trailing blanks and NULs, or variable text as
+    /// stored. Decodes to the same text as [`Value::Text`].
+    Text(Ebcdic<'a>),
+    /// Flag bytes, borrowed from the record.
+    Bits(&'a [u8]),
 }
 
-/// Decode one field of `rec` (a whole record, header included). `None` when the
-/// field lies beyond the record's length: an older, shorter record, so the field is
-/// absent (spec section 9 item 2), not zero.
-pub fn decode_field(rec: &[u8], f: &FieldDef) -> Option<Value> {
-    let off = f.offset as usize;
-    if let FieldType::VarText { len_at } = f.ty {
-        let la = len_at as usize;
-        if la + 4 > rec.len() || off > rec.len() {
-            return None;
+impl ValueRef<'_> {
+    /// The owned value ([`decode_field`]'s result for the same field).
+    pub fn to_value(&self) -> Value {
+        match *self {
+            ValueRef::U(x) => Value::U(x),
+            ValueRef::I(x) => Value::I(x),
+            ValueRef::Tod(x) => Value::Tod(x),
+            ValueRef::Dur(x) => Value::Dur(x),
+            ValueRef::Text(t) => Value::Text(t.decode()),
+            ValueRef::Bits(b) => Value::Bits(b.to_vec()),
         }
-        let n = be(&rec[la..la + 4]) as usize;
-        let end = off.saturating_add(n).min(rec.len());
-        return Some(Value::Text(ebcdic::decode(&rec[off..end])));
     }
-    let end = f.end();
-    if end > rec.len() {
-        return None;
+}
+
+impl From<ValueRef<'_>> for Value {
+    fn from(v: ValueRef<'_>) -> Value {
+        v.to_value()
     }
-    let b = &rec[off..end];
+}
+
+/// `N` bytes of `rec` at `off`, or `None` past the end.
+#[inline(always)]
+fn load<const N: usize>(rec: &[u8], off: usize) -> Option<[u8; N]> {
+    match rec.get(off..off + N) {
+        Some(b) => b.try_into().ok(),
+        None => None,
+    }
+}
+
+/// Decode one field of `rec` (a whole record, header included) without
+/// allocating: text and bit strings borrow from `rec`. `None` when the field
+/// lies beyond the record's length: an older, shorter record, so the field is
+/// absent (spec section 9 item 2), not zero.
+#[inline]
+pub fn decode_field_ref<'a>(rec: &'a [u8], f: &FieldDef) -> Option<ValueRef<'a>> {
+    let off = f.offset as usize;
     Some(match f.ty {
-        FieldType::U1 | FieldType::U2 | FieldType::U4 | FieldType::U8 => Value::U(be(b)),
-        FieldType::S2 => Value::I(be(b) as u16 as i16 as i64),
-        FieldType::S4 => Value::I(be(b) as u32 as i32 as i64),
-        FieldType::S8 => Value::I(be(b) as i64),
-        FieldType::Tod => Value::Tod(be(b)),
-        FieldType::Dur => Value::Dur(be(b)),
-        FieldType::Char(_) => Value::Text(ebcdic::decode_field(b)),
-        FieldType::Bits(_) => Value::Bits(b.to_vec()),
-        FieldType::VarText { .. } => unreachable!(),
+        FieldType::U1 => ValueRef::U(*rec.get(off)? as u64),
+        FieldType::U2 => ValueRef::U(u16::from_be_bytes(load(rec, off)?) as u64),
+        FieldType::U4 => ValueRef::U(u32::from_be_bytes(load(rec, off)?) as u64),
+        FieldType::U8 => ValueRef::U(u64::from_be_bytes(load(rec, off)?)),
+        FieldType::S2 => ValueRef::I(i16::from_be_bytes(load(rec, off)?) as i64),
+        FieldType::S4 => ValueRef::I(i32::from_be_bytes(load(rec, off)?) as i64),
+        FieldType::S8 => ValueRef::I(i64::from_be_bytes(load(rec, off)?)),
+        FieldType::Tod => ValueRef::Tod(u64::from_be_bytes(load(rec, off)?)),
+        FieldType::Dur => ValueRef::Dur(u64::from_be_bytes(load(rec, off)?)),
+        FieldType::Char(n) => {
+            ValueRef::Text(Ebcdic(ebcdic::trim_field(rec.get(off..off + n as usize)?)))
+        }
+        FieldType::Bits(n) => ValueRef::Bits(rec.get(off..off + n as usize)?),
+        FieldType::VarText { len_at } => {
+            let n = u32::from_be_bytes(load(rec, len_at as usize)?) as usize;
+            if off > rec.len() {
+                return None;
+            }
+            ValueRef::Text(Ebcdic(&rec[off..off.saturating_add(n).min(rec.len())]))
+        }
     })
+}
+
+/// Decode one field of `rec` (a whole record, header included) into an owned
+/// [`Value`]. `None` when the field lies beyond the record's length: an older,
+/// shorter record, so the field is absent (spec section 9 item 2), not zero.
+/// [`decode_field_ref`] does the same without allocating.
+#[inline]
+pub fn decode_field(rec: &[u8], f: &FieldDef) -> Option<Value> {
+    decode_field_ref(rec, f).map(|v| v.to_value())
 }
 
 /// Read a fixed-width numeric field as u64 without allocating (`None` if absent
 /// or not numeric). Signed fields are returned as their two's-complement bits.
 #[inline]
 pub fn read_u64(rec: &[u8], f: &FieldDef) -> Option<u64> {
-    if !f.ty.is_numeric() {
-        return None;
+    let off = f.offset as usize;
+    match f.ty {
+        FieldType::U1 => rec.get(off).map(|&b| b as u64),
+        FieldType::U2 | FieldType::S2 => load(rec, off).map(|b| u16::from_be_bytes(b) as u64),
+        FieldType::U4 | FieldType::S4 => load(rec, off).map(|b| u32::from_be_bytes(b) as u64),
+        FieldType::U8 | FieldType::S8 | FieldType::Tod | FieldType::Dur => {
+            load(rec, off).map(u64::from_be_bytes)
+        }
+        FieldType::Char(_) | FieldType::Bits(_) | FieldType::VarText { .. } => None,
     }
-    let end = f.end();
-    if end > rec.len() {
-        return None;
-    }
-    Some(be(&rec[f.offset as usize..end]))
 }
 
 /// Why a value could not be stored in a field.
@@ -386,25 +524,39 @@ pub fn encode_field(rec: &mut [u8], f: &FieldDef, v: &Value) -> Result<(), Encod
     Ok(())
 }
 
+/// The entries of a record's repeating group, as byte slices of one entry
+/// length each (decode them with [`decode_field_ref`] and the group's fields).
+/// Entries are bounded by the record length; a record without a group, or with
+/// a zero or absurd entry length or offset, yields no entries. No allocation.
+#[inline]
+pub fn group_entries<'a>(rec: &'a [u8], layout: &RecordLayout) -> std::slice::ChunksExact<'a, u8> {
+    let none = rec[..0].chunks_exact(1);
+    let fields = match layout_index(layout) {
+        Some(i) => index().group_fields[i],
+        None => resolve_group_fields(layout),
+    };
+    let Some((of, ln)) = fields else {
+        return none;
+    };
+    let (Some(of), Some(ln)) = (read_u64(rec, of), read_u64(rec, ln)) else {
+        return none;
+    };
+    let (of, ln) = (of as usize, ln as usize);
+    if ln == 0 || of < crate::header::HEADER_LEN || of > rec.len() {
+        return none;
+    }
+    rec[of..].chunks_exact(ln)
+}
+
 /// Decoded entries of a record's repeating group, each as (field, value) pairs.
 /// Entries are bounded by the record length; a zero or absurd entry length yields
-/// no entries.
+/// no entries. [`group_entries`] and [`decode_field_ref`] do the same without
+/// allocating.
 pub fn decode_group(rec: &[u8], layout: &RecordLayout) -> Vec<Vec<(&'static str, Option<Value>)>> {
     let Some(g) = &layout.group else {
         return Vec::new();
     };
-    let (Some(of), Some(ln)) = (layout.field(g.offset_field), layout.field(g.len_field)) else {
-        return Vec::new();
-    };
-    let (Some(of), Some(ln)) = (read_u64(rec, of), read_u64(rec, ln)) else {
-        return Vec::new();
-    };
-    let (of, ln) = (of as usize, ln as usize);
-    if ln == 0 || of < crate::header::HEADER_LEN || of > rec.len() {
-        return Vec::new();
-    }
-    rec[of..]
-        .chunks_exact(ln)
+    group_entries(rec, layout)
         .map(|entry| {
             g.fields
                 .iter()

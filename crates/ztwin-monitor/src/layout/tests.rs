@@ -183,3 +183,96 @@ fn group_entries_are_bounded() {
     encode_field(&mut rec, l.f("SYTCUP_CALCPULN"), &Value::U(24)).unwrap();
     assert!(decode_group(&rec, l).is_empty());
 }
+
+#[test]
+fn dense_lookup_agrees_with_the_candidate_lists() {
+    let ix = index();
+    for d in 0..=255u8 {
+        for r in (0..300u16).chain([1000, u16::MAX]) {
+            let slow = ix
+                .by_key
+                .get(&(d, r))
+                .and_then(|c| pick(c, DEFAULT_RELEASE));
+            assert_eq!(lookup(d, r, DEFAULT_RELEASE), slow, "D{d}R{r}");
+        }
+    }
+    for l in LAYOUTS {
+        assert_eq!(layout_index(l).map(|i| &LAYOUTS[i]), Some(l));
+        assert_eq!(by_name(l.name), Some(l));
+    }
+    let copy = RecordLayout {
+        ..*by_name("MRSYTCUP").unwrap()
+    };
+    assert_eq!(layout_index(&copy), None);
+}
+
+#[test]
+fn borrowed_and_owned_decoding_agree() {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    for l in LAYOUTS {
+        for len in [
+            20,
+            l.size as usize / 2,
+            l.size as usize - 1,
+            l.size as usize,
+            l.size as usize + 9,
+        ] {
+            let len = len.max(20);
+            let rec: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x as u8
+                })
+                .collect();
+            for f in l.fields {
+                let r = decode_field_ref(&rec, f);
+                assert_eq!(r.map(|v| v.to_value()), decode_field(&rec, f), "{}", f.name);
+                let present = match f.ty {
+                    FieldType::VarText { len_at } => {
+                        len_at as usize + 4 <= len && f.offset as usize <= len
+                    }
+                    _ => f.end() <= len,
+                };
+                assert_eq!(r.is_some(), present, "{}", f.name);
+                if f.ty.is_numeric() {
+                    let bits = match r.unwrap_or(ValueRef::U(0)) {
+                        ValueRef::U(v) | ValueRef::Tod(v) | ValueRef::Dur(v) => v,
+                        ValueRef::I(v) => v as u64 & (u64::MAX >> (64 - 8 * f.ty.width())),
+                        other => panic!("{}: {other:?}", f.name),
+                    };
+                    assert_eq!(read_u64(&rec, f), r.map(|_| bits), "{}", f.name);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn group_entries_are_the_decoded_groups() {
+    let l = by_name("MRSYTCUP").unwrap();
+    let g = l.group.as_ref().unwrap();
+    let mut rec = vec![0u8; 64 + 3 * 24 + 5];
+    encode_field(&mut rec, l.f("SYTCUP_CALCPUOF"), &Value::U(64)).unwrap();
+    encode_field(&mut rec, l.f("SYTCUP_CALCPULN"), &Value::U(24)).unwrap();
+    for (i, b) in rec.iter_mut().enumerate().skip(64) {
+        *b = i as u8;
+    }
+    let owned = decode_group(&rec, l);
+    let entries: Vec<&[u8]> = group_entries(&rec, l).collect();
+    assert_eq!(entries.len(), 3);
+    assert_eq!(owned.len(), 3);
+    for (e, o) in entries.iter().zip(&owned) {
+        let borrowed: Vec<_> = g
+            .fields
+            .iter()
+            .map(|f| (f.name, decode_field_ref(e, f).map(|v| v.to_value())))
+            .collect();
+        assert_eq!(&borrowed, o);
+    }
+    // A layout without a group, and a layout built elsewhere.
+    assert_eq!(group_entries(&rec, by_name("MRSYTRSG").unwrap()).count(), 0);
+    let copy = RecordLayout { ..*l };
+    assert_eq!(group_entries(&rec, &copy).count(), 3);
+}
