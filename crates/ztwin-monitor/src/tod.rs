@@ -67,23 +67,35 @@ pub fn iso8601_from_unix_us(us: i64) -> String {
 
 /// Append ISO 8601 UTC text for `us` to `out` (no allocation beyond growth).
 pub fn write_iso8601(out: &mut String, us: i64) {
-    use std::fmt::Write;
     let secs = us.div_euclid(1_000_000);
-    let micros = us.rem_euclid(1_000_000);
+    let micros = us.rem_euclid(1_000_000) as u32;
     let days = secs.div_euclid(86_400);
-    let sod = secs.rem_euclid(86_400);
+    let sod = secs.rem_euclid(86_400) as u32;
     let (y, m, d) = civil_from_days(days);
-    let _ = write!(
-        out,
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z",
-        y,
-        m,
-        d,
-        sod / 3600,
-        (sod / 60) % 60,
-        sod % 60,
-        micros
-    );
+    let (hh, mi, ss) = (sod / 3600, (sod / 60) % 60, sod % 60);
+    if !(0..=9999).contains(&y) {
+        use std::fmt::Write;
+        let _ = write!(
+            out,
+            "{y:04}-{m:02}-{d:02}T{hh:02}:{mi:02}:{ss:02}.{micros:06}Z"
+        );
+        return;
+    }
+    let mut b = *b"0000-00-00T00:00:00.000000Z";
+    let mut put = |at: usize, width: usize, mut v: u32| {
+        for i in (at..at + width).rev() {
+            b[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+    };
+    put(0, 4, y as u32);
+    put(5, 2, m);
+    put(8, 2, d);
+    put(11, 2, hh);
+    put(14, 2, mi);
+    put(17, 2, ss);
+    put(20, 6, micros);
+    out.push_str(std::str::from_utf8(&b).expect("ASCII"));
 }
 
 /// ISO 8601 text for a TOD value.
@@ -145,6 +157,20 @@ mod tests {
         );
         assert_eq!(iso8601(UNIX_EPOCH_TOD), "1970-01-01T00:00:00.000000Z");
         assert_eq!(iso8601(0), "1900-01-01T00:00:00.000000Z");
+    }
+
+    #[test]
+    fn iso8601_outside_four_digit_years() {
+        // Years before 0 or after 9999 take the formatting path.
+        let mut s = String::new();
+        write_iso8601(&mut s, -62_167_219_200_000_001);
+        assert_eq!(s, "-001-12-31T23:59:59.999999Z");
+        s.clear();
+        write_iso8601(&mut s, 253_402_300_800_000_000);
+        assert_eq!(s, "10000-01-01T00:00:00.000000Z");
+        s.clear();
+        write_iso8601(&mut s, 253_402_300_799_999_999);
+        assert_eq!(s, "9999-12-31T23:59:59.999999Z");
     }
 
     #[test]
