@@ -10,7 +10,7 @@ import argparse
 import io
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from ztwin.monitor import MonwriteError
 from ztwin.reports import REPORTS, ReportError, Window, build_from, collect, resolve_names
@@ -29,17 +29,25 @@ def _error(message: str) -> int:
     return EXIT_FATAL
 
 
-def _render(reports: dict[str, Report], fmt: str) -> str:
+def _write(reports: dict[str, Report], fmt: str, out: TextIO) -> None:
+    """Stream the reports to ``out`` (rows are computed as they are written)."""
     if fmt == "json":
-        return "".join(r.to_json() + "\n" for r in reports.values())
+        for r in reports.values():
+            r.write_json(out)
+        return
     if fmt == "csv":
-        if len(reports) == 1:
-            return next(iter(reports.values())).to_csv()
-        return "\n".join(f"# {r.fcx} {r.name}\n{r.to_csv()}" for r in reports.values())
+        for i, r in enumerate(reports.values()):
+            if len(reports) > 1:
+                out.write(("\n" if i else "") + f"# {r.fcx} {r.name}\n")
+            r.write_csv(out)
+        return
     from ztwin.reports.text import run_time
 
     when = run_time()
-    return "\n".join(r.to_text(when) for r in reports.values())
+    for i, r in enumerate(reports.values()):
+        if i:
+            out.write("\n")
+        r.write_text(out, when)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -86,10 +94,9 @@ def cmd_report(args: argparse.Namespace) -> int:
             return _error(f"cannot write {args.html}: {e.strerror or e}")
         print(f"{out / 'index.html'}")
         return EXIT_OK
-    text = _render(reports, args.format)
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf-8")
-    sys.stdout.write(text)
+    _write(reports, args.format, sys.stdout)
     sys.stdout.flush()
     return EXIT_OK
 

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from ztwin.reports.core import Intervals, Raw, SysInterval
-from ztwin.reports.model import Report
+from ztwin.reports.model import LazyRows, Report
 from ztwin.reports.text import Column, fmt_time
 
 MEAN = ">>Mean>>"
@@ -53,3 +53,17 @@ def series_rows(
             row.update(extra)
         rows.append(row)
     return rows
+
+
+def by_time_rows(iv: Intervals, keys: list[str], row: Any = None) -> LazyRows:
+    """``>>Mean>>`` then one row per interval of the system figures, computed
+    as they are read. ``row(end, start, metrics)`` builds a row (default: the
+    ``keys`` of the figures plus interval_end/interval_start)."""
+
+    def plain(end: Any, start: Any, m: dict[str, Any]) -> dict[str, Any]:
+        m.update(interval_end=end, interval_start=start)
+        return {k: m.get(k) for k in keys}
+
+    make = row or plain
+    head = [make(MEAN, None, iv.total_metrics())] if iv.intervals else []
+    return LazyRows(head, iv.intervals, lambda s: make(s.end, s.start, s.metrics()))

@@ -214,7 +214,7 @@ class _Schema:
 
 _SCHEMA = _Schema()
 #: Separate schemas keep each kind's arrays as short as its own keys.
-SCHEMAS = {kind: _Schema() for kind in ("system", "cpu", "lpar", "user", "device", "exposure")}
+SCHEMAS = {kind: _Schema() for kind in ("system", "cpu", "lpar", "user", "device", "exposure", "metrics")}
 _NAN = float("nan")
 
 
@@ -486,13 +486,15 @@ class SysInterval:
     raw: Raw = field(default_factory=dict)
     cpus: dict[int, Raw] = field(default_factory=dict)
     lpar: dict[tuple[str, int], Raw] = field(default_factory=dict)
-    _metrics: dict[str, Any] | None = None
+    _metrics: CompactRaw | None = None
 
     def metrics(self) -> dict[str, Any]:
-        """``metrics.system_metrics(raw)`` of this interval (computed once)."""
+        """``metrics.system_metrics(raw)`` of this interval, without the figures
+        that are None (computed once, kept compact; a new dict each call)."""
         if self._metrics is None:
-            self._metrics = system_metrics(self.raw)
-        return self._metrics
+            m = system_metrics(self.raw)
+            self._metrics = CompactRaw({k: v for k, v in m.items() if v is not None}, "metrics")
+        return dict(self._metrics.items())
 
 
 #: Which per-key series to keep: None (none), "all", or a set of keys.

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ztwin.reports.core import ReportError
 from ztwin.reports.text import render, run_time
@@ -54,20 +54,31 @@ def _charts(rep: Report) -> list[str]:
         return []
     import plotly.graph_objects as go  # type: ignore[import-untyped]
 
-    groups = rep.grouped_rows() if rep.group_key else [("", rep.rows)]
+    keys = list(dict.fromkeys(k for c in rep.charts for k in c.keys))
+    tkey = rep.time_key
+    # one pass over the rows: per group, the times and the charted columns
+    groups: list[tuple[Any, list[str], dict[str, list[Any]]]] = []
+    for _, rows in rep.grouped_rows():
+        x: list[str] = []
+        cols: dict[str, list[Any]] = {k: [] for k in keys}
+        who = None
+        for r in rows:
+            who = r.get(rep.group_key) if rep.group_key else None
+            t = r.get(tkey)
+            if not isinstance(t, datetime):
+                continue
+            x.append(t.strftime("%Y-%m-%d %H:%M:%S"))
+            for k in keys:
+                cols[k].append(r.get(k))
+        if x:
+            groups.append((who, x, cols))
     out = []
     for i, chart in enumerate(rep.charts):
         traces = []
-        for gname, rows in groups:
-            timed = [r for r in rows if isinstance(r.get(rep.time_key), datetime)]
-            if not timed:
-                continue
-            x = [r[rep.time_key].strftime("%Y-%m-%d %H:%M:%S") for r in timed]
-            who = rows[0].get(rep.group_key) if rep.group_key else None
+        for who, x, cols in groups:
             for key in chart.keys:
-                y = [r.get(key) for r in timed]
                 name = f"{who} {key}" if who and len(groups) > 1 else key
-                traces.append(go.Scatter(x=x, y=y, mode="lines+markers", name=name))
+                traces.append(go.Scatter(x=x, y=cols[key], mode="lines+markers", name=name))
         if not traces:
             continue
         fig = go.Figure(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ztwin.reports.common import MEAN, interval_column, new_report
+from ztwin.reports.common import by_time_rows, interval_column, new_report
 from ztwin.reports.core import Intervals
 from ztwin.reports.metrics import pct
 from ztwin.reports.model import Chart, Report
@@ -89,19 +89,6 @@ def storage(iv: Intervals, **_: Any) -> Report:
     )
 
 
-def _by_time(iv: Intervals, keys: list[str]) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    if iv.intervals:
-        m = iv.total_metrics()
-        m.update(interval_end=MEAN, interval_start=None)
-        rows.append({k: m.get(k) for k in keys})
-    for s in iv.intervals:
-        m = dict(s.metrics())
-        m.update(interval_end=s.end, interval_start=s.start)
-        rows.append({k: m.get(k) for k in keys})
-    return rows
-
-
 PAGELOG_KEYS = [
     "interval_end", "pgin_rate", "pgout_rate", "migrate_rate", "xstor_used", "dasd_read_rate",
     "dasd_write_rate", "read_write_rate", "page_read_block", "page_write_block",
@@ -136,7 +123,7 @@ def pagelog(iv: Intervals, **_: Any) -> Report:
         "PAGELOG",
         "FCX143",
         "Paging Activity Log",
-        rows=_by_time(iv, PAGELOG_KEYS),
+        rows=by_time_rows(iv, PAGELOG_KEYS),
         keys=PAGELOG_KEYS,
         table=table,
         time_key="interval_end",
@@ -177,7 +164,7 @@ def availlog(iv: Intervals, **_: Any) -> Report:
         "AVAILLOG",
         "FCX254",
         "Available List Data by Time",
-        rows=_by_time(iv, AVAILLOG_KEYS),
+        rows=by_time_rows(iv, AVAILLOG_KEYS),
         keys=AVAILLOG_KEYS,
         table=table,
         time_key="interval_end",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ztwin.reports.common import MEAN, interval_column, new_report
+from ztwin.reports.common import MEAN, by_time_rows, interval_column, new_report
 from ztwin.reports.core import CPU_TYPES, Intervals, merged
 from ztwin.reports.metrics import cpu_metrics, lpar_metrics, pct
 from ztwin.reports.model import Chart, Report
@@ -44,16 +44,7 @@ def syssumlg(iv: Intervals, **_: Any) -> Report:
             Group("Spl", "spool_rate", "spool_rate"),
         ],
     )
-    rows: list[dict[str, Any]] = []
-    if iv.intervals:
-        mean = iv.total_metrics()
-        mean.update(interval_end=MEAN, interval_start=None)
-        rows.append(mean)
-    for s in iv.intervals:
-        m = dict(s.metrics())
-        m.update(interval_end=s.end, interval_start=s.start)
-        rows.append(m)
-    rows = [{k: r.get(k) for k in SYSSUMLG_KEYS} for r in rows]
+    rows = by_time_rows(iv, SYSSUMLG_KEYS)
     return new_report(
         iv,
         "SYSSUMLG",

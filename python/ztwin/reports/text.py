@@ -7,11 +7,12 @@ Numbers follow Perfkit's habits: no leading zero before the decimal point
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from ztwin.reports.model import Report
@@ -168,31 +169,47 @@ def header(rep: Report, when: datetime) -> list[str]:
     return lines
 
 
-def render(rep: Report, when: datetime | None = None) -> str:
-    """The whole text report."""
+def write_text(rep: Report, out: TextIO, when: datetime | None = None) -> None:
+    """The whole text report, written line by line (rows streamed)."""
     when = when or run_time()
-    out = header(rep, when)
-    out.append("")
-    out.extend(rep.pre_lines)
+
+    def put(line: str) -> None:
+        out.write(line + "\n")
+
+    for line in header(rep, when):
+        put(line)
+    put("")
+    for line in rep.pre_lines:
+        put(line)
     if rep.table is not None:
         if rep.pre_lines:
-            out.append("")
-        groups = rep.grouped_rows()
-        for gi, (subtitle, rows) in enumerate(groups):
+            put("")
+        heading = rep.table.heading()
+        any_rows = False
+        for gi, (subtitle, rows) in enumerate(rep.grouped_rows()):
             if subtitle:
                 if gi:
-                    out.append("")
-                out.append(subtitle)
-                out.append("")
-            out.extend(rep.table.heading())
+                    put("")
+                put(subtitle)
+                put("")
+            for line in heading:
+                put(line)
             for row in rows:
-                out.append(rep.table.row(row))
-        if not rep.rows:
-            out.append("(no data in the selected period)")
+                any_rows = True
+                put(rep.table.row(row))
+        if not any_rows:
+            put("(no data in the selected period)")
     if rep.post_lines:
-        out.append("")
-        out.extend(rep.post_lines)
-    return "\n".join(out) + "\n"
+        put("")
+        for line in rep.post_lines:
+            put(line)
+
+
+def render(rep: Report, when: datetime | None = None) -> str:
+    """The whole text report as a string."""
+    buf = io.StringIO()
+    write_text(rep, buf, when)
+    return buf.getvalue()
 
 
 def kv_lines(items: Sequence[tuple[str, Any]], width: int = 38) -> list[str]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ztwin.reports.common import MEAN, SYSTEM, interval_column, new_report
+from ztwin.reports.common import MEAN, SYSTEM, by_time_rows, interval_column, new_report
 from ztwin.reports.core import Intervals, merged
 from ztwin.reports.metrics import user_metrics
-from ztwin.reports.model import Chart, Report
+from ztwin.reports.model import ChainRows, Chart, Report
 from ztwin.reports.text import NA, Column, Group, Table
 
 USTAT_PCTS = [
@@ -68,27 +68,25 @@ def _log_subjects(iv: Intervals, users: Sequence[str] | None) -> list[str]:
 
 
 def ustatlog(iv: Intervals, users: Sequence[str] | None = None, **_: Any) -> Report:
-    rows: list[dict[str, Any]] = []
+    parts: list[Sequence[dict[str, Any]]] = []
     for subject in _log_subjects(iv, users):
         if subject == SYSTEM:
-            sysm = (iv.total_metrics() or None)
-            if sysm is not None:
-                rows.append(_ustat_row(subject, MEAN, None, sysm, "sys_"))
-            for s in iv.intervals:
-                rows.append(_ustat_row(subject, s.end, s.start, dict(s.metrics()), "sys_"))
+            parts.append(by_time_rows(iv, USTATLOG_KEYS, lambda e, s, m: _ustat_row(SYSTEM, e, s, m, "sys_")))
             continue
+        rows: list[dict[str, Any]] = []
         series = iv.user_series.get(subject, [])
         if series:
             rows.append(_ustat_row(subject, MEAN, None, user_metrics(merged(r for _, r in series)), ""))
         for idx, raw in series:
             s = iv.intervals[idx]
             rows.append(_ustat_row(subject, s.end, s.start, user_metrics(raw), ""))
+        parts.append(rows)
     return new_report(
         iv,
         "USTATLOG",
         "FCX164",
         "User Wait States Log",
-        rows=rows,
+        rows=ChainRows(parts),
         keys=USTATLOG_KEYS,
         table=_ustat_columns(interval_column()),
         subject=" ".join(_log_subjects(iv, users)),
@@ -184,27 +182,26 @@ def upage(iv: Intervals, **_: Any) -> Report:
 
 
 def upagelog(iv: Intervals, users: Sequence[str] | None = None, **_: Any) -> Report:
-    rows: list[dict[str, Any]] = []
+    parts: list[Sequence[dict[str, Any]]] = []
     for subject in _log_subjects(iv, users):
         if subject == SYSTEM:
-            if iv.intervals:
-                rows.append(_log_upage(subject, MEAN, None, iv.total_metrics(), "sys_"))
-            for s in iv.intervals:
-                rows.append(_log_upage(subject, s.end, s.start, dict(s.metrics()), "sys_"))
+            parts.append(by_time_rows(iv, UPAGELOG_KEYS, lambda e, s, m: _log_upage(SYSTEM, e, s, m, "sys_")))
             continue
+        rows: list[dict[str, Any]] = []
         series = iv.user_series.get(subject, [])
         if series:
             rows.append(_log_upage(subject, MEAN, None, user_metrics(merged(r for _, r in series)), ""))
         for idx, raw in series:
             s = iv.intervals[idx]
             rows.append(_log_upage(subject, s.end, s.start, user_metrics(raw), ""))
+        parts.append(rows)
     table = _upage_table(interval_column(), False)
     return new_report(
         iv,
         "UPAGELOG",
         "FCX163",
         "User Paging Activity Log",
-        rows=rows,
+        rows=ChainRows(parts),
         keys=UPAGELOG_KEYS,
         table=table,
         subject=" ".join(_log_subjects(iv, users)),

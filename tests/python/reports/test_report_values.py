@@ -5,6 +5,7 @@ Each expected value is worked out from the deltas written there; T = 60 s.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from ztwin.reports.core import CompactRaw, Tracker, counter_delta, merged, wrap_
 approx = pytest.approx
 
 
-def rows_by(rep_rows: list[dict[str, Any]], key: str) -> dict[Any, dict[str, Any]]:
+def rows_by(rep_rows: Sequence[dict[str, Any]], key: str) -> dict[Any, dict[str, Any]]:
     return {r[key]: r for r in rep_rows}
 
 
