@@ -4,9 +4,9 @@
 //! ztwin-monbench gen PATH --mb N   write a synthetic, deterministic MONWRITE file of about N MB
 //! ztwin-monbench raw PATH          read the file in 1 MiB chunks (the baseline)
 //! ztwin-monbench scan PATH         structural decode: Reader::next_record over every record
-//! ztwin-monbench decode PATH       full decode: layout::decode_field on every field of every known record
+//! ztwin-monbench decode PATH       full decode: layout::decode_field_ref on every field of every known record
+//! ztwin-monbench decode-owned PATH the same fields through layout::decode_field (owned values)
 //! ztwin-monbench json PATH         dump::record_json of every record into a reused String
-//! ztwin-monbench decode-ref PATH   prototype: the same fields as decode, without allocation
 //! ```
 //!
 //! Each mode prints one JSON line:
@@ -29,13 +29,14 @@ use std::io::{BufWriter, Read};
 use std::process::ExitCode;
 use std::time::Instant;
 use ztwin_monitor::layout::{
-    self, decode_field, decode_group, FieldType, RecordLayout, Value, DEFAULT_RELEASE,
+    self, decode_field, decode_field_ref, decode_group, group_entries, FieldType, RecordLayout,
+    Value, ValueRef, DEFAULT_RELEASE,
 };
 use ztwin_monitor::writer::{MonwriteWriter, RecordMut, RecordSet};
 use ztwin_monitor::{dump, tod, Reader, SetKind};
 
 const USAGE: &str =
-    "usage: ztwin-monbench gen PATH --mb N | raw PATH | scan PATH | decode PATH | json PATH";
+    "usage: ztwin-monbench gen PATH --mb N | raw PATH | scan PATH | decode PATH | decode-owned PATH | json PATH";
 
 const CPUS: usize = 8;
 const USERS: usize = 100;
@@ -469,12 +470,58 @@ fn fold(acc: u64, v: &Option<Value>) -> u64 {
     }
 }
 
+#[inline]
+fn fold_ref(acc: u64, v: Option<ValueRef<'_>>) -> u64 {
+    match v {
+        None => acc.wrapping_add(1),
+        Some(ValueRef::U(x)) | Some(ValueRef::Tod(x)) | Some(ValueRef::Dur(x)) => {
+            acc.wrapping_add(x)
+        }
+        Some(ValueRef::I(x)) => acc.wrapping_add(x as u64),
+        Some(ValueRef::Text(t)) => acc.wrapping_add(t.len() as u64),
+        Some(ValueRef::Bits(b)) => acc.wrapping_add(b.len() as u64),
+    }
+}
+
+/// Full decode through the crate's zero-allocation API: the layout the reader
+/// found (`RecordRef::layout`), `layout::decode_field_ref` on every field, and
+/// `layout::group_entries` + `decode_field_ref` for repeating groups. Text stays
+/// EBCDIC bytes (a caller converts it with `Ebcdic::decode_into` when needed).
 fn decode(path: &str) -> Result<(), String> {
     let t0 = Instant::now();
     let mut r = open(path)?;
     let (mut sum, mut fields) = (0u64, 0u64);
     while let Some(rec) = r.next_record().map_err(|e| e.to_string())? {
-        let Some(l) = layout::lookup(rec.header.domain, rec.header.record, DEFAULT_RELEASE) else {
+        let Some(l) = rec.layout else {
+            continue;
+        };
+        for f in l.fields {
+            sum = fold_ref(sum, decode_field_ref(rec.bytes, f));
+        }
+        fields += l.fields.len() as u64;
+        if let Some(g) = &l.group {
+            for entry in group_entries(rec.bytes, l) {
+                for f in g.fields {
+                    sum = fold_ref(sum, decode_field_ref(entry, f));
+                }
+                fields += g.fields.len() as u64;
+            }
+        }
+    }
+    black_box(sum);
+    fin("decode", &r, t0, &format!(",\"fields\":{fields}"));
+    Ok(())
+}
+
+/// Full decode into owned values: `layout::decode_field` (a `String` per
+/// character field, a `Vec` per bit string) and `layout::decode_group`, the API
+/// that hands values over to Python. The same fields as `decode`.
+fn decode_owned(path: &str) -> Result<(), String> {
+    let t0 = Instant::now();
+    let mut r = open(path)?;
+    let (mut sum, mut fields) = (0u64, 0u64);
+    while let Some(rec) = r.next_record().map_err(|e| e.to_string())? {
+        let Some(l) = rec.layout else {
             continue;
         };
         for f in l.fields {
@@ -491,120 +538,7 @@ fn decode(path: &str) -> Result<(), String> {
         }
     }
     black_box(sum);
-    fin("decode", &r, t0, &format!(",\"fields\":{fields}"));
-    Ok(())
-}
-
-/// A field value borrowing from the record: no allocation (prototype, see
-/// `decode-ref`).
-enum ValueRef<'a> {
-    U(u64),
-    I(i64),
-    Tod(u64),
-    Dur(u64),
-    /// EBCDIC bytes, to be converted only when displayed.
-    Text(&'a [u8]),
-    Bits(&'a [u8]),
-}
-
-#[inline(always)]
-fn arr<const N: usize>(rec: &[u8], off: usize) -> Option<[u8; N]> {
-    rec.get(off..off + N)
-        .map(|b| b.try_into().expect("N bytes"))
-}
-
-/// Same semantics as `layout::decode_field` (None when the field lies beyond the
-/// record), but fixed-width loads and borrowed text.
-#[inline(always)]
-fn decode_ref<'a>(rec: &'a [u8], f: &layout::FieldDef) -> Option<ValueRef<'a>> {
-    let off = f.offset as usize;
-    Some(match f.ty {
-        FieldType::U1 => ValueRef::U(*rec.get(off)? as u64),
-        FieldType::U2 => ValueRef::U(u16::from_be_bytes(arr(rec, off)?) as u64),
-        FieldType::U4 => ValueRef::U(u32::from_be_bytes(arr(rec, off)?) as u64),
-        FieldType::U8 => ValueRef::U(u64::from_be_bytes(arr(rec, off)?)),
-        FieldType::S2 => ValueRef::I(i16::from_be_bytes(arr(rec, off)?) as i64),
-        FieldType::S4 => ValueRef::I(i32::from_be_bytes(arr(rec, off)?) as i64),
-        FieldType::S8 => ValueRef::I(i64::from_be_bytes(arr(rec, off)?)),
-        FieldType::Tod => ValueRef::Tod(u64::from_be_bytes(arr(rec, off)?)),
-        FieldType::Dur => ValueRef::Dur(u64::from_be_bytes(arr(rec, off)?)),
-        FieldType::Char(n) => ValueRef::Text(rec.get(off..off + n as usize)?),
-        FieldType::Bits(n) => ValueRef::Bits(rec.get(off..off + n as usize)?),
-        FieldType::VarText { len_at } => {
-            let n = u32::from_be_bytes(arr(rec, len_at as usize)?) as usize;
-            if off > rec.len() {
-                return None;
-            }
-            ValueRef::Text(&rec[off..off.saturating_add(n).min(rec.len())])
-        }
-    })
-}
-
-#[inline(always)]
-fn fold_ref(acc: u64, v: &Option<ValueRef<'_>>) -> u64 {
-    match v {
-        None => acc.wrapping_add(1),
-        Some(ValueRef::U(x)) | Some(ValueRef::Tod(x)) | Some(ValueRef::Dur(x)) => {
-            acc.wrapping_add(*x)
-        }
-        Some(ValueRef::I(x)) => acc.wrapping_add(*x as u64),
-        Some(ValueRef::Text(b)) | Some(ValueRef::Bits(b)) => acc.wrapping_add(b.len() as u64),
-    }
-}
-
-/// Prototype of a zero-allocation decode (not the headline `decode` figure): the
-/// same fields as `decode`, through `decode_ref` and a dense layout table built
-/// once instead of `layout::lookup` per record. Shows what the suggestions in
-/// BENCHMARKS.md would buy without changing the crate.
-fn decode_ref_mode(path: &str) -> Result<(), String> {
-    let t0 = Instant::now();
-    let mut table: Vec<Option<&'static RecordLayout>> = vec![None; 256 * 256];
-    for l in layout::LAYOUTS {
-        if l.record < 256 {
-            table[l.domain as usize * 256 + l.record as usize] =
-                layout::lookup(l.domain, l.record, DEFAULT_RELEASE);
-        }
-    }
-    let mut r = open(path)?;
-    let (mut sum, mut fields) = (0u64, 0u64);
-    while let Some(rec) = r.next_record().map_err(|e| e.to_string())? {
-        let (d, rc) = (rec.header.domain, rec.header.record);
-        let l = if rc < 256 {
-            table[d as usize * 256 + rc as usize]
-        } else {
-            layout::lookup(d, rc, DEFAULT_RELEASE)
-        };
-        let Some(l) = l else {
-            continue;
-        };
-        for f in l.fields {
-            sum = fold_ref(sum, &decode_ref(rec.bytes, f));
-        }
-        fields += l.fields.len() as u64;
-        if let Some(g) = &l.group {
-            let (Some(of), Some(ln)) = (l.field(g.offset_field), l.field(g.len_field)) else {
-                continue;
-            };
-            let (Some(of), Some(ln)) = (
-                layout::read_u64(rec.bytes, of),
-                layout::read_u64(rec.bytes, ln),
-            ) else {
-                continue;
-            };
-            let (of, ln) = (of as usize, ln as usize);
-            if ln == 0 || of < ztwin_monitor::HEADER_LEN || of > rec.bytes.len() {
-                continue;
-            }
-            for entry in rec.bytes[of..].chunks_exact(ln) {
-                for f in g.fields {
-                    sum = fold_ref(sum, &decode_ref(entry, f));
-                }
-                fields += g.fields.len() as u64;
-            }
-        }
-    }
-    black_box(sum);
-    fin("decode-ref", &r, t0, &format!(",\"fields\":{fields}"));
+    fin("decode-owned", &r, t0, &format!(",\"fields\":{fields}"));
     Ok(())
 }
 
@@ -641,7 +575,7 @@ fn main() -> ExitCode {
         ["scan", path] => scan(path),
         ["decode", path] => decode(path),
         ["json", path] => json(path),
-        ["decode-ref", path] => decode_ref_mode(path),
+        ["decode-owned", path] => decode_owned(path),
         _ => Err(USAGE.to_string()),
     };
     match res {
