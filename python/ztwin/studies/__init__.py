@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ztwin.studies import s1_paging_single_thread, s2_undersized_lpar
+from ztwin.studies import s1_paging_single_thread, s2_undersized_lpar, s3_healthy_system
 from ztwin.studies.base import Check, StudyResult
 
 __all__ = ["STUDIES", "Check", "Study", "StudyResult", "run_study"]
@@ -27,7 +27,7 @@ class Study:
 
 STUDIES: dict[str, Study] = {
     s.NAME: Study(s.NAME, s.TITLE, s.run)
-    for s in (s1_paging_single_thread, s2_undersized_lpar)
+    for s in (s1_paging_single_thread, s2_undersized_lpar, s3_healthy_system)
 }
 
 

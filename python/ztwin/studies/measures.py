@@ -95,11 +95,22 @@ def paging_queue(data: Data, t0: float, t1: float) -> float:
 
 
 def paging_response_ms(data: Data, t0: float, t1: float) -> float:
-    """Average response (queue wait + service) per paging I/O: service from the
-    measurement block, queue wait by Little's law from the high-frequency queue
-    samples (average queue length / I/O rate), weighted by I/Os."""
+    """Average response (queue wait + service) per paging I/O."""
+    return _response_ms(data, t0, t1, paging=True)
+
+
+def dasd_response_ms(data: Data, t0: float, t1: float) -> float:
+    """Average response (queue wait + service) per I/O to non-paging DASD."""
+    return _response_ms(data, t0, t1, paging=False)
+
+
+def _response_ms(data: Data, t0: float, t1: float, paging: bool) -> float:
+    """Service from the measurement block, queue wait by Little's law from the
+    high-frequency queue samples (average queue length / I/O rate), averaged
+    over devices weighted by their I/Os."""
     dev = data.frames["MRIODDEV"]
-    paging = dev[(dev["IODDEV_CALFLAGS"].str.upper() == "80")]
+    is_paging = dev["IODDEV_CALFLAGS"].str.upper() == "80"
+    paging = dev[is_paging if paging else ~is_paging]
     cols = ["IODDEV_SCMCNTIM", "IODDEV_SCMDDTIM", "IODDEV_SCMFPTIM", "IODDEV_SCGCOUNT", "IODDEV_HFQUEUE", "IODDEV_HFCOUNT"]
     d = deltas(paging, ["IODDEV_RDEVDEV"], cols, data.at(t0), data.at(t1))
     d = d[d["IODDEV_SCGCOUNT"] > 0]

@@ -37,6 +37,11 @@ pub fn pte(t: u32, i: u32) -> u32 {
 }
 
 pub const NO_BLOCK: u32 = u32::MAX;
+/// XSTOR-to-DASD migration keeps at most this many blocks per paging volume
+/// in flight ([E]: with no bound, migration floods the paging queues; 16 gives
+/// S2's published paging response of 13-29 ms, 2 to 4 times the service time).
+pub const MIGRATE_BLOCKS_PER_VOLUME: u32 = 16;
+
 /// Frames the demand scan takes from one user per visit before moving on
 /// to the next user of the same category ([E]).
 pub const STEAL_QUANTUM: u32 = 8;
@@ -397,9 +402,9 @@ impl Twin {
         if self.xs.free.len() as u32 + self.xs.migrating >= self.xs.low {
             return;
         }
-        // Migration is a background trickle: at most two blocks in flight per
-        // paging volume, so it never floods the paging queues.
-        let cap = 2 * self.block_max * self.pg.paging_vols.len() as u32;
+        // Migration runs in the background with a bounded number of pages in
+        // flight, MIGRATE_BLOCKS_PER_VOLUME blocks per paging volume.
+        let cap = MIGRATE_BLOCKS_PER_VOLUME * self.block_max * self.pg.paging_vols.len() as u32;
         while (self.xs.free.len() as u32 + self.xs.migrating) < 2 * self.xs.low && self.xs.migrating < cap {
             let mut items = Vec::with_capacity(self.block_max as usize);
             while items.len() < self.block_max as usize {
