@@ -1,0 +1,135 @@
+"""The twin from Python and the command line: scenarios, runs, determinism, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ztwin.monitor import read, tables
+from ztwin.twin import Scenario, ScenarioError, SimulationError
+
+REPO = Path(__file__).resolve().parents[2]
+SMALL = """
+[scenario]
+duration = "120s"
+seed = 3
+[system]
+processors = 2
+central_storage = "512M"
+xstor = "64M"
+[monitor]
+sample_interval = "30s"
+hf_rate = "1s"
+[[paging]]
+device_type = "3390-3"
+count = 2
+first_address = "0A00"
+volser_prefix = "PAG"
+[[guest]]
+userid = "LINUX"
+count = 3
+virtual_storage = "512M"
+workload = { type = "thrasher", area = "300M", pattern = "random", touch = "write", cpu_per_touch_us = 5.0 }
+"""
+
+
+def ztwin(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ztwin", *args], capture_output=True, text=True, check=False)
+
+
+@pytest.fixture()
+def small(tmp_path: Path) -> Path:
+    p = tmp_path / "small.toml"
+    p.write_text(SMALL)
+    return p
+
+
+def test_run_writes_decodable_monitor_data(small: Path, tmp_path: Path) -> None:
+    out = tmp_path / "small.monwrite"
+    res = Scenario.load(small).run(out)
+    assert res.path == out and out.stat().st_size == res.bytes
+    assert res.intervals == 4 and res.sim_s == pytest.approx(120)
+    recs = list(read(out))
+    names = {r["name"] for r in recs}
+    assert {"MRMTRSYS", "MRSYTPRP", "MRSTOASP", "MRUSEACT", "MRUSEINT", "MRIODDEV", "MRMTREND"} <= names
+    # 3 users x 4 intervals of activity records, one per virtual CPU.
+    act = tables(out, ["MRUSEACT"])["MRUSEACT"]
+    assert len(act) == 12 and set(act["USEACT_VMDUSER"]) == {"LINUX1", "LINUX2", "LINUX3"}
+    # The guests overcommit 512M: they page, and the monitor shows it.
+    asp = tables(out, ["MRSTOASP"])["MRSTOASP"]
+    assert asp["STOASP_EXPCTPWR"].max() > 0
+
+
+def test_same_seed_same_bytes_other_seed_differs(small: Path, tmp_path: Path) -> None:
+    sc = Scenario.load(small)
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    sc.run(a)
+    sc.run(b)
+    sc.run(c, seed=4)
+    assert a.read_bytes() == b.read_bytes()
+    assert a.read_bytes() != c.read_bytes()
+
+
+def test_changed_value_changes_the_run(small: Path, tmp_path: Path) -> None:
+    sc = Scenario.load(small)
+    base = sc.run(tmp_path / "base")
+    more = sc.copy().set("system.central_storage", "2G")
+    assert more.get("system.central_storage") == "2G"
+    big = more.run(tmp_path / "big")
+    writes = [tables(r.path, ["MRSTOASP"])["MRSTOASP"]["STOASP_EXPCTPWR"].sum() for r in (base, big)]
+    assert writes[1] < writes[0]
+
+
+def test_errors_name_the_line_or_key(small: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SMALL.replace('xstor = "64M"', 'xstor = "64M"\ncentral = 1'))
+    with pytest.raises(ScenarioError) as e:
+        Scenario.load(bad)
+    assert e.value.place == "line 9" and "central" in e.value.reason
+    sc = Scenario.load(small).set("guest[0].workload.area", "1G")
+    with pytest.raises(ScenarioError) as e2:
+        sc.run(tmp_path / "x")
+    assert e2.value.place == "guest[0] (LINUX).workload.area"
+    assert not (tmp_path / "x").exists()
+    with pytest.raises(KeyError):
+        sc.get("guest[9].userid")
+
+
+def test_exhausted_paging_space_abends_without_output(small: Path, tmp_path: Path) -> None:
+    sc = Scenario.load(small).set("paging[0].cylinders", 10).set("paging[0].count", 1)
+    with pytest.raises(SimulationError, match="PGT004"):
+        sc.run(tmp_path / "out")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["small.toml"]
+
+
+def test_cli_run_summary_and_errors(small: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cli.monwrite"
+    p = ztwin("run", str(small), "-o", str(out), "--duration", "60s")
+    assert p.returncode == 0, p.stderr
+    assert "simulated 0:01:00" in p.stderr and "page references" in p.stderr
+    assert out.exists()
+    p = ztwin("run", str(tmp_path / "missing.toml"), "-o", str(out))
+    assert p.returncode == 2 and "cannot read" in p.stderr and "Traceback" not in p.stderr
+    p = ztwin("run", str(small), "-o", str(out), "--duration", "ten minutes")
+    assert p.returncode == 2 and "--duration" in p.stderr
+
+
+@pytest.mark.parametrize("name", ["paging-single-thread", "undersized-lpar", "healthy-system"])
+def test_study_short_forms_pass(name: str) -> None:
+    p = ztwin("study", "run", name, "--quick", "--json")
+    assert p.returncode in (0, 1), p.stderr
+    result = json.loads(p.stdout)
+    assert result["study"] == name and result["checks"]
+    for c in result["checks"]:
+        assert set(c) >= {"metric", "model", "published", "tolerance", "ok"}
+    failed = [c for c in result["checks"] if not c["ok"]]
+    assert result["ok"] and not failed, failed
+
+
+def test_study_files_are_valid_scenarios() -> None:
+    for f in sorted((REPO / "studies").glob("*.toml")):
+        Scenario.load(f)
