@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from ztwin.reports.model import Report
 
 MARKER = ".ztwin-report"
+#: Longer series are drawn as lines only.
+MARKERS_UP_TO = 300
 PLOTLY_JS = "plotly.min.js"
 
 _CSS = """
@@ -78,7 +80,8 @@ def _charts(rep: Report) -> list[str]:
         for who, x, cols in groups:
             for key in chart.keys:
                 name = f"{who} {key}" if who and len(groups) > 1 else key
-                traces.append(go.Scatter(x=x, y=cols[key], mode="lines+markers", name=name))
+                mode = "lines+markers" if len(x) <= MARKERS_UP_TO else "lines"
+                traces.append(go.Scatter(x=x, y=cols[key], mode=mode, name=name))
         if not traces:
             continue
         fig = go.Figure(
@@ -88,7 +91,7 @@ def _charts(rep: Report) -> list[str]:
                 "xaxis": {"title": {"text": "Interval end"}},
                 "yaxis": {"title": {"text": chart.unit}, "rangemode": "tozero"},
                 "margin": {"l": 60, "r": 20, "t": 50, "b": 50},
-                "legend": {"orientation": "h"},
+                "legend": {"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
             },
         )
         out.append(

@@ -63,6 +63,11 @@ def ustat(iv: Intervals, **_: Any) -> Report:
     )
 
 
+def _missing(iv: Intervals, users: Sequence[str] | None) -> list[str]:
+    return [f"No data for user {u} in the selected period" for u in _log_subjects(iv, users)
+            if u != SYSTEM and not iv.user_series.get(u)]  # fmt: skip
+
+
 def _log_subjects(iv: Intervals, users: Sequence[str] | None) -> list[str]:
     return [u.upper() for u in users] if users else [SYSTEM]
 
@@ -87,6 +92,7 @@ def ustatlog(iv: Intervals, users: Sequence[str] | None = None, **_: Any) -> Rep
         "FCX164",
         "User Wait States Log",
         rows=ChainRows(parts),
+        post_lines=_missing(iv, users),
         keys=USTATLOG_KEYS,
         table=_ustat_columns(interval_column()),
         subject=" ".join(_log_subjects(iv, users)),
@@ -202,6 +208,7 @@ def upagelog(iv: Intervals, users: Sequence[str] | None = None, **_: Any) -> Rep
         "FCX163",
         "User Paging Activity Log",
         rows=ChainRows(parts),
+        post_lines=_missing(iv, users),
         keys=UPAGELOG_KEYS,
         table=table,
         subject=" ".join(_log_subjects(iv, users)),

@@ -216,3 +216,10 @@ def test_source_date_epoch_fixes_the_run_time(basic_file: Path, capsys: pytest.C
     finally:
         del os.environ["SOURCE_DATE_EPOCH"]
     assert code == 0 and out.startswith("FCX100  Run 2023/11/14 22:13:20")
+
+
+def test_user_log_names_a_user_without_data(basic_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "report", basic_file, "-r", "USTATLOG", "-u", "nobody", "-u", "linux03")
+    assert code == 0
+    assert "Wait State Data Log for User LINUX03" in out
+    assert out.rstrip().endswith("No data for user NOBODY in the selected period")
