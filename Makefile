@@ -6,16 +6,17 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
+ZTWIN := $(VENV)/bin/ztwin
 STAMP := $(VENV)/.installed
 NATIVE_STAMP := $(VENV)/.native
 RUST_SRC := $(shell find crates -name '*.rs' -o -name 'Cargo.toml' 2>/dev/null) Cargo.toml
 FUZZ_SECONDS ?= 20
 
-.PHONY: help venv build demo test test-rust test-python fuzz-smoke fuzz bench bench-quick lint clean
+.PHONY: help venv build browser demo test test-rust test-python fuzz-smoke fuzz bench bench-quick lint clean
 
 help:
 	@echo "make demo        build everything and run the demo on a bundled example"
-	@echo "make test        Rust tests, Python tests, fuzz smoke run"
+	@echo "make test        Rust tests, Python tests (with the studies' short forms), fuzz smoke run"
 	@echo "make bench       full benchmarks (writes BENCHMARKS figures and bench-results.json)"
 	@echo "make bench-quick reduced benchmarks (< 3 min)"
 	@echo "make fuzz        longer fuzzing (FUZZ_SECONDS per target, default 20)"
@@ -36,16 +37,32 @@ $(NATIVE_STAMP): $(STAMP) $(RUST_SRC) pyproject.toml
 
 build: $(NATIVE_STAMP)
 
+# Headless Chromium checks the HTML reports render (Debian package; needs root).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing chromium (Debian) for the HTML report test"; \
+			DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else echo "chromium not installed and not root: the browser test will be skipped"; fi; }
+
+# The main job on the bundled paging scenario: simulate study S1, report on the
+# MONWRITE file it wrote (text on the terminal, HTML with charts in demo-out/),
+# then compare the model with the published figures.
 demo: build
 	@mkdir -p demo-out
-	$(PY) examples/demo.py demo-out
+	$(ZTWIN) run studies/paging-single-thread.toml -o demo-out/s1.monwrite
+	$(ZTWIN) report demo-out/s1.monwrite -r SYSSUMLG -r DEVICE -r USTAT -r UPAGE --from 15:10:00 --to 15:11:00
+	$(ZTWIN) report demo-out/s1.monwrite --html demo-out/html
+	@echo "HTML reports: demo-out/html/index.html"
+	$(ZTWIN) study run paging-single-thread --quick
 
 test: test-rust test-python fuzz-smoke
 
 test-rust:
 	cargo test --workspace --exclude ztwin-py --quiet
 
-test-python: build
+test-python: build browser
 	$(PY) -m pytest -W error -q tests/python
 
 fuzz-smoke:
@@ -56,9 +73,11 @@ fuzz:
 
 bench: build
 	$(PY) benches/run.py
+	$(PY) benches/twin.py
 
 bench-quick: build
 	$(PY) benches/run.py --quick
+	$(PY) benches/twin.py --quick
 
 lint:
 	cargo clippy --workspace --all-targets -- -D warnings
