@@ -395,6 +395,10 @@ fn load<const N: usize>(rec: &[u8], off: usize) -> Option<[u8; N]> {
 #[inline]
 pub fn decode_field_ref<'a>(rec: &'a [u8], f: &FieldDef) -> Option<ValueRef<'a>> {
     let off = f.offset as usize;
+    // Most fields are fullword counters: a plain test before the type switch.
+    if let FieldType::U4 = f.ty {
+        return Some(ValueRef::U(u32::from_be_bytes(load(rec, off)?) as u64));
+    }
     Some(match f.ty {
         FieldType::U1 => ValueRef::U(*rec.get(off)? as u64),
         FieldType::U2 => ValueRef::U(u16::from_be_bytes(load(rec, off)?) as u64),
