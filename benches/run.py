@@ -29,6 +29,7 @@ import datetime as _dt
 import json
 import os
 import platform
+import resource
 import shlex
 import shutil
 import statistics
@@ -55,7 +56,8 @@ OWN_KEYS = (
     "peak_rss_mb_decode", "peak_rss_mb_decode_small", "peak_rss_mb", "flat_memory",
     "goal_decode_ratio", "goal_met", "goal_met_scan", "file_bytes", "small_file_bytes", "records",
     "fields_decoded", "runs", "quick", "all_runs", "units", "machine", "date", "command",
-    "commands", "elapsed_s", "git_commit",
+    "commands", "elapsed_s", "git_commit", "cpu_mb_s", "cpu_ratio_vs_raw", "user_s", "sys_s",
+    "load_average",
 )
 BIN_NAME = "ztwin-monbench"
 
@@ -91,13 +93,21 @@ def run_mode(exe: Path, args: list[str], commands: list[str] | None = None) -> d
     cmd = [str(exe), *args]
     if commands is not None:
         commands.append(fmt_cmd(cmd))
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if res.returncode != 0:
         sys.exit(f"run.py: {fmt_cmd(cmd)} failed ({res.returncode}):\n{res.stderr}")
     lines = [l for l in res.stdout.splitlines() if l.startswith("{")]
     if not lines:
         sys.exit(f"run.py: no JSON line from {fmt_cmd(cmd)}:\n{res.stdout}{res.stderr}")
     result: dict[str, Any] = json.loads(lines[-1])
+    # CPU time of the run (user + system, the whole process): on a shared
+    # machine, bytes per CPU second is steadier than bytes per wall second.
+    result["user_s"] = round(r1.ru_utime - r0.ru_utime, 6)
+    result["sys_s"] = round(r1.ru_stime - r0.ru_stime, 6)
+    cpu = result["user_s"] + result["sys_s"]
+    result["cpu_mb_s"] = round(result["bytes"] / 1e6 / cpu, 1) if cpu > 0 else 0.0
     return result
 
 
@@ -189,7 +199,7 @@ def main() -> int:
                 r = run_mode(exe, [m, str(big)], commands if i == 0 else None)
                 runs[m].append(r)
                 log(f"  run {i + 1}/{args.runs} {m:<12} {r['mb_s']:>9.1f} MB/s  {r['seconds']:7.3f} s  "
-                    f"rss {r['peak_rss_mb']:.1f} MB")
+                    f"cpu {r['cpu_mb_s']:>9.1f} MB/s  rss {r['peak_rss_mb']:.1f} MB")
         for m in MODES[1:]:
             for r in runs[m]:
                 if r.get("damage", 0) != 0 or r["records"] != runs["scan"][0]["records"]:
@@ -199,6 +209,9 @@ def main() -> int:
 
         med = {m: statistics.median(r["mb_s"] for r in runs[m]) for m in MODES}
         med_s = {m: statistics.median(r["seconds"] for r in runs[m]) for m in MODES}
+        med_cpu = {m: statistics.median(r["cpu_mb_s"] for r in runs[m]) for m in MODES}
+        med_user = {m: statistics.median(r["user_s"] for r in runs[m]) for m in MODES}
+        med_sys = {m: statistics.median(r["sys_s"] for r in runs[m]) for m in MODES}
         rss = {m: max(r["peak_rss_mb"] for r in runs[m]) for m in MODES}
         raw = med["raw"]
         rss_small = max(r["peak_rss_mb"] for r in small_runs)
@@ -211,11 +224,15 @@ def main() -> int:
         log("")
         log(f"MONWRITE reader, {gen_big['bytes'] / 1e6:.0f} MB file, {runs['scan'][0]['records']} records, "
             f"{fields} fields, median of {args.runs} runs (MB = 10^6 bytes, file in page cache)")
-        log(f"{'mode':<14}{'MB/s':>10}{'vs raw':>9}{'peak RSS MB':>13}   runs (MB/s)")
+        log(f"{'mode':<14}{'MB/s':>10}{'vs raw':>9}{'CPU MB/s':>10}{'vs raw':>9}{'user s':>8}{'sys s':>7}"
+            f"{'peak RSS MB':>13}   runs (MB/s)")
         for m in MODES:
             all_runs = ", ".join(f"{r['mb_s']:.0f}" for r in runs[m])
             note = f"   ({NOTES[m]})" if m in NOTES else ""
-            log(f"{m:<14}{med[m]:>10.1f}{med[m] / raw:>9.3f}{rss[m]:>13.1f}   {all_runs}{note}")
+            log(f"{m:<14}{med[m]:>10.1f}{med[m] / raw:>9.3f}{med_cpu[m]:>10.1f}{med_cpu[m] / med_cpu['raw']:>9.3f}"
+                f"{med_user[m]:>8.3f}{med_sys[m]:>7.3f}{rss[m]:>13.1f}   {all_runs}{note}")
+        log("(MB/s: file bytes per wall second; CPU MB/s: per CPU second of the process, user + system;"
+            f" load average {os.getloadavg()[0]:.2f} at the end)")
         log("")
         log(f"flat memory: decode peak RSS {rss_small:.1f} MB on {gen_small['bytes'] / 1e6:.0f} MB, "
             f"{rss_big:.1f} MB on {gen_big['bytes'] / 1e6:.0f} MB -> {'flat' if flat else 'NOT FLAT'}")
@@ -260,6 +277,11 @@ def main() -> int:
             "runs": args.runs,
             "quick": args.quick,
             "all_runs": {m: [r["mb_s"] for r in runs[m]] for m in MODES},
+            "cpu_mb_s": {m: med_cpu[m] for m in MODES},
+            "cpu_ratio_vs_raw": {m: round(med_cpu[m] / med_cpu["raw"], 4) for m in MODES},
+            "user_s": {m: med_user[m] for m in MODES},
+            "sys_s": {m: med_sys[m] for m in MODES},
+            "load_average": [round(x, 2) for x in os.getloadavg()],
             "units": "MB = 10^6 bytes; peak RSS = VmHWM",
             "machine": machine(),
             "date": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
