@@ -389,6 +389,12 @@ pub enum Workload {
         /// ... and the share of touches that go to it.
         #[serde(default = "ws_prob")]
         hot_share: f64,
+        /// Working-set pattern: a warm part after the hot one, and its share of
+        /// touches (the rest of the area gets what is left: cold).
+        #[serde(default)]
+        warm_fraction: f64,
+        #[serde(default)]
+        warm_share: f64,
         /// Write the whole area once before the touching starts (so every page
         /// has content, as a memory initializer leaves it).
         #[serde(default)]
@@ -733,7 +739,7 @@ impl Scenario {
         let err = |p: &str, reason: String| Err(ScenarioError { origin: origin.into(), place: format!("{place}.{p}"), reason });
         match w {
             Workload::Idle => {}
-            Workload::Thrasher { area, cpu_per_touch_us, hot_fraction, hot_share, cp_overhead, .. } => {
+            Workload::Thrasher { area, cpu_per_touch_us, hot_fraction, hot_share, warm_fraction, warm_share, cp_overhead, .. } => {
                 if !(0.0..=10.0).contains(cp_overhead) {
                     return err("cp_overhead", "must be a fraction between 0 and 10".into());
                 }
@@ -748,6 +754,12 @@ impl Scenario {
                 }
                 if !(0.0..=1.0).contains(hot_share) {
                     return err("hot_share", "must be in [0, 1]".into());
+                }
+                if !(0.0..=1.0).contains(warm_fraction) || hot_fraction + warm_fraction > 1.0 {
+                    return err("warm_fraction", "must be in [0, 1] with hot_fraction + warm_fraction <= 1".into());
+                }
+                if !(0.0..=1.0).contains(warm_share) || hot_share + warm_share > 1.0 {
+                    return err("warm_share", "must be in [0, 1] with hot_share + warm_share <= 1".into());
                 }
             }
             Workload::Cpu { utilization, burst, cp_overhead } => {

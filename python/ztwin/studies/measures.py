@@ -183,8 +183,15 @@ def cpu_busy_pct(data: Data, t0: float, t1: float) -> float:
     return float(busy.mean()) if len(busy) else 0.0
 
 
+def xstor_rate(data: Data, t0: float, t1: float) -> float:
+    """PGIN + PGOUT per second as Performance Toolkit shows them: pages moved
+    from and to expanded storage (MRSYTXSP)."""
+    d = deltas(data.frames["MRSYTXSP"], ["SYTXSP_PFXCPUAD"], ["SYTXSP_PLSPGIN", "SYTXSP_PLSPGOUT"], data.at(t0), data.at(t1))
+    return float(((d["SYTXSP_PLSPGIN"] + d["SYTXSP_PLSPGOUT"]) / d["T"]).sum())
+
+
 def page_rate(data: Data, t0: float, t1: float) -> float:
-    """PGIN + PGOUT per second: DASD pages read and written (MRSYTSYP)."""
+    """Paging to DASD per second: pages read plus pages written (MRSYTSYP)."""
     d = deltas(data.frames["MRSYTSYP"], ["SYTSYP_PFXCPUAD"], ["SYTSYP_PLSPIOPR", "SYTSYP_PLSPIOPW"], data.at(t0), data.at(t1))
     return float(((d["SYTSYP_PLSPIOPR"] + d["SYTSYP_PLSPIOPW"]) / d["T"]).sum())
 

@@ -28,7 +28,7 @@ def run(quick: bool, workdir: Path) -> StudyResult:
     d = m.Data.load(out)
     users = list(d.frames["MRUSEINT"]["USEINT_VMDUSER"].unique())
     res.at_most("T/V", m.tv_ratio(d, t0, t1), 1.1, 1.02)
-    res.at_most("PGIN+PGOUT per second", m.page_rate(d, t0, t1), 10, "no paging to speak of")
+    res.at_most("paging per second (XSTOR PGIN+PGOUT and DASD reads+writes)", m.xstor_rate(d, t0, t1) + m.page_rate(d, t0, t1), 10, "no paging to speak of")
     res.at_most("users on the eligible list (most at any sample)", m.eligible_max(d, t0, t1), 0, 0)
     res.between("CPU busy %", m.cpu_busy_pct(d, t0, t1), 31, 62, "31-62")
     res.within("DASD response ms (calibrated)", m.dasd_response_ms(d, t0, t1), 3.7, 0.15)

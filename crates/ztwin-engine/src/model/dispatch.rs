@@ -67,6 +67,8 @@ pub struct Cpu {
     pub migrated: u64,
     /// Steals by pass (first, second, emergency) and category (dormant, eligible, dispatch).
     pub by_pass: [[u64; 3]; 3],
+    /// System time owed by interrupt-level CP work, added to the next burst.
+    pub owed_sys: Ns,
 }
 
 /// Virtual CPU states, as high-frequency sampling sees them.
@@ -396,7 +398,8 @@ impl Twin {
             }
             self.cur_cpu = c;
             self.vcpus[v as usize].state = VState::Running;
-            let b = self.run_vcpu(v, MINOR_SLICE);
+            let mut b = self.run_vcpu(v, MINOR_SLICE);
+            b.sys += std::mem::take(&mut self.cpus[c as usize].owed_sys);
             self.cpus[c as usize].c.dispatches += 1;
             self.cpus[c as usize].running = Some(b);
             let total = (b.virt + b.cp + b.sys).max(1);
@@ -559,14 +562,31 @@ impl Twin {
         let w = self.guests[g as usize].workload.clone();
         match w {
             Workload::Idle => b.outcome = Outcome::Idle,
-            Workload::Thrasher { area, pattern, touch, cpu_per_touch_us, hot_fraction, hot_share, think, burst_touches, cp_overhead, .. } => {
+            Workload::Thrasher {
+                area,
+                pattern,
+                touch,
+                cpu_per_touch_us,
+                hot_fraction,
+                hot_share,
+                warm_fraction,
+                warm_share,
+                think,
+                burst_touches,
+                cp_overhead,
+                ..
+            } => {
+                let pages = area.pages();
+                let hot = ((pages as f64 * hot_fraction) as u64).clamp(1, pages);
                 let spec = ThrashSpec {
-                    pages: area.pages(),
+                    pages,
                     pattern,
                     write: touch == Touch::Write,
                     cpu: us_f(cpu_per_touch_us),
-                    hot: ((area.pages() as f64 * hot_fraction) as u64).max(1),
+                    hot,
+                    warm: ((pages as f64 * warm_fraction) as u64).min(pages - hot),
                     hot_share,
+                    warm_share,
                     think: think.0,
                     burst_touches,
                 };
@@ -756,7 +776,9 @@ pub struct ThrashSpec {
     pub write: bool,
     pub cpu: Ns,
     pub hot: u64,
+    pub warm: u64,
     pub hot_share: f64,
+    pub warm_share: f64,
     pub think: Ns,
     pub burst_touches: u64,
 }
@@ -772,10 +794,14 @@ fn next_page(s: &ThrashSpec, pos: &mut u64, rng: &mut Rng, prefill: bool) -> u64
     match s.pattern {
         Pattern::Random => rng.below(s.pages),
         Pattern::WorkingSet => {
-            if s.hot >= s.pages || rng.f64() < s.hot_share {
+            let u = rng.f64();
+            let cold = s.pages - s.hot - s.warm;
+            if u < s.hot_share || s.hot >= s.pages {
                 rng.below(s.hot)
+            } else if (u < s.hot_share + s.warm_share && s.warm > 0) || cold == 0 {
+                s.hot + rng.below(s.warm.max(1))
             } else {
-                s.hot + rng.below(s.pages - s.hot)
+                s.hot + s.warm + rng.below(cold)
             }
         }
         Pattern::Serial => unreachable!(),

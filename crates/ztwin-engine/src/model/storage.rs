@@ -437,7 +437,9 @@ impl Twin {
         self.finish_migration(block);
         let mut sys = 0;
         self.maybe_migrate(&mut sys);
-        self.cpus[self.cur_cpu as usize].c.sys_ns += sys;
+        // Interrupt-level CP work: charged to the CPU's next burst, so busy
+        // time never runs ahead of elapsed time.
+        self.cpus[self.cur_cpu as usize].owed_sys += sys;
     }
 
     fn finish_migration(&mut self, block: u32) {
