@@ -103,6 +103,8 @@ pub struct Storage {
     pub req_window: u64,
     pub rate: f64,
     pub waiters: VecDeque<u32>,
+    /// Frames stolen and being written to DASD (they join the list when done).
+    pub pageout_frames: u32,
     /// Where the next demand scan starts among the users.
     pub scan_cursor: u32,
     pub c: StorageCounters,
@@ -124,6 +126,7 @@ impl Storage {
             req_window: 0,
             rate: 0.0,
             waiters: VecDeque::new(),
+            pageout_frames: 0,
             scan_cursor: 0,
             c: StorageCounters::default(),
         };
@@ -208,7 +211,8 @@ impl Twin {
     pub(crate) fn get_frame(&mut self, g: u32, vp: u32, sys_ns: &mut Ns) -> Option<u32> {
         self.st.c.frame_requests += 1;
         self.st.req_window += 1;
-        if self.st.avail.len() as u32 <= self.st.low {
+        // Frames already being paged out are on their way to the list.
+        if self.st.avail.len() as u32 + self.st.pageout_frames <= self.st.low {
             self.demand_scan(sys_ns);
         }
         let f = match self.st.avail.pop() {
@@ -247,7 +251,7 @@ impl Twin {
     /// unreferenced frames above a dispatch-list user's working set, pass 2 any
     /// unreferenced frame, the emergency pass anything not locked.
     pub(crate) fn demand_scan(&mut self, sys_ns: &mut Ns) {
-        let target = self.st.high as usize;
+        let target = (self.st.high as usize).saturating_sub(self.st.pageout_frames as usize);
         if self.st.avail.len() >= target {
             return;
         }
@@ -373,6 +377,7 @@ impl Twin {
             self.maybe_migrate(sys_ns);
         }
         self.guests[gi].pte[vp as usize] = pte(T_PAGEOUT, f);
+        self.st.pageout_frames += 1;
         self.st.flags[f as usize] |= F_LOCK;
         match batches.iter_mut().find(|(bg, _)| *bg == g) {
             Some((_, v)) => v.push(vp),
@@ -466,6 +471,7 @@ impl Twin {
     /// A page-out write finished: free the frames of pages not reclaimed meanwhile.
     pub(crate) fn pageout_done(&mut self, block: u32) {
         let items: Vec<(u32, u32)> = self.pg.blocks[block as usize].pages.clone();
+        self.st.pageout_frames -= items.len() as u32;
         for (g, vp) in items {
             let gi = g as usize;
             let e = self.guests[gi].pte[vp as usize];
