@@ -264,7 +264,8 @@ def s1_variant(k: int) -> tuple[list[str], float, float, list[str]]:
         # still last the whole window at 1/30 of the volumes each.
         read, area = 260.0, 100.0
         extra = ["system.central_storage=4G", "guest[0].workload.area=100M",
-                 "timeline[2].workload.area=100M", "guest[1].workload.area=4000M"]
+                 "timeline[2].workload.area=100M", "guest[1].virtual_storage=5G",
+                 "guest[1].workload.area=4400M"]
     sets = ["guest[0].userid=LIN", f"guest[0].count={k}", "timeline[2].guest=LIN*",
             f"timeline[1].at={read - 10:g}s", f"timeline[2].at={read:g}s",
             f"scenario.duration={read + S1_WINDOW:g}s", *extra]
@@ -584,10 +585,14 @@ def bench_large(h: Harness, quick: bool) -> dict[str, Any]:
         w1, wn = series["1x"][key], series[top][key]
         return round(math.log(wn / w1) / math.log(xs[-1]), 2) if w1 > 0 and wn > 0 else None
 
-    top = f"{xs[-1]}x"
+    # Memory per frame: peak RSS against central storage between two runs of the
+    # same length (the 1x point comes from the long run, which may have paged).
     frames_1 = 256 * 2**30 // 4096
-    d_rss = storage[top]["peak_rss_mb"] - storage["1x"]["peak_rss_mb"]
-    bytes_per_frame = d_rss * 2**20 / (frames_1 * (xs[-1] - 1))
+    pts = [(x, storage[f"{x}x"]["peak_rss_mb"]) for x in xs[1:]]
+    if len(pts) < 2:
+        pts = [(1, storage["1x"]["peak_rss_mb"]), *pts]
+    (xa, ra), (xb, rb) = pts[0], pts[-1]
+    bytes_per_frame = (rb - ra) * 2**20 / (frames_1 * (xb - xa))
     return {
         "scenario": LARGE,
         "long_run": {"sim_s": long_T, "wall_s": round(base["wall_s"], 2), "cpu_s": round(base["cpu_s"], 2),
@@ -603,7 +608,8 @@ def bench_large(h: Harness, quick: bool) -> dict[str, Any]:
         "exponent_cpu_time": exponent(time_series, "cpu_s"), "exponent_cpu_guests": exponent(guests, "cpu_s"),
         "exponent_cpu_storage": exponent(storage, "cpu_s"),
         "rss_bytes_per_frame": round(bytes_per_frame, 1),
-        "rss_1tb_central_est_gb": round((storage["1x"]["peak_rss_mb"] * 2**20 + bytes_per_frame * (2**40 // 4096 - frames_1)) / 2**30, 1),
+        "rss_bytes_per_frame_between": [f"{256 * xa} GB", f"{256 * xb} GB"],
+        "rss_1tb_central_est_gb": round((rb * 2**20 + bytes_per_frame * (2**40 // 4096 - frames_1 * xb)) / 2**30, 1),
     }
 
 
@@ -635,11 +641,15 @@ def machine() -> dict[str, Any]:
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                                 text=True).stdout.strip()
+        # The extension is built from the working tree: say whether the engine had
+        # uncommitted changes.
+        dirty = bool(subprocess.run(["git", "status", "--porcelain", "crates/"], cwd=ROOT, capture_output=True,
+                                    text=True).stdout.strip())
     except OSError:
-        commit = ""
+        commit, dirty = "", False
     return {"nproc": os.cpu_count(), "memory_gb": round(mem_kb / 2**20, 1), "cpu_model": cpu,
             "kernel": platform.release(), "python": platform.python_version(), "simpy": simpy_v,
-            "commit": commit, "loadavg_at_start": list(os.getloadavg())}
+            "commit": commit, "crates_uncommitted_changes": dirty, "loadavg_at_start": list(os.getloadavg())}
 
 
 def fmt_rate(x: float) -> str:
