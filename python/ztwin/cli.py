@@ -14,6 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ztwin import __version__, run_cli, study_cli
+from ztwin.advisor import cli as advisor_cli
 from ztwin.monitor import MonwriteError, dump, layouts
 from ztwin.reports import cli as report_cli
 
@@ -152,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     run_cli.register(sub)
     study_cli.register(sub)
     report_cli.register(sub)
+    advisor_cli.register(sub)
     return parser
 
 

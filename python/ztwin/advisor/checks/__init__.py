@@ -1,0 +1,49 @@
+"""The checks, one module per area, and the order they run in.
+
+A check is ``fn(ctx, rule) -> Finding | None``. Checks that use other
+findings (storage-constrained, emergency-scan, no-constraint) or leave notes
+for later ones (paging-serialized names the guests that page serially;
+dasd-disconnect-change the devices whose cache broke) run after them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ztwin.advisor.checks import cpu, io, paging, storage, summary
+from ztwin.advisor.checks.common import Context
+from ztwin.advisor.finding import Finding
+from ztwin.advisor.rules import Rule
+
+Check = Callable[[Context, Rule], Finding | None]
+
+#: (rule id, area, check) in evaluation order.
+CHECKS: list[tuple[str, str, Check]] = [
+    ("cpu-busy", "CPU", cpu.check_cpu_busy),
+    ("lpar-busy", "CPU", cpu.check_lpar_busy),
+    ("cpu-wait", "CPU", cpu.check_cpu_wait),
+    ("tv-ratio", "CPU", cpu.check_tv_ratio),
+    ("capture-ratio", "CPU", cpu.check_capture_ratio),
+    ("paging-serialized", "Paging", paging.check_paging_serialized),
+    ("user-page-wait", "Storage", storage.check_user_page_wait),
+    ("eligible-list", "Storage", storage.check_eligible_list),
+    ("free-frames-empty", "Storage", storage.check_free_frames),
+    ("dasd-resident-pages", "Storage", storage.check_dasd_resident),
+    ("paging-device-queue", "Paging", paging.check_paging_device_queue),
+    ("paging-device-busy", "Paging", paging.check_paging_device_busy),
+    ("paging-mload", "Paging", paging.check_paging_mload),
+    ("paging-blocking", "Paging", paging.check_paging_blocking),
+    ("paging-space-full", "Paging", paging.check_paging_space),
+    ("xstor-vs-dasd", "Paging", paging.check_xstor_vs_dasd),
+    ("paging-volume-mix", "Paging", paging.check_paging_volume_mix),
+    ("dasd-disconnect-change", "I/O", io.check_disconnect_change),
+    ("dasd-response", "I/O", io.check_dasd_response),
+    ("dasd-pending", "I/O", io.check_dasd_pending),
+    ("dasd-disconnect", "I/O", io.check_dasd_disconnect),
+    ("pav-base-queue", "I/O", io.check_pav_base_queue),
+    ("storage-constrained", "Storage", storage.check_storage_constrained),
+    ("emergency-scan", "Storage", storage.check_emergency_scan),
+    ("no-constraint", "Summary", summary.check_no_constraint),
+]
+
+__all__ = ["CHECKS", "Check", "Context"]

@@ -1,0 +1,68 @@
+"""``ztwin diagnose``: the advisor on a MONWRITE file.
+
+Exit codes: 0 success (whatever was found); 2 bad usage (a bad time, --from
+not before --to, a bad rules file), a file that cannot be opened or read, or
+no complete sample interval (in the window).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from typing import Any
+
+from ztwin.advisor import AdvisorError, diagnose
+
+EXIT_OK = 0
+EXIT_FATAL = 2
+
+
+def _error(message: str) -> int:
+    print(f"ztwin diagnose: {message}", file=sys.stderr)
+    return EXIT_FATAL
+
+
+def cmd_diagnose(args: argparse.Namespace) -> int:
+    path: str = args.file
+    try:
+        d = diagnose(path, args.start, args.end, rules=args.rules)
+    except AdvisorError as e:
+        return _error(str(e))
+    stats = d.stats
+    if stats is not None and stats["damage_count"]:
+        first = stats["damage"][0]
+        print(
+            f"ztwin diagnose: warning: {path}: {stats['damage_count']} damaged span(s) skipped "
+            f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: {first['reason']}",
+            file=sys.stderr,
+        )
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8")
+    if args.json:
+        sys.stdout.write(json.dumps(d.to_json(), indent=2) + "\n")
+    else:
+        sys.stdout.write(d.to_text())
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def register(sub: Any) -> None:
+    """Add the ``diagnose`` subcommand to the ``ztwin`` parser."""
+    p = sub.add_parser(
+        "diagnose",
+        help="walk the experts' checklists over a MONWRITE file and report findings",
+        description="Walk the case studies' checklists (CPU, storage, paging, I/O) over every sample "
+        "interval of a MONWRITE file and report findings, most important first: evidence from the "
+        "reports, an explanation and a recommendation.",
+        epilog="Thresholds and persistence qualifiers: the built-in rules (docs/advisor.md); --rules FILE "
+        "overrides any of them. Times are the monitored system's local time; intervals before --from "
+        "serve as history (for example a device's usual disconnect time).",
+    )
+    p.add_argument("file", metavar="FILE", help="MONWRITE file")
+    p.add_argument("--from", dest="start", metavar="HH:MM:SS", help="first interval start (or YYYY-MM-DD HH:MM:SS)")
+    p.add_argument("--to", dest="end", metavar="HH:MM:SS", help="last interval end (or YYYY-MM-DD HH:MM:SS)")
+    p.add_argument("--json", action="store_true", help='print JSON: {"findings": [...], ...}')
+    p.add_argument("--rules", metavar="FILE", help="a TOML rules file merged over the built-in rules")
+    p.set_defaults(handler=cmd_diagnose)

@@ -1,0 +1,301 @@
+"""What the advisor reasons over: per-interval figures of the system, users,
+devices and paging exposures, taken from the same interval data the reports
+use (:func:`ztwin.reports.collect` and :mod:`ztwin.reports.metrics`).
+
+A :class:`Period` holds the intervals of the window (``intervals``) and the
+file's intervals before it (``history``, for baselines such as a device's
+usual disconnect time). Each :class:`Interval` keeps the figures under the
+key names of the reports (docs/reports.md), so evidence names them as the
+reports do. Tests build Periods by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from ztwin.reports.core import DASD_CLASS, Intervals, TimeSpec, Window
+from ztwin.reports.metrics import device_metrics, exposure_metrics, user_metrics
+
+Figures = Mapping[str, Any]
+
+#: User figures kept per interval (USTAT, UPAGE keys) and the sample counts behind them.
+USER_KEYS = (
+    "act_pct", "run_pct", "cpu_pct", "pgw_pct", "iow_pct", "sim_pct", "tiw_pct", "cfw_pct", "ti_pct",
+    "el_pct", "dm_pct", "ioa_pct", "pga_pct", "lim_pct", "oth_pct", "page_reads", "page_writes",
+    "x_to_ms", "ms_to_x", "dasd", "xstor", "resident", "wss", "cpu_total_pct", "tv_ratio", "seconds",
+)  # fmt: skip
+USER_COUNTS = ("hf_total", "hf_queue", "hf_run", "hf_cpu", "hf_pgw", "hf_iow", "hf_sim", "hf_tiw", "hf_ti", "hf_el", "hf_lim")
+DEVICE_KEYS = (
+    "io_rate", "avoid_rate", "pend_ms", "disc_ms", "conn_ms", "serv_ms", "resp_ms", "cuwt_ms",
+    "queue_wait_ms", "queued", "busy_pct", "ios", "seconds",
+)  # fmt: skip
+EXPOSURE_KEYS = (
+    "used_pct", "slots_used", "page_slots", "page_reads", "page_writes", "page_total", "ssch_rate",
+    "queue_len", "serv_ms", "resp_ms", "mload", "block_size", "block_read", "block_write", "seconds",
+)  # fmt: skip
+
+
+@dataclass
+class Interval:
+    """Figures of one sample interval."""
+
+    index: int
+    start: datetime
+    end: datetime
+    seconds: float
+    #: SYSSUMLG / STORAGE / PAGELOG / AVAILLOG figures (``system_metrics``).
+    sys: Figures = field(default_factory=dict)
+    #: Per user: USTAT and UPAGE figures plus the high-frequency sample counts.
+    users: Mapping[str, Figures] = field(default_factory=dict)
+    #: Per device number: DEVICE figures.
+    devices: Mapping[int, Figures] = field(default_factory=dict)
+    #: Per paging exposure (device number): CPOWNED figures.
+    exposures: Mapping[int, Figures] = field(default_factory=dict)
+    #: LPAR figures: ``physical_load_pct`` (all partitions over the physical
+    #: CPUs), ``suspended_pct`` (z/VM's logical CPUs, mean), ``partitions``.
+    lpar: Figures = field(default_factory=dict)
+
+
+@dataclass
+class Device:
+    """A real device as configured: volser, DASD or not, CP-owned paging,
+    PAV base (for an alias), page slots when it holds a paging area."""
+
+    devno: int
+    volser: str = ""
+    dasd: bool = True
+    paging: bool = False
+    base: int | None = None
+    dvid: str | None = None
+    model: int | None = None
+
+    @property
+    def addr(self) -> str:
+        return f"{self.devno:04X}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.addr} {self.volser}".strip()
+
+
+@dataclass
+class Period:
+    """The intervals the advisor judges, the history before them, and the configuration."""
+
+    path: str = ""
+    intervals: list[Interval] = field(default_factory=list)
+    history: list[Interval] = field(default_factory=list)
+    devices: dict[int, Device] = field(default_factory=dict)
+    system_id: str | None = None
+    machine: str | None = None
+    cp_level: str | None = None
+    processors: int | None = None
+    storage_bytes: int | None = None
+    xstor_bytes: int | None = None
+    sample_interval_s: float | None = None
+    hf_rate_s: float | None = None
+    lpar_name: str | None = None
+    zone_s: int = 0
+
+    # -- helpers -----------------------------------------------------------
+
+    @property
+    def start(self) -> datetime | None:
+        return self.intervals[0].start if self.intervals else None
+
+    @property
+    def end(self) -> datetime | None:
+        return self.intervals[-1].end if self.intervals else None
+
+    def device(self, devno: int) -> Device:
+        d = self.devices.get(devno)
+        return d if d is not None else Device(devno)
+
+    def paging_devices(self) -> list[int]:
+        """Devices with a paging area or that are CP-owned paging volumes."""
+        out = {d for d, dev in self.devices.items() if dev.paging}
+        for iv in self.intervals:
+            out.update(iv.exposures)
+        return sorted(out)
+
+    def aliases(self) -> dict[int, list[int]]:
+        """PAV bases and their aliases."""
+        out: dict[int, list[int]] = {}
+        for devno, dev in self.devices.items():
+            if dev.base is not None and dev.base != devno:
+                out.setdefault(dev.base, []).append(devno)
+        return {b: sorted(a) for b, a in sorted(out.items())}
+
+    def iso(self, dt: datetime) -> str:
+        z = self.zone_s
+        text = dt.strftime("%Y-%m-%dT%H:%M:%S")
+        if z == 0:
+            return text + "Z"
+        sign = "+" if z > 0 else "-"
+        z = abs(z)
+        return text + f"{sign}{z // 3600:02d}:{z % 3600 // 60:02d}"
+
+
+# --------------------------------------------------------------------------
+# From collected interval data
+# --------------------------------------------------------------------------
+
+
+def _round_s(dt: datetime) -> datetime:
+    return (dt + timedelta(microseconds=500_000)).replace(microsecond=0)
+
+
+def in_window(window: Window, day: datetime, start: datetime, end: datetime) -> str:
+    """``"before"``, ``"in"`` or ``"after"``: where an interval lies relative
+    to the window, with the reports' convention (intervals that start at or
+    after --from and end at or before --to; times rounded to the second;
+    --from/--to as times of day refer to the date of the first interval)."""
+    frm = window.start.resolve(day) if window.start else None
+    to = window.end.resolve(day) if window.end else None
+    s, e = _round_s(start), _round_s(end)
+    if to is not None and e > to:
+        return "after"
+    if frm is not None and s < frm:
+        return "before"
+    return "in"
+
+
+def resolve_window(window: Window, day: datetime) -> tuple[datetime | None, datetime | None]:
+    frm = window.start.resolve(day) if window.start else None
+    to = window.end.resolve(day) if window.end else None
+    return frm, to
+
+
+def _pick(m: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
+    return {k: m[k] for k in keys if m.get(k) is not None}
+
+
+def _series(series: Mapping[Any, Any]) -> dict[int, dict[Any, Any]]:
+    """Per interval index: {key: raw}."""
+    out: dict[int, dict[Any, Any]] = {}
+    for key, items in series.items():
+        for idx, raw in items:
+            out.setdefault(idx, {})[key] = raw
+    return out
+
+
+def _sys_figures(s: Any) -> dict[str, Any]:
+    """The interval's system figures plus spin-lock time (% of processor time)."""
+    m: dict[str, Any] = s.metrics()
+    spin, cpu_s = s.raw.get("cpu_spin"), s.raw.get("cpu_seconds")
+    if spin is not None and cpu_s:
+        m["cpu_spin_pct"] = 100.0 * spin / cpu_s
+    return m
+
+
+def _lpar_figures(iv: Intervals, idx: int) -> dict[str, Any]:
+    s = iv.intervals[idx]
+    cfg = iv.config
+    out: dict[str, Any] = {}
+    if not s.lpar:
+        return out
+    dispatch = sum(r.get("dispatch", 0.0) for r in s.lpar.values())
+    phys = cfg.physical_cpus
+    if phys and s.seconds > 0:
+        out["physical_load_pct"] = 100.0 * dispatch / (s.seconds * phys)
+        out["physical_cpus"] = phys
+    out["partitions"] = len({p for p, _ in s.lpar})
+    own = cfg.lpar_name
+    susp = []
+    for (pname, cpu), raw in s.lpar.items():
+        if pname != own:
+            continue
+        craw = s.cpus.get(cpu)
+        sec, disp = raw.get("seconds"), raw.get("dispatch")
+        wait = craw.get("cpu_wait") if craw is not None else None
+        if sec and disp is not None and wait is not None:
+            susp.append(100.0 * max(0.0, sec - disp - wait) / sec)
+    if susp:
+        out["suspended_pct"] = sum(susp) / len(susp)
+    return out
+
+
+def period_from(iv: Intervals, window: Window | None = None) -> Period:
+    """A Period from data collected over the whole file (``collect(path,
+    users="all", devices="all", exposures="all")``); ``window`` picks the
+    intervals judged, those before it become the history."""
+    cfg = iv.config
+    window = window or Window()
+    p = Period(
+        path=iv.path,
+        system_id=cfg.system_id,
+        machine="-".join(x for x in (cfg.machine_type, cfg.machine_model) if x) or None,
+        cp_level=cfg.cp_level,
+        processors=cfg.cpu_count or (len(cfg.cpus) or None),
+        storage_bytes=cfg.storage_bytes,
+        xstor_bytes=cfg.xstor_blocks * 4096 if cfg.xstor_blocks else None,
+        sample_interval_s=cfg.sample_interval_s,
+        hf_rate_s=cfg.hf_rate_s,
+        lpar_name=cfg.lpar_name,
+        zone_s=cfg.zone_s,
+    )
+    # Devices: configuration records, then what the activity records say.
+    paging_devs = {e.devno for e in cfg.paging if e.devno is not None and e.area_type == "PAGE"}
+    for devno, conf in cfg.devices.items():
+        p.devices[devno] = Device(
+            devno,
+            volser=conf.volser,
+            dasd=conf.dev_class is None or conf.dev_class == DASD_CLASS,
+            paging=devno in paging_devs,
+            base=conf.base,
+            dvid=conf.dvid,
+            model=conf.model,
+        )
+    for devno, info in iv.device_info.items():
+        d = p.devices.setdefault(devno, Device(devno))
+        d.volser = info.get("volser") or d.volser
+        cls = info.get("dev_class")
+        if cls is not None:
+            d.dasd = cls == DASD_CLASS
+        base = info.get("base")
+        if d.base is None and base and base != devno:
+            d.base = base
+    for devno, info in iv.exposure_info.items():
+        d = p.devices.setdefault(devno, Device(devno))
+        d.volser = d.volser or info.get("volser") or ""
+        flags = info.get("flags")
+        if devno in paging_devs or (info.get("page_slots") or 0) > 0 or (isinstance(flags, int) and flags & 0x80):
+            d.paging = True
+    users = _series(iv.user_series)
+    devices = _series(iv.device_series)
+    exposures = _series(iv.exposure_series)
+    day = iv.intervals[0].start if iv.intervals else None
+    for s in iv.intervals:
+        where = in_window(window, day, s.start, s.end) if day is not None else "in"
+        if where == "after":
+            break
+        u: dict[str, Figures] = {}
+        for userid, raw in users.get(s.index, {}).items():
+            m = _pick(user_metrics(raw), USER_KEYS)
+            m.update({k: raw[k] for k in USER_COUNTS if k in raw})
+            u[userid] = m
+        devs = devices.get(s.index, {})
+        dm = {devno: _pick(device_metrics(raw), DEVICE_KEYS) for devno, raw in devs.items()}
+        e = {
+            devno: _pick(exposure_metrics(raw, devs.get(devno)), EXPOSURE_KEYS)
+            for devno, raw in exposures.get(s.index, {}).items()
+        }
+        item = Interval(
+            index=s.index,
+            start=s.start,
+            end=s.end,
+            seconds=s.seconds,
+            sys=_sys_figures(s),
+            users=u,
+            devices=dm,
+            exposures=e,
+            lpar=_lpar_figures(iv, s.index),
+        )
+        (p.history if where == "before" else p.intervals).append(item)
+    return p
+
+
+__all__ = ["Device", "Interval", "Period", "TimeSpec", "Window", "in_window", "period_from", "resolve_window"]
