@@ -399,6 +399,11 @@ pub enum Workload {
         /// has content, as a memory initializer leaves it).
         #[serde(default)]
         prefill: bool,
+        /// The area starts paged out: every page already on paging slots, in
+        /// blocks, as after a long run under memory pressure (no I/O is
+        /// simulated to put it there). The working set then pages in.
+        #[serde(default)]
+        paged_out: bool,
         /// Pause after each pass over the area (serial) or between bursts.
         #[serde(default)]
         think: Duration,
@@ -574,8 +579,8 @@ impl Scenario {
         if cs < (256 << 20) {
             return err("system.central_storage".into(), "central storage must be at least 256M".into());
         }
-        if cs > (4u64 << 40) {
-            return err("system.central_storage".into(), "central storage above 4T is not supported".into());
+        if cs > (512u64 << 30) {
+            return err("system.central_storage".into(), "central storage above 512G is not supported".into());
         }
         if self.system.cp_fixed.0 >= cs / 2 {
             return err("system.cp_fixed".into(), "CP fixed storage must be less than half of central storage".into());

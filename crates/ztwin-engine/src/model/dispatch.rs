@@ -5,7 +5,7 @@
 //! guest's behalf, system work such as the demand scan) and ends with an event;
 //! a page fault that needs DASD, a think time or the end of the slice ends it.
 
-use super::storage::{idx, pte, tag, Cat, FREE, F_CHG, F_LOCK, F_REF, NO_BLOCK, T_DASD, T_NONE, T_PAGEOUT, T_READIN, T_RES, T_XS};
+use super::storage::{idx, pte, tag, Cat, FREE, F_LOCK, NO_BLOCK, P_CHG, P_REF, T_DASD, T_NONE, T_PAGEOUT, T_READIN, T_RES, T_XS};
 use super::{Ev, Twin, TEST_IDLE};
 use crate::rng::Rng;
 use crate::scenario::{Pattern, Touch, Workload, MINOR_SLICE};
@@ -285,6 +285,9 @@ impl Twin {
             return;
         }
         self.guests[gi].workload = w.clone();
+        if let Workload::Thrasher { area, paged_out: true, .. } = &w {
+            self.place_paged_out(g, area.pages().min(self.guests[gi].vpages as u64) as u32);
+        }
         for v in self.guests[gi].vcpus() {
             let vi = v as usize;
             self.vcpus[vi].pending_page = None;
@@ -655,19 +658,17 @@ impl Twin {
         loop {
             // Fast path: resident pages.
             {
-                let pte_v = &self.guests[gi].pte;
-                let flags = &mut self.st.flags;
+                let pte_v = &mut self.guests[gi].pte;
                 let write = s.write || prefill_left > 0;
                 while b.virt + b.cp + b.sys + s.cpu <= budget {
-                    let e = pte_v[cur as usize];
-                    if tag(e) != T_RES {
+                    let e = &mut pte_v[cur as usize];
+                    if tag(*e) != T_RES {
                         break;
                     }
-                    let f = &mut flags[idx(e) as usize];
-                    if write && *f & F_CHG == 0 {
+                    if write && *e & P_CHG == 0 {
                         break; // first change of a page: the slow path drops its DASD copy
                     }
-                    *f |= F_REF;
+                    *e |= P_REF;
                     b.virt += s.cpu;
                     touches += 1;
                     if prefill_left > 0 {
@@ -700,8 +701,7 @@ impl Twin {
             let write = s.write || prefill_left > 0;
             match tag(e) {
                 T_RES => {
-                    let f = idx(e) as usize;
-                    self.st.flags[f] |= F_CHG;
+                    self.guests[gi].pte[vp as usize] = e | P_CHG;
                     if self.guests[gi].backing[vp as usize] != NO_BLOCK {
                         self.release_slot(g, vp);
                     }
@@ -712,8 +712,7 @@ impl Twin {
                         b.outcome = Outcome::FrameWait;
                         return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                     };
-                    self.guests[gi].pte[vp as usize] = pte(T_RES, f);
-                    self.st.flags[f as usize] = F_REF | F_CHG;
+                    self.guests[gi].pte[vp as usize] = pte(T_RES, f) | P_REF | P_CHG;
                     b.cp += self.costs.first_touch;
                     self.guests[gi].c.first_touch += 1;
                     self.st.c.first_touch += 1;
@@ -749,8 +748,7 @@ impl Twin {
                 T_PAGEOUT => {
                     // Reclaimed from the page-out in progress: no I/O needed.
                     let f = idx(e);
-                    self.guests[gi].pte[vp as usize] = pte(T_RES, f);
-                    self.st.flags[f as usize] |= F_REF;
+                    self.guests[gi].pte[vp as usize] = pte(T_RES, f) | P_REF;
                     self.guests[gi].ufo.push_back((f, vp));
                     b.cp += self.costs.fault;
                 }

@@ -135,6 +135,9 @@ pub struct Twin {
     pub(crate) eligible: std::collections::VecDeque<u32>,
     /// Logon/logoff events not yet written.
     pub(crate) events_pending: Vec<(monitor::PendingEvent, u32, Ns)>,
+    /// Events handled, by kind (burst end, I/O done, wake, test idle, HF,
+    /// sample, timeline), for profiling.
+    pub(crate) ev_counts: [u64; 7],
 }
 
 impl Twin {
@@ -181,6 +184,7 @@ impl Twin {
             cur_cpu: 0,
             eligible: Default::default(),
             events_pending: Vec::new(),
+            ev_counts: [0; 7],
         };
         t.build_guests();
         t
@@ -269,6 +273,15 @@ impl Twin {
             }
             self.now = t;
             self.events += 1;
+            self.ev_counts[match ev {
+                Ev::BurstEnd { .. } => 0,
+                Ev::IoDone { .. } => 1,
+                Ev::Wake { .. } => 2,
+                Ev::TestIdle { .. } => 3,
+                Ev::Hf => 4,
+                Ev::Sample => 5,
+                Ev::Timeline { .. } => 6,
+            }] += 1;
             match ev {
                 Ev::BurstEnd { cpu } => self.burst_end(cpu),
                 Ev::IoDone { vol } => self.io_done(vol),
@@ -296,6 +309,7 @@ impl Twin {
         }
         self.now = self.end;
         if std::env::var_os("ZTWIN_DEBUG").is_some() {
+            eprintln!("events by kind (burst, io, wake, testidle, hf, sample, timeline): {:?}", self.ev_counts);
             eprintln!("storage counters: {:?}", self.st.c);
             eprintln!("xstor free {} migrating {} low {} fifo {}", self.xs.free.len(), self.xs.migrating, self.xs.low, self.xs.fifo.len());
             eprintln!("avail {} low {} high {} waiters {} ready {}", self.st.avail.len(), self.st.low, self.st.high, self.st.waiters.len(), self.ready.len());

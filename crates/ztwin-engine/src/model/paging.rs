@@ -399,6 +399,62 @@ impl Twin {
         n
     }
 
+    /// Put pages 0..n of guest `g` that have no content yet on paging slots, in
+    /// blocks of the block size, without simulating the writes (an initial
+    /// state: the guest was paged out before the run began).
+    pub(crate) fn place_paged_out(&mut self, g: u32, n: u32) {
+        let gi = g as usize;
+        let bmax = self.block_max as usize;
+        let mut vp = 0u32;
+        let mut items: Vec<(u32, u32)> = Vec::with_capacity(bmax);
+        while vp < n {
+            items.clear();
+            while vp < n && items.len() < bmax {
+                if tag(self.guests[gi].pte[vp as usize]) == super::storage::T_NONE {
+                    items.push((g, vp));
+                } else if !items.is_empty() {
+                    vp += 1;
+                    break;
+                }
+                vp += 1;
+            }
+            let mut rest = &items[..];
+            while !rest.is_empty() {
+                let placed = self.pg.pick_volume().and_then(|vol| {
+                    self.pg.vols[vol as usize].find_run(rest.len() as u32).map(|(first, k)| (vol, first, k))
+                });
+                let Some((vol, first, k)) = placed else {
+                    self.abend("PGT004", "paging space is exhausted while placing paged-out guest storage".into());
+                    return;
+                };
+                let b = self.pg.new_block();
+                {
+                    let v = &mut self.pg.vols[vol as usize];
+                    for s in first..first + k {
+                        v.set(s, true);
+                    }
+                    v.used += k;
+                }
+                self.pg.used_slots += k as u64;
+                let blk = &mut self.pg.blocks[b as usize];
+                blk.vol = vol;
+                blk.first = first;
+                blk.n = k;
+                blk.pages.clear();
+                blk.pages.extend_from_slice(&rest[..k as usize]);
+                blk.live = k;
+                blk.reading = None;
+                blk.writing = false;
+                for &(_, p) in &rest[..k as usize] {
+                    self.guests[gi].pte[p as usize] = pte(T_DASD, 0);
+                    self.guests[gi].backing[p as usize] = b;
+                }
+                self.guests[gi].dasd_pages_add(k as i32);
+                rest = &rest[k as usize..];
+            }
+        }
+    }
+
     /// Prepare the read of block `b` after a fault on (g, vp) by virtual CPU
     /// `v`. Frames are taken for the pages still on DASD, the faulting page
     /// first. Returns `Some(Some(r))` with the request to submit when the

@@ -1,15 +1,21 @@
 //! Real storage (frames, available list, Era A demand scan) and expanded storage.
 //!
-//! Page-table entries are one `u32` per guest page: a 3-bit state tag and a
-//! 29-bit index (frame, XSTOR block or I/O request). A second `u32` per page holds
-//! the DASD block that has a valid copy of the page, if any.
+//! Page-table entries are one `u32` per guest page: a 3-bit state tag, the
+//! reference and change bits of a resident page, and a 27-bit index (frame, XSTOR
+//! block or I/O request). A second `u32` per page holds the DASD block that has a
+//! valid copy of the page, if any.
 
 use super::{Ev, Twin};
 use crate::units::Ns;
 use std::collections::VecDeque;
 
 pub const TAG_SHIFT: u32 = 29;
-pub const IDX_MASK: u32 = (1 << TAG_SHIFT) - 1;
+/// Reference and change bits live in the page-table entry, next to the frame
+/// number, so a page touch reads and writes one word.
+pub const P_REF: u32 = 1 << 28;
+pub const P_CHG: u32 = 1 << 27;
+/// 27-bit index: up to 128M frames (512 GB of central storage).
+pub const IDX_MASK: u32 = (1 << 27) - 1;
 /// Never referenced: no content anywhere.
 pub const T_NONE: u32 = 0;
 /// Resident in a frame (index = frame).
@@ -47,10 +53,7 @@ pub const MIGRATE_BLOCKS_PER_VOLUME: u32 = 16;
 pub const STEAL_QUANTUM: u32 = 8;
 pub const FREE: u32 = u32::MAX;
 
-/// Frame flag bits.
-pub const F_REF: u8 = 1;
-pub const F_CHG: u8 = 2;
-/// Locked: I/O in progress, not stealable.
+/// Frame flag: locked (I/O in progress), not stealable.
 pub const F_LOCK: u8 = 4;
 
 /// Steal passes (for STORSP counters).
@@ -309,14 +312,22 @@ impl Twin {
             }
             let Some((f, vp)) = self.guests[gi].ufo.pop_front() else { break };
             let fi = f as usize;
-            if self.st.owner[fi] != g || self.st.vpage[fi] != vp {
-                continue; // stale entry: frame freed or reused since
+            // The page table says whether the entry is current (one memory
+            // access instead of checking the frame's owner and page).
+            let e = self.guests[gi].pte[vp as usize];
+            match tag(e) {
+                T_RES if idx(e) == f => {}
+                T_READIN if self.st.owner[fi] == g && self.st.vpage[fi] == vp => {
+                    // Being read in: keep it for later.
+                    self.guests[gi].ufo.push_back((f, vp));
+                    continue;
+                }
+                _ => continue, // stale entry: the frame was freed or reused since
             }
             self.st.c.examined += 1;
             *sys_ns += self.costs.steal_frame;
-            let fl = self.st.flags[fi];
-            if fl & F_LOCK != 0 || (pass != Pass::Emergency && fl & F_REF != 0) {
-                self.st.flags[fi] &= !F_REF;
+            if self.st.flags[fi] & F_LOCK != 0 || (pass != Pass::Emergency && e & P_REF != 0) {
+                self.guests[gi].pte[vp as usize] = e & !P_REF;
                 self.guests[gi].ufo.push_back((f, vp));
                 continue;
             }
@@ -344,7 +355,7 @@ impl Twin {
         self.st.c.steals += 1;
         self.cpus[self.cur_cpu as usize].steals += 1;
         self.guests[gi].c.steals += 1;
-        let changed = self.st.flags[f as usize] & F_CHG != 0;
+        let changed = self.guests[gi].pte[vp as usize] & P_CHG != 0;
         let backing = self.guests[gi].backing[vp as usize];
         if !changed && backing != NO_BLOCK {
             self.guests[gi].pte[vp as usize] = pte(T_DASD, 0);
@@ -488,7 +499,7 @@ impl Twin {
                     // unless the page was changed again.
                     let f = idx(e);
                     self.st.flags[f as usize] &= !F_LOCK;
-                    if self.st.flags[f as usize] & F_CHG == 0 {
+                    if e & P_CHG == 0 {
                         self.guests[gi].backing[vp as usize] = block;
                         self.guests[gi].dasd_pages_add(1);
                     } else {
@@ -521,9 +532,8 @@ impl Twin {
         let b = idx(e);
         self.xs.release(b);
         self.guests[gi].xstor -= 1;
-        self.guests[gi].pte[vp as usize] = pte(T_RES, f);
         // The page has no other copy now: mark it changed so a steal writes it.
-        self.st.flags[f as usize] = F_REF | F_CHG;
+        self.guests[gi].pte[vp as usize] = pte(T_RES, f) | P_REF | P_CHG;
         self.guests[gi].c.x_to_ms += 1;
         self.st.c.xstor_in += 1;
         self.cpus[self.cur_cpu as usize].xs_in += 1;
