@@ -133,3 +133,13 @@ def test_study_short_forms_pass(name: str) -> None:
 def test_study_files_are_valid_scenarios() -> None:
     for f in sorted((REPO / "studies").glob("*.toml")):
         Scenario.load(f)
+
+
+def test_study_registry_matches_the_modules() -> None:
+    import importlib
+
+    from ztwin.studies import STUDIES
+
+    for s in STUDIES.values():
+        mod = importlib.import_module(f"ztwin.studies.{s.module}")
+        assert mod.NAME == s.name and mod.TITLE == s.title

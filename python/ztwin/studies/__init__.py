@@ -7,27 +7,55 @@ with the published values: ``ztwin study run NAME [--quick] [--json]``.
 
 from __future__ import annotations
 
+import importlib
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ztwin.studies import s1_paging_single_thread, s2_undersized_lpar, s3_healthy_system
 from ztwin.studies.base import Check, StudyResult
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["STUDIES", "Check", "Study", "StudyResult", "run_study"]
 
 
 @dataclass(frozen=True)
 class Study:
+    """A study's name, title and the module that runs it (imported on first
+    use, so listing studies or starting the CLI stays light)."""
+
     name: str
     title: str
-    runner: Callable[[bool, Path], StudyResult]
+    module: str
+
+    @property
+    def runner(self) -> Callable[[bool, Path], StudyResult]:
+        mod = importlib.import_module(f"ztwin.studies.{self.module}")
+        run: Callable[[bool, Path], StudyResult] = mod.run
+        return run
 
 
 STUDIES: dict[str, Study] = {
-    s.NAME: Study(s.NAME, s.TITLE, s.run)
-    for s in (s1_paging_single_thread, s2_undersized_lpar, s3_healthy_system)
+    s.name: s
+    for s in (
+        Study(
+            "paging-single-thread",
+            "S1: one single-threaded faulting guest cannot use the paging volumes' capacity",
+            "s1_paging_single_thread",
+        ),
+        Study(
+            "undersized-lpar",
+            "S2: an undersized LPAR before and after adding storage, paging volumes and a CPU",
+            "s2_undersized_lpar",
+        ),
+        Study(
+            "healthy-system",
+            "S3: a healthy system; whatever limits the applications, it is not z/VM",
+            "s3_healthy_system",
+        ),
+    )
 }
 
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ztwin.advisor import diagnose
+from ztwin.studies import STUDIES
 from ztwin.studies import measures as m
 from ztwin.studies.base import StudyResult, studies_dir
 from ztwin.twin import Scenario
 
 NAME = "paging-single-thread"
-TITLE = "S1: one single-threaded faulting guest cannot use the paging volumes' capacity"
+TITLE = STUDIES[NAME].title
 SCENARIO = "paging-single-thread.toml"
 
 PUBLISHED_SERVICE_MS = 3.1
@@ -111,4 +113,12 @@ def run(quick: bool, workdir: Path) -> StudyResult:
         rates[kmax] <= 0.6 * kmax * rate,
         "flattens near 9.5 guests",
     )
+    # The advisor over the re-read window of the one-guest run: the study's verdict.
+    adv = diagnose(workdir / "s1-k1.monwrite", d.at(t0).to_pydatetime(), d.at(t1).to_pydatetime())
+    found = adv.ids()
+    res.info["advisor"] = [f"{f.id}:{f.severity}" for f in adv.findings]
+    res.holds("advisor: paging-serialized (the guest, not the volumes, limits paging)",
+              "paging-serialized" in found, "paging-serialized", ", ".join(found))
+    res.holds("advisor: no storage-constrained, no paging-device-queue",
+              not {"storage-constrained", "paging-device-queue"} & set(found), "the system isn't broken", ", ".join(found))
     return res

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ztwin.advisor import diagnose
+from ztwin.studies import STUDIES
 from ztwin.studies import measures as m
 from ztwin.studies.base import StudyResult, studies_dir
 from ztwin.twin import Scenario
 
 NAME = "undersized-lpar"
-TITLE = "S2: an undersized LPAR before and after adding storage, paging volumes and a CPU"
+TITLE = STUDIES[NAME].title
 BEFORE = "undersized-lpar-before.toml"
 AFTER = "undersized-lpar-after.toml"
 WARMUP = 7200.0  # the first two hours fill storage and settle; the published day starts warm
@@ -74,4 +76,12 @@ def run(quick: bool, workdir: Path) -> StudyResult:
         user_dasd_pages=[round(dasd_b), round(dasd_a)],
         busiest_queue=[round(q_b, 2), round(q_a, 2)],
     )
+    # The advisor over the same windows: the study's verdict before, none of it after.
+    adv_b = diagnose(bp, db.at(b0).to_pydatetime(), db.at(b1).to_pydatetime()).ids()
+    adv_a = diagnose(ap, da.at(a0).to_pydatetime(), da.at(a1).to_pydatetime()).ids()
+    res.info.update(advisor_before=adv_b, advisor_after=adv_a)
+    res.holds("advisor before: storage-constrained", "storage-constrained" in adv_b, "undersized LPAR", ", ".join(adv_b))
+    res.holds("advisor before: paging-device-queue", "paging-device-queue" in adv_b, "paging queues", ", ".join(adv_b))
+    res.holds("advisor after: neither storage-constrained nor paging-device-queue",
+              not {"storage-constrained", "paging-device-queue"} & set(adv_a), "no queue, no page wait", ", ".join(adv_a))
     return res

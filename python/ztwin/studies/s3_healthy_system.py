@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ztwin.advisor import diagnose
+from ztwin.studies import STUDIES
 from ztwin.studies import measures as m
 from ztwin.studies.base import StudyResult, studies_dir
 from ztwin.twin import Scenario
 
 NAME = "healthy-system"
-TITLE = "S3: a healthy system; whatever limits the applications, it is not z/VM"
+TITLE = STUDIES[NAME].title
 SCENARIO = "healthy-system.toml"
 
 
@@ -34,4 +36,10 @@ def run(quick: bool, workdir: Path) -> StudyResult:
     res.within("DASD response ms (calibrated)", m.dasd_response_ms(d, t0, t1), 3.7, 0.15)
     res.at_most("% of active users' samples in page wait", m.user_state_pct(d, users, "USEINT_HFWTPAG", t0, t1, of="USEINT_HFQUCT"), 1.0, "none")
     res.info.update(window_s=[t0, t1], users_logged_on=len(users), capture_ratio=round(m.capture_ratio(d, t0, t1), 3))
+    # The advisor over the whole window: nothing wrong with z/VM, look at the guests.
+    adv = diagnose(out, d.at(t0).to_pydatetime(), d.at(t1).to_pydatetime())
+    res.info["advisor"] = [f"{f.id}:{f.severity}" for f in adv.findings]
+    res.holds("advisor: no finding of severity warning or critical", not adv.ids("warning"),
+              "nothing wrong with z/VM", ", ".join(adv.ids("warning")) or "none")
+    res.holds("advisor: points at the guests (no-constraint)", "no-constraint" in adv.ids(), "look inside the guests")
     return res
