@@ -17,7 +17,14 @@ fn main() {
     };
     let out = std::env::temp_dir().join("probe.monwrite");
     let s = ztwin_engine::run_to_file(&sc, None, None, &out, &mut |_, _| true).unwrap();
-    eprintln!("sim {:.0}s wall {:.2}s events {} refs {} ({:.1}M refs/s)", s.sim_ns as f64 / 1e9, s.wall_s, s.events, s.page_refs, s.refs_per_s() / 1e6);
+    eprintln!(
+        "sim {:.0}s wall {:.2}s events {} refs {} ({:.1}M refs/s)",
+        s.sim_ns as f64 / 1e9,
+        s.wall_s,
+        s.events,
+        s.page_refs,
+        s.refs_per_s() / 1e6
+    );
     let asp = by_name("MRSTOASP").unwrap();
     let uint = by_name("MRUSEINT").unwrap();
     let uact = by_name("MRUSEACT").unwrap();
@@ -34,7 +41,12 @@ fn main() {
         match (rec.header.domain, rec.header.record) {
             (3, 4) => {
                 let k = read_u64(b, asp.f("STOASP_RDEVDEV")).unwrap();
-                let v = (read_u64(b, asp.f("STOASP_EXPCTSRD")).unwrap(), read_u64(b, asp.f("STOASP_EXPCTSWR")).unwrap(), read_u64(b, asp.f("STOASP_EXPCTPRD")).unwrap(), read_u64(b, asp.f("STOASP_EXPCTPWR")).unwrap());
+                let v = (
+                    read_u64(b, asp.f("STOASP_EXPCTSRD")).unwrap(),
+                    read_u64(b, asp.f("STOASP_EXPCTSWR")).unwrap(),
+                    read_u64(b, asp.f("STOASP_EXPCTPRD")).unwrap(),
+                    read_u64(b, asp.f("STOASP_EXPCTPWR")).unwrap(),
+                );
                 let p = prev.insert(k, v).unwrap_or((0, 0, 0, 0));
                 cur.0 += v.0 - p.0 + v.1 - p.1;
                 cur.1 += v.2 - p.2;
@@ -54,7 +66,14 @@ fn main() {
                     let res = read_u64(b, uact.f("USEACT_VMDCTPVR")).unwrap();
                     let xs = read_u64(b, uact.f("USEACT_VMDCTXBK")).unwrap();
                     let ds = read_u64(b, uact.f("USEACT_CALCTPGS")).unwrap();
-                    lin = format!("LIN102 rd/s {:6.1} x>ms/s {:6.1} res {:6} xs {:6} dasd {:6}", (rd - prev_lin.0) as f64 / 10.0, (xr - prev_lin.1) as f64 / 10.0, res, xs, ds);
+                    lin = format!(
+                        "LIN102 rd/s {:6.1} x>ms/s {:6.1} res {:6} xs {:6} dasd {:6}",
+                        (rd - prev_lin.0) as f64 / 10.0,
+                        (xr - prev_lin.1) as f64 / 10.0,
+                        res,
+                        xs,
+                        ds
+                    );
                     prev_lin = (rd, xr, 0, 0, 0);
                 }
             }
@@ -68,7 +87,15 @@ fn main() {
             }
             (1, 11) => {
                 let t = ztwin_monitor::tod::iso8601(rec.header.tod);
-                println!("{}  ssch/s {:7.1} prd/s {:7.1} pwr/s {:7.1} busy% {:6.1}  {}", &t[11..19], cur.0 as f64 / 10.0, cur.1 as f64 / 10.0, cur.2 as f64 / 10.0, busy, lin);
+                println!(
+                    "{}  ssch/s {:7.1} prd/s {:7.1} pwr/s {:7.1} busy% {:6.1}  {}",
+                    &t[11..19],
+                    cur.0 as f64 / 10.0,
+                    cur.1 as f64 / 10.0,
+                    cur.2 as f64 / 10.0,
+                    busy,
+                    lin
+                );
                 cur = (0, 0, 0);
                 busy = 0.0;
             }

@@ -25,14 +25,27 @@ pub fn run_to_file(
     out: &Path,
     progress: &mut dyn FnMut(units::Ns, units::Ns) -> bool,
 ) -> Result<RunSummary, RunError> {
-    let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = out.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "out".into());
+    let dir = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "out".into());
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
-        let f = std::fs::File::create(&tmp).map_err(|e| RunError::Io(format!("cannot create {}: {e}", tmp.display())))?;
+        let f = std::fs::File::create(&tmp)
+            .map_err(|e| RunError::Io(format!("cannot create {}: {e}", tmp.display())))?;
         let w = std::io::BufWriter::with_capacity(1 << 20, f);
         let summary = run_to_writer(sc, seed, duration, w, progress)?;
-        std::fs::rename(&tmp, out).map_err(|e| RunError::Io(format!("cannot rename {} to {}: {e}", tmp.display(), out.display())))?;
+        std::fs::rename(&tmp, out).map_err(|e| {
+            RunError::Io(format!(
+                "cannot rename {} to {}: {e}",
+                tmp.display(),
+                out.display()
+            ))
+        })?;
         Ok(summary)
     })();
     if result.is_err() {
@@ -58,7 +71,9 @@ pub fn run_to_writer<W: std::io::Write>(
     let bytes = emit.bytes();
     let (intervals, records) = (emit.intervals, emit.records);
     let mut inner = emit.finish()?;
-    inner.flush().map_err(|e| RunError::Io(format!("writing the MONWRITE file: {e}")))?;
+    inner
+        .flush()
+        .map_err(|e| RunError::Io(format!("writing the MONWRITE file: {e}")))?;
     Ok(RunSummary {
         sim_ns: twin.now,
         wall_s: t0.elapsed().as_secs_f64(),

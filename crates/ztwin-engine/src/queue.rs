@@ -40,14 +40,22 @@ pub struct EventQueue<E> {
 
 impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(1024), seq: 0, scheduled: 0 }
+        EventQueue {
+            heap: BinaryHeap::with_capacity(1024),
+            seq: 0,
+            scheduled: 0,
+        }
     }
 
     #[inline]
     pub fn push(&mut self, time: Ns, ev: E) {
         self.seq += 1;
         self.scheduled += 1;
-        self.heap.push(Entry { time, seq: self.seq, ev });
+        self.heap.push(Entry {
+            time,
+            seq: self.seq,
+            ev,
+        });
     }
 
     #[inline]

@@ -26,14 +26,24 @@ pub enum Stream {
 
 impl Rng {
     pub fn new(seed: u64, kind: Stream, id: u64) -> Rng {
-        let mut x = seed ^ (kind as u64).wrapping_mul(0xD1B5_4A32_D192_ED03) ^ id.wrapping_mul(0x8CB9_2BA7_2F3D_8DD7);
-        let s = [splitmix(&mut x), splitmix(&mut x), splitmix(&mut x), splitmix(&mut x)];
+        let mut x = seed
+            ^ (kind as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)
+            ^ id.wrapping_mul(0x8CB9_2BA7_2F3D_8DD7);
+        let s = [
+            splitmix(&mut x),
+            splitmix(&mut x),
+            splitmix(&mut x),
+            splitmix(&mut x),
+        ];
         Rng { s }
     }
 
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        let r = self.s[0].wrapping_add(self.s[3]).rotate_left(23).wrapping_add(self.s[0]);
+        let r = self.s[0]
+            .wrapping_add(self.s[3])
+            .rotate_left(23)
+            .wrapping_add(self.s[0]);
         let t = self.s[1] << 17;
         self.s[2] ^= self.s[0];
         self.s[3] ^= self.s[1];

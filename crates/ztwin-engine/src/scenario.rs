@@ -179,7 +179,12 @@ fn default_xstor_low() -> f64 {
 
 impl Default for Srm {
     fn default() -> Self {
-        Srm { storbuf: default_storbuf(), ldubuf: default_ldubuf(), block_max: default_block_max(), xstor_low: default_xstor_low() }
+        Srm {
+            storbuf: default_storbuf(),
+            ldubuf: default_ldubuf(),
+            block_max: default_block_max(),
+            xstor_low: default_xstor_low(),
+        }
     }
 }
 
@@ -273,7 +278,10 @@ fn m_rate() -> Duration {
 
 impl Default for Monitor {
     fn default() -> Self {
-        Monitor { sample_interval: m_interval(), hf_rate: m_rate() }
+        Monitor {
+            sample_interval: m_interval(),
+            hf_rate: m_rate(),
+        }
     }
 }
 
@@ -311,7 +319,13 @@ fn s_jitter() -> f64 {
 
 impl Default for ServiceTime {
     fn default() -> Self {
-        ServiceTime { pending_ms: s_pend(), disconnect_ms: 0.0, connect_ms_per_io: s_conn_io(), connect_ms_per_page: s_conn_page(), jitter: s_jitter() }
+        ServiceTime {
+            pending_ms: s_pend(),
+            disconnect_ms: 0.0,
+            connect_ms_per_io: s_conn_io(),
+            connect_ms_per_page: s_conn_page(),
+            jitter: s_jitter(),
+        }
     }
 }
 
@@ -525,7 +539,8 @@ pub fn cylinders_of(device_type: &str) -> Option<u32> {
 pub const SLOTS_PER_CYL: u64 = 180;
 
 pub fn parse_devno(s: &str) -> Result<u16, String> {
-    u16::from_str_radix(s.trim(), 16).map_err(|_| format!("'{s}' is not a hexadecimal device number such as 9F01"))
+    u16::from_str_radix(s.trim(), 16)
+        .map_err(|_| format!("'{s}' is not a hexadecimal device number such as 9F01"))
 }
 
 impl Scenario {
@@ -541,8 +556,16 @@ impl Scenario {
                 None => String::new(),
             };
             let reason = msg.lines().last().unwrap_or(&msg).trim().to_string();
-            let reason = if reason.is_empty() { msg.clone() } else { reason };
-            ScenarioError { origin: origin.into(), place, reason }
+            let reason = if reason.is_empty() {
+                msg.clone()
+            } else {
+                reason
+            };
+            ScenarioError {
+                origin: origin.into(),
+                place,
+                reason,
+            }
         })?;
         sc.validate(origin)?;
         Ok(sc)
@@ -562,7 +585,13 @@ impl Scenario {
 
     /// Semantic checks that the schema cannot express.
     pub fn validate(&self, origin: &str) -> Result<(), ScenarioError> {
-        let err = |place: String, reason: String| Err(ScenarioError { origin: origin.into(), place, reason });
+        let err = |place: String, reason: String| {
+            Err(ScenarioError {
+                origin: origin.into(),
+                place,
+                reason,
+            })
+        };
         if self.system.cp_level != "5.4" {
             return err(
                 "system.cp_level".into(),
@@ -573,46 +602,79 @@ impl Scenario {
             );
         }
         if self.system.processors == 0 || self.system.processors > 64 {
-            return err("system.processors".into(), format!("{} processors: must be 1 to 64", self.system.processors));
+            return err(
+                "system.processors".into(),
+                format!("{} processors: must be 1 to 64", self.system.processors),
+            );
         }
         let cs = self.system.central_storage.0;
         if cs < (256 << 20) {
-            return err("system.central_storage".into(), "central storage must be at least 256M".into());
+            return err(
+                "system.central_storage".into(),
+                "central storage must be at least 256M".into(),
+            );
         }
         if cs > (512u64 << 30) {
-            return err("system.central_storage".into(), "central storage above 512G is not supported".into());
+            return err(
+                "system.central_storage".into(),
+                "central storage above 512G is not supported".into(),
+            );
         }
         if self.system.cp_fixed.0 >= cs / 2 {
-            return err("system.cp_fixed".into(), "CP fixed storage must be less than half of central storage".into());
+            return err(
+                "system.cp_fixed".into(),
+                "CP fixed storage must be less than half of central storage".into(),
+            );
         }
         if self.system.xstor.0 > (128u64 << 30) {
-            return err("system.xstor".into(), "XSTOR above 128G is not supported by z/VM".into());
+            return err(
+                "system.xstor".into(),
+                "XSTOR above 128G is not supported by z/VM".into(),
+            );
         }
         if self.system.system_id.is_empty() || self.system.system_id.len() > 8 {
-            return err("system.system_id".into(), "must be 1 to 8 characters".into());
+            return err(
+                "system.system_id".into(),
+                "must be 1 to 8 characters".into(),
+            );
         }
         let sb = self.srm.storbuf;
         if !(sb[0] >= sb[1] && sb[1] >= sb[2]) || sb[0] > 999 {
-            return err("srm.storbuf".into(), format!("{sb:?}: values must be 0-999 with Q1 >= Q1+Q2 >= Q1+Q2+Q3"));
+            return err(
+                "srm.storbuf".into(),
+                format!("{sb:?}: values must be 0-999 with Q1 >= Q1+Q2 >= Q1+Q2+Q3"),
+            );
         }
         if !(1..=255).contains(&self.srm.block_max) {
             return err("srm.block_max".into(), "must be 1 to 255 pages".into());
         }
         if !(0.0..0.5).contains(&self.srm.xstor_low) {
-            return err("srm.xstor_low".into(), "must be a fraction below 0.5".into());
+            return err(
+                "srm.xstor_low".into(),
+                "must be a fraction below 0.5".into(),
+            );
         }
         let m = &self.monitor;
         if m.sample_interval.0 < SEC || m.sample_interval.0 > 3600 * SEC {
             return err("monitor.sample_interval".into(), "must be 1s to 1h".into());
         }
         if m.hf_rate.0 < 10 * MS || m.hf_rate.0 > m.sample_interval.0 {
-            return err("monitor.hf_rate".into(), "must be 10ms up to the sample interval".into());
+            return err(
+                "monitor.hf_rate".into(),
+                "must be 10ms up to the sample interval".into(),
+            );
         }
         if self.scenario.duration.0 < m.sample_interval.0 {
-            return err("scenario.duration".into(), "must be at least one sample interval".into());
+            return err(
+                "scenario.duration".into(),
+                "must be at least one sample interval".into(),
+            );
         }
         if ztwin_monitor::tod::parse_iso8601(&self.scenario.start).is_none() {
-            return err("scenario.start".into(), format!("'{}' is not an ISO 8601 UTC time", self.scenario.start));
+            return err(
+                "scenario.start".into(),
+                format!("'{}' is not an ISO 8601 UTC time", self.scenario.start),
+            );
         }
         for (name, c) in [
             ("page_fault_us", self.cp_costs.page_fault_us),
@@ -625,7 +687,10 @@ impl Scenario {
             ("virtual_io_us", self.cp_costs.virtual_io_us),
         ] {
             if !(c.is_finite() && (0.0..=100_000.0).contains(&c)) {
-                return err(format!("cp_costs.{name}"), format!("{c}: must be 0 to 100000 microseconds"));
+                return err(
+                    format!("cp_costs.{name}"),
+                    format!("{c}: must be 0 to 100000 microseconds"),
+                );
             }
         }
         // Devices: addresses unique, types known.
@@ -635,37 +700,77 @@ impl Scenario {
             .paging
             .iter()
             .enumerate()
-            .map(|(i, g)| (format!("paging[{i}]"), &g.device_type, g.count, &g.first_address, &g.volser_prefix, &g.service, g.cylinders))
+            .map(|(i, g)| {
+                (
+                    format!("paging[{i}]"),
+                    &g.device_type,
+                    g.count,
+                    &g.first_address,
+                    &g.volser_prefix,
+                    &g.service,
+                    g.cylinders,
+                )
+            })
             .chain(self.dasd.iter().enumerate().map(|(i, g)| {
-                (format!("dasd[{i}]"), &g.device_type, g.count, &g.first_address, &g.volser_prefix, &g.service, None)
+                (
+                    format!("dasd[{i}]"),
+                    &g.device_type,
+                    g.count,
+                    &g.first_address,
+                    &g.volser_prefix,
+                    &g.service,
+                    None,
+                )
             }));
         for (place, dtype, count, first, prefix, svc, cyls) in groups {
             let Some(full) = cylinders_of(dtype) else {
-                return err(format!("{place}.device_type"), format!("'{dtype}' is not a known device type (3390-1/-2/-3/-9/-27/-54)"));
+                return err(
+                    format!("{place}.device_type"),
+                    format!("'{dtype}' is not a known device type (3390-1/-2/-3/-9/-27/-54)"),
+                );
             };
             if count == 0 || count > 1000 {
                 return err(format!("{place}.count"), "must be 1 to 1000".into());
             }
-            let base = parse_devno(first).map_err(|e| ScenarioError { origin: origin.into(), place: format!("{place}.first_address"), reason: e })?;
+            let base = parse_devno(first).map_err(|e| ScenarioError {
+                origin: origin.into(),
+                place: format!("{place}.first_address"),
+                reason: e,
+            })?;
             if base as u32 + count > 0x1_0000 {
-                return err(format!("{place}.count"), "device numbers run past FFFF".into());
+                return err(
+                    format!("{place}.count"),
+                    "device numbers run past FFFF".into(),
+                );
             }
             if let Some(c) = cyls {
                 if c == 0 || c > full {
-                    return err(format!("{place}.cylinders"), format!("{c} cylinders: a {dtype} has {full}"));
+                    return err(
+                        format!("{place}.cylinders"),
+                        format!("{c} cylinders: a {dtype} has {full}"),
+                    );
                 }
             }
             for k in 0..count {
                 let a = base + k as u16;
                 if !addrs.insert(a) {
-                    return err(format!("{place}.first_address"), format!("device {a:04X} is defined twice"));
+                    return err(
+                        format!("{place}.first_address"),
+                        format!("device {a:04X} is defined twice"),
+                    );
                 }
                 let v = volser(prefix, k, count);
                 if v.len() > 6 {
-                    return err(format!("{place}.volser_prefix"), format!("volume serial '{v}' is longer than 6 characters"));
+                    return err(
+                        format!("{place}.volser_prefix"),
+                        format!("volume serial '{v}' is longer than 6 characters"),
+                    );
                 }
                 if !volsers.insert(v.clone()) {
-                    return err(format!("{place}.volser_prefix"), format!("volume serial '{v}' is used twice"));
+                    return err(
+                        format!("{place}.volser_prefix"),
+                        format!("volume serial '{v}' is used twice"),
+                    );
                 }
             }
             for (n, v) in [
@@ -675,14 +780,25 @@ impl Scenario {
                 ("connect_ms_per_page", svc.connect_ms_per_page),
             ] {
                 if !(v.is_finite() && (0.0..=10_000.0).contains(&v)) {
-                    return err(format!("{place}.service.{n}"), format!("{v}: must be 0 to 10000 ms"));
+                    return err(
+                        format!("{place}.service.{n}"),
+                        format!("{v}: must be 0 to 10000 ms"),
+                    );
                 }
             }
-            if svc.pending_ms + svc.disconnect_ms + svc.connect_ms_per_io + svc.connect_ms_per_page <= 0.0 {
-                return err(format!("{place}.service"), "service time must be positive".into());
+            if svc.pending_ms + svc.disconnect_ms + svc.connect_ms_per_io + svc.connect_ms_per_page
+                <= 0.0
+            {
+                return err(
+                    format!("{place}.service"),
+                    "service time must be positive".into(),
+                );
             }
             if !(0.0..1.0).contains(&svc.jitter) {
-                return err(format!("{place}.service.jitter"), "must be in [0, 1)".into());
+                return err(
+                    format!("{place}.service.jitter"),
+                    "must be in [0, 1)".into(),
+                );
             }
         }
         // Guests.
@@ -694,30 +810,50 @@ impl Scenario {
                 return err(format!("{place}.count"), "must be 1 to 100000".into());
             }
             for id in expand_userids(&g.userid, g.count) {
-                if id.is_empty() || id.len() > 8 || !id.chars().all(|c| c.is_ascii_alphanumeric() || "$#@_-".contains(c)) {
-                    return err(format!("{place}.userid"), format!("'{id}' is not a valid user ID (1-8 characters A-Z 0-9 $#@)"));
+                if id.is_empty()
+                    || id.len() > 8
+                    || !id
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "$#@_-".contains(c))
+                {
+                    return err(
+                        format!("{place}.userid"),
+                        format!("'{id}' is not a valid user ID (1-8 characters A-Z 0-9 $#@)"),
+                    );
                 }
                 if !users.insert(id.clone()) {
-                    return err(format!("{place}.userid"), format!("user ID '{id}' is defined twice"));
+                    return err(
+                        format!("{place}.userid"),
+                        format!("user ID '{id}' is defined twice"),
+                    );
                 }
             }
             let vs = g.virtual_storage.0;
-            if vs < (1 << 20) || vs > (1u64 << 40) {
-                return err(format!("{place}.virtual_storage"), "must be 1M to 1T".into());
+            if !((1 << 20)..=(1u64 << 40)).contains(&vs) {
+                return err(
+                    format!("{place}.virtual_storage"),
+                    "must be 1M to 1T".into(),
+                );
             }
             total += vs * g.count as u64;
             if g.virtual_cpus == 0 || g.virtual_cpus > 64 {
                 return err(format!("{place}.virtual_cpus"), "must be 1 to 64".into());
             }
             if g.share == 0 || g.share > 10_000 {
-                return err(format!("{place}.share"), "relative share must be 1 to 10000".into());
+                return err(
+                    format!("{place}.share"),
+                    "relative share must be 1 to 10000".into(),
+                );
             }
             if let Some(w) = &g.workload {
                 self.check_workload(w, g, &format!("{place}.workload"), origin)?;
             }
         }
         if total > (64u64 << 40) {
-            return err("guest".into(), "more than 64T of virtual storage in total".into());
+            return err(
+                "guest".into(),
+                "more than 64T of virtual storage in total".into(),
+            );
         }
         for (i, t) in self.timeline.iter().enumerate() {
             let place = format!("timeline[{i}]");
@@ -726,33 +862,77 @@ impl Scenario {
             }
             let members = self.resolve_guests(&t.guest);
             if members.is_empty() {
-                return err(format!("{place}.guest"), format!("'{}' names no guest", t.guest));
+                return err(
+                    format!("{place}.guest"),
+                    format!("'{}' names no guest", t.guest),
+                );
             }
             if let Some(w) = &t.workload {
                 if t.action != Action::Start {
-                    return err(format!("{place}.workload"), "only a start action takes a workload".into());
+                    return err(
+                        format!("{place}.workload"),
+                        "only a start action takes a workload".into(),
+                    );
                 }
                 for (gi, _) in &members {
-                    self.check_workload(w, &self.guests[*gi], &format!("{place}.workload"), origin)?;
+                    self.check_workload(
+                        w,
+                        &self.guests[*gi],
+                        &format!("{place}.workload"),
+                        origin,
+                    )?;
                 }
             }
         }
         Ok(())
     }
 
-    fn check_workload(&self, w: &Workload, g: &GuestGroup, place: &str, origin: &str) -> Result<(), ScenarioError> {
-        let err = |p: &str, reason: String| Err(ScenarioError { origin: origin.into(), place: format!("{place}.{p}"), reason });
+    fn check_workload(
+        &self,
+        w: &Workload,
+        g: &GuestGroup,
+        place: &str,
+        origin: &str,
+    ) -> Result<(), ScenarioError> {
+        let err = |p: &str, reason: String| {
+            Err(ScenarioError {
+                origin: origin.into(),
+                place: format!("{place}.{p}"),
+                reason,
+            })
+        };
         match w {
             Workload::Idle => {}
-            Workload::Thrasher { area, cpu_per_touch_us, hot_fraction, hot_share, warm_fraction, warm_share, cp_overhead, .. } => {
+            Workload::Thrasher {
+                area,
+                cpu_per_touch_us,
+                hot_fraction,
+                hot_share,
+                warm_fraction,
+                warm_share,
+                cp_overhead,
+                ..
+            } => {
                 if !(0.0..=10.0).contains(cp_overhead) {
                     return err("cp_overhead", "must be a fraction between 0 and 10".into());
                 }
                 if area.0 < 4096 || area.0 > g.virtual_storage.0 {
-                    return err("area", format!("{} bytes: must be at least one page and no more than virtual_storage", area.0));
+                    return err(
+                        "area",
+                        format!(
+                            "{} bytes: must be at least one page and no more than virtual_storage",
+                            area.0
+                        ),
+                    );
                 }
-                if !(cpu_per_touch_us.is_finite() && *cpu_per_touch_us > 0.0 && *cpu_per_touch_us <= 1e6) {
-                    return err("cpu_per_touch_us", "must be above 0 and at most 1000000".into());
+                if !(cpu_per_touch_us.is_finite()
+                    && *cpu_per_touch_us > 0.0
+                    && *cpu_per_touch_us <= 1e6)
+                {
+                    return err(
+                        "cpu_per_touch_us",
+                        "must be above 0 and at most 1000000".into(),
+                    );
                 }
                 if !(*hot_fraction > 0.0 && *hot_fraction <= 1.0) {
                     return err("hot_fraction", "must be in (0, 1]".into());
@@ -761,13 +941,23 @@ impl Scenario {
                     return err("hot_share", "must be in [0, 1]".into());
                 }
                 if !(0.0..=1.0).contains(warm_fraction) || hot_fraction + warm_fraction > 1.0 {
-                    return err("warm_fraction", "must be in [0, 1] with hot_fraction + warm_fraction <= 1".into());
+                    return err(
+                        "warm_fraction",
+                        "must be in [0, 1] with hot_fraction + warm_fraction <= 1".into(),
+                    );
                 }
                 if !(0.0..=1.0).contains(warm_share) || hot_share + warm_share > 1.0 {
-                    return err("warm_share", "must be in [0, 1] with hot_share + warm_share <= 1".into());
+                    return err(
+                        "warm_share",
+                        "must be in [0, 1] with hot_share + warm_share <= 1".into(),
+                    );
                 }
             }
-            Workload::Cpu { utilization, burst, cp_overhead } => {
+            Workload::Cpu {
+                utilization,
+                burst,
+                cp_overhead,
+            } => {
                 if !(0.0..=10.0).contains(cp_overhead) {
                     return err("cp_overhead", "must be a fraction between 0 and 10".into());
                 }
@@ -778,10 +968,23 @@ impl Scenario {
                     return err("burst", "must be at least 10us".into());
                 }
             }
-            Workload::MinidiskIo { device, pages_per_io, cpu_per_io_us, .. } => {
+            Workload::MinidiskIo {
+                device,
+                pages_per_io,
+                cpu_per_io_us,
+                ..
+            } => {
                 let (dev, spread) = split_device(device);
-                let d = parse_devno(dev).map_err(|e| ScenarioError { origin: origin.into(), place: format!("{place}.device"), reason: e })?;
-                let last = if spread { d as u32 + g.count - 1 } else { d as u32 };
+                let d = parse_devno(dev).map_err(|e| ScenarioError {
+                    origin: origin.into(),
+                    place: format!("{place}.device"),
+                    reason: e,
+                })?;
+                let last = if spread {
+                    d as u32 + g.count - 1
+                } else {
+                    d as u32
+                };
                 if last > 0xFFFF {
                     return err("device", format!("{device}: device numbers run past FFFF"));
                 }
@@ -907,7 +1110,10 @@ workload = { type = "thrasher", area = "100M" }
         let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
         assert_eq!(e.place, "guest[0] (LIN).workload.area");
         let bad = MIN.replace("3390-9", "3390-X");
-        assert!(Scenario::from_toml(&bad, "x.toml").unwrap_err().to_string().contains("paging[0].device_type"));
+        assert!(Scenario::from_toml(&bad, "x.toml")
+            .unwrap_err()
+            .to_string()
+            .contains("paging[0].device_type"));
         let bad = format!("{MIN}\n[[paging]]\ndevice_type = \"3390-3\"\nfirst_address = \"9F02\"\nvolser_prefix = \"X\"\n");
         let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
         assert!(e.reason.contains("9F02 is defined twice"), "{e}");
@@ -915,7 +1121,11 @@ workload = { type = "thrasher", area = "100M" }
 
     #[test]
     fn json_errors_name_the_path() {
-        let e = Scenario::from_json(r#"{"system": {"processors": "two", "central_storage": "1G"}}"#, "api").unwrap_err();
+        let e = Scenario::from_json(
+            r#"{"system": {"processors": "two", "central_storage": "1G"}}"#,
+            "api",
+        )
+        .unwrap_err();
         assert_eq!(e.place, "system.processors");
     }
 }

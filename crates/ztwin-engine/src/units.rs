@@ -30,7 +30,10 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         }
         _ => (t, 1),
     };
-    let v: f64 = num.trim().parse().map_err(|_| format!("'{s}' is not a size such as 768M or 19.5G"))?;
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size such as 768M or 19.5G"))?;
     if !(v.is_finite() && v >= 0.0) {
         return Err(format!("size '{s}' must be a non-negative number"));
     }
@@ -50,9 +53,16 @@ pub fn parse_duration(s: &str) -> Result<Ns, String> {
         "ms" => 1e6,
         "m" | "min" => 60e9,
         "h" => 3600e9,
-        u => return Err(format!("duration '{s}' has an unknown unit '{u}' (use ns, us, ms, s, min or h)")),
+        u => {
+            return Err(format!(
+                "duration '{s}' has an unknown unit '{u}' (use ns, us, ms, s, min or h)"
+            ))
+        }
     };
-    let v: f64 = num.trim().parse().map_err(|_| format!("'{s}' is not a duration such as 10s or 3.1ms"))?;
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a duration such as 10s or 3.1ms"))?;
     if !(v.is_finite() && v >= 0.0) {
         return Err(format!("duration '{s}' must be a non-negative number"));
     }
@@ -98,7 +108,9 @@ impl<'de> Deserialize<'de> for Duration {
         }
         match Raw::deserialize(d)? {
             Raw::N(n) if n.is_finite() && n >= 0.0 => Ok(Duration((n * 1e9).round() as Ns)),
-            Raw::N(n) => Err(de::Error::custom(format!("duration {n} must be a non-negative number of seconds"))),
+            Raw::N(n) => Err(de::Error::custom(format!(
+                "duration {n} must be a non-negative number of seconds"
+            ))),
             Raw::S(s) => parse_duration(&s).map(Duration).map_err(de::Error::custom),
         }
     }

@@ -5,7 +5,10 @@
 //! guest's behalf, system work such as the demand scan) and ends with an event;
 //! a page fault that needs DASD, a think time or the end of the slice ends it.
 
-use super::storage::{idx, pte, tag, Cat, FREE, F_LOCK, NO_BLOCK, P_CHG, P_REF, T_DASD, T_NONE, T_PAGEOUT, T_READIN, T_RES, T_XS};
+use super::storage::{
+    idx, pte, tag, Cat, FREE, F_LOCK, NO_BLOCK, P_CHG, P_REF, T_DASD, T_NONE, T_PAGEOUT, T_READIN,
+    T_RES, T_XS,
+};
 use super::{Ev, Twin, TEST_IDLE};
 use crate::rng::Rng;
 use crate::scenario::{Pattern, Touch, Workload, MINOR_SLICE};
@@ -102,10 +105,18 @@ pub struct HfCounters {
 #[derive(Clone, Debug)]
 pub enum WorkState {
     None,
-    Thrasher { pos: u64, touches: u64, prefill_left: u64 },
-    Cpu { left: Ns },
+    Thrasher {
+        pos: u64,
+        touches: u64,
+        prefill_left: u64,
+    },
+    Cpu {
+        left: Ns,
+    },
     /// Minidisk loop: 0 = compute, 1 = start the I/O, 2 = think.
-    Io { phase: u8 },
+    Io {
+        phase: u8,
+    },
 }
 
 pub struct Vcpu {
@@ -189,7 +200,15 @@ pub struct Guest {
 }
 
 impl Guest {
-    pub fn new(userid: String, vpages: u32, first_vcpu: u32, nvcpu: u32, share: u32, quickdsp: bool, workload: Workload) -> Guest {
+    pub fn new(
+        userid: String,
+        vpages: u32,
+        first_vcpu: u32,
+        nvcpu: u32,
+        share: u32,
+        quickdsp: bool,
+        workload: Workload,
+    ) -> Guest {
         Guest {
             userid,
             vpages,
@@ -246,7 +265,8 @@ impl Twin {
         self.guests[gi].backing = vec![NO_BLOCK; n];
         self.guests[gi].sched = Sched::Dormant;
         self.guests[gi].logon_ns = self.now;
-        self.events_pending.push((super::monitor::PendingEvent::Logon, g, self.now));
+        self.events_pending
+            .push((super::monitor::PendingEvent::Logon, g, self.now));
         let w = self.guests[gi].workload.clone();
         self.start_workload(g, w);
     }
@@ -270,13 +290,16 @@ impl Twin {
                 }
                 _ => {}
             }
-            if self.guests[gi].backing[vp as usize] != NO_BLOCK && !matches!(tag(e), T_READIN | T_PAGEOUT) {
+            if self.guests[gi].backing[vp as usize] != NO_BLOCK
+                && !matches!(tag(e), T_READIN | T_PAGEOUT)
+            {
                 self.release_slot(g, vp);
             }
         }
         self.guests[gi].sched = Sched::LoggedOff;
         self.guests[gi].wss = 0.0;
-        self.events_pending.push((super::monitor::PendingEvent::Logoff, g, self.now));
+        self.events_pending
+            .push((super::monitor::PendingEvent::Logoff, g, self.now));
     }
 
     pub(crate) fn start_workload(&mut self, g: u32, w: Workload) {
@@ -285,7 +308,12 @@ impl Twin {
             return;
         }
         self.guests[gi].workload = w.clone();
-        if let Workload::Thrasher { area, paged_out: true, .. } = &w {
+        if let Workload::Thrasher {
+            area,
+            paged_out: true,
+            ..
+        } = &w
+        {
             self.place_paged_out(g, area.pages().min(self.guests[gi].vpages as u64) as u32);
         }
         for v in self.guests[gi].vcpus() {
@@ -298,12 +326,18 @@ impl Twin {
                     // Threads start at different points of the area.
                     let k = (v - self.guests[gi].first_vcpu) as u64;
                     let pos = pages * k / self.guests[gi].nvcpu as u64;
-                    WorkState::Thrasher { pos, touches: 0, prefill_left: if *prefill && k == 0 { pages } else { 0 } }
+                    WorkState::Thrasher {
+                        pos,
+                        touches: 0,
+                        prefill_left: if *prefill && k == 0 { pages } else { 0 },
+                    }
                 }
                 Workload::Cpu { .. } => WorkState::Cpu { left: 0 },
                 Workload::MinidiskIo { .. } => WorkState::Io { phase: 0 },
             };
-            if !matches!(w, Workload::Idle) && matches!(self.vcpus[vi].state, VState::Idle | VState::Think) {
+            if !matches!(w, Workload::Idle)
+                && matches!(self.vcpus[vi].state, VState::Idle | VState::Think)
+            {
                 self.vcpu_has_work(v);
             }
         }
@@ -350,7 +384,12 @@ impl Twin {
         if gu.quickdsp {
             return true;
         }
-        let sum: f64 = self.guests.iter().filter(|x| x.sched == Sched::Dispatch && !x.quickdsp).map(|x| x.wss).sum();
+        let sum: f64 = self
+            .guests
+            .iter()
+            .filter(|x| x.sched == Sched::Dispatch && !x.quickdsp)
+            .map(|x| x.wss)
+            .sum();
         sum + gu.wss <= self.storbuf[2] * self.st.dpa() as f64 || sum == 0.0
     }
 
@@ -413,7 +452,10 @@ impl Twin {
 
     /// A burst ended: account for it and act on its outcome.
     pub(crate) fn burst_end(&mut self, c: u16) {
-        let b = self.cpus[c as usize].running.take().expect("burst end on an idle CPU");
+        let b = self.cpus[c as usize]
+            .running
+            .take()
+            .expect("burst end on an idle CPU");
         let cc = &mut self.cpus[c as usize].c;
         cc.emul_ns += b.virt;
         cc.cp_user_ns += b.cp;
@@ -457,7 +499,9 @@ impl Twin {
 
     fn maybe_test_idle(&mut self, g: u32) {
         let gi = g as usize;
-        let all_idle = self.guests[gi].vcpus().all(|v| matches!(self.vcpus[v as usize].state, VState::Idle | VState::Think));
+        let all_idle = self.guests[gi]
+            .vcpus()
+            .all(|v| matches!(self.vcpus[v as usize].state, VState::Idle | VState::Think));
         if all_idle && self.guests[gi].sched == Sched::Dispatch {
             let gen = self.guests[gi].idle_gen;
             self.at(TEST_IDLE, Ev::TestIdle { guest: g, gen });
@@ -470,7 +514,10 @@ impl Twin {
         if self.guests[gi].idle_gen != gen || self.guests[gi].sched != Sched::Dispatch {
             return;
         }
-        if self.guests[gi].vcpus().all(|v| matches!(self.vcpus[v as usize].state, VState::Idle | VState::Think)) {
+        if self.guests[gi]
+            .vcpus()
+            .all(|v| matches!(self.vcpus[v as usize].state, VState::Idle | VState::Think))
+        {
             self.guests[gi].sched = Sched::Dormant;
             self.admit_eligible();
         }
@@ -596,8 +643,14 @@ impl Twin {
                 self.thrash(v, &spec, budget, &mut b);
                 b.cp += (b.virt as f64 * cp_overhead) as Ns;
             }
-            Workload::Cpu { utilization, burst, cp_overhead } => {
-                let WorkState::Cpu { left } = &mut self.vcpus[vi].work else { unreachable!() };
+            Workload::Cpu {
+                utilization,
+                burst,
+                cp_overhead,
+            } => {
+                let WorkState::Cpu { left } = &mut self.vcpus[vi].work else {
+                    unreachable!()
+                };
                 if *left == 0 {
                     *left = burst.0;
                 }
@@ -607,12 +660,27 @@ impl Twin {
                 b.cp += (run as f64 * cp_overhead) as Ns;
                 if *left == 0 {
                     let idle = burst.0 as f64 * (1.0 - utilization) / utilization;
-                    let d = if idle > 0.0 { (idle * (0.5 + self.vcpus[vi].rng.f64())) as Ns } else { 0 };
-                    b.outcome = if d > 0 { Outcome::Think(d) } else { Outcome::Slice };
+                    let d = if idle > 0.0 {
+                        (idle * (0.5 + self.vcpus[vi].rng.f64())) as Ns
+                    } else {
+                        0
+                    };
+                    b.outcome = if d > 0 {
+                        Outcome::Think(d)
+                    } else {
+                        Outcome::Slice
+                    };
                 }
             }
-            Workload::MinidiskIo { device, think, pages_per_io, cpu_per_io_us } => {
-                let WorkState::Io { phase } = &mut self.vcpus[vi].work else { unreachable!() };
+            Workload::MinidiskIo {
+                device,
+                think,
+                pages_per_io,
+                cpu_per_io_us,
+            } => {
+                let WorkState::Io { phase } = &mut self.vcpus[vi].work else {
+                    unreachable!()
+                };
                 match *phase {
                     0 => {
                         *phase = 1;
@@ -626,7 +694,8 @@ impl Twin {
                         if spread {
                             dev += self.group_of(g).1 as u16;
                         }
-                        let vol = self.pg.paging_vols.len() + self.sc.dasd_volume_index(dev).expect("validated");
+                        let vol = self.pg.paging_vols.len()
+                            + self.sc.dasd_volume_index(dev).expect("validated");
                         b.cp += self.costs.virtual_io;
                         self.vcpus[vi].vio += 1;
                         b.io = Some(self.new_minidisk_io(vol as u32, pages_per_io, v));
@@ -634,7 +703,11 @@ impl Twin {
                     }
                     _ => {
                         *phase = 0;
-                        b.outcome = if think.0 > 0 { Outcome::Think(think.0) } else { Outcome::Slice };
+                        b.outcome = if think.0 > 0 {
+                            Outcome::Think(think.0)
+                        } else {
+                            Outcome::Slice
+                        };
                     }
                 }
             }
@@ -649,8 +722,18 @@ impl Twin {
         let vi = v as usize;
         let g = self.vcpus[vi].guest;
         let gi = g as usize;
-        let WorkState::Thrasher { mut pos, mut touches, mut prefill_left } = self.vcpus[vi].work.clone() else { unreachable!() };
-        let mut rng = std::mem::replace(&mut self.vcpus[vi].rng, Rng::new(0, crate::rng::Stream::System, 0));
+        let WorkState::Thrasher {
+            mut pos,
+            mut touches,
+            mut prefill_left,
+        } = self.vcpus[vi].work.clone()
+        else {
+            unreachable!()
+        };
+        let mut rng = std::mem::replace(
+            &mut self.vcpus[vi].rng,
+            Rng::new(0, crate::rng::Stream::System, 0),
+        );
         let mut cur = match self.vcpus[vi].pending_page.take() {
             Some(p) => p,
             None => next_page(s, &mut pos, &mut rng, prefill_left > 0),
@@ -671,9 +754,7 @@ impl Twin {
                     *e |= P_REF;
                     b.virt += s.cpu;
                     touches += 1;
-                    if prefill_left > 0 {
-                        prefill_left -= 1;
-                    }
+                    prefill_left = prefill_left.saturating_sub(1);
                     if s.burst_touches > 0 && touches % s.burst_touches == 0 && s.think > 0 {
                         b.outcome = Outcome::Think(s.think);
                         cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
@@ -681,7 +762,8 @@ impl Twin {
                         return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                     }
                     // A serial pass ends with the area's last page.
-                    let wrapped = s.pattern == Pattern::Serial && prefill_left == 0 && cur + 1 == s.pages;
+                    let wrapped =
+                        s.pattern == Pattern::Serial && prefill_left == 0 && cur + 1 == s.pages;
                     cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
                     self.refs += 1;
                     if wrapped && s.think > 0 && s.burst_touches == 0 {
@@ -758,10 +840,23 @@ impl Twin {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn thrash_save(&mut self, vi: usize, pos: u64, touches: u64, prefill_left: u64, rng: Rng, cur: u64, _b: &mut Burst) {
+    fn thrash_save(
+        &mut self,
+        vi: usize,
+        pos: u64,
+        touches: u64,
+        prefill_left: u64,
+        rng: Rng,
+        cur: u64,
+        _b: &mut Burst,
+    ) {
         // `pos` already points past `cur`; step back so `cur` is touched next time.
         let _ = cur;
-        self.vcpus[vi].work = WorkState::Thrasher { pos, touches, prefill_left };
+        self.vcpus[vi].work = WorkState::Thrasher {
+            pos,
+            touches,
+            prefill_left,
+        };
         self.vcpus[vi].pending_page = Some(cur);
         self.vcpus[vi].rng = rng;
     }

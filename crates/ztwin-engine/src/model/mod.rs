@@ -87,7 +87,11 @@ impl RunSummary {
 #[derive(Debug)]
 pub enum RunError {
     /// The model reached a state CP itself would not survive (e.g. PGT004).
-    Abend { at_ns: Ns, code: &'static str, reason: String },
+    Abend {
+        at_ns: Ns,
+        code: &'static str,
+        reason: String,
+    },
     Io(String),
     /// Stopped by the caller (e.g. Ctrl-C).
     Interrupted,
@@ -96,8 +100,16 @@ pub enum RunError {
 impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RunError::Abend { at_ns, code, reason } => {
-                write!(f, "simulated system abend {code} at {:.3} s: {reason}", *at_ns as f64 / 1e9)
+            RunError::Abend {
+                at_ns,
+                code,
+                reason,
+            } => {
+                write!(
+                    f,
+                    "simulated system abend {code} at {:.3} s: {reason}",
+                    *at_ns as f64 / 1e9
+                )
             }
             RunError::Io(e) => write!(f, "{e}"),
             RunError::Interrupted => write!(f, "interrupted"),
@@ -198,7 +210,11 @@ impl Twin {
                 let first_vcpu = self.vcpus.len() as u32;
                 for k in 0..g.virtual_cpus {
                     let vi = self.vcpus.len() as u64;
-                    self.vcpus.push(Vcpu::new(gi, k as u16, Rng::new(self.seed, Stream::Vcpu, vi)));
+                    self.vcpus.push(Vcpu::new(
+                        gi,
+                        k as u16,
+                        Rng::new(self.seed, Stream::Vcpu, vi),
+                    ));
                 }
                 self.guests.push(Guest::new(
                     id,
@@ -251,7 +267,10 @@ impl Twin {
                 Action::Logon => self.logon(gi),
                 Action::Logoff => self.logoff(gi),
                 Action::Start => {
-                    let w = t.workload.clone().unwrap_or_else(|| self.guests[gi as usize].workload.clone());
+                    let w = t
+                        .workload
+                        .clone()
+                        .unwrap_or_else(|| self.guests[gi as usize].workload.clone());
                     self.start_workload(gi, w);
                 }
                 Action::Stop => self.stop_workload(gi),
@@ -296,7 +315,8 @@ impl Twin {
                     if !progress(t, self.end) {
                         return Err(RunError::Interrupted);
                     }
-                    self.q.push(t + self.sc.monitor.sample_interval.0, Ev::Sample);
+                    self.q
+                        .push(t + self.sc.monitor.sample_interval.0, Ev::Sample);
                 }
                 Ev::Timeline { idx } => self.timeline(idx as usize),
             }
@@ -309,31 +329,70 @@ impl Twin {
         }
         self.now = self.end;
         if std::env::var_os("ZTWIN_DEBUG").is_some() {
-            eprintln!("events by kind (burst, io, wake, testidle, hf, sample, timeline): {:?}", self.ev_counts);
+            eprintln!(
+                "events by kind (burst, io, wake, testidle, hf, sample, timeline): {:?}",
+                self.ev_counts
+            );
             eprintln!("storage counters: {:?}", self.st.c);
-            eprintln!("xstor free {} migrating {} low {} fifo {}", self.xs.free.len(), self.xs.migrating, self.xs.low, self.xs.fifo.len());
-            eprintln!("avail {} low {} high {} waiters {} ready {}", self.st.avail.len(), self.st.low, self.st.high, self.st.waiters.len(), self.ready.len());
+            eprintln!(
+                "xstor free {} migrating {} low {} fifo {}",
+                self.xs.free.len(),
+                self.xs.migrating,
+                self.xs.low,
+                self.xs.fifo.len()
+            );
+            eprintln!(
+                "avail {} low {} high {} waiters {} ready {}",
+                self.st.avail.len(),
+                self.st.low,
+                self.st.high,
+                self.st.waiters.len(),
+                self.ready.len()
+            );
             for (i, v) in self.vcpus.iter().enumerate().take(3) {
                 let g = &self.guests[v.guest as usize];
-                let pp = v.pending_page.map(|p| (p, g.pte.get(p as usize).map(|e| e >> 29)));
-                eprintln!("vcpu {i} {} {:?} sched {:?} pending {:?}", g.userid, v.state, g.sched, pp);
+                let pp = v
+                    .pending_page
+                    .map(|p| (p, g.pte.get(p as usize).map(|e| e >> 29)));
+                eprintln!(
+                    "vcpu {i} {} {:?} sched {:?} pending {:?}",
+                    g.userid, v.state, g.sched, pp
+                );
             }
             for (i, v) in self.vcpus.iter().enumerate() {
                 let g = &self.guests[v.guest as usize];
                 if g.userid == "HOG" {
-                    let pp = v.pending_page.map(|p| (p, g.pte.get(p as usize).map(|e| e >> 29)));
-                    eprintln!("vcpu {i} {} {:?} sched {:?} pending {:?}", g.userid, v.state, g.sched, pp);
+                    let pp = v
+                        .pending_page
+                        .map(|p| (p, g.pte.get(p as usize).map(|e| e >> 29)));
+                    eprintln!(
+                        "vcpu {i} {} {:?} sched {:?} pending {:?}",
+                        g.userid, v.state, g.sched, pp
+                    );
                 }
             }
-            let busy: Vec<_> = self.pg.vols.iter().map(|v| (v.busy.is_some(), v.queue.len())).collect();
-            eprintln!("vols {busy:?} io reqs {} free {}", self.io.len(), self.io_free.len());
+            let busy: Vec<_> = self
+                .pg
+                .vols
+                .iter()
+                .map(|v| (v.busy.is_some(), v.queue.len()))
+                .collect();
+            eprintln!(
+                "vols {busy:?} io reqs {} free {}",
+                self.io.len(),
+                self.io_free.len()
+            );
         }
         Ok(())
     }
 
     pub(crate) fn abend(&mut self, code: &'static str, reason: String) {
         if self.abend.is_none() {
-            self.abend = Some(RunError::Abend { at_ns: self.now, code, reason });
+            self.abend = Some(RunError::Abend {
+                at_ns: self.now,
+                code,
+                reason,
+            });
         }
     }
 }

@@ -128,10 +128,20 @@ impl<W: Write> Emitter<W> {
         let sys = l("MRMTRSYS");
         {
             let mut r = s.push_layout(sys, tod);
-            r.set_text(sys.f("MTRSYS_HCPCPEID"), &format!("{}.0", sc.system.cp_level));
-            r.set_u(sys.f("MTRSYS_SYSTODST"), tod.saturating_sub(dur(86_400_000_000_000)));
+            r.set_text(
+                sys.f("MTRSYS_HCPCPEID"),
+                &format!("{}.0", sc.system.cp_level),
+            );
+            r.set_u(
+                sys.f("MTRSYS_SYSTODST"),
+                tod.saturating_sub(dur(86_400_000_000_000)),
+            );
             r.set_text(sys.f("MTRSYS_SYSTMID"), &sc.system.system_id);
-            let (mtype, model) = sc.system.cpu_model.split_once('-').unwrap_or((&sc.system.cpu_model, ""));
+            let (mtype, model) = sc
+                .system
+                .cpu_model
+                .split_once('-')
+                .unwrap_or((&sc.system.cpu_model, ""));
             r.set_text(sys.f("MTRSYS_SYSMTYPE"), mtype);
             r.set_text(sys.f("MTRSYS_SYSMMODL"), model);
             r.set_u(sys.f("MTRSYS_LPNUMBER"), 1);
@@ -156,7 +166,12 @@ impl<W: Write> Emitter<W> {
             r.set_u(dev.f("MTRDEV_RDEVTYPE"), 0x04);
             r.set_u(dev.f("MTRDEV_RDEVCLAS"), 0x04);
             r.set_u(dev.f("MTRDEV_RDEVDVID"), 0x3390);
-            let model: u64 = v.device_type.rsplit('-').next().and_then(|m| m.parse().ok()).unwrap_or(0);
+            let model: u64 = v
+                .device_type
+                .rsplit('-')
+                .next()
+                .and_then(|m| m.parse().ok())
+                .unwrap_or(0);
             r.set_u(dev.f("MTRDEV_CALMODLN"), model);
             r.set_u(dev.f("MTRDEV_RDEVDEV"), v.devno as u64);
             r.set_u(dev.f("MTRDEV_RDEVSID"), 0x0001_0000 + i as u64);
@@ -185,8 +200,14 @@ impl<W: Write> Emitter<W> {
         let spr = l("MRMTRSPR");
         {
             let mut r = s.push_layout(spr, tod);
-            r.set_i(spr.f("MTRSPR_INTERVAL"), (sc.monitor.sample_interval.0 / 1_000_000_000) as i64);
-            r.set_i(spr.f("MTRSPR_HFRATE"), (sc.monitor.hf_rate.0 / 10_000_000) as i64);
+            r.set_i(
+                spr.f("MTRSPR_INTERVAL"),
+                (sc.monitor.sample_interval.0 / 1_000_000_000) as i64,
+            );
+            r.set_i(
+                spr.f("MTRSPR_HFRATE"),
+                (sc.monitor.hf_rate.0 / 10_000_000) as i64,
+            );
             r.set_u(spr.f("MTRSPR_SDOMAINS"), SAMPLE_DOMAINS as u64);
             r.set_u(spr.f("MTRSPR_HDOMAINS"), (0x08 | 0x04 | 0x02) as u64);
         }
@@ -215,7 +236,8 @@ impl<W: Write> Emitter<W> {
         let ev = &mut self.ev;
         ev.clear();
         let epr = l("MRMTREPR");
-        ev.push_layout(epr, tod).set_u(epr.f("MTREPR_EDOMAINS"), EVENT_DOMAINS as u64);
+        ev.push_layout(epr, tod)
+            .set_u(epr.f("MTREPR_EDOMAINS"), EVENT_DOMAINS as u64);
         self.records += 1;
         self.w.write_event_set(&self.ev).map_err(Self::io)
     }
@@ -247,7 +269,10 @@ impl<W: Write> Emitter<W> {
             let mut r = s.push_layout(l.sytprp, tod);
             r.set_u(l.sytprp.f("SYTPRP_PFXCPUAD"), c as u64);
             r.set_u(l.sytprp.f("SYTPRP_PFXPRBTM"), PRBTM_START - dur(cc.emul_ns));
-            r.set_u(l.sytprp.f("SYTPRP_PFXUTIME"), dur(cc.emul_ns + cc.cp_user_ns));
+            r.set_u(
+                l.sytprp.f("SYTPRP_PFXUTIME"),
+                dur(cc.emul_ns + cc.cp_user_ns),
+            );
             r.set_u(l.sytprp.f("SYTPRP_PFXTMSYS"), dur(cc.sys_ns));
             r.set_u(l.sytprp.f("SYTPRP_PFXTOTWT"), dur(now.saturating_sub(busy)));
             r.set_u(l.sytprp.f("SYTPRP_PFXCPUTY"), cputy);
@@ -343,14 +368,20 @@ impl<W: Write> Emitter<W> {
             let xs = &t.xs;
             let mut r = s.push_layout(l.sytxsg, tod);
             r.set_u(l.sytxsg.f("SYTXSG_XSTXBGET"), t.st.c.xstor_out);
-            r.set_u(l.sytxsg.f("SYTXSG_XSTXBREL"), t.st.c.xstor_in + t.st.c.migrated);
+            r.set_u(
+                l.sytxsg.f("SYTXSG_XSTXBREL"),
+                t.st.c.xstor_in + t.st.c.migrated,
+            );
             r.set_u(l.sytxsg.f("SYTXSG_XSTCTXAV"), xs.free.len() as u64);
             r.set_u(l.sytxsg.f("SYTXSG_XSTCPPAR"), xs.total as u64);
             let mut r = s.push_layout(l.stoxsg, tod);
             r.set_u(l.stoxsg.f("STOXSG_XSTMIGS"), t.st.c.migrated);
             r.set_u(l.stoxsg.f("STOXSG_XSTLOTHR"), xs.low as u64);
             let age: u64 = if xs.used() > 0 {
-                let sum: u128 = (0..xs.total as usize).filter(|&b| xs.owner[b] != super::storage::FREE).map(|b| (now - xs.born[b]) as u128).sum();
+                let sum: u128 = (0..xs.total as usize)
+                    .filter(|&b| xs.owner[b] != super::storage::FREE)
+                    .map(|b| (now - xs.born[b]) as u128)
+                    .sum();
                 (sum / xs.used() as u128 / 1_000_000_000) as u64
             } else {
                 0
@@ -402,7 +433,10 @@ impl<W: Write> Emitter<W> {
             r.set_u(l.stoasp.f("STOASP_EXPCURQC"), v.queue.len() as u64);
             r.set_u(l.stoasp.f("STOASP_SCMSSCH"), v.c.ssch);
             r.set_u(l.stoasp.f("STOASP_CALFLAG1"), 0x80);
-            r.set_u(l.stoasp.f("STOASP_EXPMLOAD"), (v.smoothed_ms * 1000.0) as u64);
+            r.set_u(
+                l.stoasp.f("STOASP_EXPMLOAD"),
+                (v.smoothed_ms * 1000.0) as u64,
+            );
             r.set_u(l.stoasp.f("STOASP_CPVALOCD"), v.used as u64);
             r.set_u(l.stoasp.f("STOASP_SCGSSCH"), v.c.ssch);
         }
@@ -499,7 +533,9 @@ impl<W: Write> Emitter<W> {
                     r.set_u(lon.f("USELON_CALTODON"), tod);
                 }
                 PendingEvent::Logoff => {
-                    let (tt, vt) = gu.vcpus().fold((0, 0), |(a, b), v| (a + t.vcpus[v as usize].ttime, b + t.vcpus[v as usize].vtime));
+                    let (tt, vt) = gu.vcpus().fold((0, 0), |(a, b), v| {
+                        (a + t.vcpus[v as usize].ttime, b + t.vcpus[v as usize].vtime)
+                    });
                     let mut r = ev.push_layout(lof, tod);
                     r.set_text(lof.f("USELOF_VMDUSER"), &gu.userid);
                     r.set_u(lof.f("USELOF_VMDTTIME"), dur(tt));

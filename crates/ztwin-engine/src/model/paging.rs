@@ -220,14 +220,31 @@ impl Paging {
                 });
             }
         }
-        Paging { vols, paging_vols, blocks: Vec::new(), free_blocks: Vec::new(), total_slots: total, used_slots: 0, full90: 0, rr: 0 }
+        Paging {
+            vols,
+            paging_vols,
+            blocks: Vec::new(),
+            free_blocks: Vec::new(),
+            total_slots: total,
+            used_slots: 0,
+            full90: 0,
+            rr: 0,
+        }
     }
 
     /// Effective block size cap given paging-space fullness: full size below
     /// 50% used, falling linearly to 25% of it at 90% (spec topic 4, [E]).
     fn block_cap(&self, block_max: u32) -> u32 {
-        let u = if self.total_slots == 0 { 1.0 } else { self.used_slots as f64 / self.total_slots as f64 };
-        let f = if u <= 0.5 { 1.0 } else { (1.0 - 0.75 * ((u - 0.5) / 0.4).min(1.0)).max(0.25) };
+        let u = if self.total_slots == 0 {
+            1.0
+        } else {
+            self.used_slots as f64 / self.total_slots as f64
+        };
+        let f = if u <= 0.5 {
+            1.0
+        } else {
+            (1.0 - 0.75 * ((u - 0.5) / 0.4).min(1.0)).max(0.25)
+        };
         ((block_max as f64 * f).round() as u32).max(1)
     }
 
@@ -305,7 +322,17 @@ impl Twin {
                 i
             }
             None => {
-                let r = IoReq { kind, vol, block, pages, queued_at: self.now, started_at: 0, waiters: Vec::new(), frames: Vec::new(), cpu };
+                let r = IoReq {
+                    kind,
+                    vol,
+                    block,
+                    pages,
+                    queued_at: self.now,
+                    started_at: 0,
+                    waiters: Vec::new(),
+                    frames: Vec::new(),
+                    cpu,
+                };
                 self.io.push(r);
                 (self.io.len() - 1) as u32
             }
@@ -349,12 +376,20 @@ impl Twin {
     /// Write pages as one block: allocate contiguous slots on the best volume
     /// (possibly fewer pages than offered). Returns pages taken; 0 means paging
     /// space is exhausted (the run abends with PGT004).
-    pub(crate) fn start_block_write(&mut self, items: Vec<(u32, u32)>, kind: IoKind, sys_ns: &mut Ns) -> u32 {
+    pub(crate) fn start_block_write(
+        &mut self,
+        items: Vec<(u32, u32)>,
+        kind: IoKind,
+        sys_ns: &mut Ns,
+    ) -> u32 {
         let cap = self.pg.block_cap(self.block_max).min(items.len() as u32);
         let mut tries = self.pg.paging_vols.len();
         let (vol, first, n) = loop {
             let Some(vol) = self.pg.pick_volume() else {
-                self.abend("PGT004", "paging space is exhausted: no free page slots on any paging volume".into());
+                self.abend(
+                    "PGT004",
+                    "paging space is exhausted: no free page slots on any paging volume".into(),
+                );
                 return 0;
             };
             if let Some((s, n)) = self.pg.vols[vol as usize].find_run(cap) {
@@ -421,10 +456,15 @@ impl Twin {
             let mut rest = &items[..];
             while !rest.is_empty() {
                 let placed = self.pg.pick_volume().and_then(|vol| {
-                    self.pg.vols[vol as usize].find_run(rest.len() as u32).map(|(first, k)| (vol, first, k))
+                    self.pg.vols[vol as usize]
+                        .find_run(rest.len() as u32)
+                        .map(|(first, k)| (vol, first, k))
                 });
                 let Some((vol, first, k)) = placed else {
-                    self.abend("PGT004", "paging space is exhausted while placing paged-out guest storage".into());
+                    self.abend(
+                        "PGT004",
+                        "paging space is exhausted while placing paged-out guest storage".into(),
+                    );
                     return;
                 };
                 let b = self.pg.new_block();
@@ -460,7 +500,14 @@ impl Twin {
     /// first. Returns `Some(Some(r))` with the request to submit when the
     /// faulting burst ends, `Some(None)` when the block is already being read
     /// (the CPU joined its waiters), `None` when not even one frame could be had.
-    pub(crate) fn start_block_read(&mut self, g: u32, vp: u32, v: u32, cp_ns: &mut Ns, sys_ns: &mut Ns) -> Option<Option<u32>> {
+    pub(crate) fn start_block_read(
+        &mut self,
+        g: u32,
+        vp: u32,
+        v: u32,
+        cp_ns: &mut Ns,
+        sys_ns: &mut Ns,
+    ) -> Option<Option<u32>> {
         let b = self.guests[g as usize].backing[vp as usize];
         debug_assert_ne!(b, NO_BLOCK);
         if let Some(r) = self.pg.blocks[b as usize].reading {
@@ -472,7 +519,13 @@ impl Twin {
         let r = self.new_io(IoKind::PageRead, vol, b, 0, cpu);
         // The faulting page first, then the other pages of the block still on DASD.
         let mut order: Vec<(u32, u32)> = vec![(g, vp)];
-        order.extend(self.pg.blocks[b as usize].pages.iter().copied().filter(|&(pg, pp)| pg != u32::MAX && (pg, pp) != (g, vp)));
+        order.extend(
+            self.pg.blocks[b as usize]
+                .pages
+                .iter()
+                .copied()
+                .filter(|&(pg, pp)| pg != u32::MAX && (pg, pp) != (g, vp)),
+        );
         let mut n = 0u32;
         for (pg_, pp) in order {
             let gi = pg_ as usize;
@@ -480,7 +533,9 @@ impl Twin {
             if tag(e) != T_DASD || self.guests[gi].backing[pp as usize] != b {
                 continue;
             }
-            let Some(f) = self.get_frame(pg_, pp, sys_ns) else { break };
+            let Some(f) = self.get_frame(pg_, pp, sys_ns) else {
+                break;
+            };
             self.st.flags[f as usize] = F_LOCK;
             self.guests[gi].pte[pp as usize] = pte(T_READIN, r);
             self.io[r as usize].frames.push((pg_, pp, f));
@@ -499,8 +554,11 @@ impl Twin {
 
     /// An I/O finished on `vol`: complete it and start the next queued one.
     pub(crate) fn io_done(&mut self, vol: u32) {
-        let r = self.pg.vols[vol as usize].busy.take().expect("I/O done on an idle volume");
-        let req = std::mem::replace(&mut self.io[r as usize].waiters, Vec::new());
+        let r = self.pg.vols[vol as usize]
+            .busy
+            .take()
+            .expect("I/O done on an idle volume");
+        let req = std::mem::take(&mut self.io[r as usize].waiters);
         let (kind, block, pages, queued, started) = {
             let q = &self.io[r as usize];
             (q.kind, q.block, q.pages, q.queued_at, q.started_at)
@@ -510,7 +568,11 @@ impl Twin {
             let v = &mut self.pg.vols[vol as usize];
             v.c.resp_ns += resp;
             let ms = resp as f64 / MS as f64;
-            v.smoothed_ms = if v.smoothed_ms == 0.0 { ms } else { 0.8 * v.smoothed_ms + 0.2 * ms };
+            v.smoothed_ms = if v.smoothed_ms == 0.0 {
+                ms
+            } else {
+                0.8 * v.smoothed_ms + 0.2 * ms
+            };
             let _ = started;
             match kind {
                 IoKind::PageRead => {

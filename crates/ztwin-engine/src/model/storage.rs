@@ -275,7 +275,9 @@ impl Twin {
                             break;
                         }
                         let g = (self.st.scan_cursor + k) % n;
-                        if self.guests[g as usize].category() != cat || self.guests[g as usize].resident == 0 {
+                        if self.guests[g as usize].category() != cat
+                            || self.guests[g as usize].resident == 0
+                        {
                             continue;
                         }
                         self.steal_from(g, pass, cat, target, sys_ns, &mut batches);
@@ -303,14 +305,23 @@ impl Twin {
         batches: &mut Vec<(u32, Vec<u32>)>,
     ) {
         let gi = g as usize;
-        let protect = if pass == Pass::First && cat == Cat::Dispatch { self.guests[gi].wss as u32 } else { 0 };
+        let protect = if pass == Pass::First && cat == Cat::Dispatch {
+            self.guests[gi].wss as u32
+        } else {
+            0
+        };
         let n = self.guests[gi].ufo.len();
         let mut taken = 0u32;
         for _ in 0..n {
-            if self.st.avail.len() >= target || self.guests[gi].resident <= protect || taken >= STEAL_QUANTUM {
+            if self.st.avail.len() >= target
+                || self.guests[gi].resident <= protect
+                || taken >= STEAL_QUANTUM
+            {
                 break;
             }
-            let Some((f, vp)) = self.guests[gi].ufo.pop_front() else { break };
+            let Some((f, vp)) = self.guests[gi].ufo.pop_front() else {
+                break;
+            };
             let fi = f as usize;
             // The page table says whether the entry is current (one memory
             // access instead of checking the frame's owner and page).
@@ -350,7 +361,14 @@ impl Twin {
 
     /// Take frame `f` from guest `g`: unchanged pages with a DASD copy are simply
     /// released; others go to XSTOR if it has room, else join a DASD write block.
-    fn steal_frame(&mut self, g: u32, vp: u32, f: u32, sys_ns: &mut Ns, batches: &mut Vec<(u32, Vec<u32>)>) {
+    fn steal_frame(
+        &mut self,
+        g: u32,
+        vp: u32,
+        f: u32,
+        sys_ns: &mut Ns,
+        batches: &mut Vec<(u32, Vec<u32>)>,
+    ) {
         let gi = g as usize;
         self.st.c.steals += 1;
         self.cpus[self.cur_cpu as usize].steals += 1;
@@ -402,7 +420,8 @@ impl Twin {
             let mut rest = &pages[..];
             while !rest.is_empty() {
                 let want = (rest.len() as u32).min(self.block_max);
-                let items: Vec<(u32, u32)> = rest[..want as usize].iter().map(|&vp| (g, vp)).collect();
+                let items: Vec<(u32, u32)> =
+                    rest[..want as usize].iter().map(|&vp| (g, vp)).collect();
                 let n = self.start_block_write(items, super::paging::IoKind::PageWrite, sys_ns);
                 if n == 0 {
                     return; // abend raised
@@ -421,10 +440,14 @@ impl Twin {
         // Migration runs in the background with a bounded number of pages in
         // flight, MIGRATE_BLOCKS_PER_VOLUME blocks per paging volume.
         let cap = MIGRATE_BLOCKS_PER_VOLUME * self.block_max * self.pg.paging_vols.len() as u32;
-        while (self.xs.free.len() as u32 + self.xs.migrating) < 2 * self.xs.low && self.xs.migrating < cap {
+        while (self.xs.free.len() as u32 + self.xs.migrating) < 2 * self.xs.low
+            && self.xs.migrating < cap
+        {
             let mut items = Vec::with_capacity(self.block_max as usize);
             while items.len() < self.block_max as usize {
-                let Some((b, gen)) = self.xs.fifo.pop_front() else { break };
+                let Some((b, gen)) = self.xs.fifo.pop_front() else {
+                    break;
+                };
                 let bi = b as usize;
                 if self.xs.gen[bi] != gen || self.xs.owner[bi] == FREE {
                     continue;
