@@ -279,6 +279,32 @@ impl Paging {
         }
     }
 
+    /// Mark slots `first..first + pages.len()` of volume `vol` used and record
+    /// them as one block holding `pages`; `writing` while its write is in flight.
+    fn claim_block(&mut self, vol: u32, first: u32, pages: &[(u32, u32)], writing: bool) -> u32 {
+        let n = pages.len() as u32;
+        let b = self.new_block();
+        let v = &mut self.vols[vol as usize];
+        for s in first..first + n {
+            v.set(s, true);
+        }
+        v.used += n;
+        self.used_slots += n as u64;
+        if self.total_slots > 0 && self.used_slots * 10 >= self.total_slots * 9 {
+            self.full90 += 1;
+        }
+        let blk = &mut self.blocks[b as usize];
+        blk.vol = vol;
+        blk.first = first;
+        blk.n = n;
+        blk.pages.clear();
+        blk.pages.extend_from_slice(pages);
+        blk.live = n;
+        blk.reading = None;
+        blk.writing = writing;
+        b
+    }
+
     /// Forget page (g, vp) in block `b`: free its slot.
     pub fn drop_page(&mut self, b: u32, g: u32, vp: u32) {
         let blk = &mut self.blocks[b as usize];
@@ -401,27 +427,7 @@ impl Twin {
                 return 0;
             }
         };
-        let b = self.pg.new_block();
-        {
-            let v = &mut self.pg.vols[vol as usize];
-            for s in first..first + n {
-                v.set(s, true);
-            }
-            v.used += n;
-        }
-        self.pg.used_slots += n as u64;
-        if self.pg.total_slots > 0 && self.pg.used_slots * 10 >= self.pg.total_slots * 9 {
-            self.pg.full90 += 1;
-        }
-        let blk = &mut self.pg.blocks[b as usize];
-        blk.vol = vol;
-        blk.first = first;
-        blk.n = n;
-        blk.pages.clear();
-        blk.pages.extend_from_slice(&items[..n as usize]);
-        blk.live = n;
-        blk.reading = None;
-        blk.writing = true;
+        let b = self.pg.claim_block(vol, first, &items[..n as usize], true);
         self.st.c.pages_written_dasd += n as u64;
         for &(g, _) in &items[..n as usize] {
             self.guests[g as usize].c.page_writes += 1;
@@ -467,24 +473,7 @@ impl Twin {
                     );
                     return;
                 };
-                let b = self.pg.new_block();
-                {
-                    let v = &mut self.pg.vols[vol as usize];
-                    for s in first..first + k {
-                        v.set(s, true);
-                    }
-                    v.used += k;
-                }
-                self.pg.used_slots += k as u64;
-                let blk = &mut self.pg.blocks[b as usize];
-                blk.vol = vol;
-                blk.first = first;
-                blk.n = k;
-                blk.pages.clear();
-                blk.pages.extend_from_slice(&rest[..k as usize]);
-                blk.live = k;
-                blk.reading = None;
-                blk.writing = false;
+                let b = self.pg.claim_block(vol, first, &rest[..k as usize], false);
                 for &(_, p) in &rest[..k as usize] {
                     self.guests[gi].pte[p as usize] = pte(T_DASD, 0);
                     self.guests[gi].backing[p as usize] = b;
