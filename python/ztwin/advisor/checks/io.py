@@ -68,15 +68,19 @@ def _min_io(rule: Rule, key: str) -> Any:
 
 
 def _dominant(row: dict[str, Any]) -> str:
-    parts = {
-        "pending time (the path to the device: channels, control unit)": row.get("pend_ms") or 0.0,
-        "disconnect time (cache misses: the disks behind the cache)": row.get("disc_ms") or 0.0,
-        "connect time (data transfer: large I/Os)": row.get("conn_ms") or 0.0,
-        "queueing in z/VM (more requests than the device serves at once)": max(
-            0.0, (row.get("resp_ms") or 0.0) - (row.get("serv_ms") or 0.0)
-        ),
+    """Which part of the response time is largest, in words (and, when it is
+    queueing, which part of the service time drives it)."""
+    service = {
+        "pending time (the path to the device: channels, control unit)": float(row.get("pend_ms") or 0.0),
+        "disconnect time (cache misses: the disks behind the cache)": float(row.get("disc_ms") or 0.0),
+        "connect time (data transfer: large I/Os)": float(row.get("conn_ms") or 0.0),
     }
-    return max(parts, key=lambda k: parts[k])
+    queue = max(0.0, float(row.get("resp_ms") or 0.0) - float(row.get("serv_ms") or 0.0))
+    top = max(service, key=lambda k: service[k])
+    if queue > service[top]:
+        return (f"queueing in z/VM ({num(queue)} ms: more requests than the device serves at once), and the "
+                f"service time it multiplies is mostly {top}")
+    return top
 
 
 def _held(ctx: Context, graded: dict[int, tuple[str, Flags]]) -> list[Interval]:
