@@ -64,7 +64,6 @@ class Diagnosis:
     period: Period
     findings: list[Finding]
     rules: Rules
-    intervals_in_file: int = 0
     stats: Stats | None = None
 
     def ids(self, at_least: str = "info") -> list[str]:
@@ -109,10 +108,10 @@ class Diagnosis:
         if p.start and p.end:
             secs = {round(iv.seconds) for iv in p.intervals}
             each = f" of {secs.pop()} s" if len(secs) == 1 else ""
-            whole = f" (of {self.intervals_in_file} in the file)" if self.intervals_in_file > len(p.intervals) else ""
+            hist = f"; {len(p.history)} earlier as history" if p.history else ""
             lines.append(
                 f"Period {p.start:%Y/%m/%d %H:%M:%S} - {p.end:%Y/%m/%d %H:%M:%S}: "
-                f"{len(p.intervals)} interval{'s' if len(p.intervals) != 1 else ''}{each}{whole}"
+                f"{len(p.intervals)} interval{'s' if len(p.intervals) != 1 else ''}{each}{hist}"
             )
         lines.append("Rules: " + " + ".join(self.rules.sources))
         return lines
@@ -143,8 +142,10 @@ def diagnose(
         rules = load_rules(rules)
     if Path(path).is_dir():
         raise AdvisorError(f"cannot open {path}: Is a directory")
+    # Read up to --to (the Collector stops there); everything before --from is history.
+    to_text = end if isinstance(end, str) else None
     try:
-        iv = collect(path, users="all", devices="all", exposures="all")
+        iv = collect(path, None, to_text, users="all", devices="all", exposures="all")
     except MonwriteError as e:
         raise AdvisorError(f"{path}: offset {e.offset} (X'{e.offset:X}'): {e.reason}") from None
     except ReportError as e:
@@ -152,6 +153,8 @@ def diagnose(
     except OSError as e:
         raise AdvisorError(f"cannot open {path}: {e.strerror or e}") from None
     if not iv.intervals:
+        if window.interim and iv.data_start is not None and iv.sets > 1:
+            raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)})")
         raise AdvisorError(f"{path}: no complete sample interval (the file needs two sample sets with data)")
     if not texts:
         window = Window.parse(_local_text(start, iv.config.zone_s), _local_text(end, iv.config.zone_s))
@@ -160,9 +163,15 @@ def diagnose(
         raise AdvisorError(f"--from {window.start.text} is not before --to {window.end.text}")
     period = period_from(iv, window)
     if not period.intervals:
-        span = f"{iv.intervals[0].start:%Y/%m/%d %H:%M:%S} to {iv.intervals[-1].end:%Y/%m/%d %H:%M:%S}"
-        raise AdvisorError(f"{path}: no complete sample interval between --from and --to (the file has intervals from {span})")
-    return Diagnosis(period, evaluate(period, rules), rules, len(iv.intervals), iv.stats)
+        raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)})")
+    return Diagnosis(period, evaluate(period, rules), rules, iv.stats)
+
+
+def _span(iv: Any) -> str:
+    """Where the file's samples are, for a window that missed them."""
+    if iv.stopped_early or iv.data_end is None:
+        return f"the file's samples start at {iv.data_start:%Y/%m/%d %H:%M:%S}"
+    return f"the file has samples from {iv.data_start:%Y/%m/%d %H:%M:%S} to {iv.data_end:%Y/%m/%d %H:%M:%S}"
 
 
 def _local_text(v: str | datetime | None, zone_s: int) -> str | None:

@@ -133,7 +133,7 @@ def test_window_judges_its_intervals_and_counts_the_rest_as_history(tmp_path: Pa
     late = diagnose(path, "10:04:00", "10:07:00")
     assert late.get("cpu-busy") is not None
     assert [i.end.strftime("%H:%M") for i in late.period.history] == ["10:02", "10:03", "10:04"]
-    assert "(of 6 in the file)" in late.to_text()
+    assert "3 intervals of 60 s; 3 earlier as history" in late.to_text()
 
 
 def test_rules_file_changes_the_verdict(s5_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -152,7 +152,8 @@ def test_rules_file_changes_the_verdict(s5_file: Path, tmp_path: Path, capsys: p
         (["--from", "10:03", "--to", "10:02"], "--from 10:03 is not before --to 10:02"),
         (["--from", "25:00"], "'25:00' is not a time of day"),
         (["--from", "2024-03-01 10:03:00", "--to", "10:02:00"], "--from 2024-03-01 10:03:00 is not before --to 10:02:00"),
-        (["--from", "11:00", "--to", "12:00"], "no complete sample interval between --from and --to (the file has intervals from 2024/03/01 10:01:00 to 2024/03/01 10:05:00)"),
+        (["--from", "11:00", "--to", "12:00"], "no complete sample interval between --from and --to (the file has samples from 2024/03/01 10:01:00 to 2024/03/01 10:05:00)"),
+        (["--from", "08:00", "--to", "09:00"], "no complete sample interval between --from and --to (the file's samples start at 2024/03/01 10:01:00)"),
     ],
 )  # fmt: skip
 def test_bad_windows(s5_file: Path, capsys: pytest.CaptureFixture[str], args: list[str], needle: str) -> None:
