@@ -236,7 +236,9 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
     dread = mean_over(held, lambda iv: iv.sys.get("dasd_read_rate"))
     dwrite = mean_over(held, lambda iv: iv.sys.get("dasd_write_rate"))
     xs_used = mean_over(held, lambda iv: iv.sys.get("xstor_used_pct"))
-    avail = mean_over(held, lambda iv: iv.sys.get("avail_frames"))
+    avail = mean_over(held, sysfig("avail_frames"))
+    low = mean_over(held, sysfig("avail_low"))
+    high = mean_over(held, sysfig("avail_high"))
     dasd_pages = mean_over(held, _dasd_pages)
     xstor_pages = mean_over(held, _xstor_pages)
     central = _central_pages(ctx.period)
@@ -299,7 +301,8 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
         f"active samples while CP stole {num(steal, 0)} frames per second to bring in {num(pin, 0)} pages per "
         "second: pages are pushed out to make room for others and then faulted back in, so the guests' "
         "working sets do not fit in central storage"
-        + (f" (free frames stay near the available-list thresholds, {num(avail, 0)} on average)" if avail is not None else "")
+        + (f" (free frames {num(avail, 0)} on average against CP's available-list thresholds of {num(low, 0)} low and "
+           f"{num(high, 0)} high)" if avail is not None and low is not None and high is not None else "")
         + ". "
         + (f"Other signs agree: {'; '.join(t for _, t in signs)}." if signs else "No other sign of duress was found yet."),
         rec,
