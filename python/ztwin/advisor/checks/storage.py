@@ -282,7 +282,7 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
         ev.append(Evidence("UPAGE", f"user pages on DASD {gb(dasd_pages)}, in XSTOR {gb(xstor_pages)}; central "
                            f"storage {gb(central)}"))
     if signs:
-        ev.append(Evidence("SYSSUMLG", "corroborating: " + "; ".join(t for _, t in signs),
+        ev.append(Evidence("CHECKLIST", "corroborating: " + "; ".join(t for _, t in signs),
                            rows=[{"rule": rid, "sign": t} for rid, t in signs]))
     add = dasd_pages
     target = None if add is None or central is None else central + add
@@ -355,7 +355,7 @@ def check_emergency_scan(ctx: Context, rule: Rule) -> Finding | None:
     ev = [
         Evidence("STORAGE", f"emergency scan took {num(mean)}% of the stolen frames; {num(scans, 2)} emergency "
                  "scans/s", held, len(ivs), rows),
-        Evidence("SYSSUMLG", f"the emergency-scan checklist: {len(signs)} of {len(checklist)} signs of duress"
+        Evidence("CHECKLIST", f"the emergency-scan study's list: {len(signs)} of {len(checklist)} signs of duress"
                  + (f" (spin-lock time {num(spin)}% of processor time)" if spin is not None else ""), rows=checklist),
     ]
     not_decoded = ("MDC hit ratios (FCX103/FCX108), SXS space (FCX264) and lock spinning per lock (FCX265) are "

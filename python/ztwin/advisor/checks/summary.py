@@ -32,7 +32,7 @@ def check_no_constraint(ctx: Context, rule: Rule) -> Finding | None:
         return None
     g = sysfig
     busy = mean_over(ivs, g("cpu_busy_pct"))
-    busy_max = max((iv.sys.get("cpu_busy_pct") or 0.0 for iv in ivs), default=None)
+    busy_max = max((float(v) for iv in ivs if (v := iv.sys.get("cpu_busy_pct")) is not None), default=None)
     tv = mean_over(ivs, g("tv_ratio"))
     paging = mean_over(ivs, lambda iv: float(iv.sys.get("page_rate") or 0.0) + float(iv.sys.get("read_write_rate") or 0.0))
     resp = mean_over(ivs, g("dasd_resp_ms"))
@@ -67,7 +67,7 @@ def check_no_constraint(ctx: Context, rule: Rule) -> Finding | None:
         verdict = (f"{num(zvm, 0)}% of their active samples they waited for z/VM resources, but no check found "
                    "a resource short (see the info findings)")
     else:
-        verdict = "no user was active"
+        verdict = "there were no users' wait-state samples (USTAT) to tell what they waited for"
     return Finding(
         rule.id, "info", "No z/VM constraint found: look inside the guests",
         [
@@ -79,8 +79,8 @@ def check_no_constraint(ctx: Context, rule: Rule) -> Finding | None:
         ],
         f"Every check passed: the processors were {num(busy, 0)}% busy, T/V was {num(tv, 2)} (1.0 is perfect), "
         f"the system paged {num(paging, 1)} pages per second, users were in page wait in {num(pgw or 0.0, 1)}% "
-        f"of their active samples, {resp_text} and no eligible list formed. The {num(active, 0)} active users "
-        f"were {doing}; {verdict}.",
+        f"of their active samples, {resp_text} and no eligible list formed. "
+        + (f"The {num(active, 0)} active users were {doing}; {verdict}." if q else f"But {verdict}."),
         "Look inside the guests for the cause of slow responses: their own tools (for Linux top, vmstat, "
         "sar, the application's and JVM's logs, database statistics) show what they are waiting for.",
         order=90,
