@@ -14,7 +14,6 @@ persistence qualifiers come from ``rules.toml`` merged with a user's file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -182,7 +181,3 @@ def _local_text(v: str | datetime | None, zone_s: int) -> str | None:
     if v.tzinfo is not None:
         v = v.astimezone(timezone.utc).replace(tzinfo=None) + timedelta(seconds=zone_s)
     return v.strftime("%Y-%m-%d %H:%M:%S")
-
-
-def ids_of(findings: Sequence[Finding]) -> list[str]:
-    return [f.id for f in findings]
