@@ -704,7 +704,7 @@ impl Twin {
                     _ => {
                         *phase = 0;
                         b.outcome = if think.0 > 0 {
-                            Outcome::Think(think.0)
+                            Outcome::Think(jittered(think.0, &mut self.vcpus[vi].rng))
                         } else {
                             Outcome::Slice
                         };
@@ -756,7 +756,7 @@ impl Twin {
                     touches += 1;
                     prefill_left = prefill_left.saturating_sub(1);
                     if s.burst_touches > 0 && touches % s.burst_touches == 0 && s.think > 0 {
-                        b.outcome = Outcome::Think(s.think);
+                        b.outcome = Outcome::Think(jittered(s.think, &mut rng));
                         cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
                         self.refs += 1;
                         return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
@@ -767,7 +767,7 @@ impl Twin {
                     cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
                     self.refs += 1;
                     if wrapped && s.think > 0 && s.burst_touches == 0 {
-                        b.outcome = Outcome::Think(s.think);
+                        b.outcome = Outcome::Think(jittered(s.think, &mut rng));
                         return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                     }
                 }
@@ -860,6 +860,12 @@ impl Twin {
         self.vcpus[vi].pending_page = Some(cur);
         self.vcpus[vi].rng = rng;
     }
+}
+
+/// A think time drawn uniformly from 50% to 150% of `mean`: guests that think
+/// for exactly the same time would run in lockstep, which real ones do not.
+fn jittered(mean: Ns, rng: &mut Rng) -> Ns {
+    (mean as f64 * (0.5 + rng.f64())) as Ns
 }
 
 /// Parameters of a thrasher burst.
