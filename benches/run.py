@@ -57,7 +57,7 @@ OWN_KEYS = (
     "goal_decode_ratio", "goal_met", "goal_met_scan", "file_bytes", "small_file_bytes", "records",
     "fields_decoded", "runs", "quick", "all_runs", "units", "machine", "date", "command",
     "commands", "elapsed_s", "git_commit", "cpu_mb_s", "cpu_ratio_vs_raw", "user_s", "sys_s",
-    "load_average",
+    "load_average", "machine_busy",
 )
 BIN_NAME = "ztwin-monbench"
 
@@ -238,8 +238,19 @@ def main() -> int:
             f"{rss_big:.1f} MB on {gen_big['bytes'] / 1e6:.0f} MB -> {'flat' if flat else 'NOT FLAT'}")
         ratio = med["decode"] / raw
         scan_ratio = med["scan"] / raw
-        log(f"goal >= 50% of raw: record decode (scan) {scan_ratio:.1%} -> {'met' if scan_ratio >= 0.5 else 'NOT met'}; "
-            f"full field decode {ratio:.1%} -> {'met' if ratio >= 0.5 else 'NOT met'}")
+        cpu_ratio = med_cpu["decode"] / med_cpu["raw"]
+        cpu_scan_ratio = med_cpu["scan"] / med_cpu["raw"]
+        # Other work on the machine slows the short raw runs most, which inflates
+        # the wall ratios: a goal counts as met only if both ratios reach it.
+        busy = med["raw"] < 0.8 * med_cpu["raw"]
+        if busy:
+            log(f"WARNING: the machine was busy (raw {med['raw']:.0f} MB/s wall against {med_cpu['raw']:.0f} MB/s "
+                "per CPU second): wall ratios are unreliable, trust the CPU ratios")
+        scan_met = min(scan_ratio, cpu_scan_ratio) >= 0.5
+        decode_met = min(ratio, cpu_ratio) >= 0.5
+        log(f"goal >= 50% of raw (wall / CPU): record decode (scan) {scan_ratio:.1%} / {cpu_scan_ratio:.1%} -> "
+            f"{'met' if scan_met else 'NOT met'}; full field decode {ratio:.1%} / {cpu_ratio:.1%} -> "
+            f"{'met' if decode_met else 'NOT met'}")
         log(f"full field decode: {ns_field:.2f} ns per field in all, {ns_beyond:.2f} ns per field beyond scan")
         log("")
         log("commands:")
@@ -268,8 +279,9 @@ def main() -> int:
             "peak_rss_mb": rss,
             "flat_memory": flat,
             "goal_decode_ratio": 0.5,
-            "goal_met": ratio >= 0.5,
-            "goal_met_scan": scan_ratio >= 0.5,
+            "goal_met": decode_met,
+            "goal_met_scan": scan_met,
+            "machine_busy": busy,
             "file_bytes": gen_big["bytes"],
             "small_file_bytes": gen_small["bytes"],
             "records": runs["scan"][0]["records"],
