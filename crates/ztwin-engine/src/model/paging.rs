@@ -404,7 +404,7 @@ impl Twin {
     /// space is exhausted (the run abends with PGT004).
     pub(crate) fn start_block_write(
         &mut self,
-        items: Vec<(u32, u32)>,
+        items: &[(u32, u32)],
         kind: IoKind,
         sys_ns: &mut Ns,
     ) -> u32 {

@@ -422,7 +422,7 @@ impl Twin {
                 let want = (rest.len() as u32).min(self.block_max);
                 let items: Vec<(u32, u32)> =
                     rest[..want as usize].iter().map(|&vp| (g, vp)).collect();
-                let n = self.start_block_write(items, super::paging::IoKind::PageWrite, sys_ns);
+                let n = self.start_block_write(&items, super::paging::IoKind::PageWrite, sys_ns);
                 if n == 0 {
                     return; // abend raised
                 }
@@ -457,15 +457,22 @@ impl Twin {
             if items.is_empty() {
                 return;
             }
-            let n = items.len() as u32;
-            self.xs.migrating += n;
-            self.st.c.migrated += n as u64;
-            self.cpus[self.cur_cpu as usize].migrated += n as u64;
-            for &(g, _) in &items {
-                self.guests[g as usize].c.x_to_ds += 1;
-            }
-            if self.start_block_write(items, super::paging::IoKind::Migrate, sys_ns) == 0 {
-                return;
+            // A block write may take fewer pages than offered (a short run of
+            // free slots): write the rest in further blocks, counting only
+            // what is actually in flight.
+            let mut rest = &items[..];
+            while !rest.is_empty() {
+                let n = self.start_block_write(rest, super::paging::IoKind::Migrate, sys_ns);
+                if n == 0 {
+                    return; // abend raised
+                }
+                self.xs.migrating += n;
+                self.st.c.migrated += n as u64;
+                self.cpus[self.cur_cpu as usize].migrated += n as u64;
+                for &(g, _) in &rest[..n as usize] {
+                    self.guests[g as usize].c.x_to_ds += 1;
+                }
+                rest = &rest[n as usize..];
             }
         }
     }
