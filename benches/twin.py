@@ -2,7 +2,7 @@
 """Twin benchmarks: ztwin against a SimPy peer on study S1, raw reference
 throughput, the S2 day, and a large LPAR growing in guests, storage and time.
 
-    .venv/bin/python benches/twin.py            # full run (make bench), ~15 min
+    .venv/bin/python benches/twin.py            # full run (make bench), ~7 min
     .venv/bin/python benches/twin.py --quick    # reduced run (make bench-quick), < 1 min
 
 Needs the ztwin extension built into the virtual environment (`make build`) and
@@ -13,12 +13,12 @@ repository root (read, update the twin keys, write), next to the decode keys of
 benches/run.py.
 
 Sections
-  S1 vs peer   The S1 read phase (benches/scenarios/s1-peer.toml, window 60-115 s)
+  S1 vs peer   The S1 read phase (benches/scenarios/s1-peer.toml, window 5-60 s)
                against benches/peer_simpy/s1_peer.py for the same 55 simulated
                seconds: wall time, page references and events per wall second,
                and the outputs (paging SSCH/s, volume busy sum, page-wait share,
                pages per I/O) compared within statistical noise; then 4 and 30
-               guests (the scaling curve).
+               guests (the scaling curve), interval by interval.
   Raw speed    The whole S1 study scenario, and a CPU-bound guest touching a
                resident 3 GB area (random and serial) against the peer's
                resident mode.
@@ -517,9 +517,9 @@ def bench_s2(h: Harness, quick: bool) -> dict[str, Any]:
         "scenario": scen, "stand_in": not real, "sim_s": r["sim_s"], "run_wall_s": round(r["wall_s"], 2),
         "day_wall_s": round(wall, 1) if wall is not None else None, "extrapolated": quick,
         "day_cpu_s": round(cpu, 1) if cpu is not None else None,
-        "note": ("extrapolated linearly from the cost between the first sample (10 min) and 30 min; the "
-                 "first hours cost more per simulated minute than the rest of the day, so this over-estimates"
-                 if quick else "measured: one run of the whole day"),
+        "note": ("extrapolated linearly from the cost between the first sample (10 min) and 30 min; the cost "
+                 "per simulated minute changes over the day, so this is rough (within about a third of the "
+                 "measured day so far)" if quick else "measured: one run of the whole day"),
         "extrapolated_from_30min_s": round(extrap, 1) if extrap is not None else None,
         "refs_per_s": round(r["refs_per_s"]), "events_per_s": round(r["events_per_s"]),
         "sim_per_wall": round(r["sim_per_wall"], 1), "peak_rss_mb": r["peak_rss_mb"],
@@ -712,7 +712,7 @@ def print_table(r: dict[str, Any]) -> None:
     if raw:
         rows += [
             ("Raw reference speed (one core)", "twin", "SimPy peer", "twin/peer"),
-            ("  S1 study scenario (420 s)", fmt_rate(raw["s1_study"]["refs_per_s"]), "",
+            (f"  S1 study scenario ({raw['s1_study']['sim_s']:g} s)", fmt_rate(raw["s1_study"]["refs_per_s"]), "",
              f"{raw['s1_study']['sim_per_wall']:.0f}x real time"),
             ("  resident 3 GB, random", fmt_rate(raw["resident_random"]["refs_per_s"]),
              fmt_rate(raw["peer_resident"]["refs_per_s"]), f"{raw['ratio_vs_simpy_resident']:.0f}x  (goal >= 10M/s)"),
@@ -740,6 +740,16 @@ def print_table(r: dict[str, Any]) -> None:
         if not a.startswith("  "):
             log("")
         log(f"{a:<{w0}}{b:>26}  {c:>16}  {d}")
+
+
+# Keys of bench-results.json that this script writes (or wrote in earlier versions).
+OWN_KEYS = (
+    "twin_refs_per_s", "simpy_refs_per_s", "ratio_vs_simpy", "twin_simpy_outputs_agree",
+    "twin_s1_study_refs_per_s", "twin_resident_refs_per_s", "twin_resident_serial_refs_per_s",
+    "simpy_resident_refs_per_s", "ratio_vs_simpy_resident", "s2_day_wall_s", "s2_day_extrapolated",
+    "large_lpar_wall_s", "large_lpar_sim_s", "large_lpar_growth_exponents", "twin_simpy_scaling_agree",
+    "twin_scaling_within_bracket", "twin_bench",
+)
 
 
 def merge_results(path: Path, r: dict[str, Any]) -> None:
@@ -776,6 +786,8 @@ def merge_results(path: Path, r: dict[str, Any]) -> None:
         )
     if sc:
         top["twin_simpy_scaling_agree"] = sc["all_agree"]
+    for k in OWN_KEYS:  # drop this script's keys from earlier runs first
+        data.pop(k, None)
     data.update(top)
     data["twin_bench"] = r
     tmp = path.with_name(path.name + ".tmp")
@@ -791,7 +803,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--quick", action="store_true", help="reduced run (< 1 minute)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench-results.json", help="results file to merge into")
     ap.add_argument("--only", default="s1,scaling,raw,s2,large",
-                    help="comma-separated sections (s1,scaling,raw,s2,large; scaling needs s1)")
+                    help="comma-separated sections (s1,scaling,raw,s2,large; scaling needs s1); the "
+                         "results file then holds the twin keys of these sections only")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     a = ap.parse_args(argv)
     only = {s.strip() for s in a.only.split(",") if s.strip()}
