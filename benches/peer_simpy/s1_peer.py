@@ -60,7 +60,9 @@ import math
 import random
 import sys
 import time
+from collections.abc import Generator
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import simpy
 
@@ -130,7 +132,7 @@ class Interval:
 
 @dataclass
 class Result:
-    config: dict
+    config: dict[str, Any]
     wall_s: float
     cpu_s: float  # process CPU time of the simulation (= wall on an idle core)
     setup_s: float  # building the model (not in wall_s)
@@ -150,7 +152,7 @@ class Result:
     hf_samples: int
     hf_page_wait: int
     refs_per_sim_s: float
-    intervals: list[dict] = field(default_factory=list)
+    intervals: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Lpar:
@@ -204,7 +206,7 @@ class Lpar:
 
         return draw(c.pending_ms), draw(c.disconnect_ms), draw(c.connect_ms_per_io + c.connect_ms_per_page * pages)
 
-    def block_read(self, g: int, blk: int):
+    def block_read(self, g: int, blk: int) -> Generator[simpy.Event, Any, int]:
         """Read block `blk` of guest `g` from its paging volume; returns the
         number of pages read."""
         cfg, env = self.cfg, self.env
@@ -228,7 +230,7 @@ class Lpar:
 
     # -- workload ------------------------------------------------------------
 
-    def thrasher(self, g: int):
+    def thrasher(self, g: int) -> Generator[simpy.Event, Any, None]:
         """One serial thrasher: touch every page of the area once, in order."""
         cfg, env = self.cfg, self.env
         where = self.where[g]
@@ -280,7 +282,7 @@ class Lpar:
                 owed = got * cfg.page_io_us + cfg.interrupt_us
         self.state[g] = IDLE  # one pass done ("think 1h")
 
-    def random_toucher(self, g: int):
+    def random_toucher(self, g: int) -> Generator[simpy.Event, Any, None]:
         """Resident mode: touch random pages of the (resident) area, CPU bound."""
         cfg, env = self.cfg, self.env
         n = cfg.pages
@@ -312,7 +314,7 @@ class Lpar:
 
     # -- monitoring ----------------------------------------------------------
 
-    def hf_sampler(self):
+    def hf_sampler(self) -> Generator[simpy.Event, Any, None]:
         yield self.env.timeout(self.cfg.hf_offset_s)
         while self.env.now < self.cfg.duration_s:
             for s in self.state:
@@ -322,7 +324,7 @@ class Lpar:
                         self.hf_page_wait += 1
             yield self.env.timeout(self.cfg.hf_s)
 
-    def interval_sampler(self):
+    def interval_sampler(self) -> Generator[simpy.Event, Any, None]:
         while True:
             yield self.env.timeout(self.cfg.interval_s)
             self.intervals.append(self.cur)
