@@ -506,17 +506,20 @@ impl Twin {
         let cpu = self.cur_cpu;
         let vol = self.pg.blocks[b as usize].vol;
         let r = self.new_io(IoKind::PageRead, vol, b, 0, cpu);
-        // The faulting page first, then the other pages of the block still on DASD.
-        let mut order: Vec<(u32, u32)> = vec![(g, vp)];
-        order.extend(
-            self.pg.blocks[b as usize]
-                .pages
-                .iter()
-                .copied()
-                .filter(|&(pg, pp)| pg != u32::MAX && (pg, pp) != (g, vp)),
-        );
+        // The faulting page first, then the other pages of the block still on
+        // DASD (slot k of the block, k = 0..n; no list is built).
+        let slots = self.pg.blocks[b as usize].pages.len();
         let mut n = 0u32;
-        for (pg_, pp) in order {
+        for k in 0..=slots {
+            let (pg_, pp) = if k == 0 {
+                (g, vp)
+            } else {
+                let (pg_, pp) = self.pg.blocks[b as usize].pages[k - 1];
+                if pg_ == u32::MAX || (pg_, pp) == (g, vp) {
+                    continue;
+                }
+                (pg_, pp)
+            };
             let gi = pg_ as usize;
             let e = self.guests[gi].pte[pp as usize];
             if tag(e) != T_DASD || self.guests[gi].backing[pp as usize] != b {
