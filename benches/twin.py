@@ -661,11 +661,22 @@ def machine() -> dict[str, Any]:
         # uncommitted changes.
         dirty = bool(subprocess.run(["git", "status", "--porcelain", "crates/"], cwd=ROOT, capture_output=True,
                                     text=True).stdout.strip())
+        crates = subprocess.run(["git", "log", "-1", "--format=%h %cI", "--", "crates/"], cwd=ROOT,
+                                capture_output=True, text=True).stdout.strip()
     except OSError:
-        commit, dirty = "", False
+        commit, dirty, crates = "", False, ""
+    # When the extension was built: if before the last engine commit, it is stale.
+    try:
+        import ztwin._native as native
+
+        built = _dt.datetime.fromtimestamp(Path(native.__file__ or "").stat().st_mtime, _dt.timezone.utc)
+        ext = {"path": rel(native.__file__ or ""), "built": built.replace(microsecond=0).isoformat()}
+    except (ImportError, OSError):
+        ext = {}
     return {"nproc": os.cpu_count(), "memory_gb": round(mem_kb / 2**20, 1), "cpu_model": cpu,
             "kernel": platform.release(), "python": platform.python_version(), "simpy": simpy_v,
-            "commit": commit, "crates_uncommitted_changes": dirty, "loadavg_at_start": list(os.getloadavg())}
+            "commit": commit, "crates_last_commit": crates, "crates_uncommitted_changes": dirty,
+            "extension": ext, "loadavg_at_start": list(os.getloadavg())}
 
 
 def fmt_rate(x: float) -> str:
