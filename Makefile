@@ -16,7 +16,7 @@ FUZZ_SECONDS ?= 20
 
 help:
 	@echo "make demo        build everything and run the demo on a bundled example"
-	@echo "make test        Rust tests, Python tests (with the studies' short forms), fuzz smoke run"
+	@echo "make test        clippy and rustfmt, Rust tests, Python tests (with the studies' short forms), fuzz smoke run"
 	@echo "make bench       full benchmarks (writes BENCHMARKS figures and bench-results.json)"
 	@echo "make bench-quick reduced benchmarks (< 3 min)"
 	@echo "make fuzz        longer fuzzing (FUZZ_SECONDS per target, default 20)"
@@ -57,7 +57,7 @@ demo: build
 	@echo "HTML reports: demo-out/html/index.html"
 	$(ZTWIN) study run paging-single-thread --quick
 
-test: test-rust test-python fuzz-smoke
+test: lint test-rust test-python fuzz-smoke
 
 test-rust:
 	cargo test --workspace --exclude ztwin-py --quiet

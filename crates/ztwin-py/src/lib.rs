@@ -37,7 +37,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(layouts::layouts, m)?)?;
     m.add_function(wrap_pyfunction!(columns::read_columns, m)?)?;
     m.add("ScenarioError", m.py().get_type::<twin::ScenarioError>())?;
-    m.add("SimulationError", m.py().get_type::<twin::SimulationError>())?;
+    m.add(
+        "SimulationError",
+        m.py().get_type::<twin::SimulationError>(),
+    )?;
     m.add_function(wrap_pyfunction!(twin::validate_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(twin::run_scenario, m)?)?;
     Ok(())

@@ -75,11 +75,17 @@ pub fn run_scenario<'py>(
     let duration = match duration_s {
         None => None,
         Some(d) if d.is_finite() && d > 0.0 => Some((d * 1e9).round() as u64),
-        Some(d) => return Err(pyo3::exceptions::PyValueError::new_err(format!("duration {d} must be a positive number of seconds"))),
+        Some(d) => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "duration {d} must be a positive number of seconds"
+            )))
+        }
     };
     if let Some(d) = duration {
         if d < sc.monitor.sample_interval.0 {
-            return Err(pyo3::exceptions::PyValueError::new_err("duration is shorter than one sample interval"));
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "duration is shorter than one sample interval",
+            ));
         }
     }
     let mut callback_error: Option<PyErr> = None;
