@@ -487,7 +487,11 @@ impl Twin {
                 Outcome::Think(d) => {
                     self.vcpus[vi].state = VState::Think;
                     self.at(d, Ev::Wake { vcpu: v });
-                    self.maybe_test_idle(g);
+                    // Back before the test-idle time is up, this CPU keeps its
+                    // guest in the dispatch list: no test-idle check needed.
+                    if d >= TEST_IDLE {
+                        self.maybe_test_idle(g);
+                    }
                 }
                 Outcome::Idle => {
                     self.vcpus[vi].state = VState::Idle;

@@ -329,61 +329,42 @@ impl Twin {
         }
         self.now = self.end;
         if std::env::var_os("ZTWIN_DEBUG").is_some() {
-            eprintln!(
-                "events by kind (burst, io, wake, testidle, hf, sample, timeline): {:?}",
-                self.ev_counts
-            );
-            eprintln!("storage counters: {:?}", self.st.c);
-            eprintln!(
-                "xstor free {} migrating {} low {} fifo {}",
-                self.xs.free.len(),
-                self.xs.migrating,
-                self.xs.low,
-                self.xs.fifo.len()
-            );
-            eprintln!(
-                "avail {} low {} high {} waiters {} ready {}",
-                self.st.avail.len(),
-                self.st.low,
-                self.st.high,
-                self.st.waiters.len(),
-                self.ready.len()
-            );
-            for (i, v) in self.vcpus.iter().enumerate().take(3) {
-                let g = &self.guests[v.guest as usize];
-                let pp = v
-                    .pending_page
-                    .map(|p| (p, g.pte.get(p as usize).map(|e| e >> 29)));
-                eprintln!(
-                    "vcpu {i} {} {:?} sched {:?} pending {:?}",
-                    g.userid, v.state, g.sched, pp
-                );
-            }
-            for (i, v) in self.vcpus.iter().enumerate() {
-                let g = &self.guests[v.guest as usize];
-                if g.userid == "HOG" {
-                    let pp = v
-                        .pending_page
-                        .map(|p| (p, g.pte.get(p as usize).map(|e| e >> 29)));
-                    eprintln!(
-                        "vcpu {i} {} {:?} sched {:?} pending {:?}",
-                        g.userid, v.state, g.sched, pp
-                    );
-                }
-            }
-            let busy: Vec<_> = self
-                .pg
-                .vols
-                .iter()
-                .map(|v| (v.busy.is_some(), v.queue.len()))
-                .collect();
-            eprintln!(
-                "vols {busy:?} io reqs {} free {}",
-                self.io.len(),
-                self.io_free.len()
-            );
+            self.debug_summary();
         }
         Ok(())
+    }
+
+    /// Developer aid (`ZTWIN_DEBUG=1`): the model's internal counters at the
+    /// end of a run, on stderr. Nothing here reaches the MONWRITE file.
+    fn debug_summary(&self) {
+        eprintln!(
+            "events by kind (burst, io, wake, testidle, hf, sample, timeline): {:?}",
+            self.ev_counts
+        );
+        eprintln!("storage counters: {:?}", self.st.c);
+        eprintln!(
+            "xstor free {} migrating {} low {} fifo {}; available {} (low {}, high {}), frame waiters {}, ready {}",
+            self.xs.free.len(),
+            self.xs.migrating,
+            self.xs.low,
+            self.xs.fifo.len(),
+            self.st.avail.len(),
+            self.st.low,
+            self.st.high,
+            self.st.waiters.len(),
+            self.ready.len()
+        );
+        let busy: Vec<_> = self
+            .pg
+            .vols
+            .iter()
+            .map(|v| (v.busy.is_some(), v.queue.len()))
+            .collect();
+        eprintln!(
+            "volumes (busy, queued): {busy:?}; I/O requests {} ({} free)",
+            self.io.len(),
+            self.io_free.len()
+        );
     }
 
     pub(crate) fn abend(&mut self, code: &'static str, reason: String) {
