@@ -544,7 +544,6 @@ impl Twin {
             return;
         }
         if matches!(self.vcpus[vi].state, VState::PageWait | VState::IoWait) {
-            self.vcpus[vi].owed_cp += self.costs.io / 2;
             if self.guests[self.vcpus[vi].guest as usize].sched == Sched::LoggedOff {
                 self.vcpus[vi].state = VState::Idle;
                 return;
