@@ -48,13 +48,15 @@ browser:
 
 # The main job on the bundled paging scenario: simulate study S1, report on the
 # MONWRITE file it wrote (text on the terminal, HTML with charts in demo-out/),
+# ask the advisor what limits the system during the re-read (15:10:30-15:11:10),
 # then compare the model with the published figures.
 demo: build
 	@mkdir -p demo-out
 	$(ZTWIN) run studies/paging-single-thread.toml -o demo-out/s1.monwrite
-	$(ZTWIN) report demo-out/s1.monwrite -r SYSSUMLG -r DEVICE -r USTAT -r UPAGE --from 15:10:00 --to 15:11:00
+	$(ZTWIN) report demo-out/s1.monwrite -r SYSSUMLG -r DEVICE -r USTAT -r UPAGE --from 15:10:30 --to 15:11:10
 	$(ZTWIN) report demo-out/s1.monwrite --html demo-out/html
 	@echo "HTML reports: demo-out/html/index.html"
+	$(ZTWIN) diagnose demo-out/s1.monwrite --from 15:10:30 --to 15:11:10
 	$(ZTWIN) study run paging-single-thread --quick
 
 test: lint test-rust test-python fuzz-smoke
