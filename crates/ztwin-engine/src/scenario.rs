@@ -144,187 +144,111 @@ fn default_cp_fixed() -> Size {
 }
 
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct Srm {
     /// SET SRM STORBUF: % of DPA for Q1, Q1+Q2, Q1+Q2+Q3 working sets.
-    #[serde(default = "default_storbuf")]
     pub storbuf: [u32; 3],
     /// SET SRM LDUBUF (% of paging exposures for loading users).
-    #[serde(default = "default_ldubuf")]
     pub ldubuf: [u32; 3],
     /// Largest block of pages CP writes to DASD in one I/O.
-    #[serde(default = "default_block_max")]
     pub block_max: u32,
     /// XSTOR migration starts when free XSTOR falls below this fraction.
-    #[serde(default = "default_xstor_low")]
     pub xstor_low: f64,
-}
-
-fn default_storbuf() -> [u32; 3] {
-    [125, 105, 95]
-}
-fn default_ldubuf() -> [u32; 3] {
-    [100, 75, 60]
-}
-/// Era A (z/VM 5.x) paging block size. The spec's starting estimate was about
-/// 16 pages; the published FCX109 "Block Page Size" of a heavily paging 5.2
-/// system (S2: 2 to 3 pages per I/O at 37% slot use) and S1's 439 pages read
-/// by about 387 SSCHs per second both point to small blocks, so 4 is used.
-fn default_block_max() -> u32 {
-    4
-}
-fn default_xstor_low() -> f64 {
-    0.01
 }
 
 impl Default for Srm {
     fn default() -> Self {
         Srm {
-            storbuf: default_storbuf(),
-            ldubuf: default_ldubuf(),
-            block_max: default_block_max(),
-            xstor_low: default_xstor_low(),
+            storbuf: [125, 105, 95],
+            ldubuf: [100, 75, 60],
+            // Era A (z/VM 5.x) paging block size. The spec's starting estimate
+            // was about 16 pages; the published FCX109 "Block Page Size" of a
+            // heavily paging 5.2 system (S2: 2 to 3 pages per I/O at 37% slot
+            // use) and S1's 439 pages read by about 387 SSCHs per second both
+            // point to small blocks, so 4 is used.
+            block_max: 4,
+            xstor_low: 0.01,
         }
     }
 }
 
 /// CP processor time per operation, in microseconds.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct CpCosts {
     /// Handling a page fault that needs a DASD read (fault, block read start).
-    #[serde(default = "c_fault")]
     pub page_fault_us: f64,
     /// Moving one page between central storage and XSTOR.
-    #[serde(default = "c_xmove")]
     pub xstor_move_us: f64,
     /// First reference to a page: obtain and clear a frame.
-    #[serde(default = "c_first")]
     pub first_touch_us: f64,
     /// Per page validated after a block read, or written in a block.
-    #[serde(default = "c_page_io")]
     pub page_io_us: f64,
     /// Per real I/O started and its interrupt handled.
-    #[serde(default = "c_io")]
     pub io_us: f64,
     /// Per dispatch of a virtual CPU.
-    #[serde(default = "c_dispatch")]
     pub dispatch_us: f64,
     /// Demand scan, per frame examined (system time).
-    #[serde(default = "c_steal")]
     pub steal_per_frame_us: f64,
     /// Guest-initiated (virtual) I/O simulation, per I/O.
-    #[serde(default = "c_vio")]
     pub virtual_io_us: f64,
-}
-
-fn c_fault() -> f64 {
-    8.0
-}
-fn c_xmove() -> f64 {
-    4.0
-}
-fn c_first() -> f64 {
-    2.0
-}
-fn c_page_io() -> f64 {
-    6.0
-}
-fn c_io() -> f64 {
-    15.0
-}
-fn c_dispatch() -> f64 {
-    1.0
-}
-fn c_steal() -> f64 {
-    0.3
-}
-fn c_vio() -> f64 {
-    20.0
 }
 
 impl Default for CpCosts {
     fn default() -> Self {
         CpCosts {
-            page_fault_us: c_fault(),
-            xstor_move_us: c_xmove(),
-            first_touch_us: c_first(),
-            page_io_us: c_page_io(),
-            io_us: c_io(),
-            dispatch_us: c_dispatch(),
-            steal_per_frame_us: c_steal(),
-            virtual_io_us: c_vio(),
+            page_fault_us: 8.0,
+            xstor_move_us: 4.0,
+            first_touch_us: 2.0,
+            page_io_us: 6.0,
+            io_us: 15.0,
+            dispatch_us: 1.0,
+            steal_per_frame_us: 0.3,
+            virtual_io_us: 20.0,
         }
     }
 }
 
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct Monitor {
     /// MONITOR SAMPLE INTERVAL.
-    #[serde(default = "m_interval")]
     pub sample_interval: Duration,
     /// MONITOR SAMPLE RATE (high-frequency state sampling).
-    #[serde(default = "m_rate")]
     pub hf_rate: Duration,
-}
-
-fn m_interval() -> Duration {
-    Duration(60 * SEC)
-}
-fn m_rate() -> Duration {
-    Duration(2 * SEC)
 }
 
 impl Default for Monitor {
     fn default() -> Self {
         Monitor {
-            sample_interval: m_interval(),
-            hf_rate: m_rate(),
+            sample_interval: Duration(60 * SEC),
+            hf_rate: Duration(2 * SEC),
         }
     }
 }
 
 /// Service-time parameters of a DASD volume (milliseconds).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct ServiceTime {
-    #[serde(default = "s_pend")]
     pub pending_ms: f64,
-    #[serde(default)]
     pub disconnect_ms: f64,
     /// Connect time per I/O (command overhead).
-    #[serde(default = "s_conn_io")]
     pub connect_ms_per_io: f64,
     /// Connect time per 4 KB page moved.
-    #[serde(default = "s_conn_page")]
     pub connect_ms_per_page: f64,
     /// Relative spread of each component (uniform ±), for realistic variation.
-    #[serde(default = "s_jitter")]
     pub jitter: f64,
-}
-
-fn s_pend() -> f64 {
-    0.2
-}
-fn s_conn_io() -> f64 {
-    0.1
-}
-fn s_conn_page() -> f64 {
-    0.5
-}
-fn s_jitter() -> f64 {
-    0.1
 }
 
 impl Default for ServiceTime {
     fn default() -> Self {
         ServiceTime {
-            pending_ms: s_pend(),
+            pending_ms: 0.2,
             disconnect_ms: 0.0,
-            connect_ms_per_io: s_conn_io(),
-            connect_ms_per_page: s_conn_page(),
-            jitter: s_jitter(),
+            connect_ms_per_io: 0.1,
+            connect_ms_per_page: 0.5,
+            jitter: 0.1,
         }
     }
 }
