@@ -113,9 +113,11 @@ pub enum WorkState {
     Cpu {
         left: Ns,
     },
-    /// Minidisk loop: 0 = compute, 1 = start the I/O, 2 = think.
+    /// Minidisk loop: 0 = compute, 1 = start the I/O, 2 = think; `vol` is the
+    /// volume, resolved once when the workload starts.
     Io {
         phase: u8,
+        vol: u32,
     },
 }
 
@@ -333,7 +335,19 @@ impl Twin {
                     }
                 }
                 Workload::Cpu { .. } => WorkState::Cpu { left: 0 },
-                Workload::MinidiskIo { .. } => WorkState::Io { phase: 0 },
+                Workload::MinidiskIo { device, .. } => {
+                    let (dev, spread) = crate::scenario::split_device(device);
+                    let mut dev = crate::scenario::parse_devno(dev).expect("validated");
+                    if spread {
+                        dev += self.group_of(g).1 as u16;
+                    }
+                    let vol = self.pg.paging_vols.len()
+                        + self.sc.dasd_volume_index(dev).expect("validated");
+                    WorkState::Io {
+                        phase: 0,
+                        vol: vol as u32,
+                    }
+                }
             };
             if !matches!(w, Workload::Idle)
                 && matches!(self.vcpus[vi].state, VState::Idle | VState::Think)
@@ -612,8 +626,10 @@ impl Twin {
             io: None,
         };
         let g = self.vcpus[vi].guest;
-        let w = self.guests[g as usize].workload.clone();
-        match w {
+        // Borrow the workload out of the guest for the burst (nothing in a burst
+        // reads it), so no burst clones it.
+        let w = std::mem::replace(&mut self.guests[g as usize].workload, Workload::Idle);
+        match &w {
             Workload::Idle => b.outcome = Outcome::Idle,
             Workload::Thrasher {
                 area,
@@ -629,6 +645,20 @@ impl Twin {
                 cp_overhead,
                 ..
             } => {
+                let (pattern, touch, cpu_per_touch_us, hot_fraction, hot_share) = (
+                    *pattern,
+                    *touch,
+                    *cpu_per_touch_us,
+                    *hot_fraction,
+                    *hot_share,
+                );
+                let (warm_fraction, warm_share, think, burst_touches, cp_overhead) = (
+                    *warm_fraction,
+                    *warm_share,
+                    *think,
+                    *burst_touches,
+                    *cp_overhead,
+                );
                 let pages = area.pages();
                 let hot = ((pages as f64 * hot_fraction) as u64).clamp(1, pages);
                 let spec = ThrashSpec {
@@ -651,6 +681,7 @@ impl Twin {
                 burst,
                 cp_overhead,
             } => {
+                let (utilization, burst, cp_overhead) = (*utilization, *burst, *cp_overhead);
                 let WorkState::Cpu { left } = &mut self.vcpus[vi].work else {
                     unreachable!()
                 };
@@ -676,32 +707,26 @@ impl Twin {
                 }
             }
             Workload::MinidiskIo {
-                device,
                 think,
                 pages_per_io,
                 cpu_per_io_us,
+                ..
             } => {
-                let WorkState::Io { phase } = &mut self.vcpus[vi].work else {
+                let WorkState::Io { phase, vol } = &mut self.vcpus[vi].work else {
                     unreachable!()
                 };
                 match *phase {
                     0 => {
                         *phase = 1;
-                        b.virt = us_f(cpu_per_io_us).min(budget);
+                        b.virt = us_f(*cpu_per_io_us).min(budget);
                         b.outcome = Outcome::Slice;
                     }
                     1 => {
                         *phase = 2;
-                        let (dev, spread) = crate::scenario::split_device(&device);
-                        let mut dev = crate::scenario::parse_devno(dev).expect("validated");
-                        if spread {
-                            dev += self.group_of(g).1 as u16;
-                        }
-                        let vol = self.pg.paging_vols.len()
-                            + self.sc.dasd_volume_index(dev).expect("validated");
+                        let vol = *vol;
                         b.cp += self.costs.virtual_io;
                         self.vcpus[vi].vio += 1;
-                        b.io = Some(self.new_minidisk_io(vol as u32, pages_per_io, v));
+                        b.io = Some(self.new_minidisk_io(vol, *pages_per_io, v));
                         b.outcome = Outcome::IoWait;
                     }
                     _ => {
@@ -715,6 +740,7 @@ impl Twin {
                 }
             }
         }
+        self.guests[g as usize].workload = w;
         b
     }
 
