@@ -10,6 +10,7 @@
 //! system), so T/V and capture ratio come out of the model rather than being
 //! set by the scenario.
 
+pub mod blocks;
 pub mod dispatch;
 pub mod monitor;
 pub mod paging;

@@ -5,6 +5,7 @@
 //! with a small uniform spread. Paging blocks are runs of contiguous slots holding
 //! pages written together; a fault on any of them reads the whole block.
 
+use super::blocks::{BlockTable, GONE};
 use super::storage::{idx, pte, tag, F_LOCK, NO_BLOCK, T_DASD, T_READIN, T_RES};
 use super::{Ev, Twin};
 use crate::rng::{Rng, Stream};
@@ -136,27 +137,11 @@ impl Volume {
     }
 }
 
-/// A block of pages on contiguous slots of one volume.
-#[derive(Clone, Debug, Default)]
-pub struct Block {
-    pub vol: u32,
-    pub first: u32,
-    pub n: u32,
-    /// (guest, page) per slot; slots whose page copy is gone hold u32::MAX.
-    pub pages: Vec<(u32, u32)>,
-    pub live: u32,
-    /// Read in progress.
-    pub reading: Option<u32>,
-    /// Write in progress (slots reserved).
-    pub writing: bool,
-}
-
 pub struct Paging {
     pub vols: Vec<Volume>,
     /// Indices of the paging volumes.
     pub paging_vols: Vec<u32>,
-    pub blocks: Vec<Block>,
-    pub free_blocks: Vec<u32>,
+    pub blocks: BlockTable,
     pub total_slots: u64,
     pub used_slots: u64,
     /// Times slot use crossed 90%.
@@ -223,8 +208,7 @@ impl Paging {
         Paging {
             vols,
             paging_vols,
-            blocks: Vec::new(),
-            free_blocks: Vec::new(),
+            blocks: BlockTable::new(sc.srm.block_max),
             total_slots: total,
             used_slots: 0,
             full90: 0,
@@ -269,21 +253,10 @@ impl Paging {
         best.map(|(_, v)| v)
     }
 
-    fn new_block(&mut self) -> u32 {
-        match self.free_blocks.pop() {
-            Some(b) => b,
-            None => {
-                self.blocks.push(Block::default());
-                (self.blocks.len() - 1) as u32
-            }
-        }
-    }
-
     /// Mark slots `first..first + pages.len()` of volume `vol` used and record
     /// them as one block holding `pages`; `writing` while its write is in flight.
     fn claim_block(&mut self, vol: u32, first: u32, pages: &[(u32, u32)], writing: bool) -> u32 {
         let n = pages.len() as u32;
-        let b = self.new_block();
         let v = &mut self.vols[vol as usize];
         for s in first..first + n {
             v.set(s, true);
@@ -293,26 +266,13 @@ impl Paging {
         if self.total_slots > 0 && self.used_slots * 10 >= self.total_slots * 9 {
             self.full90 += 1;
         }
-        let blk = &mut self.blocks[b as usize];
-        blk.vol = vol;
-        blk.first = first;
-        blk.n = n;
-        blk.pages.clear();
-        blk.pages.extend_from_slice(pages);
-        blk.live = n;
-        blk.reading = None;
-        blk.writing = writing;
-        b
+        self.blocks.claim(vol, first, pages, writing)
     }
 
     /// Forget page (g, vp) in block `b`: free its slot.
     pub fn drop_page(&mut self, b: u32, g: u32, vp: u32) {
-        let blk = &mut self.blocks[b as usize];
-        if let Some(i) = blk.pages.iter().position(|&x| x == (g, vp)) {
-            blk.pages[i] = (u32::MAX, u32::MAX);
-            blk.live -= 1;
-            let (vol, slot) = (blk.vol, blk.first + i as u32);
-            let v = &mut self.vols[vol as usize];
+        if let Some(slot) = self.blocks.drop_page(b, g, vp) {
+            let v = &mut self.vols[self.blocks.vol(b) as usize];
             v.set(slot, false);
             v.used -= 1;
             self.used_slots -= 1;
@@ -321,12 +281,7 @@ impl Paging {
 
     /// Recycle a block with no live pages and no I/O in flight.
     pub fn maybe_free_block(&mut self, b: u32) {
-        let blk = &self.blocks[b as usize];
-        if blk.live == 0 && blk.reading.is_none() && !blk.writing {
-            let blk = &mut self.blocks[b as usize];
-            blk.pages.clear();
-            self.free_blocks.push(b);
-        }
+        self.blocks.maybe_free(b);
     }
 }
 
@@ -499,23 +454,23 @@ impl Twin {
     ) -> Option<Option<u32>> {
         let b = self.guests[g as usize].backing[vp as usize];
         debug_assert_ne!(b, NO_BLOCK);
-        if let Some(r) = self.pg.blocks[b as usize].reading {
+        if let Some(r) = self.pg.blocks.reading(b) {
             self.io[r as usize].waiters.push(v);
             return Some(None);
         }
         let cpu = self.cur_cpu;
-        let vol = self.pg.blocks[b as usize].vol;
+        let vol = self.pg.blocks.vol(b);
         let r = self.new_io(IoKind::PageRead, vol, b, 0, cpu);
         // The faulting page first, then the other pages of the block still on
         // DASD (slot k of the block, k = 0..n; no list is built).
-        let slots = self.pg.blocks[b as usize].pages.len();
+        let slots = self.pg.blocks.len(b);
         let mut n = 0u32;
         for k in 0..=slots {
             let (pg_, pp) = if k == 0 {
                 (g, vp)
             } else {
-                let (pg_, pp) = self.pg.blocks[b as usize].pages[k - 1];
-                if pg_ == u32::MAX || (pg_, pp) == (g, vp) {
+                let (pg_, pp) = self.pg.blocks.page(b, k - 1);
+                if (pg_, pp) == GONE || (pg_, pp) == (g, vp) {
                     continue;
                 }
                 (pg_, pp)
@@ -539,7 +494,7 @@ impl Twin {
         }
         self.io[r as usize].pages = n;
         self.io[r as usize].waiters.push(v);
-        self.pg.blocks[b as usize].reading = Some(r);
+        self.pg.blocks.set_reading(b, Some(r));
         *cp_ns += self.costs.fault + self.costs.io;
         Some(Some(r))
     }
@@ -581,11 +536,11 @@ impl Twin {
         match kind {
             IoKind::PageRead => self.block_read_done(block, r, pages),
             IoKind::PageWrite => {
-                self.pg.blocks[block as usize].writing = false;
+                self.pg.blocks.end_write(block);
                 self.pageout_done(block);
             }
             IoKind::Migrate => {
-                self.pg.blocks[block as usize].writing = false;
+                self.pg.blocks.end_write(block);
                 self.migration_done(block);
             }
             IoKind::Minidisk => {}
@@ -627,6 +582,6 @@ impl Twin {
         self.io[r as usize].frames = frames;
         let cpu = self.io[r as usize].cpu as usize;
         self.cpus[cpu].c.pages_read += pages as u64;
-        self.pg.blocks[b as usize].reading = None;
+        self.pg.blocks.set_reading(b, None);
     }
 }

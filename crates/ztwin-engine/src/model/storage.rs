@@ -490,8 +490,8 @@ impl Twin {
 
     fn finish_migration(&mut self, block: u32) {
         // By index, not by copying the list: completion work may mark slots gone.
-        for i in 0..self.pg.blocks[block as usize].pages.len() {
-            let (g, vp) = self.pg.blocks[block as usize].pages[i];
+        for k in 0..self.pg.blocks.len(block) {
+            let (g, vp) = self.pg.blocks.page(block, k);
             self.xs.migrating = self.xs.migrating.saturating_sub(1);
             let gi = g as usize;
             let e = self.guests[gi].pte[vp as usize];
@@ -512,10 +512,10 @@ impl Twin {
 
     /// A page-out write finished: free the frames of pages not reclaimed meanwhile.
     pub(crate) fn pageout_done(&mut self, block: u32) {
-        let n = self.pg.blocks[block as usize].pages.len();
-        self.st.pageout_frames -= n as u32;
-        for i in 0..n {
-            let (g, vp) = self.pg.blocks[block as usize].pages[i];
+        let n = self.pg.blocks.len(block);
+        self.st.pageout_frames -= n;
+        for k in 0..n {
+            let (g, vp) = self.pg.blocks.page(block, k);
             let gi = g as usize;
             let e = self.guests[gi].pte[vp as usize];
             match tag(e) {
