@@ -337,7 +337,9 @@ impl Twin {
             }
             self.st.c.examined += 1;
             *sys_ns += self.costs.steal_frame;
-            if self.st.flags[fi] & F_LOCK != 0 || (pass != Pass::Emergency && e & P_REF != 0) {
+            // The reference bit first: it is in the entry already loaded, and
+            // it decides most examinations without touching the frame's flags.
+            if (pass != Pass::Emergency && e & P_REF != 0) || self.st.flags[fi] & F_LOCK != 0 {
                 self.guests[gi].pte[vp as usize] = e & !P_REF;
                 self.guests[gi].ufo.push_back((f, vp));
                 continue;
