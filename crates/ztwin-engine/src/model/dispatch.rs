@@ -6,8 +6,8 @@
 //! a page fault that needs DASD, a think time or the end of the slice ends it.
 
 use super::storage::{
-    idx, pte, tag, Cat, FREE, F_LOCK, NO_BLOCK, P_CHG, P_REF, T_DASD, T_NONE, T_PAGEOUT, T_READIN,
-    T_RES, T_XS,
+    idx, pte, tag, Cat, PageEntry, FREE, F_LOCK, NO_BLOCK, P_CHG, P_REF, T_DASD, T_NONE, T_PAGEOUT,
+    T_READIN, T_RES, T_XS,
 };
 use super::{Ev, Twin, TEST_IDLE};
 use crate::rng::Rng;
@@ -189,8 +189,8 @@ pub struct Guest {
     pub quickdsp: bool,
     pub workload: Workload,
     pub sched: Sched,
-    pub pte: Vec<u32>,
-    pub backing: Vec<u32>,
+    /// Page table: per virtual page, its entry and its DASD block.
+    pub pt: Vec<PageEntry>,
     pub resident: u32,
     pub xstor: u32,
     pub dasd: u32,
@@ -220,8 +220,7 @@ impl Guest {
             quickdsp,
             workload,
             sched: Sched::LoggedOff,
-            pte: Vec::new(),
-            backing: Vec::new(),
+            pt: Vec::new(),
             resident: 0,
             xstor: 0,
             dasd: 0,
@@ -263,8 +262,13 @@ impl Twin {
             return;
         }
         let n = self.guests[gi].vpages as usize;
-        self.guests[gi].pte = vec![pte(T_NONE, 0); n];
-        self.guests[gi].backing = vec![NO_BLOCK; n];
+        self.guests[gi].pt = vec![
+            PageEntry {
+                e: pte(T_NONE, 0),
+                blk: NO_BLOCK
+            };
+            n
+        ];
         self.guests[gi].sched = Sched::Dormant;
         self.guests[gi].logon_ns = self.now;
         self.events_pending
@@ -280,7 +284,7 @@ impl Twin {
         }
         self.stop_workload(g);
         for vp in 0..self.guests[gi].vpages {
-            let e = self.guests[gi].pte[vp as usize];
+            let e = self.guests[gi].pt[vp as usize].e;
             match tag(e) {
                 T_RES if self.st.flags[idx(e) as usize] & F_LOCK == 0 => self.free_frame(idx(e)),
                 T_XS => {
@@ -292,7 +296,7 @@ impl Twin {
                 }
                 _ => {}
             }
-            if self.guests[gi].backing[vp as usize] != NO_BLOCK
+            if self.guests[gi].pt[vp as usize].blk != NO_BLOCK
                 && !matches!(tag(e), T_READIN | T_PAGEOUT)
             {
                 self.release_slot(g, vp);
@@ -770,10 +774,10 @@ impl Twin {
         loop {
             // Fast path: resident pages.
             {
-                let pte_v = &mut self.guests[gi].pte;
+                let pte_v = &mut self.guests[gi].pt;
                 let write = s.write || prefill_left > 0;
                 while b.virt + b.cp + b.sys + s.cpu <= budget {
-                    let e = &mut pte_v[cur as usize];
+                    let e = &mut pte_v[cur as usize].e;
                     if tag(*e) != T_RES {
                         break;
                     }
@@ -808,12 +812,12 @@ impl Twin {
             // Slow path: the page at `cur` is not resident, or is being changed
             // for the first time.
             let vp = cur as u32;
-            let e = self.guests[gi].pte[vp as usize];
+            let e = self.guests[gi].pt[vp as usize].e;
             let write = s.write || prefill_left > 0;
             match tag(e) {
                 T_RES => {
-                    self.guests[gi].pte[vp as usize] = e | P_CHG;
-                    if self.guests[gi].backing[vp as usize] != NO_BLOCK {
+                    self.guests[gi].pt[vp as usize].e = e | P_CHG;
+                    if self.guests[gi].pt[vp as usize].blk != NO_BLOCK {
                         self.release_slot(g, vp);
                     }
                     let _ = write;
@@ -823,7 +827,7 @@ impl Twin {
                         b.outcome = Outcome::FrameWait;
                         return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                     };
-                    self.guests[gi].pte[vp as usize] = pte(T_RES, f) | P_REF | P_CHG;
+                    self.guests[gi].pt[vp as usize].e = pte(T_RES, f) | P_REF | P_CHG;
                     b.cp += self.costs.first_touch;
                     self.guests[gi].c.first_touch += 1;
                     self.st.c.first_touch += 1;
@@ -859,7 +863,7 @@ impl Twin {
                 T_PAGEOUT => {
                     // Reclaimed from the page-out in progress: no I/O needed.
                     let f = idx(e);
-                    self.guests[gi].pte[vp as usize] = pte(T_RES, f) | P_REF;
+                    self.guests[gi].pt[vp as usize].e = pte(T_RES, f) | P_REF;
                     self.guests[gi].ufo.push_back((f, vp));
                     b.cp += self.costs.fault;
                 }

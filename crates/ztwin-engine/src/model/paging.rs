@@ -406,7 +406,7 @@ impl Twin {
         while vp < n {
             items.clear();
             while vp < n && items.len() < bmax {
-                if tag(self.guests[gi].pte[vp as usize]) == super::storage::T_NONE {
+                if tag(self.guests[gi].pt[vp as usize].e) == super::storage::T_NONE {
                     items.push((g, vp));
                 } else if !items.is_empty() {
                     vp += 1;
@@ -430,8 +430,8 @@ impl Twin {
                 };
                 let b = self.pg.claim_block(vol, first, &rest[..k as usize], false);
                 for &(_, p) in &rest[..k as usize] {
-                    self.guests[gi].pte[p as usize] = pte(T_DASD, 0);
-                    self.guests[gi].backing[p as usize] = b;
+                    self.guests[gi].pt[p as usize].e = pte(T_DASD, 0);
+                    self.guests[gi].pt[p as usize].blk = b;
                 }
                 self.guests[gi].dasd_pages_add(k as i32);
                 rest = &rest[k as usize..];
@@ -452,7 +452,7 @@ impl Twin {
         cp_ns: &mut Ns,
         sys_ns: &mut Ns,
     ) -> Option<Option<u32>> {
-        let b = self.guests[g as usize].backing[vp as usize];
+        let b = self.guests[g as usize].pt[vp as usize].blk;
         debug_assert_ne!(b, NO_BLOCK);
         if let Some(r) = self.pg.blocks.reading(b) {
             self.io[r as usize].waiters.push(v);
@@ -476,15 +476,15 @@ impl Twin {
                 (pg_, pp)
             };
             let gi = pg_ as usize;
-            let e = self.guests[gi].pte[pp as usize];
-            if tag(e) != T_DASD || self.guests[gi].backing[pp as usize] != b {
+            let e = self.guests[gi].pt[pp as usize].e;
+            if tag(e) != T_DASD || self.guests[gi].pt[pp as usize].blk != b {
                 continue;
             }
             let Some(f) = self.get_frame(pg_, pp, sys_ns) else {
                 break;
             };
             self.st.flags[f as usize] = F_LOCK;
-            self.guests[gi].pte[pp as usize] = pte(T_READIN, r);
+            self.guests[gi].pt[pp as usize].e = pte(T_READIN, r);
             self.io[r as usize].frames.push((pg_, pp, f));
             n += 1;
         }
@@ -571,11 +571,11 @@ impl Twin {
         let frames = std::mem::take(&mut self.io[r as usize].frames);
         for &(g, vp, f) in &frames {
             let gi = g as usize;
-            let e = self.guests[gi].pte[vp as usize];
+            let e = self.guests[gi].pt[vp as usize].e;
             debug_assert!(tag(e) == T_READIN && idx(e) == r);
             // Pages arrive unreferenced; the faulting virtual CPU references its
             // page when it runs again.
-            self.guests[gi].pte[vp as usize] = pte(T_RES, f);
+            self.guests[gi].pt[vp as usize].e = pte(T_RES, f);
             self.st.flags[f as usize] = 0;
             self.guests[gi].c.page_reads += 1;
         }

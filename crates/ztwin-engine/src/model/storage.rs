@@ -43,6 +43,15 @@ pub fn pte(t: u32, i: u32) -> u32 {
 }
 
 pub const NO_BLOCK: u32 = u32::MAX;
+
+/// A guest page's entry: its state word and the DASD block holding a valid
+/// copy of it ([`NO_BLOCK`] if none), side by side so a fault or a steal reads
+/// both with one memory access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageEntry {
+    pub e: u32,
+    pub blk: u32,
+}
 /// XSTOR-to-DASD migration keeps at most this many blocks per paging volume
 /// in flight ([E]: with no bound, migration floods the paging queues; 16 gives
 /// S2's published paging response of 13-29 ms, 2 to 4 times the service time).
@@ -325,7 +334,7 @@ impl Twin {
             let fi = f as usize;
             // The page table says whether the entry is current (one memory
             // access instead of checking the frame's owner and page).
-            let e = self.guests[gi].pte[vp as usize];
+            let e = self.guests[gi].pt[vp as usize].e;
             match tag(e) {
                 T_RES if idx(e) == f => {}
                 T_READIN if self.st.owner[fi] == g && self.st.vpage[fi] == vp => {
@@ -340,7 +349,7 @@ impl Twin {
             // The reference bit first: it is in the entry already loaded, and
             // it decides most examinations without touching the frame's flags.
             if (pass != Pass::Emergency && e & P_REF != 0) || self.st.flags[fi] & F_LOCK != 0 {
-                self.guests[gi].pte[vp as usize] = e & !P_REF;
+                self.guests[gi].pt[vp as usize].e = e & !P_REF;
                 self.guests[gi].ufo.push_back((f, vp));
                 continue;
             }
@@ -375,10 +384,10 @@ impl Twin {
         self.st.c.steals += 1;
         self.cpus[self.cur_cpu as usize].steals += 1;
         self.guests[gi].c.steals += 1;
-        let changed = self.guests[gi].pte[vp as usize] & P_CHG != 0;
-        let backing = self.guests[gi].backing[vp as usize];
+        let changed = self.guests[gi].pt[vp as usize].e & P_CHG != 0;
+        let backing = self.guests[gi].pt[vp as usize].blk;
         if !changed && backing != NO_BLOCK {
-            self.guests[gi].pte[vp as usize] = pte(T_DASD, 0);
+            self.guests[gi].pt[vp as usize].e = pte(T_DASD, 0);
             self.free_frame(f);
             return;
         }
@@ -392,7 +401,7 @@ impl Twin {
             self.xs.vpage[bi] = vp;
             self.xs.born[bi] = self.now;
             self.xs.fifo.push_back((b, self.xs.gen[bi]));
-            self.guests[gi].pte[vp as usize] = pte(T_XS, b);
+            self.guests[gi].pt[vp as usize].e = pte(T_XS, b);
             self.guests[gi].xstor += 1;
             self.guests[gi].c.ms_to_x += 1;
             self.st.c.xstor_out += 1;
@@ -407,7 +416,7 @@ impl Twin {
         if self.xs.total > 0 {
             self.maybe_migrate(sys_ns);
         }
-        self.guests[gi].pte[vp as usize] = pte(T_PAGEOUT, f);
+        self.guests[gi].pt[vp as usize].e = pte(T_PAGEOUT, f);
         self.st.pageout_frames += 1;
         self.st.flags[f as usize] |= F_LOCK;
         match batches.iter_mut().find(|(bg, _)| *bg == g) {
@@ -496,13 +505,13 @@ impl Twin {
             let (g, vp) = self.pg.blocks.page(block, k);
             self.xs.migrating = self.xs.migrating.saturating_sub(1);
             let gi = g as usize;
-            let e = self.guests[gi].pte[vp as usize];
+            let e = self.guests[gi].pt[vp as usize].e;
             if tag(e) == T_XS {
                 let b = idx(e);
                 self.xs.release(b);
                 self.guests[gi].xstor -= 1;
-                self.guests[gi].pte[vp as usize] = pte(T_DASD, 0);
-                self.guests[gi].backing[vp as usize] = block;
+                self.guests[gi].pt[vp as usize].e = pte(T_DASD, 0);
+                self.guests[gi].pt[vp as usize].blk = block;
                 self.guests[gi].dasd_pages_add(1);
             } else {
                 // Read back (or discarded) while the write ran: the copy is not needed.
@@ -519,12 +528,12 @@ impl Twin {
         for k in 0..n {
             let (g, vp) = self.pg.blocks.page(block, k);
             let gi = g as usize;
-            let e = self.guests[gi].pte[vp as usize];
+            let e = self.guests[gi].pt[vp as usize].e;
             match tag(e) {
                 T_PAGEOUT => {
                     let f = idx(e);
-                    self.guests[gi].pte[vp as usize] = pte(T_DASD, 0);
-                    self.guests[gi].backing[vp as usize] = block;
+                    self.guests[gi].pt[vp as usize].e = pte(T_DASD, 0);
+                    self.guests[gi].pt[vp as usize].blk = block;
                     self.guests[gi].dasd_pages_add(1);
                     self.free_frame(f);
                 }
@@ -534,7 +543,7 @@ impl Twin {
                     let f = idx(e);
                     self.st.flags[f as usize] &= !F_LOCK;
                     if e & P_CHG == 0 {
-                        self.guests[gi].backing[vp as usize] = block;
+                        self.guests[gi].pt[vp as usize].blk = block;
                         self.guests[gi].dasd_pages_add(1);
                     } else {
                         self.pg.drop_page(block, g, vp);
@@ -549,11 +558,11 @@ impl Twin {
     /// The DASD copy of a page is no longer valid: release its slot.
     pub(crate) fn release_slot(&mut self, g: u32, vp: u32) {
         let gi = g as usize;
-        let b = self.guests[gi].backing[vp as usize];
+        let b = self.guests[gi].pt[vp as usize].blk;
         if b == NO_BLOCK {
             return;
         }
-        self.guests[gi].backing[vp as usize] = NO_BLOCK;
+        self.guests[gi].pt[vp as usize].blk = NO_BLOCK;
         self.guests[gi].dasd_pages_add(-1);
         self.pg.drop_page(b, g, vp);
         self.pg.maybe_free_block(b);
@@ -562,12 +571,12 @@ impl Twin {
     /// Bring an XSTOR page into frame `f` (synchronous page move).
     pub(crate) fn xstor_in(&mut self, g: u32, vp: u32, f: u32) {
         let gi = g as usize;
-        let e = self.guests[gi].pte[vp as usize];
+        let e = self.guests[gi].pt[vp as usize].e;
         let b = idx(e);
         self.xs.release(b);
         self.guests[gi].xstor -= 1;
         // The page has no other copy now: mark it changed so a steal writes it.
-        self.guests[gi].pte[vp as usize] = pte(T_RES, f) | P_REF | P_CHG;
+        self.guests[gi].pt[vp as usize].e = pte(T_RES, f) | P_REF | P_CHG;
         self.guests[gi].c.x_to_ms += 1;
         self.st.c.xstor_in += 1;
         self.cpus[self.cur_cpu as usize].xs_in += 1;
