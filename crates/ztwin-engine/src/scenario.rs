@@ -538,10 +538,11 @@ impl Scenario {
                 "central storage must be at least 256M".into(),
             );
         }
-        if cs > (512u64 << 30) {
+        // The page-table entry holds a 29-bit frame number.
+        if cs > crate::model::storage::MAX_FRAMES * crate::units::PAGE {
             return err(
                 "system.central_storage".into(),
-                "central storage above 512G is not supported".into(),
+                "central storage above 2T is not supported".into(),
             );
         }
         if self.system.cp_fixed.0 >= cs / 2 {
@@ -1041,6 +1042,16 @@ workload = { type = "thrasher", area = "100M" }
         let bad = format!("{MIN}\n[[paging]]\ndevice_type = \"3390-3\"\nfirst_address = \"9F02\"\nvolser_prefix = \"X\"\n");
         let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
         assert!(e.reason.contains("9F02 is defined twice"), "{e}");
+    }
+
+    #[test]
+    fn central_storage_up_to_two_terabytes() {
+        let big = MIN.replace("central_storage = \"1G\"", "central_storage = \"2T\"");
+        assert!(Scenario::from_toml(&big, "x.toml").is_ok());
+        let over = MIN.replace("central_storage = \"1G\"", "central_storage = \"2097156M\"");
+        let e = Scenario::from_toml(&over, "x.toml").unwrap_err();
+        assert_eq!(e.place, "system.central_storage");
+        assert!(e.reason.contains("above 2T"), "{e}");
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! a page fault that needs DASD, a think time or the end of the slice ends it.
 
 use super::storage::{
-    idx, pte, tag, Cat, PageEntry, FREE, F_LOCK, NO_BLOCK, P_CHG, P_REF, T_DASD, T_NONE, T_PAGEOUT,
-    T_READIN, T_RES, T_XS,
+    idx, pte, tag, Cat, PageEntry, FREE, F_LOCK, NO_BLOCK, P_CHG, P_REF, RES, T_DASD, T_NONE,
+    T_PAGEOUT, T_READIN, T_RES, T_XS,
 };
 use super::{Ev, Twin, TEST_IDLE};
 use crate::rng::Rng;
@@ -778,7 +778,7 @@ impl Twin {
                 let write = s.write || prefill_left > 0;
                 while b.virt + b.cp + b.sys + s.cpu <= budget {
                     let e = &mut pte_v[cur as usize].e;
-                    if tag(*e) != T_RES {
+                    if *e & RES == 0 {
                         break;
                     }
                     if write && *e & P_CHG == 0 {
@@ -862,8 +862,11 @@ impl Twin {
                 }
                 T_PAGEOUT => {
                     // Reclaimed from the page-out in progress: no I/O needed.
-                    let f = idx(e);
-                    self.guests[gi].pt[vp as usize].e = pte(T_RES, f) | P_REF;
+                    let f = self.guests[gi].pt[vp as usize].blk;
+                    self.guests[gi].pt[vp as usize] = PageEntry {
+                        e: pte(T_RES, f) | P_REF,
+                        blk: NO_BLOCK,
+                    };
                     self.guests[gi].ufo.push_back((f, vp));
                     b.cp += self.costs.fault;
                 }

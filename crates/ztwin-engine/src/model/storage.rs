@@ -1,45 +1,71 @@
 //! Real storage (frames, available list, Era A demand scan) and expanded storage.
 //!
-//! Page-table entries are one `u32` per guest page: a 3-bit state tag, the
-//! reference and change bits of a resident page, and a 27-bit index (frame, XSTOR
-//! block or I/O request). A second `u32` per page holds the DASD block that has a
-//! valid copy of the page, if any.
+//! A guest page's entry ([`PageEntry`]) is two `u32` words: the state word and
+//! the DASD block that has a valid copy of the page, if any. The state word has
+//! two formats:
+//!
+//! * resident (bit 31 set): bit 30 the reference bit, bit 29 the change bit,
+//!   bits 0-28 the frame (up to 2^29 frames, 2 TB of central storage), so a page
+//!   touch reads and writes one word;
+//! * otherwise bits 28-30 a state tag and bits 0-27 an index: the XSTOR block
+//!   ([`T_XS`]) or the I/O request ([`T_READIN`]). A page being paged out
+//!   ([`T_PAGEOUT`]) keeps its frame number in the block word, which is free
+//!   then (a stolen page's old DASD copy was released before its write began).
 
 use super::{Ev, Twin};
 use crate::units::Ns;
 use std::collections::VecDeque;
 
-pub const TAG_SHIFT: u32 = 29;
-/// Reference and change bits live in the page-table entry, next to the frame
-/// number, so a page touch reads and writes one word.
-pub const P_REF: u32 = 1 << 28;
-pub const P_CHG: u32 = 1 << 27;
-/// 27-bit index: up to 128M frames (512 GB of central storage).
-pub const IDX_MASK: u32 = (1 << 27) - 1;
+/// Resident: the entry holds a frame and its reference and change bits.
+pub const RES: u32 = 1 << 31;
+pub const P_REF: u32 = 1 << 30;
+pub const P_CHG: u32 = 1 << 29;
+/// 29-bit frame number: up to 512M frames (2 TB of central storage).
+pub const FRAME_MASK: u32 = (1 << 29) - 1;
+pub const MAX_FRAMES: u64 = 1 << 29;
+pub const TAG_SHIFT: u32 = 28;
+/// 28-bit index of a non-resident page: up to 256M XSTOR blocks (1 TB) or I/O requests.
+pub const IDX_MASK: u32 = (1 << 28) - 1;
 /// Never referenced: no content anywhere.
 pub const T_NONE: u32 = 0;
-/// Resident in a frame (index = frame).
+/// Resident in a frame (what [`tag`] answers for entries with [`RES`] set).
 pub const T_RES: u32 = 1;
 /// In expanded storage (index = XSTOR block).
 pub const T_XS: u32 = 2;
-/// On DASD only (the block is in `backing`).
+/// On DASD only (the block is in the entry's block word).
 pub const T_DASD: u32 = 3;
 /// Being read in (index = I/O request).
 pub const T_READIN: u32 = 4;
-/// Stolen, being written to DASD, still in its frame (index = frame).
+/// Stolen, being written to DASD, still in its frame (the frame is in the
+/// entry's block word).
 pub const T_PAGEOUT: u32 = 5;
 
 #[inline]
 pub fn tag(e: u32) -> u32 {
-    e >> TAG_SHIFT
+    if e & RES != 0 {
+        T_RES
+    } else {
+        e >> TAG_SHIFT
+    }
 }
 #[inline]
 pub fn idx(e: u32) -> u32 {
-    e & IDX_MASK
+    if e & RES != 0 {
+        e & FRAME_MASK
+    } else {
+        e & IDX_MASK
+    }
 }
+/// A state word: tag `t` with index `i` (a frame for [`T_RES`]).
 #[inline]
 pub fn pte(t: u32, i: u32) -> u32 {
-    (t << TAG_SHIFT) | i
+    if t == T_RES {
+        debug_assert!(i <= FRAME_MASK);
+        RES | i
+    } else {
+        debug_assert!(i <= IDX_MASK && t != T_PAGEOUT || i == 0);
+        (t << TAG_SHIFT) | i
+    }
 }
 
 pub const NO_BLOCK: u32 = u32::MAX;
@@ -416,7 +442,10 @@ impl Twin {
         if self.xs.total > 0 {
             self.maybe_migrate(sys_ns);
         }
-        self.guests[gi].pt[vp as usize].e = pte(T_PAGEOUT, f);
+        self.guests[gi].pt[vp as usize] = PageEntry {
+            e: pte(T_PAGEOUT, 0),
+            blk: f,
+        };
         self.st.pageout_frames += 1;
         self.st.flags[f as usize] |= F_LOCK;
         match batches.iter_mut().find(|(bg, _)| *bg == g) {
@@ -531,7 +560,7 @@ impl Twin {
             let e = self.guests[gi].pt[vp as usize].e;
             match tag(e) {
                 T_PAGEOUT => {
-                    let f = idx(e);
+                    let f = self.guests[gi].pt[vp as usize].blk;
                     self.guests[gi].pt[vp as usize].e = pte(T_DASD, 0);
                     self.guests[gi].pt[vp as usize].blk = block;
                     self.guests[gi].dasd_pages_add(1);
@@ -585,5 +614,28 @@ impl Twin {
     /// Schedule `ev` at `now + d`.
     pub(crate) fn at(&mut self, d: Ns, ev: Ev) {
         self.q.push(self.now + d, ev);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_words_round_trip_at_the_limits() {
+        let top = (MAX_FRAMES - 1) as u32;
+        for f in [0, 1, 12345, top] {
+            let e = pte(T_RES, f) | P_REF | P_CHG;
+            assert_eq!((tag(e), idx(e)), (T_RES, f));
+            assert_eq!((tag(e & !P_REF), idx(e & !P_CHG)), (T_RES, f));
+        }
+        for t in [T_NONE, T_XS, T_DASD, T_READIN] {
+            for i in [0, 7, IDX_MASK] {
+                let e = pte(t, i);
+                assert_eq!((tag(e), idx(e)), (t, i));
+                assert_eq!(e & RES, 0);
+            }
+        }
+        assert_eq!(tag(pte(T_PAGEOUT, 0)), T_PAGEOUT);
     }
 }
