@@ -25,6 +25,10 @@ pub enum Stream {
 }
 
 impl Rng {
+    /// A stand-in that holds a generator's place while the real one is moved
+    /// out (all-zero state: never to be drawn from).
+    pub const PLACEHOLDER: Rng = Rng { s: [0; 4] };
+
     pub fn new(seed: u64, kind: Stream, id: u64) -> Rng {
         let mut x = seed
             ^ (kind as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)

@@ -188,6 +188,9 @@ pub struct Guest {
     pub share: u32,
     pub quickdsp: bool,
     pub workload: Workload,
+    /// The thrasher's parameters in the form a burst uses, made when the
+    /// workload starts (`None` for other workloads).
+    pub thrash: Option<ThrashSpec>,
     pub sched: Sched,
     /// Page table: per virtual page, its entry and its DASD block.
     pub pt: Vec<PageEntry>,
@@ -219,6 +222,7 @@ impl Guest {
             share,
             quickdsp,
             workload,
+            thrash: None,
             sched: Sched::LoggedOff,
             pt: Vec::new(),
             resident: 0,
@@ -314,6 +318,7 @@ impl Twin {
             return;
         }
         self.guests[gi].workload = w.clone();
+        self.guests[gi].thrash = ThrashSpec::of(&w);
         if let Workload::Thrasher {
             area,
             paged_out: true,
@@ -364,6 +369,7 @@ impl Twin {
     pub(crate) fn stop_workload(&mut self, g: u32) {
         let gi = g as usize;
         self.guests[gi].workload = Workload::Idle;
+        self.guests[gi].thrash = None;
         for v in self.guests[gi].vcpus() {
             self.vcpus[v as usize].work = WorkState::None;
         }
@@ -630,56 +636,17 @@ impl Twin {
             io: None,
         };
         let g = self.vcpus[vi].guest;
+        if let Some(spec) = self.guests[g as usize].thrash {
+            self.thrash(v, &spec, budget, &mut b);
+            b.cp += (b.virt as f64 * spec.cp_overhead) as Ns;
+            return b;
+        }
         // Borrow the workload out of the guest for the burst (nothing in a burst
         // reads it), so no burst clones it.
         let w = std::mem::replace(&mut self.guests[g as usize].workload, Workload::Idle);
         match &w {
             Workload::Idle => b.outcome = Outcome::Idle,
-            Workload::Thrasher {
-                area,
-                pattern,
-                touch,
-                cpu_per_touch_us,
-                hot_fraction,
-                hot_share,
-                warm_fraction,
-                warm_share,
-                think,
-                burst_touches,
-                cp_overhead,
-                ..
-            } => {
-                let (pattern, touch, cpu_per_touch_us, hot_fraction, hot_share) = (
-                    *pattern,
-                    *touch,
-                    *cpu_per_touch_us,
-                    *hot_fraction,
-                    *hot_share,
-                );
-                let (warm_fraction, warm_share, think, burst_touches, cp_overhead) = (
-                    *warm_fraction,
-                    *warm_share,
-                    *think,
-                    *burst_touches,
-                    *cp_overhead,
-                );
-                let pages = area.pages();
-                let hot = ((pages as f64 * hot_fraction) as u64).clamp(1, pages);
-                let spec = ThrashSpec {
-                    pages,
-                    pattern,
-                    write: touch == Touch::Write,
-                    cpu: us_f(cpu_per_touch_us),
-                    hot,
-                    warm: ((pages as f64 * warm_fraction) as u64).min(pages - hot),
-                    hot_share,
-                    warm_share,
-                    think: think.0,
-                    burst_touches,
-                };
-                self.thrash(v, &spec, budget, &mut b);
-                b.cp += (b.virt as f64 * cp_overhead) as Ns;
-            }
+            Workload::Thrasher { .. } => unreachable!("a thrasher runs from its ThrashSpec"),
             Workload::Cpu {
                 utilization,
                 burst,
@@ -763,10 +730,7 @@ impl Twin {
         else {
             unreachable!()
         };
-        let mut rng = std::mem::replace(
-            &mut self.vcpus[vi].rng,
-            Rng::new(0, crate::rng::Stream::System, 0),
-        );
+        let mut rng = std::mem::replace(&mut self.vcpus[vi].rng, Rng::PLACEHOLDER);
         let mut cur = match self.vcpus[vi].pending_page.take() {
             Some(p) => p,
             None => next_page(s, &mut pos, &mut rng, prefill_left > 0),
@@ -905,6 +869,7 @@ fn jittered(mean: Ns, rng: &mut Rng) -> Ns {
 }
 
 /// Parameters of a thrasher burst.
+#[derive(Clone, Copy, Debug)]
 pub struct ThrashSpec {
     pub pages: u64,
     pub pattern: Pattern,
@@ -916,6 +881,45 @@ pub struct ThrashSpec {
     pub warm_share: f64,
     pub think: Ns,
     pub burst_touches: u64,
+    pub cp_overhead: f64,
+}
+
+impl ThrashSpec {
+    /// The burst parameters of a thrasher workload (`None` for other workloads).
+    fn of(w: &Workload) -> Option<ThrashSpec> {
+        let Workload::Thrasher {
+            area,
+            pattern,
+            touch,
+            cpu_per_touch_us,
+            hot_fraction,
+            hot_share,
+            warm_fraction,
+            warm_share,
+            think,
+            burst_touches,
+            cp_overhead,
+            ..
+        } = w
+        else {
+            return None;
+        };
+        let pages = area.pages();
+        let hot = ((pages as f64 * hot_fraction) as u64).clamp(1, pages);
+        Some(ThrashSpec {
+            pages,
+            pattern: *pattern,
+            write: *touch == Touch::Write,
+            cpu: us_f(*cpu_per_touch_us),
+            hot,
+            warm: ((pages as f64 * warm_fraction) as u64).min(pages - hot),
+            hot_share: *hot_share,
+            warm_share: *warm_share,
+            think: think.0,
+            burst_touches: *burst_touches,
+            cp_overhead: *cp_overhead,
+        })
+    }
 }
 
 /// The next page a thrasher touches.
