@@ -128,7 +128,9 @@ impl Volume {
                 return 0;
             }
             let f = 1.0 + j * (2.0 * self.rng.f64() - 1.0);
-            (ms * f * MS as f64).round() as Ns
+            // Rounded to the nearest ns (non-negative: adding a half and
+            // truncating is `round()` without the libm call).
+            (ms * f * MS as f64 + 0.5) as Ns
         };
         let pend = draw(self.svc.pending_ms);
         let disc = draw(self.svc.disconnect_ms);
