@@ -350,6 +350,20 @@ fn exec(rec: &[u8], runs: &[Run], vals: &mut [u64]) -> usize {
     absent
 }
 
+/// [`exec`] kept out of the callers' hot paths (layouts without a generated
+/// decoder).
+#[inline(never)]
+fn exec_out_of_line(rec: &[u8], runs: &[Run], vals: &mut [u64]) -> usize {
+    exec(rec, runs, vals)
+}
+
+/// Lengthen a slot buffer to `n` (buffers only grow).
+#[cold]
+#[inline(never)]
+fn grow(v: &mut Vec<u64>, n: usize) {
+    v.resize(n, 0);
+}
+
 // ---------------------------------------------------------- specialised plans
 //
 // For the layouts of LAYOUTS the runs are also computed at compile time, and a
@@ -520,6 +534,16 @@ specialised!(
 pub struct RecordDecoder {
     vals: Vec<u64>,
     group_vals: Vec<u64>,
+    /// The last record's fields and absent count, and its group.
+    fields: &'static [FieldDef],
+    absent: usize,
+    group: GroupValues,
+}
+
+impl Default for GroupValues {
+    fn default() -> GroupValues {
+        GroupValues::EMPTY
+    }
 }
 
 impl RecordDecoder {
@@ -558,26 +582,25 @@ impl RecordDecoder {
     pub fn decode_with<'a>(&mut self, rec: &'a [u8], plan: &DecodePlan) -> DecodedRecord<'a, '_> {
         let n = plan.fields.len();
         // Every slot is written below: resizing only adjusts the length.
-        self.vals.resize(n, 0);
+        // The buffer only grows (no zero fill per record): every slot of
+        // `..n` is written below.
+        if self.vals.len() < n {
+            grow(&mut self.vals, n);
+        }
+        let vals = &mut self.vals[..n];
         let absent = match plan.fast {
-            Some(f) => f(rec, &mut self.vals),
-            None => exec(rec, &plan.runs, &mut self.vals),
+            Some(f) => f(rec, vals),
+            None => exec_out_of_line(rec, &plan.runs, vals),
         };
         debug_assert!(rec.len() < plan.full || absent == 0);
-        let mut group = GroupValues::EMPTY;
-        if let Some(g) = &plan.group {
-            group = decode_group_into(rec, g, &mut self.group_vals);
-        }
-        DecodedRecord {
-            fixed: FieldValues {
-                bytes: rec,
-                fields: plan.fields,
-                vals: &self.vals,
-                absent,
-            },
-            group,
-            group_vals: &self.group_vals,
-        }
+        self.fields = plan.fields;
+        self.absent = absent;
+        self.group = match &plan.group {
+            Some(g) => decode_group_into(rec, g, &mut self.group_vals),
+            None => GroupValues::EMPTY,
+        };
+        // The result is two references: the record and the decoder's state.
+        DecodedRecord { rec, dec: self }
     }
 }
 
@@ -601,14 +624,17 @@ impl GroupValues {
     };
 }
 
+#[inline(never)]
 fn decode_group_into(rec: &[u8], g: &GroupPlan, out: &mut Vec<u64>) -> GroupValues {
     let Some((start, entry_len)) = super::group_span(rec, g.of, g.ln) else {
-        out.clear();
         return GroupValues::EMPTY;
     };
     let gn = g.fields.len();
     let entries = (rec.len() - start) / entry_len;
-    out.resize(entries * gn, 0);
+    if out.len() < entries * gn {
+        grow(out, entries * gn);
+    }
+    let out = &mut out[..entries * gn];
     let mut absent_per_entry = 0;
     if gn > 0 {
         // Every entry has the same length, so the same fields absent.
@@ -616,7 +642,10 @@ fn decode_group_into(rec: &[u8], g: &GroupPlan, out: &mut Vec<u64>) -> GroupValu
             .chunks_exact(entry_len)
             .zip(out.chunks_exact_mut(gn))
         {
-            absent_per_entry = exec(entry, &g.runs, vals);
+            absent_per_entry = match g.fast {
+                Some(f) => f(entry, vals),
+                None => exec_out_of_line(entry, &g.runs, vals),
+            };
         }
     }
     debug_assert!(entry_len < g.full || absent_per_entry == 0);
@@ -726,86 +755,91 @@ impl<'a, 'b> FieldValues<'a, 'b> {
 /// buffers (`'b`).
 #[derive(Clone, Copy, Debug)]
 pub struct DecodedRecord<'a, 'b> {
-    fixed: FieldValues<'a, 'b>,
-    group: GroupValues,
-    group_vals: &'b [u64],
+    rec: &'a [u8],
+    dec: &'b RecordDecoder,
 }
 
 impl<'a, 'b> DecodedRecord<'a, 'b> {
     /// The fields of the layout's field list.
     #[inline]
     pub fn fixed(&self) -> FieldValues<'a, 'b> {
-        self.fixed
+        FieldValues {
+            bytes: self.rec,
+            fields: self.dec.fields,
+            vals: &self.dec.vals[..self.dec.fields.len()],
+            absent: self.dec.absent,
+        }
     }
 
     /// Number of fields of the fixed part.
     #[inline]
     pub fn len(&self) -> usize {
-        self.fixed.len()
+        self.dec.fields.len()
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.fixed.is_empty()
+        self.dec.fields.is_empty()
     }
 
     /// The fixed part's slots ([`FieldValues::values`]).
     #[inline]
     pub fn values(&self) -> &'b [u64] {
-        self.fixed.vals
+        &self.dec.vals[..self.dec.fields.len()]
     }
 
     /// Absent fields of the fixed part.
     #[inline]
     pub fn absent(&self) -> usize {
-        self.fixed.absent
+        self.dec.absent
     }
 
     /// Field `i` of the fixed part ([`FieldValues::get`]).
     #[inline]
     pub fn get(&self, i: usize) -> Option<ValueRef<'a>> {
-        self.fixed.get(i)
+        self.fixed().get(i)
     }
 
     /// Number of repeating-group entries ([`group_entries`](super::group_entries)).
     #[inline]
     pub fn entry_count(&self) -> usize {
-        self.group.entries
+        self.dec.group.entries
     }
 
     /// Entry `e` of the repeating group (`None` past the last).
     #[inline]
     pub fn entry(&self, e: usize) -> Option<FieldValues<'a, 'b>> {
-        let g = &self.group;
+        let g = &self.dec.group;
         if e >= g.entries {
             return None;
         }
         let gn = g.fields.len();
         let at = g.start + e * g.entry_len;
         Some(FieldValues {
-            bytes: &self.fixed.bytes[at..at + g.entry_len],
+            bytes: &self.rec[at..at + g.entry_len],
             fields: g.fields,
-            vals: &self.group_vals[e * gn..(e + 1) * gn],
+            vals: &self.dec.group_vals[e * gn..(e + 1) * gn],
             absent: g.absent_per_entry,
         })
     }
 
     /// The repeating group's entries, in order.
     pub fn entries(&self) -> impl Iterator<Item = FieldValues<'a, 'b>> + '_ {
-        (0..self.group.entries).filter_map(|e| self.entry(e))
+        (0..self.dec.group.entries).filter_map(|e| self.entry(e))
     }
 
     /// Every entry's slots, entry after entry (`entry_count() * fields` slots).
     #[inline]
     pub fn group_values(&self) -> &'b [u64] {
-        self.group_vals
+        let g = &self.dec.group;
+        &self.dec.group_vals[..g.entries * g.fields.len()]
     }
 
     /// Absent fields in all the entries together (entries shorter than their
     /// field list).
     #[inline]
     pub fn group_absent(&self) -> usize {
-        self.group.entries * self.group.absent_per_entry
+        self.dec.group.entries * self.dec.group.absent_per_entry
     }
 }
 

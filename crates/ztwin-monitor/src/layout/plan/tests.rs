@@ -237,6 +237,29 @@ fn repeating_groups() {
     }
 }
 
+#[test]
+fn a_record_without_group_after_one_with_entries() {
+    let cup = by_name("MRSYTCUP").unwrap();
+    let mut rec = vec![0u8; 64 + 3 * 24];
+    encode_field_u(&mut rec, cup.f("SYTCUP_CALCPUOF"), 64);
+    encode_field_u(&mut rec, cup.f("SYTCUP_CALCPULN"), 24);
+    let mut dec = RecordDecoder::new();
+    assert_eq!(dec.decode(&rec, cup).entry_count(), 3);
+    assert_eq!(dec.decode(&rec, cup).group_values().len(), 3 * 6);
+    let rsg = by_name("MRSYTRSG").unwrap();
+    let d = dec.decode(&rec, rsg);
+    assert_eq!(
+        (d.entry_count(), d.group_values().len(), d.group_absent()),
+        (0, 0, 0)
+    );
+    check(&mut dec, &rec, rsg);
+    // A group record whose group is gone (entry length 0).
+    assert_eq!(dec.decode(&rec, cup).entry_count(), 3);
+    encode_field_u(&mut rec, cup.f("SYTCUP_CALCPULN"), 0);
+    let d = dec.decode(&rec, cup);
+    assert_eq!((d.entry_count(), d.group_values().len()), (0, 0));
+}
+
 fn encode_field_u(rec: &mut [u8], f: &FieldDef, v: u64) {
     let w = f.ty.width();
     let v = v & (u64::MAX >> (64 - 8 * w as u32));
