@@ -538,6 +538,9 @@ pub struct RecordDecoder {
     fields: &'static [FieldDef],
     absent: usize,
     group: GroupValues,
+    /// Address of the last table layout decoded and its plan: consecutive
+    /// records are often of one type.
+    last: (usize, Option<&'static DecodePlan>),
 }
 
 impl Default for GroupValues {
@@ -560,7 +563,18 @@ impl RecordDecoder {
     /// keep a [`DecodePlan`] and use [`RecordDecoder::decode_with`] instead).
     #[inline]
     pub fn decode<'a>(&mut self, rec: &'a [u8], layout: &RecordLayout) -> DecodedRecord<'a, '_> {
-        match decode_plan(layout) {
+        let addr = layout as *const RecordLayout as usize;
+        let plan = if self.last.0 == addr {
+            self.last.1
+        } else {
+            let p = decode_plan(layout);
+            if p.is_some() {
+                // Only table layouts (statics: their address is theirs for ever).
+                self.last = (addr, p);
+            }
+            p
+        };
+        match plan {
             Some(p) => self.decode_with(rec, p),
             None => self.decode_foreign(rec, layout),
         }
