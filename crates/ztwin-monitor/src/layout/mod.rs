@@ -10,6 +10,12 @@
 //! (`shared/spec/monitor-records.md` section 0). Layouts or fields marked
 //! [`Confidence::Inferred`] are our reconstruction; they live only in
 //! `tables.rs`, so correcting one from a real file is a one-line change there.
+//!
+//! Decoding, from the cheapest per value: [`RecordDecoder`] decodes every field
+//! of a record (and of its repeating group) at once through the layout's
+//! precompiled [`DecodePlan`], into reusable `u64` slots; [`decode_field_ref`]
+//! decodes one field without allocating; [`decode_field`] and [`decode_group`]
+//! give owned values. All three agree field for field, absent fields included.
 
 #[rustfmt::skip]
 mod tables;
