@@ -6,13 +6,15 @@
 
 Builds `ztwin-monbench` in release mode, generates a synthetic MONWRITE file in a
 temporary directory, warms the page cache with one raw pass, then runs the modes
-raw / scan / decode / decode-owned / json interleaved, several times each, and
-takes the median MB/s of each (MB = 10^6 bytes). Every mode is compared with
-`raw` (merely reading the file in 1 MiB chunks from the page cache): `scan` is
-record decode (headers, layout identification, bounds and damage checks),
-`decode` is full field decode (every field of every known record through
-layout::decode_field_ref), `decode-owned` the same fields as owned values
-(layout::decode_field), `json` the JSON Lines rendering.
+raw / scan / decode / decode-field / decode-owned / json interleaved, several
+times each, and takes the median MB/s of each (MB = 10^6 bytes). Every mode is
+compared with `raw` (merely reading the file in 1 MiB chunks from the page
+cache): `scan` is record decode (headers, layout identification, bounds and
+damage checks), `decode` is full field decode (every field of every known record
+through layout::RecordDecoder, the per-layout decode plan), `decode-field` the
+same fields one by one through layout::decode_field_ref (the previous `decode`;
+its checksum must equal `decode`'s), `decode-owned` the same fields as owned
+values (layout::decode_field), `json` the JSON Lines rendering.
 
 Flat memory is checked by running `decode` on a small file and on the big one and
 comparing their peak RSS (VmHWM).
@@ -41,10 +43,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-MODES = ("raw", "scan", "decode", "decode-owned", "json")
+MODES = ("raw", "scan", "decode", "decode-field", "decode-owned", "json")
 NOTES = {
     "scan": "record decode: headers, layouts, bounds",
-    "decode": "full field decode, decode_field_ref",
+    "decode": "full field decode, RecordDecoder",
+    "decode-field": "the same field by field, decode_field_ref",
     "decode-owned": "the same through decode_field (owned values)",
 }
 # Keys of bench-results.json written by this script (and by earlier versions of
@@ -58,6 +61,8 @@ OWN_KEYS = (
     "fields_decoded", "runs", "quick", "all_runs", "units", "machine", "date", "command",
     "commands", "elapsed_s", "git_commit", "cpu_mb_s", "cpu_ratio_vs_raw", "user_s", "sys_s",
     "load_average", "machine_busy",
+    "decode_field_mb_s", "decode_field_ratio_vs_raw", "decode_field_ns_per_field",
+    "decode_speedup_vs_decode_field", "decode_checksums_agree",
 )
 BIN_NAME = "ztwin-monbench"
 
@@ -204,6 +209,10 @@ def main() -> int:
             for r in runs[m]:
                 if r.get("damage", 0) != 0 or r["records"] != runs["scan"][0]["records"]:
                     sys.exit(f"run.py: {m} saw damage or a different record count: {r}")
+        # The plan decoder and the field-by-field decoder must see the same values.
+        sums = {(r["checksum"], r["fields"]) for m in ("decode", "decode-field") for r in runs[m]}
+        if len(sums) != 1:
+            sys.exit(f"run.py: decode and decode-field disagree (checksum, fields): {sums}")
 
         small_runs = [run_mode(exe, ["decode", str(small)], commands if i == 0 else None) for i in range(args.runs)]
 
@@ -220,6 +229,8 @@ def main() -> int:
         fields = runs["decode"][0].get("fields") or 0
         ns_field = med_s["decode"] / fields * 1e9 if fields else 0.0
         ns_beyond = (med_s["decode"] - med_s["scan"]) / fields * 1e9 if fields else 0.0
+        ns_field_old = med_s["decode-field"] / fields * 1e9 if fields else 0.0
+        ns_beyond_old = (med_s["decode-field"] - med_s["scan"]) / fields * 1e9 if fields else 0.0
 
         log("")
         log(f"MONWRITE reader, {gen_big['bytes'] / 1e6:.0f} MB file, {runs['scan'][0]['records']} records, "
@@ -251,7 +262,12 @@ def main() -> int:
         log(f"goal >= 50% of raw (wall / CPU): record decode (scan) {scan_ratio:.1%} / {cpu_scan_ratio:.1%} -> "
             f"{'met' if scan_met else 'NOT met'}; full field decode {ratio:.1%} / {cpu_ratio:.1%} -> "
             f"{'met' if decode_met else 'NOT met'}")
-        log(f"full field decode: {ns_field:.2f} ns per field in all, {ns_beyond:.2f} ns per field beyond scan")
+        log(f"full field decode: {ns_field:.2f} ns per field in all, {ns_beyond:.2f} ns per field beyond scan "
+            f"(field by field, decode-field: {ns_field_old:.2f} and {ns_beyond_old:.2f})")
+        speedup = med["decode"] / med["decode-field"]
+        speedup_cpu = med_cpu["decode"] / med_cpu["decode-field"]
+        log(f"decode (RecordDecoder) / decode-field (decode_field_ref): {speedup:.2f}x wall, {speedup_cpu:.2f}x CPU; "
+            "checksums agree")
         log("")
         log("commands:")
         for c in commands:
@@ -273,6 +289,11 @@ def main() -> int:
             "decode_owned_ratio_vs_raw": round(med["decode-owned"] / raw, 4),
             "json_ratio_vs_raw": round(med["json"] / raw, 4),
             "decode_ns_per_field": round(ns_field, 3),
+            "decode_field_mb_s": round(med["decode-field"], 1),
+            "decode_field_ratio_vs_raw": round(med["decode-field"] / raw, 4),
+            "decode_field_ns_per_field": round(ns_field_old, 3),
+            "decode_speedup_vs_decode_field": {"wall": round(speedup, 3), "cpu": round(speedup_cpu, 3)},
+            "decode_checksums_agree": True,
             "field_ns_beyond_scan": round(ns_beyond, 3),
             "peak_rss_mb_decode": rss_big,
             "peak_rss_mb_decode_small": rss_small,

@@ -8,7 +8,8 @@
 //!   copy cut inside a block; a hand-made group whose two entries share one DCSS
 //!   page written once);
 //! * `DIR/control/`: the control records (first block of each group) of those files;
-//! * `DIR/record/`: one record of every type, as the reader delivers them.
+//! * `DIR/record/` and `DIR/decode_record/`: one record of every type, as the
+//!   reader delivers them.
 
 use std::path::{Path, PathBuf};
 use ztwin_monitor::control::{ControlEntry, ControlRecord, IPFLAGS1_RMDATA, IPTYPE_MSG};
@@ -203,12 +204,13 @@ fn main() {
         .nth(1)
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"));
-    let (rd, cd, recd) = (
+    let (rd, cd, recd, decd) = (
         root.join("reader"),
         root.join("control"),
         root.join("record"),
+        root.join("decode_record"),
     );
-    for d in [&rd, &cd, &recd] {
+    for d in [&rd, &cd, &recd, &decd] {
         std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("cannot create {}: {e}", d.display()));
     }
     let basic = basic();
@@ -226,11 +228,9 @@ fn main() {
         let mut r = Reader::new(std::io::Cursor::new(&bytes[..])).expect("seed is a MONWRITE file");
         while let Some(rec) = r.next_record().expect("seed reads") {
             if seen.insert((rec.header.domain, rec.header.record)) {
-                write(
-                    &recd,
-                    &format!("d{}r{}.rec", rec.header.domain, rec.header.record),
-                    rec.bytes,
-                );
+                let name = format!("d{}r{}.rec", rec.header.domain, rec.header.record);
+                write(&recd, &name, rec.bytes);
+                write(&decd, &name, rec.bytes);
                 nrecord += 1;
             }
         }

@@ -28,7 +28,8 @@ pub use control::SetKind;
 pub use ebcdic::Ebcdic;
 pub use header::{Header, FRAME, HEADER_LEN};
 pub use layout::{
-    decode_field_ref, lookup, FieldDef, FieldType, RecordLayout, Release, Value, ValueRef,
+    decode_field_ref, lookup, FieldDef, FieldType, RecordDecoder, RecordLayout, Release, Value,
+    ValueRef,
 };
 pub use reader::{Damage, DamageKind, FatalError, Reader, RecordRef, Stats, TypeCounts};
 pub use writer::{MonwriteWriter, RecordSet, WriteError};

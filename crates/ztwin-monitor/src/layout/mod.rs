@@ -10,14 +10,22 @@
 //! (`shared/spec/monitor-records.md` section 0). Layouts or fields marked
 //! [`Confidence::Inferred`] are our reconstruction; they live only in
 //! `tables.rs`, so correcting one from a real file is a one-line change there.
+//!
+//! Decoding, from the cheapest per value: [`RecordDecoder`] decodes every field
+//! of a record (and of its repeating group) at once through the layout's
+//! precompiled [`DecodePlan`], into reusable `u64` slots; [`decode_field_ref`]
+//! decodes one field without allocating; [`decode_field`] and [`decode_group`]
+//! give owned values. All three agree field for field, absent fields included.
 
 #[rustfmt::skip]
 mod tables;
+mod plan;
 
 use crate::ebcdic::{self, Ebcdic};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+pub use plan::{decode_plan, DecodePlan, DecodedRecord, FieldValues, RecordDecoder};
 pub use tables::LAYOUTS;
 
 /// Where a layout fact comes from (spec section 0).
@@ -221,6 +229,8 @@ struct Index {
     /// Per layout of [`LAYOUTS`] (same position): its group's offset and
     /// entry-length fields, resolved once.
     group_fields: Vec<Option<(&'static FieldDef, &'static FieldDef)>>,
+    /// Per layout of [`LAYOUTS`] (same position): its decode plan.
+    plans: Vec<DecodePlan>,
 }
 
 static INDEX: OnceLock<Index> = OnceLock::new();
@@ -256,11 +266,13 @@ fn build_index() -> &'static Index {
             }
         }
         let group_fields = LAYOUTS.iter().map(resolve_group_fields).collect();
+        let plans = (0..LAYOUTS.len()).map(DecodePlan::for_table).collect();
         Index {
             default,
             by_key,
             by_name,
             group_fields,
+            plans,
         }
     })
 }
@@ -539,17 +551,21 @@ pub fn group_entries<'a>(rec: &'a [u8], layout: &RecordLayout) -> std::slice::Ch
         Some(i) => index().group_fields[i],
         None => resolve_group_fields(layout),
     };
-    let Some((of, ln)) = fields else {
+    let Some((of, ln)) = fields.and_then(|(of, ln)| group_span(rec, of, ln)) else {
         return none;
     };
-    let (Some(of), Some(ln)) = (read_u64(rec, of), read_u64(rec, ln)) else {
-        return none;
-    };
-    let (of, ln) = (of as usize, ln as usize);
-    if ln == 0 || of < crate::header::HEADER_LEN || of > rec.len() {
-        return none;
-    }
     rec[of..].chunks_exact(ln)
+}
+
+/// Start and entry length of the repeating group whose offset and entry-length
+/// fields are `of` and `ln`, or `None` when absent, zero or absurd.
+#[inline]
+fn group_span(rec: &[u8], of: &FieldDef, ln: &FieldDef) -> Option<(usize, usize)> {
+    let (of, ln) = (read_u64(rec, of)? as usize, read_u64(rec, ln)? as usize);
+    if ln == 0 || of < crate::header::HEADER_LEN || of > rec.len() {
+        return None;
+    }
+    Some((of, ln))
 }
 
 /// Decoded entries of a record's repeating group, each as (field, value) pairs.
