@@ -16,7 +16,21 @@ fn main() {
         }
     };
     let out = std::env::temp_dir().join("probe.monwrite");
-    let s = ztwin_engine::run_to_file(&sc, None, None, &out, &mut |_, _| true).unwrap();
+    // Wall time at each sample interval: the first to the last mark is the run
+    // without its set-up (what benches/twin.py times for the S1 window).
+    let mut marks: Vec<std::time::Instant> = Vec::new();
+    let s = ztwin_engine::run_to_file(&sc, None, None, &out, &mut |_, _| {
+        marks.push(std::time::Instant::now());
+        true
+    })
+    .unwrap();
+    if let (Some(a), Some(b)) = (marks.first(), marks.last()) {
+        eprintln!(
+            "window: {} sample intervals after the first in {:.3} ms",
+            marks.len() - 1,
+            (*b - *a).as_secs_f64() * 1e3
+        );
+    }
     eprintln!(
         "sim {:.0}s wall {:.2}s events {} refs {} ({:.1}M refs/s)",
         s.sim_ns as f64 / 1e9,

@@ -637,7 +637,11 @@ impl Twin {
         };
         let g = self.vcpus[vi].guest;
         if let Some(spec) = self.guests[g as usize].thrash {
-            self.thrash(v, &spec, budget, &mut b);
+            if self.lookahead && spec.pattern != Pattern::Serial {
+                self.thrash_ahead(v, &spec, budget, &mut b);
+            } else {
+                self.thrash::<false>(v, &spec, budget, &mut b);
+            }
             b.cp += (b.virt as f64 * spec.cp_overhead) as Ns;
             return b;
         }
@@ -718,7 +722,16 @@ impl Twin {
     /// The page-toucher loop: the resident fast path touches pages with no
     /// event and no allocation; faults are resolved inline when CP can do so
     /// synchronously (first touch, XSTOR) and end the burst otherwise.
-    fn thrash(&mut self, v: u32, s: &ThrashSpec, budget: Ns, b: &mut Burst) {
+    /// The prefetching instance of the toucher loop, kept out of line so the
+    /// plain instance is compiled exactly as it would be without it.
+    #[inline(never)]
+    fn thrash_ahead(&mut self, v: u32, s: &ThrashSpec, budget: Ns, b: &mut Burst) {
+        self.thrash::<true>(v, s, budget, b)
+    }
+
+    /// `AHEAD`: prefetch page-table entries ahead of a random toucher (a
+    /// separate instance of the loop, so the plain one pays nothing for it).
+    fn thrash<const AHEAD: bool>(&mut self, v: u32, s: &ThrashSpec, budget: Ns, b: &mut Burst) {
         let vi = v as usize;
         let g = self.vcpus[vi].guest;
         let gi = g as usize;
@@ -735,6 +748,21 @@ impl Twin {
             Some(p) => p,
             None => next_page(s, &mut pos, &mut rng, prefill_left > 0),
         };
+        // Random patterns: a copy of the generator runs LOOKAHEAD pages ahead
+        // of the toucher and prefetches their page-table entries, so the cache
+        // misses of a scattered working set overlap instead of coming one by one.
+        // The copy draws exactly what the toucher will draw next (next_page is
+        // all the toucher draws until its burst ends), and nothing in the model
+        // depends on it.
+        let ahead_on = AHEAD && prefill_left == 0;
+        let mut ahead = Rng::PLACEHOLDER;
+        if ahead_on {
+            ahead = rng.clone();
+            for _ in 0..LOOKAHEAD {
+                let p = next_page(s, &mut 0, &mut ahead, false);
+                prefetch(&self.guests[gi].pt, p);
+            }
+        }
         loop {
             // Fast path: resident pages.
             {
@@ -762,6 +790,9 @@ impl Twin {
                     let wrapped =
                         s.pattern == Pattern::Serial && prefill_left == 0 && cur + 1 == s.pages;
                     cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
+                    if ahead_on {
+                        prefetch(pte_v, next_page(s, &mut 0, &mut ahead, false));
+                    }
                     self.refs += 1;
                     if wrapped && s.think > 0 && s.burst_touches == 0 {
                         b.outcome = Outcome::Think(jittered(s.think, &mut rng));
@@ -860,6 +891,25 @@ impl Twin {
         self.vcpus[vi].pending_page = Some(cur);
         self.vcpus[vi].rng = rng;
     }
+}
+
+/// Pages a random toucher's prefetching runs ahead of it.
+const LOOKAHEAD: usize = 6;
+
+/// Hint the processor to fetch page `p`'s entry into the cache (no effect on
+/// results; a no-op off x86-64).
+#[inline(always)]
+fn prefetch(pt: &[PageEntry], p: u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: SSE is part of the x86-64 baseline, and a prefetch reads no
+        // memory the program can see: it cannot fault whatever the address
+        // (and `p` is inside the area anyway).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(pt.as_ptr().wrapping_add(p as usize) as *const i8) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (pt, p);
 }
 
 /// A think time drawn uniformly from 50% to 150% of `mean`: guests that think

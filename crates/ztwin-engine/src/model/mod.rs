@@ -151,6 +151,32 @@ pub struct Twin {
     /// Events handled, by kind (burst end, I/O done, wake, test idle, HF,
     /// sample, timeline), for profiling.
     pub(crate) ev_counts: [u64; 7],
+    /// Random touchers prefetch page-table entries ahead of themselves
+    /// (dispatch.rs): worth it only when their page tables together outgrow
+    /// the processor's caches. Speed only; results are the same either way.
+    pub(crate) lookahead: bool,
+}
+
+/// Page-table bytes of random touchers above which prefetching ahead of them
+/// pays (about a last-level cache; below it the entries mostly stay cached and
+/// the prefetching is extra work).
+const LOOKAHEAD_MIN_BYTES: u64 = 32 << 20;
+
+/// Page-table bytes covering the areas of the scenario's random (not serial)
+/// thrashers, as they log on.
+fn random_toucher_tables(sc: &Scenario) -> u64 {
+    sc.guests
+        .iter()
+        .map(|g| match &g.workload {
+            Some(Workload::Thrasher { area, pattern, .. })
+                if *pattern != crate::scenario::Pattern::Serial =>
+            {
+                let pages = area.pages().min(g.virtual_storage.pages());
+                g.count as u64 * pages * std::mem::size_of::<storage::PageEntry>() as u64
+            }
+            _ => 0,
+        })
+        .sum()
 }
 
 impl Twin {
@@ -198,6 +224,7 @@ impl Twin {
             eligible: Default::default(),
             events_pending: Vec::new(),
             ev_counts: [0; 7],
+            lookahead: random_toucher_tables(sc) > LOOKAHEAD_MIN_BYTES,
         };
         t.build_guests();
         t
