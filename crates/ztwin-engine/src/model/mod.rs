@@ -408,3 +408,69 @@ impl Twin {
 
 /// Test-idle time before a guest is dropped from the dispatch list.
 pub(crate) const TEST_IDLE: Ns = 300 * MS;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random touchers that page, small enough for a unit test.
+    const PAGING: &str = r#"
+[scenario]
+duration = "40s"
+[system]
+processors = 2
+central_storage = "256M"
+xstor = "64M"
+[monitor]
+sample_interval = "10s"
+[[paging]]
+device_type = "3390-3"
+count = 4
+first_address = "7900"
+volser_prefix = "PG"
+[[guest]]
+userid = "LNX"
+count = 3
+virtual_storage = "256M"
+workload = { type = "thrasher", area = "160M", pattern = "working_set", hot_fraction = 0.2, hot_share = 0.8, warm_fraction = 0.3, warm_share = 0.15, touch = "write", cpu_per_touch_us = 5.0, burst_touches = 40, think = "20ms" }
+[[guest]]
+userid = "RND"
+virtual_storage = "128M"
+workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read", cpu_per_touch_us = 2.0, prefill = true }
+"#;
+
+    fn monwrite(sc: &Scenario, lookahead: bool) -> (Vec<u8>, u64) {
+        let mut twin = Twin::new(sc, 11, None);
+        twin.lookahead = lookahead;
+        let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
+        let mut emit = monitor::Emitter::new(Vec::new(), start);
+        twin.run(&mut emit, &mut |_, _| true).unwrap();
+        (emit.finish().unwrap(), twin.refs)
+    }
+
+    /// Prefetching ahead of random touchers is for speed only: the MONWRITE
+    /// file is the same byte for byte with and without it.
+    #[test]
+    fn lookahead_changes_nothing_but_speed() {
+        let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
+        let (plain, refs) = monwrite(&sc, false);
+        let (ahead, refs_ahead) = monwrite(&sc, true);
+        assert!(refs > 100_000, "the guests touch pages ({refs})");
+        assert_eq!(refs, refs_ahead);
+        assert!(plain == ahead, "lookahead changed the MONWRITE file");
+        // And the scenario pages, so faults interrupt the lookahead.
+        let (other_seed, _) = {
+            let mut twin = Twin::new(&sc, 12, None);
+            let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
+            let mut emit = monitor::Emitter::new(Vec::new(), start);
+            twin.run(&mut emit, &mut |_, _| true).unwrap();
+            assert!(
+                twin.st.c.pages_read_dasd + twin.st.c.xstor_in > 1000,
+                "{:?}",
+                twin.st.c
+            );
+            (emit.finish().unwrap(), ())
+        };
+        assert!(other_seed != plain, "another seed gives another file");
+    }
+}
