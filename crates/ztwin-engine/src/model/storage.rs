@@ -126,13 +126,21 @@ pub struct StorageCounters {
     pub first_touch: u64,
 }
 
+/// A frame's owner (a guest, or [`FREE`]) and the guest page in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub owner: u32,
+    pub vpage: u32,
+}
+
 /// Real storage.
 pub struct Storage {
     pub total: u32,
     /// Frames CP keeps (not pageable).
     pub fixed: u32,
-    pub owner: Vec<u32>,
-    pub vpage: Vec<u32>,
+    /// Owner and page of each frame, side by side (written together when a
+    /// frame is taken).
+    pub frames: Vec<Frame>,
     pub flags: Vec<u8>,
     pub avail: Vec<u32>,
     pub low: u32,
@@ -154,8 +162,13 @@ impl Storage {
         let mut s = Storage {
             total,
             fixed,
-            owner: vec![FREE; total as usize],
-            vpage: vec![0; total as usize],
+            frames: vec![
+                Frame {
+                    owner: FREE,
+                    vpage: 0
+                };
+                total as usize
+            ],
             flags: vec![0; total as usize],
             // Highest frames first on the stack so low frames go out first.
             avail: (fixed..total).rev().collect(),
@@ -261,8 +274,10 @@ impl Twin {
             }
         };
         let fi = f as usize;
-        self.st.owner[fi] = g;
-        self.st.vpage[fi] = vp;
+        self.st.frames[fi] = Frame {
+            owner: g,
+            vpage: vp,
+        };
         self.st.flags[fi] = 0;
         self.guests[g as usize].ufo.push_back((f, vp));
         self.guests[g as usize].resident += 1;
@@ -272,11 +287,11 @@ impl Twin {
     /// Return a frame to the available list and wake a frame waiter.
     pub(crate) fn free_frame(&mut self, f: u32) {
         let fi = f as usize;
-        let g = self.st.owner[fi];
+        let g = self.st.frames[fi].owner;
         if g != FREE {
             self.guests[g as usize].resident -= 1;
         }
-        self.st.owner[fi] = FREE;
+        self.st.frames[fi].owner = FREE;
         self.st.flags[fi] = 0;
         self.st.avail.push(f);
         if let Some(v) = self.st.waiters.pop_front() {
@@ -363,7 +378,13 @@ impl Twin {
             let e = self.guests[gi].pt[vp as usize].e;
             match tag(e) {
                 T_RES if idx(e) == f => {}
-                T_READIN if self.st.owner[fi] == g && self.st.vpage[fi] == vp => {
+                T_READIN
+                    if self.st.frames[fi]
+                        == (Frame {
+                            owner: g,
+                            vpage: vp,
+                        }) =>
+                {
                     // Being read in: keep it for later.
                     self.guests[gi].ufo.push_back((f, vp));
                     continue;
