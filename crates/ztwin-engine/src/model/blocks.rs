@@ -71,6 +71,12 @@ impl BlockTable {
         b
     }
 
+    /// Start bringing block `b`'s header and page list into the cache.
+    #[inline]
+    pub fn prefetch(&self, b: u32) {
+        super::prefetch(&self.words, self.base(b));
+    }
+
     #[inline]
     pub fn vol(&self, b: u32) -> u32 {
         self.words[self.base(b) + W_VOL]

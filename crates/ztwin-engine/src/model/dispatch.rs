@@ -9,7 +9,7 @@ use super::storage::{
     idx, pte, tag, Cat, PageEntry, FREE, F_LOCK, NO_BLOCK, P_CHG, P_REF, RES, T_DASD, T_NONE,
     T_PAGEOUT, T_READIN, T_RES, T_XS,
 };
-use super::{Ev, Twin, TEST_IDLE};
+use super::{prefetch, Ev, Twin, TEST_IDLE};
 use crate::rng::Rng;
 use crate::scenario::{Pattern, Touch, Workload, MINOR_SLICE};
 use crate::units::{Ns, US};
@@ -760,7 +760,7 @@ impl Twin {
             ahead = rng.clone();
             for _ in 0..LOOKAHEAD {
                 let p = next_page(s, &mut 0, &mut ahead, false);
-                prefetch(&self.guests[gi].pt, p);
+                prefetch(&self.guests[gi].pt, p as usize);
             }
         }
         loop {
@@ -791,7 +791,7 @@ impl Twin {
                         s.pattern == Pattern::Serial && prefill_left == 0 && cur + 1 == s.pages;
                     cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
                     if ahead_on {
-                        prefetch(pte_v, next_page(s, &mut 0, &mut ahead, false));
+                        prefetch(pte_v, next_page(s, &mut 0, &mut ahead, false) as usize);
                     }
                     self.refs += 1;
                     if wrapped && s.think > 0 && s.burst_touches == 0 {
@@ -895,22 +895,6 @@ impl Twin {
 
 /// Pages a random toucher's prefetching runs ahead of it.
 const LOOKAHEAD: usize = 6;
-
-/// Hint the processor to fetch page `p`'s entry into the cache (no effect on
-/// results; a no-op off x86-64).
-#[inline(always)]
-fn prefetch(pt: &[PageEntry], p: u64) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: SSE is part of the x86-64 baseline, and a prefetch reads no
-        // memory the program can see: it cannot fault whatever the address
-        // (and `p` is inside the area anyway).
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(pt.as_ptr().wrapping_add(p as usize) as *const i8) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (pt, p);
-}
 
 /// A think time drawn uniformly from 50% to 150% of `mean`: guests that think
 /// for exactly the same time would run in lockstep, which real ones do not.

@@ -87,6 +87,8 @@ pub const MIGRATE_BLOCKS_PER_VOLUME: u32 = 16;
 /// to the next user of the same category ([E]).
 pub const STEAL_QUANTUM: u32 = 8;
 pub const FREE: u32 = u32::MAX;
+/// How far ahead in a user's frame list the demand scan prefetches.
+const STEAL_AHEAD: usize = 4;
 
 /// Frame flag: locked (I/O in progress), not stealable.
 pub const F_LOCK: u8 = 4;
@@ -368,6 +370,11 @@ impl Twin {
                 || taken >= STEAL_QUANTUM
             {
                 break;
+            }
+            // The entries examined a few turns from now: start their misses.
+            if let Some(&(fa, vpa)) = self.guests[gi].ufo.get(STEAL_AHEAD) {
+                super::prefetch(&self.guests[gi].pt, vpa as usize);
+                super::prefetch(&self.st.frames, fa as usize);
             }
             let Some((f, vp)) = self.guests[gi].ufo.pop_front() else {
                 break;
