@@ -748,19 +748,30 @@ impl Twin {
             Some(p) => p,
             None => next_page(s, &mut pos, &mut rng, prefill_left > 0),
         };
-        // Random patterns: a copy of the generator runs LOOKAHEAD pages ahead
-        // of the toucher and prefetches their page-table entries, so the cache
-        // misses of a scattered working set overlap instead of coming one by one.
-        // The copy draws exactly what the toucher will draw next (next_page is
-        // all the toucher draws until its burst ends), and nothing in the model
-        // depends on it.
+        // Random patterns: a copy of the generator runs 2 x LOOKAHEAD pages
+        // ahead of the toucher and prefetches their page-table entries; when
+        // a page is LOOKAHEAD pages away its entry is in the cache, and if the
+        // touch will need the page's DASD block (a fault, or the first change
+        // of a page with a DASD copy) the block is prefetched too. So the cache
+        // misses of a scattered working set overlap instead of coming one by
+        // one. The copy draws exactly what the toucher will draw next
+        // (next_page is all the toucher draws until its burst ends), and
+        // nothing in the model depends on it.
         let ahead_on = AHEAD && prefill_left == 0;
+        // Blocks matter only to a guest with pages on DASD.
+        let blocks_on = ahead_on && self.guests[gi].dasd > 0;
         let mut ahead = Rng::PLACEHOLDER;
+        // Pages LOOKAHEAD + 1 .. 2 x LOOKAHEAD ahead, oldest at `ring_at`.
+        let mut ring = [0u64; LOOKAHEAD];
+        let mut ring_at = 0;
         if ahead_on {
             ahead = rng.clone();
-            for _ in 0..LOOKAHEAD {
+            for k in 0..2 * LOOKAHEAD {
                 let p = next_page(s, &mut 0, &mut ahead, false);
                 prefetch(&self.guests[gi].pt, p as usize);
+                if k >= LOOKAHEAD {
+                    ring[k - LOOKAHEAD] = p;
+                }
             }
         }
         loop {
@@ -790,8 +801,25 @@ impl Twin {
                     let wrapped =
                         s.pattern == Pattern::Serial && prefill_left == 0 && cur + 1 == s.pages;
                     cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
+                    let mut far = 0;
                     if ahead_on {
-                        prefetch(pte_v, next_page(s, &mut 0, &mut ahead, false) as usize);
+                        far = next_page(s, &mut 0, &mut ahead, false);
+                        prefetch(pte_v, far as usize);
+                    }
+                    if blocks_on {
+                        let near = std::mem::replace(&mut ring[ring_at], far);
+                        ring_at = if ring_at + 1 == LOOKAHEAD {
+                            0
+                        } else {
+                            ring_at + 1
+                        };
+                        let pe = pte_v[near as usize];
+                        let t = tag(pe.e);
+                        if (t == T_DASD || (t == T_RES && write && pe.e & P_CHG == 0))
+                            && pe.blk != NO_BLOCK
+                        {
+                            self.pg.blocks.prefetch(pe.blk);
+                        }
                     }
                     self.refs += 1;
                     if wrapped && s.think > 0 && s.burst_touches == 0 {
