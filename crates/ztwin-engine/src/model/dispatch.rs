@@ -6,8 +6,8 @@
 //! a page fault that needs DASD, a think time or the end of the slice ends it.
 
 use super::storage::{
-    idx, pte, tag, Cat, PageEntry, FREE, F_LOCK, NO_BLOCK, P_CHG, P_REF, RES, T_DASD, T_NONE,
-    T_PAGEOUT, T_READIN, T_RES, T_XS,
+    idx, pte, tag, Cat, PageEntry, NO_BLOCK, P_CHG, P_REF, RES, T_DASD, T_NONE, T_PAGEOUT,
+    T_READIN, T_RES, T_XS,
 };
 use super::{prefetch, Ev, Twin, TEST_IDLE};
 use crate::rng::Rng;
@@ -287,26 +287,10 @@ impl Twin {
             return;
         }
         self.stop_workload(g);
-        for vp in 0..self.guests[gi].vpages {
-            let e = self.guests[gi].pt[vp as usize].e;
-            match tag(e) {
-                T_RES if self.st.flags[idx(e) as usize] & F_LOCK == 0 => self.free_frame(idx(e)),
-                T_XS => {
-                    let b = idx(e) as usize;
-                    self.xs.owner[b] = FREE;
-                    self.xs.gen[b] = self.xs.gen[b].wrapping_add(1);
-                    self.xs.free.push(b as u32);
-                    self.guests[gi].xstor -= 1;
-                }
-                _ => {}
-            }
-            if self.guests[gi].pt[vp as usize].blk != NO_BLOCK
-                && !matches!(tag(e), T_READIN | T_PAGEOUT)
-            {
-                self.release_slot(g, vp);
-            }
-        }
         self.guests[gi].sched = Sched::LoggedOff;
+        for vp in 0..self.guests[gi].vpages {
+            self.discard_page(g, vp);
+        }
         self.guests[gi].wss = 0.0;
         self.events_pending
             .push((super::monitor::PendingEvent::Logoff, g, self.now));

@@ -455,6 +455,70 @@ virtual_storage = "128M"
 workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read", cpu_per_touch_us = 2.0, prefill = true }
 "#;
 
+    /// A guest that logs off while it pages leaves nothing behind: no frame,
+    /// no XSTOR block, no slot, and no XSTOR block freed twice (I/O in flight
+    /// at logoff is cleaned up when it completes).
+    #[test]
+    fn logoff_while_paging_frees_everything_once() {
+        // A small XSTOR, so migrations are in flight when the guests leave.
+        let text = format!(
+            "{}\n[[timeline]]\nat = \"25s\"\naction = \"logoff\"\nguest = \"LNX*\"\n",
+            PAGING.replace("xstor = \"64M\"", "xstor = \"8M\"")
+        );
+        let sc = Scenario::from_toml(&text, "logoff.toml").unwrap();
+        let mut twin = Twin::new(&sc, 3, None);
+        let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
+        let mut emit = monitor::Emitter::new(Vec::new(), start);
+        twin.run(&mut emit, &mut |_, _| true).unwrap();
+        assert!(twin.st.c.migrated > 1000, "{:?}", twin.st.c);
+        let off: Vec<u32> = (0..twin.guests.len() as u32)
+            .filter(|&g| twin.guests[g as usize].sched == dispatch::Sched::LoggedOff)
+            .collect();
+        assert_eq!(off.len(), 3);
+        for &g in &off {
+            let gu = &twin.guests[g as usize];
+            assert_eq!((gu.resident, gu.xstor, gu.dasd), (0, 0, 0), "{}", gu.userid);
+            assert!(!twin.st.frames.iter().any(|f| f.owner == g));
+            assert!(!twin.xs.owner.iter().any(|&o| o == g));
+        }
+        let mut free = twin.xs.free.clone();
+        free.sort_unstable();
+        free.dedup();
+        assert_eq!(
+            free.len(),
+            twin.xs.free.len(),
+            "an XSTOR block is free twice"
+        );
+        let owned = twin
+            .xs
+            .owner
+            .iter()
+            .filter(|&&o| o != storage::FREE)
+            .count();
+        assert_eq!(owned as u32, twin.xs.used());
+        // Every XSTOR block in use belongs to the page that points to it, and back.
+        for (b, &o) in twin.xs.owner.iter().enumerate() {
+            if o != storage::FREE {
+                let e = twin.guests[o as usize].pt[twin.xs.vpage[b] as usize].e;
+                assert_eq!(
+                    (storage::tag(e), storage::idx(e)),
+                    (storage::T_XS, b as u32)
+                );
+            }
+        }
+        for (g, gu) in twin.guests.iter().enumerate() {
+            let mut in_xs = 0;
+            for (vp, pe) in gu.pt.iter().enumerate() {
+                if storage::tag(pe.e) == storage::T_XS {
+                    in_xs += 1;
+                    let b = storage::idx(pe.e) as usize;
+                    assert_eq!((twin.xs.owner[b], twin.xs.vpage[b]), (g as u32, vp as u32));
+                }
+            }
+            assert_eq!(in_xs, gu.xstor, "{}", gu.userid);
+        }
+    }
+
     fn monwrite(sc: &Scenario, lookahead: bool) -> (Vec<u8>, u64) {
         let mut twin = Twin::new(sc, 11, None);
         twin.lookahead = lookahead;

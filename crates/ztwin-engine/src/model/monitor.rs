@@ -377,15 +377,7 @@ impl<W: Write> Emitter<W> {
             let mut r = s.push_layout(l.stoxsg, tod);
             r.set_u(l.stoxsg.f("STOXSG_XSTMIGS"), t.st.c.migrated);
             r.set_u(l.stoxsg.f("STOXSG_XSTLOTHR"), xs.low as u64);
-            let age: u64 = if xs.used() > 0 {
-                let sum: u128 = (0..xs.total as usize)
-                    .filter(|&b| xs.owner[b] != super::storage::FREE)
-                    .map(|b| (now - xs.born[b]) as u128)
-                    .sum();
-                (sum / xs.used() as u128 / 1_000_000_000) as u64
-            } else {
-                0
-            };
+            let age = (xs.mean_age(now) / 1_000_000_000) as u64;
             r.set_u(l.stoxsg.f("STOXSG_XSTSUMAG"), age);
         }
         {

@@ -580,10 +580,15 @@ impl Twin {
             self.guests[gi].pt[vp as usize].e = pte(T_RES, f);
             self.st.flags[f as usize] = 0;
             self.guests[gi].c.page_reads += 1;
+            if self.logged_off(g) {
+                self.discard_page(g, vp);
+            }
         }
         self.io[r as usize].frames = frames;
         let cpu = self.io[r as usize].cpu as usize;
         self.cpus[cpu].c.pages_read += pages as u64;
         self.pg.blocks.set_reading(b, None);
+        // Pages discarded meanwhile may have left the block empty.
+        self.pg.maybe_free_block(b);
     }
 }

@@ -225,6 +225,8 @@ pub struct Xstor {
     pub low: u32,
     /// Insertion time of each block, for the age statistics.
     pub born: Vec<Ns>,
+    /// Sum of `born` over the blocks in use (the average age without a scan).
+    pub born_sum: u128,
 }
 
 impl Xstor {
@@ -239,6 +241,7 @@ impl Xstor {
             migrating: 0,
             low: ((total as f64 * low_frac) as u32).max(if total > 0 { 16.min(total) } else { 0 }),
             born: vec![0; total as usize],
+            born_sum: 0,
         }
     }
 
@@ -251,7 +254,16 @@ impl Xstor {
         self.free.len() as u32 > self.low / 2
     }
 
-    fn release(&mut self, b: u32) {
+    /// Mean age in ns of the pages in XSTOR at `now` (0 when empty).
+    pub fn mean_age(&self, now: Ns) -> u128 {
+        match self.used() {
+            0 => 0,
+            n => (n as u128 * now as u128 - self.born_sum) / n as u128,
+        }
+    }
+
+    pub(crate) fn release(&mut self, b: u32) {
+        self.born_sum -= self.born[b as usize] as u128;
         self.owner[b as usize] = FREE;
         self.gen[b as usize] = self.gen[b as usize].wrapping_add(1);
         self.free.push(b);
@@ -454,6 +466,7 @@ impl Twin {
             self.xs.owner[bi] = g;
             self.xs.vpage[bi] = vp;
             self.xs.born[bi] = self.now;
+            self.xs.born_sum += self.now as u128;
             self.xs.fifo.push_back((b, self.xs.gen[bi]));
             self.guests[gi].pt[vp as usize].e = pte(T_XS, b);
             self.guests[gi].xstor += 1;
@@ -608,8 +621,41 @@ impl Twin {
                 }
                 _ => self.pg.drop_page(block, g, vp),
             }
+            if self.logged_off(g) {
+                self.discard_page(g, vp);
+            }
         }
         self.pg.maybe_free_block(block);
+    }
+
+    /// Forget page `vp` of a guest that logged off: free its frame, XSTOR
+    /// block and slot. A page with I/O in flight (being read in, being paged
+    /// out, or reclaimed during its page-out) is left to the I/O's completion,
+    /// which calls this again once the guest is logged off.
+    pub(crate) fn discard_page(&mut self, g: u32, vp: u32) {
+        let gi = g as usize;
+        let e = self.guests[gi].pt[vp as usize].e;
+        match tag(e) {
+            T_RES => {
+                let f = idx(e);
+                if self.st.flags[f as usize] & F_LOCK != 0 {
+                    return;
+                }
+                self.free_frame(f);
+            }
+            T_XS => {
+                self.xs.release(idx(e));
+                self.guests[gi].xstor -= 1;
+            }
+            T_READIN | T_PAGEOUT => return,
+            _ => {}
+        }
+        self.release_slot(g, vp);
+        self.guests[gi].pt[vp as usize].e = pte(T_NONE, 0);
+    }
+
+    pub(crate) fn logged_off(&self, g: u32) -> bool {
+        self.guests[g as usize].sched == super::dispatch::Sched::LoggedOff
     }
 
     /// The DASD copy of a page is no longer valid: release its slot.
