@@ -479,7 +479,7 @@ workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read
             let gu = &twin.guests[g as usize];
             assert_eq!((gu.resident, gu.xstor, gu.dasd), (0, 0, 0), "{}", gu.userid);
             assert!(!twin.st.frames.iter().any(|f| f.owner == g));
-            assert!(!twin.xs.owner.iter().any(|&o| o == g));
+            assert!(!twin.xs.owner.contains(&g));
         }
         let mut free = twin.xs.free.clone();
         free.sort_unstable();
