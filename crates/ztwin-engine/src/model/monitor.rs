@@ -12,6 +12,25 @@ use ztwin_monitor::layout::{by_name, RecordLayout};
 use ztwin_monitor::writer::{MonwriteWriter, RecordSet};
 use ztwin_monitor::{tod, SetKind};
 
+/// Field `name` of layout `l` (a `&'static RecordLayout`), found once per call
+/// site: the samples set thousands of fields per interval, and finding each by
+/// name every time was a visible share of a run. The cached field is used only
+/// for the layout it was found in.
+macro_rules! fld {
+    ($l:expr, $name:literal) => {{
+        static FOUND: std::sync::OnceLock<(usize, &'static ztwin_monitor::layout::FieldDef)> =
+            std::sync::OnceLock::new();
+        let l: &'static ztwin_monitor::layout::RecordLayout = $l;
+        let key = l as *const ztwin_monitor::layout::RecordLayout as usize;
+        let &(at, f) = FOUND.get_or_init(|| (key, l.f($name)));
+        if at == key {
+            f
+        } else {
+            l.f($name)
+        }
+    }};
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PendingEvent {
     Logon,
@@ -129,26 +148,26 @@ impl<W: Write> Emitter<W> {
         {
             let mut r = s.push_layout(sys, tod);
             r.set_text(
-                sys.f("MTRSYS_HCPCPEID"),
+                fld!(sys, "MTRSYS_HCPCPEID"),
                 &format!("{}.0", sc.system.cp_level),
             );
             r.set_u(
-                sys.f("MTRSYS_SYSTODST"),
+                fld!(sys, "MTRSYS_SYSTODST"),
                 tod.saturating_sub(dur(86_400_000_000_000)),
             );
-            r.set_text(sys.f("MTRSYS_SYSTMID"), &sc.system.system_id);
+            r.set_text(fld!(sys, "MTRSYS_SYSTMID"), &sc.system.system_id);
             let (mtype, model) = sc
                 .system
                 .cpu_model
                 .split_once('-')
                 .unwrap_or((&sc.system.cpu_model, ""));
-            r.set_text(sys.f("MTRSYS_SYSMTYPE"), mtype);
-            r.set_text(sys.f("MTRSYS_SYSMMODL"), model);
-            r.set_u(sys.f("MTRSYS_LPNUMBER"), 1);
-            r.set_u(sys.f("MTRSYS_CPUCOUNT"), t.cpus.len() as u64);
-            r.set_u(sys.f("MTRSYS_CPUCFGCT"), t.cpus.len() as u64);
-            r.set_text(sys.f("MTRSYS_LPARNAME"), &sc.system.lpar_name);
-            r.set_u(sys.f("MTRSYS_CPUDEDCT"), t.cpus.len() as u64);
+            r.set_text(fld!(sys, "MTRSYS_SYSMTYPE"), mtype);
+            r.set_text(fld!(sys, "MTRSYS_SYSMMODL"), model);
+            r.set_u(fld!(sys, "MTRSYS_LPNUMBER"), 1);
+            r.set_u(fld!(sys, "MTRSYS_CPUCOUNT"), t.cpus.len() as u64);
+            r.set_u(fld!(sys, "MTRSYS_CPUCFGCT"), t.cpus.len() as u64);
+            r.set_text(fld!(sys, "MTRSYS_LPARNAME"), &sc.system.lpar_name);
+            r.set_u(fld!(sys, "MTRSYS_CPUDEDCT"), t.cpus.len() as u64);
         }
         let prp = l("MRMTRPRP");
         let cputy = match sc.system.processor_type {
@@ -157,59 +176,62 @@ impl<W: Write> Emitter<W> {
         };
         for c in 0..t.cpus.len() {
             let mut r = s.push_layout(prp, tod);
-            r.set_u(prp.f("MTRPRP_PFXCPUAD"), c as u64);
-            r.set_u(prp.f("MTRPRP_PFXCPUTY"), cputy);
+            r.set_u(fld!(prp, "MTRPRP_PFXCPUAD"), c as u64);
+            r.set_u(fld!(prp, "MTRPRP_PFXCPUTY"), cputy);
         }
         let dev = l("MRMTRDEV");
         for (i, v) in t.pg.vols.iter().enumerate() {
             let mut r = s.push_layout(dev, tod);
-            r.set_u(dev.f("MTRDEV_RDEVTYPE"), 0x04);
-            r.set_u(dev.f("MTRDEV_RDEVCLAS"), 0x04);
-            r.set_u(dev.f("MTRDEV_RDEVDVID"), 0x3390);
+            r.set_u(fld!(dev, "MTRDEV_RDEVTYPE"), 0x04);
+            r.set_u(fld!(dev, "MTRDEV_RDEVCLAS"), 0x04);
+            r.set_u(fld!(dev, "MTRDEV_RDEVDVID"), 0x3390);
             let model: u64 = v
                 .device_type
                 .rsplit('-')
                 .next()
                 .and_then(|m| m.parse().ok())
                 .unwrap_or(0);
-            r.set_u(dev.f("MTRDEV_CALMODLN"), model);
-            r.set_u(dev.f("MTRDEV_RDEVDEV"), v.devno as u64);
-            r.set_u(dev.f("MTRDEV_RDEVSID"), 0x0001_0000 + i as u64);
-            r.set_text(dev.f("MTRDEV_RDEVSER"), &v.volser);
-            r.set_u(dev.f("MTRDEV_RDEVCYLS"), v.cylinders as u64);
+            r.set_u(fld!(dev, "MTRDEV_CALMODLN"), model);
+            r.set_u(fld!(dev, "MTRDEV_RDEVDEV"), v.devno as u64);
+            r.set_u(fld!(dev, "MTRDEV_RDEVSID"), 0x0001_0000 + i as u64);
+            r.set_text(fld!(dev, "MTRDEV_RDEVSER"), &v.volser);
+            r.set_u(fld!(dev, "MTRDEV_RDEVCYLS"), v.cylinders as u64);
         }
         let mem = l("MRMTRMEM");
         {
             let bytes = sc.system.central_storage.0;
             let mut r = s.push_layout(mem, tod);
-            r.set_u(mem.f("MTRMEM_RSASTORE"), bytes.min(u32::MAX as u64));
-            r.set_u(mem.f("MTRMEM_SYSGSTOR"), bytes);
+            r.set_u(fld!(mem, "MTRMEM_RSASTORE"), bytes.min(u32::MAX as u64));
+            r.set_u(fld!(mem, "MTRMEM_SYSGSTOR"), bytes);
         }
         let pag = l("MRMTRPAG");
         for (i, &vi) in t.pg.paging_vols.iter().enumerate() {
             let v = &t.pg.vols[vi as usize];
             let mut r = s.push_layout(pag, tod);
-            r.set_text(pag.f("MTRPAG_CPVOLSER"), &v.volser);
-            r.set_u(pag.f("MTRPAG_RDEVDEV"), v.devno as u64);
-            r.set_u(pag.f("MTRPAG_RDEVSID"), 0x0001_0000 + i as u64);
-            r.set_u(pag.f("MTRPAG_CALFLAG1"), 0x80);
-            r.set_u(pag.f("MTRPAG_CALSTART"), 0);
-            r.set_u(pag.f("MTRPAG_CALEND"), v.cylinders.saturating_sub(1) as u64);
-            r.set_u(pag.f("MTRPAG_CALSLOTS"), v.slots as u64);
+            r.set_text(fld!(pag, "MTRPAG_CPVOLSER"), &v.volser);
+            r.set_u(fld!(pag, "MTRPAG_RDEVDEV"), v.devno as u64);
+            r.set_u(fld!(pag, "MTRPAG_RDEVSID"), 0x0001_0000 + i as u64);
+            r.set_u(fld!(pag, "MTRPAG_CALFLAG1"), 0x80);
+            r.set_u(fld!(pag, "MTRPAG_CALSTART"), 0);
+            r.set_u(
+                fld!(pag, "MTRPAG_CALEND"),
+                v.cylinders.saturating_sub(1) as u64,
+            );
+            r.set_u(fld!(pag, "MTRPAG_CALSLOTS"), v.slots as u64);
         }
         let spr = l("MRMTRSPR");
         {
             let mut r = s.push_layout(spr, tod);
             r.set_i(
-                spr.f("MTRSPR_INTERVAL"),
+                fld!(spr, "MTRSPR_INTERVAL"),
                 (sc.monitor.sample_interval.0 / 1_000_000_000) as i64,
             );
             r.set_i(
-                spr.f("MTRSPR_HFRATE"),
+                fld!(spr, "MTRSPR_HFRATE"),
                 (sc.monitor.hf_rate.0 / 10_000_000) as i64,
             );
-            r.set_u(spr.f("MTRSPR_SDOMAINS"), SAMPLE_DOMAINS as u64);
-            r.set_u(spr.f("MTRSPR_HDOMAINS"), (0x08 | 0x04 | 0x02) as u64);
+            r.set_u(fld!(spr, "MTRSPR_SDOMAINS"), SAMPLE_DOMAINS as u64);
+            r.set_u(fld!(spr, "MTRSPR_HDOMAINS"), (0x08 | 0x04 | 0x02) as u64);
         }
         let usr = l("MRMTRUSR");
         for (gi, g) in t.guests.iter().enumerate() {
@@ -217,19 +239,25 @@ impl<W: Write> Emitter<W> {
                 continue;
             }
             let mut r = s.push_layout(usr, tod);
-            r.set_text(usr.f("MTRUSR_VMDUSER"), &g.userid);
-            r.set_u(usr.f("MTRUSR_VMDCPUCT"), g.nvcpu as u64);
-            r.set_u(usr.f("MTRUSR_VMDFLAGS"), if g.quickdsp { 0x80 } else { 0 });
-            r.set_u(usr.f("MTRUSR_VMDRELSH"), g.share as u64);
-            r.set_u(usr.f("MTRUSR_VMDSSIZE"), g.vpages as u64);
-            r.set_u(usr.f("MTRUSR_CALTODON"), self.start_tod + dur(g.logon_ns));
+            r.set_text(fld!(usr, "MTRUSR_VMDUSER"), &g.userid);
+            r.set_u(fld!(usr, "MTRUSR_VMDCPUCT"), g.nvcpu as u64);
+            r.set_u(
+                fld!(usr, "MTRUSR_VMDFLAGS"),
+                if g.quickdsp { 0x80 } else { 0 },
+            );
+            r.set_u(fld!(usr, "MTRUSR_VMDRELSH"), g.share as u64);
+            r.set_u(fld!(usr, "MTRUSR_VMDSSIZE"), g.vpages as u64);
+            r.set_u(
+                fld!(usr, "MTRUSR_CALTODON"),
+                self.start_tod + dur(g.logon_ns),
+            );
             let _ = gi;
         }
         let xsg = l("MRMTRXSG");
         {
             let mut r = s.push_layout(xsg, tod);
-            r.set_u(xsg.f("MTRXSG_XSTOTALB"), t.xs.total as u64);
-            r.set_u(xsg.f("MTRXSG_SYSXTSIZ"), t.xs.total as u64);
+            r.set_u(fld!(xsg, "MTRXSG_XSTOTALB"), t.xs.total as u64);
+            r.set_u(fld!(xsg, "MTRXSG_SYSXTSIZ"), t.xs.total as u64);
         }
         self.records += s.len() as u64 + 1;
         self.w.write_sample_set(&self.set, tod).map_err(Self::io)?;
@@ -237,7 +265,7 @@ impl<W: Write> Emitter<W> {
         ev.clear();
         let epr = l("MRMTREPR");
         ev.push_layout(epr, tod)
-            .set_u(epr.f("MTREPR_EDOMAINS"), EVENT_DOMAINS as u64);
+            .set_u(fld!(epr, "MTREPR_EDOMAINS"), EVENT_DOMAINS as u64);
         self.records += 1;
         self.w.write_event_set(&self.ev).map_err(Self::io)
     }
@@ -260,38 +288,44 @@ impl<W: Write> Emitter<W> {
         for (c, cpu) in t.cpus.iter().enumerate() {
             let cc = &cpu.c;
             let mut r = s.push_layout(l.sytsyp, tod);
-            r.set_u(l.sytsyp.f("SYTSYP_PFXCPUAD"), c as u64);
-            r.set_u(l.sytsyp.f("SYTSYP_PLSCTSS"), cc.ssch);
-            r.set_u(l.sytsyp.f("SYTSYP_PLSPIOPR"), cc.pages_read);
-            r.set_u(l.sytsyp.f("SYTSYP_PLSPIOPW"), cc.pages_written);
-            r.set_u(l.sytsyp.f("SYTSYP_PFXCPUTY"), cputy);
+            r.set_u(fld!(l.sytsyp, "SYTSYP_PFXCPUAD"), c as u64);
+            r.set_u(fld!(l.sytsyp, "SYTSYP_PLSCTSS"), cc.ssch);
+            r.set_u(fld!(l.sytsyp, "SYTSYP_PLSPIOPR"), cc.pages_read);
+            r.set_u(fld!(l.sytsyp, "SYTSYP_PLSPIOPW"), cc.pages_written);
+            r.set_u(fld!(l.sytsyp, "SYTSYP_PFXCPUTY"), cputy);
             let busy = cc.emul_ns + cc.cp_user_ns + cc.sys_ns;
             let mut r = s.push_layout(l.sytprp, tod);
-            r.set_u(l.sytprp.f("SYTPRP_PFXCPUAD"), c as u64);
-            r.set_u(l.sytprp.f("SYTPRP_PFXPRBTM"), PRBTM_START - dur(cc.emul_ns));
+            r.set_u(fld!(l.sytprp, "SYTPRP_PFXCPUAD"), c as u64);
             r.set_u(
-                l.sytprp.f("SYTPRP_PFXUTIME"),
+                fld!(l.sytprp, "SYTPRP_PFXPRBTM"),
+                PRBTM_START - dur(cc.emul_ns),
+            );
+            r.set_u(
+                fld!(l.sytprp, "SYTPRP_PFXUTIME"),
                 dur(cc.emul_ns + cc.cp_user_ns),
             );
-            r.set_u(l.sytprp.f("SYTPRP_PFXTMSYS"), dur(cc.sys_ns));
-            r.set_u(l.sytprp.f("SYTPRP_PFXTOTWT"), dur(now.saturating_sub(busy)));
-            r.set_u(l.sytprp.f("SYTPRP_PFXCPUTY"), cputy);
+            r.set_u(fld!(l.sytprp, "SYTPRP_PFXTMSYS"), dur(cc.sys_ns));
+            r.set_u(
+                fld!(l.sytprp, "SYTPRP_PFXTOTWT"),
+                dur(now.saturating_sub(busy)),
+            );
+            r.set_u(fld!(l.sytprp, "SYTPRP_PFXCPUTY"), cputy);
             let mut r = s.push_layout(l.sytrsp, tod);
-            r.set_u(l.sytrsp.f("SYTRSP_PFXCPUAD"), c as u64);
-            r.set_u(l.sytrsp.f("SYTRSP_PLSSTLFR"), cpu.steals);
-            r.set_u(l.sytrsp.f("SYTRSP_PLSPRQDF"), cpu.frame_waits);
-            r.set_u(l.sytrsp.f("SYTRSP_PFXCPUTY"), cputy);
+            r.set_u(fld!(l.sytrsp, "SYTRSP_PFXCPUAD"), c as u64);
+            r.set_u(fld!(l.sytrsp, "SYTRSP_PLSSTLFR"), cpu.steals);
+            r.set_u(fld!(l.sytrsp, "SYTRSP_PLSPRQDF"), cpu.frame_waits);
+            r.set_u(fld!(l.sytrsp, "SYTRSP_PFXCPUTY"), cputy);
             let mut r = s.push_layout(l.sytxsp, tod);
-            r.set_u(l.sytxsp.f("SYTXSP_PFXCPUAD"), c as u64);
-            r.set_u(l.sytxsp.f("SYTXSP_PLSPGIN"), cpu.xs_in);
-            r.set_u(l.sytxsp.f("SYTXSP_PLSPGOUT"), cpu.xs_out);
-            r.set_u(l.sytxsp.f("SYTXSP_PLSPGMRD"), cpu.migrated);
-            r.set_u(l.sytxsp.f("SYTXSP_PFXCPUTY"), cputy);
+            r.set_u(fld!(l.sytxsp, "SYTXSP_PFXCPUAD"), c as u64);
+            r.set_u(fld!(l.sytxsp, "SYTXSP_PLSPGIN"), cpu.xs_in);
+            r.set_u(fld!(l.sytxsp, "SYTXSP_PLSPGOUT"), cpu.xs_out);
+            r.set_u(fld!(l.sytxsp, "SYTXSP_PLSPGMRD"), cpu.migrated);
+            r.set_u(fld!(l.sytxsp, "SYTXSP_PFXCPUTY"), cputy);
             let mut r = s.push_layout(l.storsp, tod);
-            r.set_u(l.storsp.f("STORSP_PFXCPUAD"), c as u64);
-            r.set_u(l.storsp.f("STORSP_PLSPREAD"), cc.pages_read);
-            r.set_u(l.storsp.f("STORSP_PLSPGDRD"), cc.pages_read);
-            r.set_u(l.storsp.f("STORSP_PLSPGDWT"), cc.pages_written);
+            r.set_u(fld!(l.storsp, "STORSP_PFXCPUAD"), c as u64);
+            r.set_u(fld!(l.storsp, "STORSP_PLSPREAD"), cc.pages_read);
+            r.set_u(fld!(l.storsp, "STORSP_PLSPGDRD"), cc.pages_read);
+            r.set_u(fld!(l.storsp, "STORSP_PLSPGDWT"), cc.pages_written);
             let bp = &cpu.by_pass;
             for (name, v) in [
                 ("STORSP_PLSDORM1", bp[0][0]),
@@ -306,39 +340,39 @@ impl<W: Write> Emitter<W> {
             ] {
                 r.set_u(l.storsp.f(name), v);
             }
-            r.set_u(l.storsp.f("STORSP_PFXCPUTY"), cputy);
+            r.set_u(fld!(l.storsp, "STORSP_PFXCPUTY"), cputy);
             let mut r = s.push_layout(l.prcprp, tod);
-            r.set_u(l.prcprp.f("PRCPRP_PFXCPUAD"), c as u64);
-            r.set_u(l.prcprp.f("PRCPRP_PFXDSPCS"), cc.dispatches);
-            r.set_u(l.prcprp.f("PRCPRP_HFCOUNT"), cc.hf_count);
-            r.set_u(l.prcprp.f("PRCPRP_PFXCPUTY"), cputy);
+            r.set_u(fld!(l.prcprp, "PRCPRP_PFXCPUAD"), c as u64);
+            r.set_u(fld!(l.prcprp, "PRCPRP_PFXDSPCS"), cc.dispatches);
+            r.set_u(fld!(l.prcprp, "PRCPRP_HFCOUNT"), cc.hf_count);
+            r.set_u(fld!(l.prcprp, "PRCPRP_PFXCPUTY"), cputy);
         }
         {
             let st = &t.st;
             let mut r = s.push_layout(l.sytrsg, tod);
-            r.set_u(l.sytrsg.f("SYTRSG_RSACPLOK"), st.fixed as u64);
-            r.set_u(l.sytrsg.f("SYTRSG_RSANONPG"), st.fixed as u64);
-            r.set_u(l.sytrsg.f("SYTRSG_RSAPGABL"), dpa);
-            r.set_u(l.sytrsg.f("SYTRSG_RSAAVAIL"), st.avail.len() as u64);
-            r.set_u(l.sytrsg.f("SYTRSG_RSAFRQWT"), st.c.frame_waits);
-            r.set_u(l.sytrsg.f("SYTRSG_RSA2GAVL"), st.avail.len() as u64);
+            r.set_u(fld!(l.sytrsg, "SYTRSG_RSACPLOK"), st.fixed as u64);
+            r.set_u(fld!(l.sytrsg, "SYTRSG_RSANONPG"), st.fixed as u64);
+            r.set_u(fld!(l.sytrsg, "SYTRSG_RSAPGABL"), dpa);
+            r.set_u(fld!(l.sytrsg, "SYTRSG_RSAAVAIL"), st.avail.len() as u64);
+            r.set_u(fld!(l.sytrsg, "SYTRSG_RSAFRQWT"), st.c.frame_waits);
+            r.set_u(fld!(l.sytrsg, "SYTRSG_RSA2GAVL"), st.avail.len() as u64);
             let mut r = s.push_layout(l.storsg, tod);
-            r.set_u(l.storsg.f("STORSG_RSAMAXPP"), dpa);
-            r.set_u(l.storsg.f("STORSG_RSACPLOK"), st.fixed as u64);
-            r.set_u(l.storsg.f("STORSG_RSAAVLLT"), st.low as u64);
-            r.set_u(l.storsg.f("STORSG_RSAAVLHT"), st.high as u64);
-            r.set_u(l.storsg.f("STORSG_RSAAVLLG"), st.low as u64);
-            r.set_u(l.storsg.f("STORSG_RSAAVLHG"), st.high as u64);
-            r.set_u(l.storsg.f("STORSG_RSAFRQWT"), st.c.frame_waits);
-            r.set_u(l.storsg.f("STORSG_RSAEMERG"), st.c.emergency_scans);
-            r.set_u(l.storsg.f("STORSG_RSAEMPTY"), st.c.list_empty);
-            r.set_u(l.storsg.f("STORSG_RSASTLWT"), st.c.scans);
+            r.set_u(fld!(l.storsg, "STORSG_RSAMAXPP"), dpa);
+            r.set_u(fld!(l.storsg, "STORSG_RSACPLOK"), st.fixed as u64);
+            r.set_u(fld!(l.storsg, "STORSG_RSAAVLLT"), st.low as u64);
+            r.set_u(fld!(l.storsg, "STORSG_RSAAVLHT"), st.high as u64);
+            r.set_u(fld!(l.storsg, "STORSG_RSAAVLLG"), st.low as u64);
+            r.set_u(fld!(l.storsg, "STORSG_RSAAVLHG"), st.high as u64);
+            r.set_u(fld!(l.storsg, "STORSG_RSAFRQWT"), st.c.frame_waits);
+            r.set_u(fld!(l.storsg, "STORSG_RSAEMERG"), st.c.emergency_scans);
+            r.set_u(fld!(l.storsg, "STORSG_RSAEMPTY"), st.c.list_empty);
+            r.set_u(fld!(l.storsg, "STORSG_RSASTLWT"), st.c.scans);
         }
         {
             let mut r = s.push_layout(l.sytasg, tod);
-            r.set_u(l.sytasg.f("SYTASG_CAL90FUL"), t.pg.full90);
-            r.set_u(l.sytasg.f("SYTASG_CALSLTA1"), t.pg.total_slots);
-            r.set_u(l.sytasg.f("SYTASG_CALSLTI1"), t.pg.used_slots);
+            r.set_u(fld!(l.sytasg, "SYTASG_CAL90FUL"), t.pg.full90);
+            r.set_u(fld!(l.sytasg, "SYTASG_CALSLTA1"), t.pg.total_slots);
+            r.set_u(fld!(l.sytasg, "SYTASG_CALSLTI1"), t.pg.used_slots);
         }
         {
             let mut hf = super::dispatch::HfCounters::default();
@@ -354,53 +388,53 @@ impl<W: Write> Emitter<W> {
                 hf.in_queue += h.in_queue;
             }
             let mut r = s.push_layout(l.sytuwt, tod);
-            r.set_u(l.sytuwt.f("SYTUWT_CALTIDL"), hf.test_idle);
-            r.set_i(l.sytuwt.f("SYTUWT_CALIOWT"), hf.io_wait as i64);
-            r.set_i(l.sytuwt.f("SYTUWT_CALWTPAG"), hf.page_wait as i64);
-            r.set_i(l.sytuwt.f("SYTUWT_CALCPUWT"), hf.cpu_wait as i64);
-            r.set_i(l.sytuwt.f("SYTUWT_CALCPURN"), hf.running as i64);
-            r.set_i(l.sytuwt.f("SYTUWT_CALOTHR"), hf.other as i64);
-            r.set_i(l.sytuwt.f("SYTUWT_CALQDISP"), hf.in_queue as i64);
-            r.set_i(l.sytuwt.f("SYTUWT_CALELSVM"), hf.eligible as i64);
-            r.set_u(l.sytuwt.f("SYTUWT_SRMCELIG"), t.eligible.len() as u64);
+            r.set_u(fld!(l.sytuwt, "SYTUWT_CALTIDL"), hf.test_idle);
+            r.set_i(fld!(l.sytuwt, "SYTUWT_CALIOWT"), hf.io_wait as i64);
+            r.set_i(fld!(l.sytuwt, "SYTUWT_CALWTPAG"), hf.page_wait as i64);
+            r.set_i(fld!(l.sytuwt, "SYTUWT_CALCPUWT"), hf.cpu_wait as i64);
+            r.set_i(fld!(l.sytuwt, "SYTUWT_CALCPURN"), hf.running as i64);
+            r.set_i(fld!(l.sytuwt, "SYTUWT_CALOTHR"), hf.other as i64);
+            r.set_i(fld!(l.sytuwt, "SYTUWT_CALQDISP"), hf.in_queue as i64);
+            r.set_i(fld!(l.sytuwt, "SYTUWT_CALELSVM"), hf.eligible as i64);
+            r.set_u(fld!(l.sytuwt, "SYTUWT_SRMCELIG"), t.eligible.len() as u64);
         }
         {
             let xs = &t.xs;
             let mut r = s.push_layout(l.sytxsg, tod);
-            r.set_u(l.sytxsg.f("SYTXSG_XSTXBGET"), t.st.c.xstor_out);
+            r.set_u(fld!(l.sytxsg, "SYTXSG_XSTXBGET"), t.st.c.xstor_out);
             r.set_u(
-                l.sytxsg.f("SYTXSG_XSTXBREL"),
+                fld!(l.sytxsg, "SYTXSG_XSTXBREL"),
                 t.st.c.xstor_in + t.st.c.migrated,
             );
-            r.set_u(l.sytxsg.f("SYTXSG_XSTCTXAV"), xs.free.len() as u64);
-            r.set_u(l.sytxsg.f("SYTXSG_XSTCPPAR"), xs.total as u64);
+            r.set_u(fld!(l.sytxsg, "SYTXSG_XSTCTXAV"), xs.free.len() as u64);
+            r.set_u(fld!(l.sytxsg, "SYTXSG_XSTCPPAR"), xs.total as u64);
             let mut r = s.push_layout(l.stoxsg, tod);
-            r.set_u(l.stoxsg.f("STOXSG_XSTMIGS"), t.st.c.migrated);
-            r.set_u(l.stoxsg.f("STOXSG_XSTLOTHR"), xs.low as u64);
+            r.set_u(fld!(l.stoxsg, "STOXSG_XSTMIGS"), t.st.c.migrated);
+            r.set_u(fld!(l.stoxsg, "STOXSG_XSTLOTHR"), xs.low as u64);
             let age = (xs.mean_age(now) / 1_000_000_000) as u64;
-            r.set_u(l.stoxsg.f("STOXSG_XSTSUMAG"), age);
+            r.set_u(fld!(l.stoxsg, "STOXSG_XSTSUMAG"), age);
         }
         {
             let n = t.cpus.len() as u64;
             let mut r = s.push_layout(l.sytcug, tod);
-            r.set_u(l.sytcug.f("SYTCUG_LCUTNPAR"), 1);
-            r.set_u(l.sytcug.f("SYTCUG_LCUTPCCT"), n);
-            r.set_u(l.sytcug.f("SYTCUG_LPNUMBER"), 1);
-            r.set_u(l.sytcug.f("SYTCUG_CPUCOUNT"), n);
-            r.set_u(l.sytcug.f("SYTCUG_CPUCFGCT"), n);
-            r.set_text(l.sytcug.f("SYTCUG_LPARNAME"), &t.sc.system.lpar_name);
-            r.set_u(l.sytcug.f("SYTCUG_CPUDEDCT"), n);
+            r.set_u(fld!(l.sytcug, "SYTCUG_LCUTNPAR"), 1);
+            r.set_u(fld!(l.sytcug, "SYTCUG_LCUTPCCT"), n);
+            r.set_u(fld!(l.sytcug, "SYTCUG_LPNUMBER"), 1);
+            r.set_u(fld!(l.sytcug, "SYTCUG_CPUCOUNT"), n);
+            r.set_u(fld!(l.sytcug, "SYTCUG_CPUCFGCT"), n);
+            r.set_text(fld!(l.sytcug, "SYTCUG_LPARNAME"), &t.sc.system.lpar_name);
+            r.set_u(fld!(l.sytcug, "SYTCUG_CPUDEDCT"), n);
             let entry = 24usize;
             let len = 64 + entry * t.cpus.len();
             let mut r = s.push(0, 16, tod, len).map_err(Self::io)?;
-            r.set_u(l.sytcup.f("SYTCUP_CALCPUOF"), 64);
-            r.set_u(l.sytcup.f("SYTCUP_CALCPULN"), entry as u64);
-            r.set_u(l.sytcup.f("SYTCUP_LCXLPNUM"), 1);
-            r.set_u(l.sytcup.f("SYTCUP_LCXCPCNT"), n);
-            r.set_text(l.sytcup.f("SYTCUP_LCXPNAME"), &t.sc.system.lpar_name);
-            r.set_u(l.sytcup.f("SYTCUP_LCXFLAGS"), 0x80); // dedicated processors
-            r.set_u(l.sytcup.f("SYTCUP_LCXCPUTY"), cputy);
-            r.set_u(l.sytcup.f("SYTCUP_LCXPHYCT"), n);
+            r.set_u(fld!(l.sytcup, "SYTCUP_CALCPUOF"), 64);
+            r.set_u(fld!(l.sytcup, "SYTCUP_CALCPULN"), entry as u64);
+            r.set_u(fld!(l.sytcup, "SYTCUP_LCXLPNUM"), 1);
+            r.set_u(fld!(l.sytcup, "SYTCUP_LCXCPCNT"), n);
+            r.set_text(fld!(l.sytcup, "SYTCUP_LCXPNAME"), &t.sc.system.lpar_name);
+            r.set_u(fld!(l.sytcup, "SYTCUP_LCXFLAGS"), 0x80); // dedicated processors
+            r.set_u(fld!(l.sytcup, "SYTCUP_LCXCPUTY"), cputy);
+            r.set_u(fld!(l.sytcup, "SYTCUP_LCXPHYCT"), n);
             for (c, cpu) in t.cpus.iter().enumerate() {
                 let o = 64 + c * entry;
                 let busy = cpu.c.emul_ns + cpu.c.cp_user_ns + cpu.c.sys_ns;
@@ -414,23 +448,23 @@ impl<W: Write> Emitter<W> {
         for &vi in &t.pg.paging_vols {
             let v = &t.pg.vols[vi as usize];
             let mut r = s.push_layout(l.stoasp, tod);
-            r.set_text(l.stoasp.f("STOASP_CALVSER"), &v.volser);
-            r.set_u(l.stoasp.f("STOASP_RDEVDEV"), v.devno as u64);
-            r.set_u(l.stoasp.f("STOASP_RDEVSID"), 0x0001_0000 + vi as u64);
-            r.set_u(l.stoasp.f("STOASP_CALPAGE"), v.slots as u64);
-            r.set_u(l.stoasp.f("STOASP_EXPCTSRD"), v.c.ssch_rd);
-            r.set_u(l.stoasp.f("STOASP_EXPCTSWR"), v.c.ssch_wr);
-            r.set_u(l.stoasp.f("STOASP_EXPCTPRD"), v.c.pages_rd);
-            r.set_u(l.stoasp.f("STOASP_EXPCTPWR"), v.c.pages_wr);
-            r.set_u(l.stoasp.f("STOASP_EXPCURQC"), v.queue.len() as u64);
-            r.set_u(l.stoasp.f("STOASP_SCMSSCH"), v.c.ssch);
-            r.set_u(l.stoasp.f("STOASP_CALFLAG1"), 0x80);
+            r.set_text(fld!(l.stoasp, "STOASP_CALVSER"), &v.volser);
+            r.set_u(fld!(l.stoasp, "STOASP_RDEVDEV"), v.devno as u64);
+            r.set_u(fld!(l.stoasp, "STOASP_RDEVSID"), 0x0001_0000 + vi as u64);
+            r.set_u(fld!(l.stoasp, "STOASP_CALPAGE"), v.slots as u64);
+            r.set_u(fld!(l.stoasp, "STOASP_EXPCTSRD"), v.c.ssch_rd);
+            r.set_u(fld!(l.stoasp, "STOASP_EXPCTSWR"), v.c.ssch_wr);
+            r.set_u(fld!(l.stoasp, "STOASP_EXPCTPRD"), v.c.pages_rd);
+            r.set_u(fld!(l.stoasp, "STOASP_EXPCTPWR"), v.c.pages_wr);
+            r.set_u(fld!(l.stoasp, "STOASP_EXPCURQC"), v.queue.len() as u64);
+            r.set_u(fld!(l.stoasp, "STOASP_SCMSSCH"), v.c.ssch);
+            r.set_u(fld!(l.stoasp, "STOASP_CALFLAG1"), 0x80);
             r.set_u(
-                l.stoasp.f("STOASP_EXPMLOAD"),
+                fld!(l.stoasp, "STOASP_EXPMLOAD"),
                 (v.smoothed_ms * 1000.0) as u64,
             );
-            r.set_u(l.stoasp.f("STOASP_CPVALOCD"), v.used as u64);
-            r.set_u(l.stoasp.f("STOASP_SCGSSCH"), v.c.ssch);
+            r.set_u(fld!(l.stoasp, "STOASP_CPVALOCD"), v.used as u64);
+            r.set_u(fld!(l.stoasp, "STOASP_SCGSSCH"), v.c.ssch);
         }
         for (gi, g) in t.guests.iter().enumerate() {
             if g.sched == Sched::LoggedOff {
@@ -518,23 +552,26 @@ impl<W: Write> Emitter<W> {
             match kind {
                 PendingEvent::Logon => {
                     let mut r = ev.push_layout(lon, tod);
-                    r.set_text(lon.f("USELON_VMDUSER"), &gu.userid);
-                    r.set_u(lon.f("USELON_VMDCPUCT"), gu.nvcpu as u64);
-                    r.set_u(lon.f("USELON_VMDRELSH"), gu.share as u64);
-                    r.set_u(lon.f("USELON_VMDSSIZE"), gu.vpages as u64);
-                    r.set_u(lon.f("USELON_CALTODON"), tod);
+                    r.set_text(fld!(lon, "USELON_VMDUSER"), &gu.userid);
+                    r.set_u(fld!(lon, "USELON_VMDCPUCT"), gu.nvcpu as u64);
+                    r.set_u(fld!(lon, "USELON_VMDRELSH"), gu.share as u64);
+                    r.set_u(fld!(lon, "USELON_VMDSSIZE"), gu.vpages as u64);
+                    r.set_u(fld!(lon, "USELON_CALTODON"), tod);
                 }
                 PendingEvent::Logoff => {
                     let (tt, vt) = gu.vcpus().fold((0, 0), |(a, b), v| {
                         (a + t.vcpus[v as usize].ttime, b + t.vcpus[v as usize].vtime)
                     });
                     let mut r = ev.push_layout(lof, tod);
-                    r.set_text(lof.f("USELOF_VMDUSER"), &gu.userid);
-                    r.set_u(lof.f("USELOF_VMDTTIME"), dur(tt));
-                    r.set_u(lof.f("USELOF_VMDVTIME"), dur(vt));
-                    r.set_u(lof.f("USELOF_CALCPPGR"), gu.c.page_reads);
-                    r.set_u(lof.f("USELOF_CALCPPGW"), gu.c.page_writes);
-                    r.set_u(lof.f("USELOF_CALTODON"), self.start_tod + dur(gu.logon_ns));
+                    r.set_text(fld!(lof, "USELOF_VMDUSER"), &gu.userid);
+                    r.set_u(fld!(lof, "USELOF_VMDTTIME"), dur(tt));
+                    r.set_u(fld!(lof, "USELOF_VMDVTIME"), dur(vt));
+                    r.set_u(fld!(lof, "USELOF_CALCPPGR"), gu.c.page_reads);
+                    r.set_u(fld!(lof, "USELOF_CALCPPGW"), gu.c.page_writes);
+                    r.set_u(
+                        fld!(lof, "USELOF_CALTODON"),
+                        self.start_tod + dur(gu.logon_ns),
+                    );
                 }
             }
         }
