@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""MONWRITE reader benchmark harness (Python 3 standard library only).
+"""MONWRITE reader benchmark harness (standard library, plus the ztwin package for the report step).
 
     python3 benches/run.py            # full run: 2048 MB file (make bench)
     python3 benches/run.py --quick    # 256 MB file, well under 3 minutes (make bench-quick)
@@ -18,6 +18,12 @@ values (layout::decode_field), `json` the JSON Lines rendering.
 
 Flat memory is checked by running `decode` on a small file and on the big one and
 comparing their peak RSS (VmHWM).
+
+Full report generation: `ztwin report FILE --format json` (all 15 reports, output
+discarded) runs once on the small file and once on the big one (only the small
+one with --quick or --no-report-big), in the interpreter running this script
+(which therefore needs the ztwin package: make bench uses .venv/bin/python),
+with its MB/s, CPU time and peak RSS.
 
 Prints a table and the exact commands, merges its figures into bench-results.json
 at the repository root (or --out; other keys in the file are kept) and deletes the
@@ -44,6 +50,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ("raw", "scan", "decode", "decode-field", "decode-owned", "json")
+# What `ztwin report` produces when no -r is given (for the log line only).
+REPORT_NAMES = ("SYSSUMLG", "CPU", "LPAR", "USTAT", "USTATLOG", "UPAGE", "UPAGELOG", "DEVICE", "CPOWNED",
+                "STORAGE", "PAGELOG", "AVAILLOG", "MONSET", "SYSCONF", "UCONF")
 NOTES = {
     "scan": "record decode: headers, layouts, bounds",
     "decode": "full field decode, RecordDecoder",
@@ -58,6 +67,8 @@ OWN_KEYS = (
     "decode_ref_mb_s", "decode_ref_ratio_vs_raw", "decode_ns_per_field", "field_ns_beyond_scan",
     "peak_rss_mb_decode", "peak_rss_mb_decode_small", "peak_rss_mb", "flat_memory",
     "goal_decode_ratio", "goal_met", "goal_met_scan", "file_bytes", "small_file_bytes", "records",
+    "report_mb_s", "report_cpu_mb_s", "report_ratio_vs_raw", "report_seconds", "report_file_bytes",
+    "peak_rss_mb_report", "report_runs",
     "fields_decoded", "runs", "quick", "all_runs", "units", "machine", "date", "command",
     "commands", "elapsed_s", "git_commit", "cpu_mb_s", "cpu_ratio_vs_raw", "user_s", "sys_s",
     "load_average", "machine_busy",
@@ -114,6 +125,46 @@ def run_mode(exe: Path, args: list[str], commands: list[str] | None = None) -> d
     cpu = result["user_s"] + result["sys_s"]
     result["cpu_mb_s"] = round(result["bytes"] / 1e6 / cpu, 1) if cpu > 0 else 0.0
     return result
+
+
+# Runs `ztwin report FILE --format json` (every report, output discarded) in
+# the interpreter running this script, which must have the ztwin package (make
+# bench uses .venv/bin/python), then prints the process's peak RSS (VmHWM).
+_REPORT = r'''
+import contextlib, io, os, sys
+from ztwin.cli import main
+with open(os.devnull, "w") as out, contextlib.redirect_stdout(out):
+    rc = main(["report", sys.argv[1], "--format", "json"])
+hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM:")][0].split()[1]
+print('{"rc": %d, "peak_rss_mb": %.1f}' % (rc or 0, int(hwm) * 1024 / 1e6))
+'''
+
+
+def run_report(path: Path, commands: list[str] | None = None) -> dict[str, Any]:
+    """Full report generation (all reports, JSON) on `path`: wall and CPU
+    seconds, MB/s and peak RSS of the process."""
+    cmd = [sys.executable, "-c", _REPORT, str(path)]
+    if commands is not None:
+        commands.append(f"{fmt_cmd([sys.executable, '-m', 'ztwin', 'report', str(path), '--format', 'json'])}"
+                        " > /dev/null")
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    lines = [l for l in res.stdout.splitlines() if l.startswith("{")]
+    if res.returncode != 0 or not lines or json.loads(lines[-1])["rc"] != 0:
+        sys.exit(f"run.py: ztwin report on {path} failed ({res.returncode}):\n{res.stdout}{res.stderr}")
+    size = path.stat().st_size
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    return {
+        "bytes": size,
+        "seconds": round(wall, 3),
+        "cpu_s": round(cpu, 3),
+        "mb_s": round(size / 1e6 / wall, 2),
+        "cpu_mb_s": round(size / 1e6 / cpu, 2) if cpu > 0 else 0.0,
+        "peak_rss_mb": json.loads(lines[-1])["peak_rss_mb"],
+    }
 
 
 def machine() -> dict[str, Any]:
@@ -174,6 +225,8 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "bench-results.json", help="results file")
     ap.add_argument("--tmpdir", type=Path, default=Path("/tmp"), help="where the generated files go (/tmp)")
     ap.add_argument("--keep", action="store_true", help="keep the generated files")
+    ap.add_argument("--no-report-big", action="store_true",
+                    help="run the report generation on the small file only (as --quick does)")
     args = ap.parse_args()
     big_mb = args.mb or (256 if args.quick else 2048)
     if big_mb <= 0 or args.small_mb <= 0 or args.runs <= 0:
@@ -215,6 +268,17 @@ def main() -> int:
             sys.exit(f"run.py: decode and decode-field disagree (checksum, fields): {sums}")
 
         small_runs = [run_mode(exe, ["decode", str(small)], commands if i == 0 else None) for i in range(args.runs)]
+
+        # Full report generation (ztwin report, every report), once per file:
+        # the small file, then the big one (--quick: the small one only).
+        report_files = [small] if args.quick or args.no_report_big else [small, big]
+        reports = []
+        for f in report_files:
+            log(f"  ztwin report (all reports) on {f.name} ...")
+            reports.append(run_report(f, commands))
+            r = reports[-1]
+            log(f"    {r['mb_s']:.1f} MB/s, {r['seconds']:.1f} s wall, {r['cpu_s']:.1f} s CPU, "
+                f"peak RSS {r['peak_rss_mb']:.1f} MB")
 
         med = {m: statistics.median(r["mb_s"] for r in runs[m]) for m in MODES}
         med_s = {m: statistics.median(r["seconds"] for r in runs[m]) for m in MODES}
@@ -268,6 +332,11 @@ def main() -> int:
         speedup_cpu = med_cpu["decode"] / med_cpu["decode-field"]
         log(f"decode (RecordDecoder) / decode-field (decode_field_ref): {speedup:.2f}x wall, {speedup_cpu:.2f}x CPU; "
             "checksums agree")
+        rep = reports[-1]
+        log(f"full report generation (ztwin report, all {len(REPORT_NAMES)} reports, JSON, one process): "
+            f"{rep['mb_s']:.1f} MB/s on {rep['bytes'] / 1e6:.0f} MB ({rep['mb_s'] / raw:.4f} of raw), "
+            f"{rep['cpu_mb_s']:.1f} MB/s per CPU second, peak RSS "
+            + ", ".join(f"{r['peak_rss_mb']:.0f} MB on {r['bytes'] / 1e6:.0f} MB" for r in reports))
         log("")
         log("commands:")
         for c in commands:
@@ -307,6 +376,13 @@ def main() -> int:
             "small_file_bytes": gen_small["bytes"],
             "records": runs["scan"][0]["records"],
             "fields_decoded": fields,
+            "report_mb_s": rep["mb_s"],
+            "report_cpu_mb_s": rep["cpu_mb_s"],
+            "report_ratio_vs_raw": round(rep["mb_s"] / raw, 5),
+            "report_seconds": rep["seconds"],
+            "report_file_bytes": rep["bytes"],
+            "peak_rss_mb_report": rep["peak_rss_mb"],
+            "report_runs": reports,
             "runs": args.runs,
             "quick": args.quick,
             "all_runs": {m: [r["mb_s"] for r in runs[m]] for m in MODES},
