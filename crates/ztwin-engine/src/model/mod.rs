@@ -466,10 +466,7 @@ workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read
             PAGING.replace("xstor = \"64M\"", "xstor = \"8M\"")
         );
         let sc = Scenario::from_toml(&text, "logoff.toml").unwrap();
-        let mut twin = Twin::new(&sc, 3, None);
-        let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
-        let mut emit = monitor::Emitter::new(Vec::new(), start);
-        twin.run(&mut emit, &mut |_, _| true).unwrap();
+        let (_, twin) = run(&sc, 3, false);
         assert!(twin.st.c.migrated > 1000, "{:?}", twin.st.c);
         let off: Vec<u32> = (0..twin.guests.len() as u32)
             .filter(|&g| twin.guests[g as usize].sched == dispatch::Sched::LoggedOff)
@@ -519,13 +516,15 @@ workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read
         }
     }
 
-    fn monwrite(sc: &Scenario, lookahead: bool) -> (Vec<u8>, u64) {
-        let mut twin = Twin::new(sc, 11, None);
+    /// Run `sc` with `seed`, prefetching or not: the MONWRITE bytes and the
+    /// model at the end.
+    fn run(sc: &Scenario, seed: u64, lookahead: bool) -> (Vec<u8>, Twin) {
+        let mut twin = Twin::new(sc, seed, None);
         twin.lookahead = lookahead;
         let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
         let mut emit = monitor::Emitter::new(Vec::new(), start);
         twin.run(&mut emit, &mut |_, _| true).unwrap();
-        (emit.finish().unwrap(), twin.refs)
+        (emit.finish().unwrap(), twin)
     }
 
     /// Prefetching ahead of random touchers is for speed only: the MONWRITE
@@ -533,24 +532,18 @@ workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read
     #[test]
     fn lookahead_changes_nothing_but_speed() {
         let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
-        let (plain, refs) = monwrite(&sc, false);
-        let (ahead, refs_ahead) = monwrite(&sc, true);
-        assert!(refs > 100_000, "the guests touch pages ({refs})");
-        assert_eq!(refs, refs_ahead);
+        let (plain, a) = run(&sc, 11, false);
+        let (ahead, b) = run(&sc, 11, true);
+        assert!(a.refs > 100_000, "the guests touch pages ({})", a.refs);
+        assert_eq!(a.refs, b.refs);
         assert!(plain == ahead, "lookahead changed the MONWRITE file");
-        // And the scenario pages, so faults interrupt the lookahead.
-        let (other_seed, _) = {
-            let mut twin = Twin::new(&sc, 12, None);
-            let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
-            let mut emit = monitor::Emitter::new(Vec::new(), start);
-            twin.run(&mut emit, &mut |_, _| true).unwrap();
-            assert!(
-                twin.st.c.pages_read_dasd + twin.st.c.xstor_in > 1000,
-                "{:?}",
-                twin.st.c
-            );
-            (emit.finish().unwrap(), ())
-        };
+        // The scenario pages, so faults interrupt the lookahead.
+        assert!(
+            a.st.c.pages_read_dasd + a.st.c.xstor_in > 1000,
+            "{:?}",
+            a.st.c
+        );
+        let (other_seed, _) = run(&sc, 12, true);
         assert!(other_seed != plain, "another seed gives another file");
     }
 }
