@@ -3,6 +3,7 @@
 //!
 //! * [`storage`] — frames, available list, the Era A demand scan, XSTOR;
 //! * [`paging`] — paging volumes, slot allocation, block paging, device service;
+//! * [`blocks`] — the table of paging blocks (a block's header and page list side by side);
 //! * [`dispatch`] — logical CPUs, virtual CPUs, scheduler lists, workloads;
 //! * [`monitor`] — turning the model's counters into CP Monitor records.
 //!
