@@ -79,12 +79,12 @@ pub struct PageEntry {
     pub blk: u32,
 }
 /// XSTOR-to-DASD migration keeps at most this many blocks per paging volume
-/// in flight ([E]: with no bound, migration floods the paging queues; 16 gives
+/// in flight (\[E\]: with no bound, migration floods the paging queues; 16 gives
 /// S2's published paging response of 13-29 ms, 2 to 4 times the service time).
 pub const MIGRATE_BLOCKS_PER_VOLUME: u32 = 16;
 
 /// Frames the demand scan takes from one user per visit before moving on
-/// to the next user of the same category ([E]).
+/// to the next user of the same category (\[E\]).
 pub const STEAL_QUANTUM: u32 = 8;
 pub const FREE: u32 = u32::MAX;
 /// How far ahead in a user's frame list the demand scan prefetches.
@@ -193,7 +193,7 @@ impl Storage {
     }
 
     /// Low/high available-list thresholds: 0.5 s and 1.5 s of recent demand,
-    /// bounded to a sensible share of the DPA (spec topic 1, [E]).
+    /// bounded to a sensible share of the DPA (spec topic 1, \[E\]).
     pub fn set_thresholds(&mut self, dpa: u32) {
         let d = dpa as f64;
         let low = (self.rate * 0.5).clamp(d * 0.0005, d * 0.05);
