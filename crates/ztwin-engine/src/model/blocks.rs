@@ -93,8 +93,9 @@ impl BlockTable {
         (self.words[self.base(b) + W_STATE] >> 8) & 0xff
     }
 
-    /// Slots whose page copy is still valid.
-    #[inline]
+    /// Slots whose page copy is still valid (for tests: the model reads it
+    /// only through [`BlockTable::maybe_free`]).
+    #[cfg(test)]
     pub fn live(&self, b: u32) -> u32 {
         self.words[self.base(b) + W_STATE] & 0xff
     }
@@ -156,6 +157,7 @@ impl BlockTable {
     }
 
     /// Blocks in use (allocated and not free).
+    #[cfg(test)]
     pub fn in_use(&self) -> usize {
         self.words.len() / self.stride - self.free.len()
     }

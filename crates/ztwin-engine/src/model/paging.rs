@@ -79,6 +79,38 @@ pub struct Volume {
 }
 
 impl Volume {
+    /// An idle volume; `slots` > 0 makes it a paging volume with that many
+    /// page slots, all free. Its service-time stream is the `id`-th device's.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        devno: u16,
+        volser: String,
+        device_type: &str,
+        cylinders: u32,
+        slots: u32,
+        svc: &ServiceTime,
+        seed: u64,
+        id: u64,
+    ) -> Volume {
+        Volume {
+            devno,
+            volser,
+            device_type: device_type.to_string(),
+            cylinders,
+            paging: slots > 0,
+            slots,
+            bitmap: vec![0; (slots as usize).div_ceil(64)],
+            used: 0,
+            cursor: 0,
+            svc: svc.clone(),
+            rng: Rng::new(seed, Stream::Device, id),
+            busy: None,
+            queue: VecDeque::new(),
+            smoothed_ms: 0.0,
+            c: DevCounters::default(),
+        }
+    }
+
     fn is_free(&self, s: u32) -> bool {
         self.bitmap[(s / 64) as usize] & (1u64 << (s % 64)) == 0
     }
@@ -165,46 +197,37 @@ impl Paging {
                 total += slots as u64;
                 paging_vols.push(vols.len() as u32);
                 let id = vols.len() as u64;
-                vols.push(Volume {
-                    devno: base + k as u16,
-                    volser: volser(&g.volser_prefix, k, g.count),
-                    device_type: g.device_type.clone(),
-                    cylinders: cyls,
-                    paging: true,
+                let devno = base + k as u16;
+                let vs = volser(&g.volser_prefix, k, g.count);
+                vols.push(Volume::new(
+                    devno,
+                    vs,
+                    &g.device_type,
+                    cyls,
                     slots,
-                    bitmap: vec![0; (slots as usize).div_ceil(64)],
-                    used: 0,
-                    cursor: 0,
-                    svc: g.service.clone(),
-                    rng: Rng::new(seed, Stream::Device, id),
-                    busy: None,
-                    queue: VecDeque::new(),
-                    smoothed_ms: 0.0,
-                    c: DevCounters::default(),
-                });
+                    &g.service,
+                    seed,
+                    id,
+                ));
             }
         }
         for g in &sc.dasd {
             let base = parse_devno(&g.first_address).expect("validated");
+            let cyls = cylinders_of(&g.device_type).expect("validated");
             for k in 0..g.count {
                 let id = vols.len() as u64;
-                vols.push(Volume {
-                    devno: base + k as u16,
-                    volser: volser(&g.volser_prefix, k, g.count),
-                    device_type: g.device_type.clone(),
-                    cylinders: cylinders_of(&g.device_type).expect("validated"),
-                    paging: false,
-                    slots: 0,
-                    bitmap: Vec::new(),
-                    used: 0,
-                    cursor: 0,
-                    svc: g.service.clone(),
-                    rng: Rng::new(seed, Stream::Device, id),
-                    busy: None,
-                    queue: VecDeque::new(),
-                    smoothed_ms: 0.0,
-                    c: DevCounters::default(),
-                });
+                let devno = base + k as u16;
+                let vs = volser(&g.volser_prefix, k, g.count);
+                vols.push(Volume::new(
+                    devno,
+                    vs,
+                    &g.device_type,
+                    cyls,
+                    0,
+                    &g.service,
+                    seed,
+                    id,
+                ));
             }
         }
         Paging {
@@ -279,11 +302,6 @@ impl Paging {
             v.used -= 1;
             self.used_slots -= 1;
         }
-    }
-
-    /// Recycle a block with no live pages and no I/O in flight.
-    pub fn maybe_free_block(&mut self, b: u32) {
-        self.blocks.maybe_free(b);
     }
 }
 
@@ -589,6 +607,6 @@ impl Twin {
         self.cpus[cpu].c.pages_read += pages as u64;
         self.pg.blocks.set_reading(b, None);
         // Pages discarded meanwhile may have left the block empty.
-        self.pg.maybe_free_block(b);
+        self.pg.blocks.maybe_free(b);
     }
 }

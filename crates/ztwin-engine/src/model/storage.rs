@@ -63,7 +63,11 @@ pub fn pte(t: u32, i: u32) -> u32 {
         debug_assert!(i <= FRAME_MASK);
         RES | i
     } else {
-        debug_assert!(i <= IDX_MASK && t != T_PAGEOUT || i == 0);
+        debug_assert!(i <= IDX_MASK);
+        debug_assert!(
+            t != T_PAGEOUT || i == 0,
+            "a page-out's frame is in the block word"
+        );
         (t << TAG_SHIFT) | i
     }
 }
@@ -262,6 +266,20 @@ impl Xstor {
         }
     }
 
+    /// A free block for page `vp` of guest `g`, stored at `now` (the caller
+    /// checked [`Xstor::has_room`]); it joins the migration FIFO.
+    fn take(&mut self, g: u32, vp: u32, now: Ns) -> u32 {
+        let b = self.free.pop().expect("room checked");
+        let bi = b as usize;
+        self.owner[bi] = g;
+        self.vpage[bi] = vp;
+        self.born[bi] = now;
+        self.born_sum += now as u128;
+        self.fifo.push_back((b, self.gen[bi]));
+        b
+    }
+
+    /// Block `b` is free again (what [`Xstor::take`] did is undone).
     pub(crate) fn release(&mut self, b: u32) {
         self.born_sum -= self.born[b as usize] as u128;
         self.owner[b as usize] = FREE;
@@ -461,13 +479,7 @@ impl Twin {
             self.release_slot(g, vp);
         }
         if self.xs.total > 0 && self.xs.has_room() {
-            let b = self.xs.free.pop().expect("room checked");
-            let bi = b as usize;
-            self.xs.owner[bi] = g;
-            self.xs.vpage[bi] = vp;
-            self.xs.born[bi] = self.now;
-            self.xs.born_sum += self.now as u128;
-            self.xs.fifo.push_back((b, self.xs.gen[bi]));
+            let b = self.xs.take(g, vp, self.now);
             self.guests[gi].pt[vp as usize].e = pte(T_XS, b);
             self.guests[gi].xstor += 1;
             self.guests[gi].c.ms_to_x += 1;
@@ -588,7 +600,7 @@ impl Twin {
                 self.pg.drop_page(block, g, vp);
             }
         }
-        self.pg.maybe_free_block(block);
+        self.pg.blocks.maybe_free(block);
     }
 
     /// A page-out write finished: free the frames of pages not reclaimed meanwhile.
@@ -625,7 +637,7 @@ impl Twin {
                 self.discard_page(g, vp);
             }
         }
-        self.pg.maybe_free_block(block);
+        self.pg.blocks.maybe_free(block);
     }
 
     /// Forget page `vp` of a guest that logged off: free its frame, XSTOR
@@ -668,7 +680,7 @@ impl Twin {
         self.guests[gi].pt[vp as usize].blk = NO_BLOCK;
         self.guests[gi].dasd_pages_add(-1);
         self.pg.drop_page(b, g, vp);
-        self.pg.maybe_free_block(b);
+        self.pg.blocks.maybe_free(b);
     }
 
     /// Bring an XSTOR page into frame `f` (synchronous page move).
