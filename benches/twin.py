@@ -84,7 +84,7 @@ def fmt_cmd(cmd: list[str]) -> str:
 
 def run_one(argv: list[str]) -> int:
     """`twin.py one ...`: run one scenario in this process, print one JSON line."""
-    from ztwin.twin import Scenario
+    from ztwin.twin import Scenario, ScenarioError, SimulationError
 
     ap = argparse.ArgumentParser(prog="twin.py one")
     ap.add_argument("scenario")
@@ -94,14 +94,18 @@ def run_one(argv: list[str]) -> int:
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="override a scenario value (VALUE parsed as JSON when it can be)")
     a = ap.parse_args(argv)
-    sc = Scenario.load(a.scenario)
-    for kv in a.set:
-        k, _, v = kv.partition("=")
-        try:
-            val: Any = json.loads(v)
-        except ValueError:
-            val = v
-        sc.set(k, val)
+    try:
+        sc = Scenario.load(a.scenario)
+        for kv in a.set:
+            k, _, v = kv.partition("=")
+            try:
+                val: Any = json.loads(v)
+            except ValueError:
+                val = v
+            sc.set(k, val)
+    except (OSError, ScenarioError) as e:
+        print(f"twin.py one: {e}", file=sys.stderr)
+        return 2
     marks: dict[str, float] = {}
     cpu_marks: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -112,7 +116,11 @@ def run_one(argv: list[str]) -> int:
         cpu_marks[f"{sim_s:g}"] = time.process_time() - c0
         return True
 
-    r = sc.run(a.out, seed=a.seed, duration=a.duration, progress=progress)
+    try:
+        r = sc.run(a.out, seed=a.seed, duration=a.duration, progress=progress)
+    except (OSError, ScenarioError, SimulationError) as e:
+        print(f"twin.py one: {e}", file=sys.stderr)
+        return 2
     cpu_s = time.process_time() - c0
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     d = {k: (str(v) if isinstance(v, Path) else v) for k, v in r.__dict__.items()}
