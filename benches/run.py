@@ -48,6 +48,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from results import merge_into
+
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ("raw", "scan", "decode", "decode-field", "decode-owned", "json")
 # What `ztwin report` produces when no -r is given (for the log line only).
@@ -197,23 +199,6 @@ def machine() -> dict[str, Any]:
     except (OSError, subprocess.CalledProcessError):
         info["rustc"] = "unknown"
     return info
-
-
-def write_results(path: Path, results: dict[str, Any]) -> None:
-    """Merge `results` into the JSON object at `path` (atomically), replacing
-    this script's keys and keeping the others."""
-    try:
-        data = json.loads(path.read_text())
-        if not isinstance(data, dict):
-            data = {}
-    except (OSError, ValueError):
-        data = {}
-    for k in OWN_KEYS:
-        data.pop(k, None)
-    data.update(results)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    tmp.replace(path)
 
 
 def main() -> int:
@@ -399,7 +384,7 @@ def main() -> int:
             "commands": commands,
             "elapsed_s": round(time.monotonic() - t_start, 1),
         }
-        write_results(args.out, results)
+        merge_into(args.out, OWN_KEYS, results)
         log(f"\nwrote {args.out} ({results['elapsed_s']} s)")
     finally:
         if args.keep:

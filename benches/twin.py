@@ -51,6 +51,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from results import merge_into
+
 ROOT = Path(__file__).resolve().parent.parent
 SCEN = "benches/scenarios"
 PEER = "benches/peer_simpy/s1_peer.py"
@@ -776,12 +778,6 @@ OWN_KEYS = (
 
 
 def merge_results(path: Path, r: dict[str, Any]) -> None:
-    try:
-        data = json.loads(path.read_text())
-        if not isinstance(data, dict):
-            data = {}
-    except (OSError, ValueError):
-        data = {}
     s1, raw, s2, lg, sc = r.get("s1"), r.get("raw"), r.get("s2"), r.get("large"), r.get("scaling")
     top: dict[str, Any] = {}
     if s1:
@@ -809,13 +805,7 @@ def merge_results(path: Path, r: dict[str, Any]) -> None:
         )
     if sc:
         top["twin_simpy_scaling_agree"] = sc["all_agree"]
-    for k in OWN_KEYS:  # drop this script's keys from earlier runs first
-        data.pop(k, None)
-    data.update(top)
-    data["twin_bench"] = r
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    tmp.replace(path)
+    merge_into(path, OWN_KEYS, {**top, "twin_bench": r})
 
 
 def main(argv: list[str]) -> int:
