@@ -24,6 +24,25 @@ fn main() {
         true
     })
     .unwrap();
+    if let (Some(a), Some(b), true) = (
+        marks.first(),
+        marks.last(),
+        std::env::var_os("PROBE_MARKS").is_some(),
+    ) {
+        // The window in CLOCK_MONOTONIC seconds (what `perf record -k
+        // CLOCK_MONOTONIC` stamps samples with), for `perf report --time`.
+        let secs = |i: &std::time::Instant| {
+            let d = format!("{i:?}");
+            let num = |k: &str| -> u64 {
+                let s = &d[d.find(k).unwrap() + k.len()..];
+                s[..s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len())]
+                    .parse()
+                    .unwrap()
+            };
+            format!("{}.{:09}", num("tv_sec: "), num("tv_nsec: "))
+        };
+        println!("{},{}", secs(a), secs(b));
+    }
     if let (Some(a), Some(b)) = (marks.first(), marks.last()) {
         eprintln!(
             "window: {} sample intervals after the first in {:.3} ms",

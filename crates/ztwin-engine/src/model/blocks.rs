@@ -107,6 +107,15 @@ impl BlockTable {
         (self.words[i], self.words[i + 1])
     }
 
+    /// The block's page list: (guest, page) word pairs, one per slot, [`GONE`]
+    /// for a slot whose copy is gone.
+    #[inline]
+    pub fn pages(&self, b: u32) -> &[u32] {
+        let base = self.base(b);
+        let n = ((self.words[base + W_STATE] >> 8) & 0xff) as usize;
+        &self.words[base + HEADER..base + HEADER + 2 * n]
+    }
+
     /// The read request in flight for the block, if any.
     #[inline]
     pub fn reading(&self, b: u32) -> Option<u32> {

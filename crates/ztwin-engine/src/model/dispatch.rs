@@ -244,6 +244,13 @@ impl Guest {
         }
     }
 
+    /// Frame `f` now holds page `vp`: it joins the user frame owned list.
+    #[inline(always)]
+    pub fn gained_frame(&mut self, f: u32, vp: u32) {
+        self.ufo.push_back((f, vp));
+        self.resident += 1;
+    }
+
     pub fn dasd_pages_add(&mut self, d: i32) {
         self.dasd = (self.dasd as i64 + d as i64).max(0) as u32;
     }

@@ -156,6 +156,13 @@ pub struct Twin {
     /// (dispatch.rs): worth it only when their page tables together outgrow
     /// the processor's caches. Speed only; results are the same either way.
     pub(crate) lookahead: bool,
+    /// A block read whose frames are there to spare takes them in one loop
+    /// over borrowed tables (paging.rs). Speed only, like `lookahead`; off
+    /// only in the test that shows it.
+    pub(crate) unscanned_reads: bool,
+    /// Block reads that took that loop (for that test).
+    #[cfg(test)]
+    pub(crate) unscanned_read_count: u64,
 }
 
 /// Page-table bytes of random touchers above which prefetching ahead of them
@@ -226,6 +233,9 @@ impl Twin {
             events_pending: Vec::new(),
             ev_counts: [0; 7],
             lookahead: random_toucher_tables(sc) > LOOKAHEAD_MIN_BYTES,
+            unscanned_reads: true,
+            #[cfg(test)]
+            unscanned_read_count: 0,
         };
         t.build_guests();
         t
@@ -520,8 +530,13 @@ workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read
     /// Run `sc` with `seed`, prefetching or not: the MONWRITE bytes and the
     /// model at the end.
     fn run(sc: &Scenario, seed: u64, lookahead: bool) -> (Vec<u8>, Twin) {
+        run_with(sc, seed, |t| t.lookahead = lookahead)
+    }
+
+    /// Run `sc` with `seed` after `set` adjusts the model.
+    fn run_with(sc: &Scenario, seed: u64, set: impl FnOnce(&mut Twin)) -> (Vec<u8>, Twin) {
         let mut twin = Twin::new(sc, seed, None);
-        twin.lookahead = lookahead;
+        set(&mut twin);
         let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
         let mut emit = monitor::Emitter::new(Vec::new(), start);
         twin.run(&mut emit, &mut |_, _| true).unwrap();
@@ -546,5 +561,29 @@ workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read
         );
         let (other_seed, _) = run(&sc, 12, true);
         assert!(other_seed != plain, "another seed gives another file");
+    }
+
+    /// A block read with frames to spare takes them without checking for a
+    /// demand scan before each page (paging.rs): the MONWRITE file is the same
+    /// byte for byte as when every page takes its frame through `get_frame`.
+    /// The scenario has both cases: reads while storage fills, and reads
+    /// while the demand scan keeps the available list near its threshold.
+    #[test]
+    fn unscanned_block_reads_change_nothing_but_speed() {
+        let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
+        let (per_page, a) = run_with(&sc, 5, |t| t.unscanned_reads = false);
+        let (unscanned, b) = run_with(&sc, 5, |_| {});
+        assert_eq!(a.unscanned_read_count, 0);
+        let reads = b.pg.vols.iter().map(|v| v.c.ssch_rd).sum::<u64>();
+        assert!(
+            b.unscanned_read_count > 1000 && b.unscanned_read_count + 20 < reads,
+            "both kinds of read: {} of {reads} unscanned",
+            b.unscanned_read_count
+        );
+        assert!(b.st.c.scans > 10, "{:?}", b.st.c);
+        assert!(
+            per_page == unscanned,
+            "the unscanned loop changed the MONWRITE file"
+        );
     }
 }

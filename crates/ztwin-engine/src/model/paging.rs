@@ -485,6 +485,68 @@ impl Twin {
         // DASD (slot k of the block, k = 0..n; no list is built).
         let slots = self.pg.blocks.len(b);
         let mut n = 0u32;
+        if self.unscanned_reads && self.st.can_take_unscanned(slots + 1) {
+            #[cfg(test)]
+            {
+                self.unscanned_read_count += 1;
+            }
+            // Frames to spare: no demand scan can run while the block's pages
+            // take theirs, so nothing else changes under the loop and it runs
+            // on borrowed tables. The same steps as the loop below.
+            let Twin {
+                st, guests, pg, io, ..
+            } = self;
+            let list = pg.blocks.pages(b);
+            let out = &mut io[r as usize].frames;
+            for k in 0..=list.len() / 2 {
+                let (pg_, pp) = if k == 0 {
+                    (g, vp)
+                } else {
+                    let p = (list[2 * k - 2], list[2 * k - 1]);
+                    if p == GONE || p == (g, vp) {
+                        continue;
+                    }
+                    p
+                };
+                let guest = &mut guests[pg_ as usize];
+                let pe = guest.pt[pp as usize];
+                if tag(pe.e) != T_DASD || pe.blk != b {
+                    continue;
+                }
+                let f = st.take(pg_, pp, F_LOCK).expect("frames were counted");
+                guest.gained_frame(f, pp);
+                guest.pt[pp as usize].e = pte(T_READIN, r);
+                out.push((pg_, pp, f));
+                n += 1;
+            }
+        } else {
+            n = self.block_read_frames(b, r, g, vp, slots, sys_ns);
+        }
+        if n == 0 {
+            self.io_free.push(r);
+            return None;
+        }
+        self.io[r as usize].pages = n;
+        self.io[r as usize].waiters.push(v);
+        self.pg.blocks.set_reading(b, Some(r));
+        *cp_ns += self.costs.fault + self.costs.io;
+        Some(Some(r))
+    }
+
+    /// Frames for read `r` of block `b` when they may run short: each page
+    /// takes its frame through `get_frame` (which may run the demand scan, and
+    /// the scan may change the pages' states, so each is checked just before).
+    /// Returns the pages that got one; stops at the first that cannot.
+    fn block_read_frames(
+        &mut self,
+        b: u32,
+        r: u32,
+        g: u32,
+        vp: u32,
+        slots: u32,
+        sys_ns: &mut Ns,
+    ) -> u32 {
+        let mut n = 0u32;
         for k in 0..=slots {
             let (pg_, pp) = if k == 0 {
                 (g, vp)
@@ -508,15 +570,7 @@ impl Twin {
             self.io[r as usize].frames.push((pg_, pp, f));
             n += 1;
         }
-        if n == 0 {
-            self.io_free.push(r);
-            return None;
-        }
-        self.io[r as usize].pages = n;
-        self.io[r as usize].waiters.push(v);
-        self.pg.blocks.set_reading(b, Some(r));
-        *cp_ns += self.costs.fault + self.costs.io;
-        Some(Some(r))
+        n
     }
 
     /// An I/O finished on `vol`: complete it and start the next queued one.

@@ -191,6 +191,33 @@ impl Storage {
         s
     }
 
+    /// Frames `n` takes in a row can have without a demand scan (each take
+    /// checks the list against the low threshold first, as `get_frame` does).
+    #[inline]
+    pub fn can_take_unscanned(&self, n: u32) -> bool {
+        let a = self.avail.len() as u64;
+        a >= n as u64 && a + self.pageout_frames as u64 > self.low as u64 + n as u64 - 1
+    }
+
+    /// Take the frame on top of the available list for guest `g`, page `vp`,
+    /// with frame flags `flags`, counting the request; `None` when the list is
+    /// empty. The guest's side is [`Guest::gained_frame`].
+    #[inline(always)]
+    pub fn take(&mut self, g: u32, vp: u32, flags: u8) -> Option<u32> {
+        self.c.frame_requests += 1;
+        self.req_window += 1;
+        let Some(f) = self.avail.pop() else {
+            self.c.list_empty += 1;
+            return None;
+        };
+        self.frames[f as usize] = Frame {
+            owner: g,
+            vpage: vp,
+        };
+        self.flags[f as usize] = flags;
+        Some(f)
+    }
+
     /// Dynamic-paging-area frames.
     pub fn dpa(&self) -> u32 {
         self.total - self.fixed
@@ -291,28 +318,14 @@ impl Xstor {
 impl Twin {
     /// Take a frame for guest `g`, page `vp`, running the demand scan when the
     /// available list is low. `None` when no frame can be had now.
+    #[inline(always)]
     pub(crate) fn get_frame(&mut self, g: u32, vp: u32, sys_ns: &mut Ns) -> Option<u32> {
-        self.st.c.frame_requests += 1;
-        self.st.req_window += 1;
         // Frames already being paged out are on their way to the list.
         if self.st.avail.len() as u32 + self.st.pageout_frames <= self.st.low {
             self.demand_scan(sys_ns);
         }
-        let f = match self.st.avail.pop() {
-            Some(f) => f,
-            None => {
-                self.st.c.list_empty += 1;
-                return None;
-            }
-        };
-        let fi = f as usize;
-        self.st.frames[fi] = Frame {
-            owner: g,
-            vpage: vp,
-        };
-        self.st.flags[fi] = 0;
-        self.guests[g as usize].ufo.push_back((f, vp));
-        self.guests[g as usize].resident += 1;
+        let f = self.st.take(g, vp, 0)?;
+        self.guests[g as usize].gained_frame(f, vp);
         Some(f)
     }
 
@@ -335,6 +348,7 @@ impl Twin {
     /// visiting dormant, then eligible, then dispatch-list users; pass 1 takes
     /// unreferenced frames above a dispatch-list user's working set, pass 2 any
     /// unreferenced frame, the emergency pass anything not locked.
+    #[inline(never)]
     pub(crate) fn demand_scan(&mut self, sys_ns: &mut Ns) {
         let target = (self.st.high as usize).saturating_sub(self.st.pageout_frames as usize);
         if self.st.avail.len() >= target {
