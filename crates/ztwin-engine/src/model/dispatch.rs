@@ -633,7 +633,9 @@ impl Twin {
             } else {
                 self.thrash::<false>(v, &spec, budget, &mut b);
             }
-            b.cp += (b.virt as f64 * spec.cp_overhead) as Ns;
+            if spec.cp_overhead > 0.0 {
+                b.cp += (b.virt as f64 * spec.cp_overhead) as Ns;
+            }
             return b;
         }
         // Borrow the workload out of the guest for the burst (nothing in a burst
