@@ -31,10 +31,14 @@ fn main() {
     ) {
         // The window in CLOCK_MONOTONIC seconds (what `perf record -k
         // CLOCK_MONOTONIC` stamps samples with), for `perf report --time`.
+        // On Linux an Instant is that clock, and its Debug form shows it.
         let secs = |i: &std::time::Instant| {
             let d = format!("{i:?}");
             let num = |k: &str| -> u64 {
-                let s = &d[d.find(k).unwrap() + k.len()..];
+                let at = d
+                    .find(k)
+                    .unwrap_or_else(|| panic!("PROBE_MARKS: no {k} in {d} (Linux only)"));
+                let s = &d[at + k.len()..];
                 s[..s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len())]
                     .parse()
                     .unwrap()

@@ -191,12 +191,14 @@ impl Storage {
         s
     }
 
-    /// Frames `n` takes in a row can have without a demand scan (each take
-    /// checks the list against the low threshold first, as `get_frame` does).
+    /// Whether `n` frames can be taken in a row with no demand scan due before
+    /// any of them: `get_frame` scans when the list plus the frames on their
+    /// way out is at or below the low threshold, so after `n - 1` takes it
+    /// must still be above it.
     #[inline]
     pub fn can_take_unscanned(&self, n: u32) -> bool {
         let a = self.avail.len() as u64;
-        a >= n as u64 && a + self.pageout_frames as u64 > self.low as u64 + n as u64 - 1
+        a >= n as u64 && a + self.pageout_frames as u64 >= self.low as u64 + n as u64
     }
 
     /// Take the frame on top of the available list for guest `g`, page `vp`,
