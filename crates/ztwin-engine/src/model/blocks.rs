@@ -111,9 +111,8 @@ impl BlockTable {
     /// for a slot whose copy is gone.
     #[inline]
     pub fn pages(&self, b: u32) -> &[u32] {
-        let base = self.base(b);
-        let n = ((self.words[base + W_STATE] >> 8) & 0xff) as usize;
-        &self.words[base + HEADER..base + HEADER + 2 * n]
+        let base = self.base(b) + HEADER;
+        &self.words[base..base + 2 * self.len(b) as usize]
     }
 
     /// The read request in flight for the block, if any.

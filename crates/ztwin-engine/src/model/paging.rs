@@ -6,7 +6,7 @@
 //! pages written together; a fault on any of them reads the whole block.
 
 use super::blocks::{BlockTable, GONE};
-use super::storage::{idx, pte, tag, F_LOCK, NO_BLOCK, T_DASD, T_READIN, T_RES};
+use super::storage::{idx, pte, tag, PageEntry, F_LOCK, NO_BLOCK, T_DASD, T_READIN, T_RES};
 use super::{Ev, Twin};
 use crate::rng::{Rng, Stream};
 use crate::scenario::{cylinders_of, parse_devno, volser, Scenario, ServiceTime, SLOTS_PER_CYL};
@@ -305,6 +305,28 @@ impl Paging {
     }
 }
 
+/// The `k`-th page of a block read's order: the faulting page `first` at
+/// `k = 0`, then slot `k - 1` of the block (`slot(i)` gives slot `i`); `None`
+/// for a slot whose copy is gone and for the faulting page's own slot.
+#[inline(always)]
+fn read_order(
+    k: usize,
+    first: (u32, u32),
+    slot: impl FnOnce(usize) -> (u32, u32),
+) -> Option<(u32, u32)> {
+    if k == 0 {
+        return Some(first);
+    }
+    let p = slot(k - 1);
+    (p != GONE && p != first).then_some(p)
+}
+
+/// Whether a page is still to be read from block `b`: on DASD, its copy there.
+#[inline(always)]
+fn awaits_read(pe: PageEntry, b: u32) -> bool {
+    tag(pe.e) == T_DASD && pe.blk == b
+}
+
 impl Twin {
     fn new_io(&mut self, kind: IoKind, vol: u32, block: u32, pages: u32, cpu: u16) -> u32 {
         match self.io_free.pop() {
@@ -499,18 +521,12 @@ impl Twin {
             let list = pg.blocks.pages(b);
             let out = &mut io[r as usize].frames;
             for k in 0..=list.len() / 2 {
-                let (pg_, pp) = if k == 0 {
-                    (g, vp)
-                } else {
-                    let p = (list[2 * k - 2], list[2 * k - 1]);
-                    if p == GONE || p == (g, vp) {
-                        continue;
-                    }
-                    p
+                let Some((pg_, pp)) = read_order(k, (g, vp), |i| (list[2 * i], list[2 * i + 1]))
+                else {
+                    continue;
                 };
                 let guest = &mut guests[pg_ as usize];
-                let pe = guest.pt[pp as usize];
-                if tag(pe.e) != T_DASD || pe.blk != b {
+                if !awaits_read(guest.pt[pp as usize], b) {
                     continue;
                 }
                 let f = st.take(pg_, pp, F_LOCK).expect("frames were counted");
@@ -547,19 +563,13 @@ impl Twin {
         sys_ns: &mut Ns,
     ) -> u32 {
         let mut n = 0u32;
-        for k in 0..=slots {
-            let (pg_, pp) = if k == 0 {
-                (g, vp)
-            } else {
-                let (pg_, pp) = self.pg.blocks.page(b, k - 1);
-                if (pg_, pp) == GONE || (pg_, pp) == (g, vp) {
-                    continue;
-                }
-                (pg_, pp)
+        for k in 0..=slots as usize {
+            let Some((pg_, pp)) = read_order(k, (g, vp), |i| self.pg.blocks.page(b, i as u32))
+            else {
+                continue;
             };
             let gi = pg_ as usize;
-            let e = self.guests[gi].pt[pp as usize].e;
-            if tag(e) != T_DASD || self.guests[gi].pt[pp as usize].blk != b {
+            if !awaits_read(self.guests[gi].pt[pp as usize], b) {
                 continue;
             }
             let Some(f) = self.get_frame(pg_, pp, sys_ns) else {
