@@ -9,10 +9,10 @@ use super::storage::{
     idx, pte, tag, Cat, PageEntry, NO_BLOCK, P_CHG, P_REF, RES, T_DASD, T_NONE, T_PAGEOUT,
     T_READIN, T_RES, T_XS,
 };
-use super::{prefetch, Ev, Twin, TEST_IDLE};
-use crate::rng::Rng;
+use super::{prefetch, Core, Cx, Ev, Model, TEST_IDLE};
+use crate::core::rng::Rng;
+use crate::core::units::{Ns, US};
 use crate::scenario::{Pattern, Touch, Workload, MINOR_SLICE};
-use crate::units::{Ns, US};
 use std::collections::VecDeque;
 
 /// Per logical CPU counters (cumulative).
@@ -264,10 +264,10 @@ fn us_f(x: f64) -> Ns {
     (x * US as f64).round().max(1.0) as Ns
 }
 
-impl Twin {
+impl Model {
     // ------------------------------------------------------------ guests
 
-    pub(crate) fn logon(&mut self, g: u32) {
+    pub(crate) fn logon(&mut self, cx: &mut Cx, g: u32) {
         let gi = g as usize;
         if self.guests[gi].sched != Sched::LoggedOff {
             return;
@@ -281,14 +281,14 @@ impl Twin {
             n
         ];
         self.guests[gi].sched = Sched::Dormant;
-        self.guests[gi].logon_ns = self.now;
+        self.guests[gi].logon_ns = cx.now();
         self.events_pending
-            .push((super::monitor::PendingEvent::Logon, g, self.now));
+            .push((super::monitor::PendingEvent::Logon, g, cx.now()));
         let w = self.guests[gi].workload.clone();
-        self.start_workload(g, w);
+        self.start_workload(cx, g, w);
     }
 
-    pub(crate) fn logoff(&mut self, g: u32) {
+    pub(crate) fn logoff(&mut self, cx: &mut Cx, g: u32) {
         let gi = g as usize;
         if self.guests[gi].sched == Sched::LoggedOff {
             return;
@@ -300,10 +300,10 @@ impl Twin {
         }
         self.guests[gi].wss = 0.0;
         self.events_pending
-            .push((super::monitor::PendingEvent::Logoff, g, self.now));
+            .push((super::monitor::PendingEvent::Logoff, g, cx.now()));
     }
 
-    pub(crate) fn start_workload(&mut self, g: u32, w: Workload) {
+    pub(crate) fn start_workload(&mut self, cx: &mut Cx, g: u32, w: Workload) {
         let gi = g as usize;
         if self.guests[gi].sched == Sched::LoggedOff {
             return;
@@ -316,7 +316,11 @@ impl Twin {
             ..
         } = &w
         {
-            self.place_paged_out(g, area.pages().min(self.guests[gi].vpages as u64) as u32);
+            self.place_paged_out(
+                cx,
+                g,
+                area.pages().min(self.guests[gi].vpages as u64) as u32,
+            );
         }
         for v in self.guests[gi].vcpus() {
             let vi = v as usize;
@@ -436,37 +440,38 @@ impl Twin {
         self.ready.push_back(v);
     }
 
-    pub(crate) fn dispatch_idle_cpus(&mut self) {
+    pub(crate) fn dispatch_idle_cpus(&mut self, core: &mut Core) {
         for c in 0..self.cpus.len() {
             if self.ready.is_empty() {
                 return;
             }
             if self.cpus[c].running.is_none() {
-                self.dispatch(c as u16);
+                self.dispatch(core, c as u16);
             }
         }
     }
 
     /// Run the next ready virtual CPU on logical CPU `c`.
-    fn dispatch(&mut self, c: u16) {
+    fn dispatch(&mut self, core: &mut Core, c: u16) {
         while let Some(v) = self.ready.pop_front() {
             if self.vcpus[v as usize].state != VState::Ready {
                 continue;
             }
-            self.cur_cpu = c;
+            self.irq_cpu = c;
             self.vcpus[v as usize].state = VState::Running;
-            let mut b = self.run_vcpu(v, MINOR_SLICE);
+            let mut cx = Cx::new(core, c);
+            let mut b = self.run_vcpu(&mut cx, v, MINOR_SLICE);
             b.sys += std::mem::take(&mut self.cpus[c as usize].owed_sys);
             self.cpus[c as usize].c.dispatches += 1;
             self.cpus[c as usize].running = Some(b);
             let total = (b.virt + b.cp + b.sys).max(1);
-            self.at(total, Ev::BurstEnd { cpu: c });
+            cx.at(total, Ev::BurstEnd { cpu: c });
             return;
         }
     }
 
     /// A burst ended: account for it and act on its outcome.
-    pub(crate) fn burst_end(&mut self, c: u16) {
+    pub(crate) fn burst_end(&mut self, cx: &mut Cx, c: u16) {
         let b = self.cpus[c as usize]
             .running
             .take()
@@ -478,7 +483,7 @@ impl Twin {
         let v = b.vcpu;
         let vi = v as usize;
         if let Some(r) = b.io {
-            self.submit_io(r);
+            self.submit_io(cx, r);
         }
         let woken = std::mem::take(&mut self.vcpus[vi].woken);
         self.vcpus[vi].vtime += b.virt;
@@ -501,29 +506,29 @@ impl Twin {
                 Outcome::IoWait => self.vcpus[vi].state = VState::IoWait,
                 Outcome::Think(d) => {
                     self.vcpus[vi].state = VState::Think;
-                    self.at(d, Ev::Wake { vcpu: v });
+                    cx.at(d, Ev::Wake { vcpu: v });
                     // Back before the test-idle time is up, this CPU keeps its
                     // guest in the dispatch list: no test-idle check needed.
                     if d >= TEST_IDLE {
-                        self.maybe_test_idle(g);
+                        self.maybe_test_idle(cx, g);
                     }
                 }
                 Outcome::Idle => {
                     self.vcpus[vi].state = VState::Idle;
-                    self.maybe_test_idle(g);
+                    self.maybe_test_idle(cx, g);
                 }
             }
         }
     }
 
-    fn maybe_test_idle(&mut self, g: u32) {
+    fn maybe_test_idle(&mut self, cx: &mut Cx, g: u32) {
         let gi = g as usize;
         let all_idle = self.guests[gi]
             .vcpus()
             .all(|v| matches!(self.vcpus[v as usize].state, VState::Idle | VState::Think));
         if all_idle && self.guests[gi].sched == Sched::Dispatch {
             let gen = self.guests[gi].idle_gen;
-            self.at(TEST_IDLE, Ev::TestIdle { guest: g, gen });
+            cx.at(TEST_IDLE, Ev::TestIdle { guest: g, gen });
         }
     }
 
@@ -616,27 +621,39 @@ impl Twin {
     // ------------------------------------------------------------ bursts
 
     /// Compute one burst of virtual CPU `v` of at most `budget` ns.
-    fn run_vcpu(&mut self, v: u32, budget: Ns) -> Burst {
+    /// Its CP time is what `cx` was charged (which starts with the dispatch).
+    fn run_vcpu(&mut self, cx: &mut Cx, v: u32, budget: Ns) -> Burst {
         let vi = v as usize;
+        cx.charge.cp += self.costs.dispatch + std::mem::take(&mut self.vcpus[vi].owed_cp);
         let mut b = Burst {
             virt: 0,
-            cp: self.costs.dispatch + std::mem::take(&mut self.vcpus[vi].owed_cp),
+            cp: 0,
             sys: 0,
             outcome: Outcome::Slice,
             vcpu: v,
             io: None,
         };
+        self.run_workload(cx, v, budget, &mut b);
+        b.cp = cx.charge.cp;
+        b.sys = cx.charge.sys;
+        b
+    }
+
+    /// The workload's part of a burst: `b.virt`, its outcome and its I/O.
+    #[inline(always)]
+    fn run_workload(&mut self, cx: &mut Cx, v: u32, budget: Ns, b: &mut Burst) {
+        let vi = v as usize;
         let g = self.vcpus[vi].guest;
         if let Some(spec) = self.guests[g as usize].thrash {
             if self.lookahead && spec.pattern != Pattern::Serial {
-                self.thrash_ahead(v, &spec, budget, &mut b);
+                self.thrash_ahead(cx, v, &spec, budget, b);
             } else {
-                self.thrash::<false>(v, &spec, budget, &mut b);
+                self.thrash::<false>(cx, v, &spec, budget, b);
             }
             if spec.cp_overhead > 0.0 {
-                b.cp += (b.virt as f64 * spec.cp_overhead) as Ns;
+                cx.charge.cp += (b.virt as f64 * spec.cp_overhead) as Ns;
             }
-            return b;
+            return;
         }
         // Borrow the workload out of the guest for the burst (nothing in a burst
         // reads it), so no burst clones it.
@@ -659,7 +676,7 @@ impl Twin {
                 let run = (*left).min(budget);
                 *left -= run;
                 b.virt = run;
-                b.cp += (run as f64 * cp_overhead) as Ns;
+                cx.charge.cp += (run as f64 * cp_overhead) as Ns;
                 if *left == 0 {
                     let idle = burst.0 as f64 * (1.0 - utilization) / utilization;
                     let d = if idle > 0.0 {
@@ -692,9 +709,9 @@ impl Twin {
                     1 => {
                         *phase = 2;
                         let vol = *vol;
-                        b.cp += self.costs.virtual_io;
+                        cx.charge.cp += self.costs.virtual_io;
                         self.vcpus[vi].vio += 1;
-                        b.io = Some(self.new_minidisk_io(vol, *pages_per_io, v));
+                        b.io = Some(self.new_minidisk_io(cx, vol, *pages_per_io, v));
                         b.outcome = Outcome::IoWait;
                     }
                     _ => {
@@ -709,7 +726,6 @@ impl Twin {
             }
         }
         self.guests[g as usize].workload = w;
-        b
     }
 
     /// The page-toucher loop: the resident fast path touches pages with no
@@ -718,13 +734,20 @@ impl Twin {
     /// The prefetching instance of the toucher loop, kept out of line so the
     /// plain instance is compiled exactly as it would be without it.
     #[inline(never)]
-    fn thrash_ahead(&mut self, v: u32, s: &ThrashSpec, budget: Ns, b: &mut Burst) {
-        self.thrash::<true>(v, s, budget, b)
+    fn thrash_ahead(&mut self, cx: &mut Cx, v: u32, s: &ThrashSpec, budget: Ns, b: &mut Burst) {
+        self.thrash::<true>(cx, v, s, budget, b)
     }
 
     /// `AHEAD`: prefetch page-table entries ahead of a random toucher (a
     /// separate instance of the loop, so the plain one pays nothing for it).
-    fn thrash<const AHEAD: bool>(&mut self, v: u32, s: &ThrashSpec, budget: Ns, b: &mut Burst) {
+    fn thrash<const AHEAD: bool>(
+        &mut self,
+        cx: &mut Cx,
+        v: u32,
+        s: &ThrashSpec,
+        budget: Ns,
+        b: &mut Burst,
+    ) {
         let vi = v as usize;
         let g = self.vcpus[vi].guest;
         let gi = g as usize;
@@ -772,7 +795,7 @@ impl Twin {
             {
                 let pte_v = &mut self.guests[gi].pt;
                 let write = s.write || prefill_left > 0;
-                while b.virt + b.cp + b.sys + s.cpu <= budget {
+                while b.virt + cx.charge.cp + cx.charge.sys + s.cpu <= budget {
                     let e = &mut pte_v[cur as usize].e;
                     if *e & RES == 0 {
                         break;
@@ -821,7 +844,7 @@ impl Twin {
                     }
                 }
             }
-            if b.virt + b.cp + b.sys + s.cpu > budget {
+            if b.virt + cx.charge.cp + cx.charge.sys + s.cpu > budget {
                 b.outcome = Outcome::Slice;
                 return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
             }
@@ -839,27 +862,27 @@ impl Twin {
                     let _ = write;
                 }
                 T_NONE => {
-                    let Some(f) = self.get_frame(g, vp, &mut b.sys) else {
+                    let Some(f) = self.get_frame(cx, g, vp) else {
                         b.outcome = Outcome::FrameWait;
                         return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                     };
                     self.guests[gi].pt[vp as usize].e = pte(T_RES, f) | P_REF | P_CHG;
-                    b.cp += self.costs.first_touch;
+                    cx.charge.cp += self.costs.first_touch;
                     self.guests[gi].c.first_touch += 1;
                     self.st.c.first_touch += 1;
                 }
                 T_XS => {
-                    let Some(f) = self.get_frame(g, vp, &mut b.sys) else {
+                    let Some(f) = self.get_frame(cx, g, vp) else {
                         b.outcome = Outcome::FrameWait;
                         return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                     };
-                    self.xstor_in(g, vp, f);
-                    b.cp += self.costs.xmove;
+                    self.xstor_in(cx, g, vp, f);
+                    cx.charge.cp += self.costs.xmove;
                     self.guests[gi].c.faults += 1;
                 }
                 T_DASD => {
                     self.guests[gi].c.faults += 1;
-                    b.outcome = match self.start_block_read(g, vp, v, &mut b.cp, &mut b.sys) {
+                    b.outcome = match self.start_block_read(cx, g, vp, v) {
                         Some(io) => {
                             b.io = io;
                             Outcome::PageWait
@@ -872,7 +895,7 @@ impl Twin {
                     self.guests[gi].c.faults += 1;
                     let r = idx(e);
                     self.io[r as usize].waiters.push(v);
-                    b.cp += self.costs.fault;
+                    cx.charge.cp += self.costs.fault;
                     b.outcome = Outcome::PageWait;
                     return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                 }
@@ -884,7 +907,7 @@ impl Twin {
                         blk: NO_BLOCK,
                     };
                     self.guests[gi].ufo.push_back((f, vp));
-                    b.cp += self.costs.fault;
+                    cx.charge.cp += self.costs.fault;
                 }
                 _ => unreachable!("bad page state"),
             }

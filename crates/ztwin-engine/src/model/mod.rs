@@ -17,10 +17,9 @@ pub mod monitor;
 pub mod paging;
 pub mod storage;
 
-use crate::queue::EventQueue;
-use crate::rng::{Rng, Stream};
+use crate::core::rng::{Rng, Stream};
+use crate::core::units::{Ns, MS, PAGE, US};
 use crate::scenario::{Action, Scenario, Workload};
-use crate::units::{Ns, MS, PAGE, US};
 use dispatch::{Cpu, Guest, Vcpu};
 use paging::{IoReq, Paging};
 use storage::{Storage, Xstor};
@@ -121,13 +120,31 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// The whole simulated LPAR.
+impl From<crate::core::Abend> for RunError {
+    fn from(a: crate::core::Abend) -> RunError {
+        RunError::Abend {
+            at_ns: a.at_ns,
+            code: a.code,
+            reason: a.reason,
+        }
+    }
+}
+
+/// The engine core as the model uses it: its events.
+pub type Core = crate::core::Core<Ev>;
+/// A component's working context: the core, the logical CPU, the CP time charged.
+pub type Cx<'a> = crate::core::Cx<'a, Ev>;
+
+/// The whole simulated LPAR: the clock and event queue, and the model.
 pub struct Twin {
+    pub(crate) core: Core,
+    pub(crate) model: Model,
+}
+
+/// The model's state. Every step is a method given a [`Cx`].
+pub struct Model {
     pub(crate) sc: Scenario,
     pub(crate) costs: Costs,
-    pub(crate) now: Ns,
-    pub(crate) end: Ns,
-    pub(crate) q: EventQueue<Ev>,
     pub(crate) st: Storage,
     pub(crate) xs: Xstor,
     pub(crate) pg: Paging,
@@ -138,13 +155,12 @@ pub struct Twin {
     pub(crate) guests: Vec<Guest>,
     pub(crate) vcpus: Vec<Vcpu>,
     pub(crate) refs: u64,
-    pub(crate) events: u64,
-    pub(crate) abend: Option<RunError>,
     pub(crate) block_max: u32,
     pub(crate) storbuf: [f64; 3],
     pub(crate) seed: u64,
-    /// Logical CPU whose work is being computed (for per-CPU counters).
-    pub(crate) cur_cpu: u16,
+    /// The logical CPU that dispatched last: work done outside a burst (I/O
+    /// completions, timeline actions) is counted and charged on it.
+    pub(crate) irq_cpu: u16,
     /// Guests on the eligible list, in arrival order.
     pub(crate) eligible: std::collections::VecDeque<u32>,
     /// Logon/logoff events not yet written.
@@ -207,12 +223,9 @@ impl Twin {
         let xs = Xstor::new((sc.system.xstor.0 / PAGE) as u32, sc.srm.xstor_low);
         let pg = Paging::new(sc, seed);
         let cpus = (0..sc.system.processors).map(|_| Cpu::default()).collect();
-        let mut t = Twin {
+        let mut m = Model {
             sc: sc.clone(),
             costs,
-            now: 0,
-            end: duration.unwrap_or(sc.scenario.duration.0),
-            q: EventQueue::new(),
             st,
             xs,
             pg,
@@ -223,12 +236,10 @@ impl Twin {
             guests: Vec::new(),
             vcpus: Vec::new(),
             refs: 0,
-            events: 0,
-            abend: None,
             block_max: sc.srm.block_max,
             storbuf: sc.srm.storbuf.map(|x| x as f64 / 100.0),
             seed,
-            cur_cpu: 0,
+            irq_cpu: 0,
             eligible: Default::default(),
             events_pending: Vec::new(),
             ev_counts: [0; 7],
@@ -237,10 +248,66 @@ impl Twin {
             #[cfg(test)]
             unscanned_read_count: 0,
         };
-        t.build_guests();
-        t
+        m.build_guests();
+        Twin {
+            core: Core::new(duration.unwrap_or(sc.scenario.duration.0)),
+            model: m,
+        }
     }
 
+    /// Run to the end, writing monitor records through `emit`.
+    pub fn run(
+        &mut self,
+        emit: &mut monitor::Emitter<impl std::io::Write>,
+        progress: &mut dyn FnMut(Ns, Ns) -> bool,
+    ) -> Result<(), RunError> {
+        self.model.start(&mut self.core);
+        emit.config(self)?;
+        while let Some((t, ev)) = self.core.q.pop() {
+            if t > self.core.end {
+                break;
+            }
+            self.core.now = t;
+            self.core.events += 1;
+            let m = &mut self.model;
+            m.ev_counts[match ev {
+                Ev::BurstEnd { .. } => 0,
+                Ev::IoDone { .. } => 1,
+                Ev::Wake { .. } => 2,
+                Ev::TestIdle { .. } => 3,
+                Ev::Hf => 4,
+                Ev::Sample => 5,
+                Ev::Timeline { .. } => 6,
+            }] += 1;
+            if let Ev::Sample = ev {
+                emit.sample(self)?;
+                if !progress(t, self.core.end) {
+                    return Err(RunError::Interrupted);
+                }
+                self.core
+                    .q
+                    .push(t + self.model.sc.monitor.sample_interval.0, Ev::Sample);
+            } else {
+                let mut cx = Cx::new(&mut self.core, m.irq_cpu);
+                m.handle(&mut cx, ev);
+            }
+            let m = &mut self.model;
+            if !m.ready.is_empty() {
+                m.dispatch_idle_cpus(&mut self.core);
+            }
+            if let Some(e) = self.core.abend.take() {
+                return Err(e.into());
+            }
+        }
+        self.core.now = self.core.end;
+        if std::env::var_os("ZTWIN_DEBUG").is_some() {
+            self.model.debug_summary();
+        }
+        Ok(())
+    }
+}
+
+impl Model {
     fn build_guests(&mut self) {
         let groups = self.sc.guests.clone();
         for g in &groups {
@@ -269,19 +336,45 @@ impl Twin {
     }
 
     /// Schedule the initial events: logons, monitor ticks, timeline.
-    fn start(&mut self) {
+    fn start(&mut self, core: &mut Core) {
+        let mut cx = Cx::new(core, 0);
         for gi in 0..self.guests.len() as u32 {
             let (grp, _) = self.group_of(gi);
             if self.sc.guests[grp].logged_on {
-                self.logon(gi);
+                self.logon(&mut cx, gi);
             }
         }
+        debug_assert_eq!(cx.charge, Default::default());
         let hf = self.sc.monitor.hf_rate.0;
-        self.q.push(hf, Ev::Hf);
-        self.q.push(self.sc.monitor.sample_interval.0, Ev::Sample);
+        core.q.push(hf, Ev::Hf);
+        core.q.push(self.sc.monitor.sample_interval.0, Ev::Sample);
         for (i, t) in self.sc.timeline.iter().enumerate() {
-            self.q.push(t.at.0, Ev::Timeline { idx: i as u32 });
+            core.q.push(t.at.0, Ev::Timeline { idx: i as u32 });
         }
+    }
+
+    /// Handle one event (all but the sample, which the emitter takes).
+    #[inline(always)]
+    fn handle(&mut self, cx: &mut Cx, ev: Ev) {
+        match ev {
+            Ev::BurstEnd { cpu } => self.burst_end(cx, cpu),
+            Ev::IoDone { vol } => {
+                self.io_done(cx, vol);
+                // Interrupt-level CP work (the migration it continues) is
+                // charged to the CPU's next burst, so busy time never runs
+                // ahead of elapsed time.
+                self.cpus[cx.cpu as usize].owed_sys += std::mem::take(&mut cx.charge.sys);
+            }
+            Ev::Wake { vcpu } => self.wake(vcpu),
+            Ev::TestIdle { guest, gen } => self.test_idle(guest, gen),
+            Ev::Hf => {
+                self.hf_sample();
+                cx.at(self.sc.monitor.hf_rate.0, Ev::Hf);
+            }
+            Ev::Sample => unreachable!("the emitter takes samples"),
+            Ev::Timeline { idx } => self.timeline(cx, idx as usize),
+        }
+        debug_assert_eq!(cx.charge, Default::default(), "{ev:?} charged CP time");
     }
 
     /// Guest group and member index of guest `gi`.
@@ -296,81 +389,25 @@ impl Twin {
         unreachable!("guest index out of range")
     }
 
-    fn timeline(&mut self, idx: usize) {
+    fn timeline(&mut self, cx: &mut Cx, idx: usize) {
         let t = self.sc.timeline[idx].clone();
         let members = self.sc.resolve_guests(&t.guest);
         for (grp, k) in members {
             let base: u32 = self.sc.guests[..grp].iter().map(|g| g.count).sum();
             let gi = base + k;
             match t.action {
-                Action::Logon => self.logon(gi),
-                Action::Logoff => self.logoff(gi),
+                Action::Logon => self.logon(cx, gi),
+                Action::Logoff => self.logoff(cx, gi),
                 Action::Start => {
                     let w = t
                         .workload
                         .clone()
                         .unwrap_or_else(|| self.guests[gi as usize].workload.clone());
-                    self.start_workload(gi, w);
+                    self.start_workload(cx, gi, w);
                 }
                 Action::Stop => self.stop_workload(gi),
             }
         }
-    }
-
-    /// Run to the end, writing monitor records through `emit`.
-    pub fn run(
-        &mut self,
-        emit: &mut monitor::Emitter<impl std::io::Write>,
-        progress: &mut dyn FnMut(Ns, Ns) -> bool,
-    ) -> Result<(), RunError> {
-        self.start();
-        emit.config(self)?;
-        while let Some((t, ev)) = self.q.pop() {
-            if t > self.end {
-                break;
-            }
-            self.now = t;
-            self.events += 1;
-            self.ev_counts[match ev {
-                Ev::BurstEnd { .. } => 0,
-                Ev::IoDone { .. } => 1,
-                Ev::Wake { .. } => 2,
-                Ev::TestIdle { .. } => 3,
-                Ev::Hf => 4,
-                Ev::Sample => 5,
-                Ev::Timeline { .. } => 6,
-            }] += 1;
-            match ev {
-                Ev::BurstEnd { cpu } => self.burst_end(cpu),
-                Ev::IoDone { vol } => self.io_done(vol),
-                Ev::Wake { vcpu } => self.wake(vcpu),
-                Ev::TestIdle { guest, gen } => self.test_idle(guest, gen),
-                Ev::Hf => {
-                    self.hf_sample();
-                    self.q.push(t + self.sc.monitor.hf_rate.0, Ev::Hf);
-                }
-                Ev::Sample => {
-                    emit.sample(self)?;
-                    if !progress(t, self.end) {
-                        return Err(RunError::Interrupted);
-                    }
-                    self.q
-                        .push(t + self.sc.monitor.sample_interval.0, Ev::Sample);
-                }
-                Ev::Timeline { idx } => self.timeline(idx as usize),
-            }
-            if !self.ready.is_empty() {
-                self.dispatch_idle_cpus();
-            }
-            if let Some(e) = self.abend.take() {
-                return Err(e);
-            }
-        }
-        self.now = self.end;
-        if std::env::var_os("ZTWIN_DEBUG").is_some() {
-            self.debug_summary();
-        }
-        Ok(())
     }
 
     /// Developer aid (`ZTWIN_DEBUG=1`): the model's internal counters at the
@@ -404,16 +441,6 @@ impl Twin {
             self.io.len(),
             self.io_free.len()
         );
-    }
-
-    pub(crate) fn abend(&mut self, code: &'static str, reason: String) {
-        if self.abend.is_none() {
-            self.abend = Some(RunError::Abend {
-                at_ns: self.now,
-                code,
-                reason,
-            });
-        }
     }
 }
 
@@ -478,49 +505,53 @@ workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read
         );
         let sc = Scenario::from_toml(&text, "logoff.toml").unwrap();
         let (_, twin) = run(&sc, 3, false);
-        assert!(twin.st.c.migrated > 1000, "{:?}", twin.st.c);
-        let off: Vec<u32> = (0..twin.guests.len() as u32)
-            .filter(|&g| twin.guests[g as usize].sched == dispatch::Sched::LoggedOff)
+        assert!(twin.model.st.c.migrated > 1000, "{:?}", twin.model.st.c);
+        let off: Vec<u32> = (0..twin.model.guests.len() as u32)
+            .filter(|&g| twin.model.guests[g as usize].sched == dispatch::Sched::LoggedOff)
             .collect();
         assert_eq!(off.len(), 3);
         for &g in &off {
-            let gu = &twin.guests[g as usize];
+            let gu = &twin.model.guests[g as usize];
             assert_eq!((gu.resident, gu.xstor, gu.dasd), (0, 0, 0), "{}", gu.userid);
-            assert!(!twin.st.frames.iter().any(|f| f.owner == g));
-            assert!(!twin.xs.owner.contains(&g));
+            assert!(!twin.model.st.frames.iter().any(|f| f.owner == g));
+            assert!(!twin.model.xs.owner.contains(&g));
         }
-        let mut free = twin.xs.free.clone();
+        let mut free = twin.model.xs.free.clone();
         free.sort_unstable();
         free.dedup();
         assert_eq!(
             free.len(),
-            twin.xs.free.len(),
+            twin.model.xs.free.len(),
             "an XSTOR block is free twice"
         );
         let owned = twin
+            .model
             .xs
             .owner
             .iter()
             .filter(|&&o| o != storage::FREE)
             .count();
-        assert_eq!(owned as u32, twin.xs.used());
+        assert_eq!(owned as u32, twin.model.xs.used());
         // Every XSTOR block in use belongs to the page that points to it, and back.
-        for (b, &o) in twin.xs.owner.iter().enumerate() {
+        for (b, &o) in twin.model.xs.owner.iter().enumerate() {
             if o != storage::FREE {
-                let e = twin.guests[o as usize].pt[twin.xs.vpage[b] as usize].e;
+                let e = twin.model.guests[o as usize].pt[twin.model.xs.vpage[b] as usize].e;
                 assert_eq!(
                     (storage::tag(e), storage::idx(e)),
                     (storage::T_XS, b as u32)
                 );
             }
         }
-        for (g, gu) in twin.guests.iter().enumerate() {
+        for (g, gu) in twin.model.guests.iter().enumerate() {
             let mut in_xs = 0;
             for (vp, pe) in gu.pt.iter().enumerate() {
                 if storage::tag(pe.e) == storage::T_XS {
                     in_xs += 1;
                     let b = storage::idx(pe.e) as usize;
-                    assert_eq!((twin.xs.owner[b], twin.xs.vpage[b]), (g as u32, vp as u32));
+                    assert_eq!(
+                        (twin.model.xs.owner[b], twin.model.xs.vpage[b]),
+                        (g as u32, vp as u32)
+                    );
                 }
             }
             assert_eq!(in_xs, gu.xstor, "{}", gu.userid);
@@ -530,7 +561,7 @@ workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read
     /// Run `sc` with `seed`, prefetching or not: the MONWRITE bytes and the
     /// model at the end.
     fn run(sc: &Scenario, seed: u64, lookahead: bool) -> (Vec<u8>, Twin) {
-        run_with(sc, seed, |t| t.lookahead = lookahead)
+        run_with(sc, seed, |t| t.model.lookahead = lookahead)
     }
 
     /// Run `sc` with `seed` after `set` adjusts the model.
@@ -550,14 +581,18 @@ workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read
         let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
         let (plain, a) = run(&sc, 11, false);
         let (ahead, b) = run(&sc, 11, true);
-        assert!(a.refs > 100_000, "the guests touch pages ({})", a.refs);
-        assert_eq!(a.refs, b.refs);
+        assert!(
+            a.model.refs > 100_000,
+            "the guests touch pages ({})",
+            a.model.refs
+        );
+        assert_eq!(a.model.refs, b.model.refs);
         assert!(plain == ahead, "lookahead changed the MONWRITE file");
         // The scenario pages, so faults interrupt the lookahead.
         assert!(
-            a.st.c.pages_read_dasd + a.st.c.xstor_in > 1000,
+            a.model.st.c.pages_read_dasd + a.model.st.c.xstor_in > 1000,
             "{:?}",
-            a.st.c
+            a.model.st.c
         );
         let (other_seed, _) = run(&sc, 12, true);
         assert!(other_seed != plain, "another seed gives another file");
@@ -571,16 +606,16 @@ workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read
     #[test]
     fn unscanned_block_reads_change_nothing_but_speed() {
         let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
-        let (per_page, a) = run_with(&sc, 5, |t| t.unscanned_reads = false);
+        let (per_page, a) = run_with(&sc, 5, |t| t.model.unscanned_reads = false);
         let (unscanned, b) = run_with(&sc, 5, |_| {});
-        assert_eq!(a.unscanned_read_count, 0);
-        let reads = b.pg.vols.iter().map(|v| v.c.ssch_rd).sum::<u64>();
+        assert_eq!(a.model.unscanned_read_count, 0);
+        let reads = b.model.pg.vols.iter().map(|v| v.c.ssch_rd).sum::<u64>();
         assert!(
-            b.unscanned_read_count > 1000 && b.unscanned_read_count + 20 < reads,
+            b.model.unscanned_read_count > 1000 && b.model.unscanned_read_count + 20 < reads,
             "both kinds of read: {} of {reads} unscanned",
-            b.unscanned_read_count
+            b.model.unscanned_read_count
         );
-        assert!(b.st.c.scans > 10, "{:?}", b.st.c);
+        assert!(b.model.st.c.scans > 10, "{:?}", b.model.st.c);
         assert!(
             per_page == unscanned,
             "the unscanned loop changed the MONWRITE file"

@@ -4,9 +4,9 @@
 //! them; 16- and 32-bit fields wrap exactly as real ones do.
 
 use super::dispatch::Sched;
-use super::{RunError, Twin};
+use super::{Model, RunError, Twin};
+use crate::core::units::Ns;
 use crate::scenario::ProcessorType;
-use crate::units::Ns;
 use std::io::Write;
 use ztwin_monitor::layout::{by_name, RecordLayout};
 use ztwin_monitor::writer::{MonwriteWriter, RecordSet};
@@ -139,7 +139,8 @@ impl<W: Write> Emitter<W> {
 
     /// Configuration records (sample configuration ending in D1R11, then the
     /// event profile).
-    pub fn config(&mut self, t: &Twin) -> Result<(), RunError> {
+    pub fn config(&mut self, tw: &Twin) -> Result<(), RunError> {
+        let t = &tw.model;
         let tod = self.tod_at(0);
         let s = &mut self.set;
         s.clear();
@@ -271,8 +272,9 @@ impl<W: Write> Emitter<W> {
     }
 
     /// Write pending events, then one interval's sample records.
-    pub fn sample(&mut self, t: &mut Twin) -> Result<(), RunError> {
-        let now = t.now;
+    pub fn sample(&mut self, tw: &mut Twin) -> Result<(), RunError> {
+        let now = tw.core.now;
+        let t = &mut tw.model;
         let tod = self.tod_at(now);
         if !t.events_pending.is_empty() {
             self.events(t)?;
@@ -541,7 +543,7 @@ impl<W: Write> Emitter<W> {
         self.w.write_sample_set(&self.set, tod).map_err(Self::io)
     }
 
-    fn events(&mut self, t: &mut Twin) -> Result<(), RunError> {
+    fn events(&mut self, t: &mut Model) -> Result<(), RunError> {
         let lon = l("MRUSELON");
         let lof = l("MRUSELOF");
         let ev = &mut self.ev;

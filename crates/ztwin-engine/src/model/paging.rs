@@ -7,10 +7,10 @@
 
 use super::blocks::{BlockTable, GONE};
 use super::storage::{idx, pte, tag, PageEntry, F_LOCK, NO_BLOCK, T_DASD, T_READIN, T_RES};
-use super::{Ev, Twin};
-use crate::rng::{Rng, Stream};
+use super::{Cx, Ev, Model};
+use crate::core::rng::{Rng, Stream};
+use crate::core::units::{Ns, MS};
 use crate::scenario::{cylinders_of, parse_devno, volser, Scenario, ServiceTime, SLOTS_PER_CYL};
-use crate::units::{Ns, MS};
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -327,8 +327,9 @@ fn awaits_read(pe: PageEntry, b: u32) -> bool {
     tag(pe.e) == T_DASD && pe.blk == b
 }
 
-impl Twin {
-    fn new_io(&mut self, kind: IoKind, vol: u32, block: u32, pages: u32, cpu: u16) -> u32 {
+impl Model {
+    fn new_io(&mut self, cx: &mut Cx, kind: IoKind, vol: u32, block: u32, pages: u32) -> u32 {
+        let cpu = cx.cpu;
         match self.io_free.pop() {
             Some(i) => {
                 // Reuse the request and its vectors' capacity.
@@ -337,7 +338,7 @@ impl Twin {
                 q.vol = vol;
                 q.block = block;
                 q.pages = pages;
-                q.queued_at = self.now;
+                q.queued_at = cx.now();
                 q.started_at = 0;
                 q.waiters.clear();
                 q.frames.clear();
@@ -350,7 +351,7 @@ impl Twin {
                     vol,
                     block,
                     pages,
-                    queued_at: self.now,
+                    queued_at: cx.now(),
                     started_at: 0,
                     waiters: Vec::new(),
                     frames: Vec::new(),
@@ -363,25 +364,24 @@ impl Twin {
     }
 
     /// A guest's minidisk I/O of `pages` pages to volume `vol`.
-    pub(crate) fn new_minidisk_io(&mut self, vol: u32, pages: u32, v: u32) -> u32 {
-        let cpu = self.cur_cpu;
-        let r = self.new_io(IoKind::Minidisk, vol, 0, pages, cpu);
+    pub(crate) fn new_minidisk_io(&mut self, cx: &mut Cx, vol: u32, pages: u32, v: u32) -> u32 {
+        let r = self.new_io(cx, IoKind::Minidisk, vol, 0, pages);
         self.io[r as usize].waiters.push(v);
         r
     }
 
     /// Queue an I/O on its volume, starting it if the exposure is free.
-    pub(crate) fn submit_io(&mut self, r: u32) {
+    pub(crate) fn submit_io(&mut self, cx: &mut Cx, r: u32) {
         let vol = self.io[r as usize].vol;
         let v = &mut self.pg.vols[vol as usize];
         if v.busy.is_none() {
-            self.start_io(vol, r);
+            self.start_io(cx, vol, r);
         } else {
             v.queue.push_back(r);
         }
     }
 
-    fn start_io(&mut self, vol: u32, r: u32) {
+    fn start_io(&mut self, cx: &mut Cx, vol: u32, r: u32) {
         let pages = self.io[r as usize].pages;
         let v = &mut self.pg.vols[vol as usize];
         let (pend, disc, conn) = v.service(pages);
@@ -390,10 +390,10 @@ impl Twin {
         v.c.pend_ns += pend;
         v.c.disc_ns += disc;
         v.c.conn_ns += conn;
-        self.io[r as usize].started_at = self.now;
+        self.io[r as usize].started_at = cx.now();
         let cpu = self.io[r as usize].cpu as usize;
         self.cpus[cpu].c.ssch += 1;
-        self.at(pend + disc + conn, Ev::IoDone { vol });
+        cx.at(pend + disc + conn, Ev::IoDone { vol });
     }
 
     /// Write pages as one block: allocate contiguous slots on the best volume
@@ -401,15 +401,15 @@ impl Twin {
     /// space is exhausted (the run abends with PGT004).
     pub(crate) fn start_block_write(
         &mut self,
+        cx: &mut Cx,
         items: &[(u32, u32)],
         kind: IoKind,
-        sys_ns: &mut Ns,
     ) -> u32 {
         let cap = self.pg.block_cap(self.block_max).min(items.len() as u32);
         let mut tries = self.pg.paging_vols.len();
         let (vol, first, n) = loop {
             let Some(vol) = self.pg.pick_volume() else {
-                self.abend(
+                cx.abend(
                     "PGT004",
                     "paging space is exhausted: no free page slots on any paging volume".into(),
                 );
@@ -420,7 +420,7 @@ impl Twin {
             }
             tries -= 1;
             if tries == 0 {
-                self.abend("PGT004", "paging space is exhausted".into());
+                cx.abend("PGT004", "paging space is exhausted".into());
                 return 0;
             }
         };
@@ -429,18 +429,17 @@ impl Twin {
         for &(g, _) in &items[..n as usize] {
             self.guests[g as usize].c.page_writes += 1;
         }
-        *sys_ns += self.costs.io + self.costs.page_io * n as u64;
-        let cpu = self.cur_cpu;
-        self.cpus[cpu as usize].c.pages_written += n as u64;
-        let r = self.new_io(kind, vol, b, n, cpu);
-        self.submit_io(r);
+        cx.charge.sys += self.costs.io + self.costs.page_io * n as u64;
+        self.cpus[cx.cpu as usize].c.pages_written += n as u64;
+        let r = self.new_io(cx, kind, vol, b, n);
+        self.submit_io(cx, r);
         n
     }
 
     /// Put pages 0..n of guest `g` that have no content yet on paging slots, in
     /// blocks of the block size, without simulating the writes (an initial
     /// state: the guest was paged out before the run began).
-    pub(crate) fn place_paged_out(&mut self, g: u32, n: u32) {
+    pub(crate) fn place_paged_out(&mut self, cx: &mut Cx, g: u32, n: u32) {
         let gi = g as usize;
         let bmax = self.block_max as usize;
         let mut vp = 0u32;
@@ -464,7 +463,7 @@ impl Twin {
                         .map(|(first, k)| (vol, first, k))
                 });
                 let Some((vol, first, k)) = placed else {
-                    self.abend(
+                    cx.abend(
                         "PGT004",
                         "paging space is exhausted while placing paged-out guest storage".into(),
                     );
@@ -488,11 +487,10 @@ impl Twin {
     /// (the CPU joined its waiters), `None` when not even one frame could be had.
     pub(crate) fn start_block_read(
         &mut self,
+        cx: &mut Cx,
         g: u32,
         vp: u32,
         v: u32,
-        cp_ns: &mut Ns,
-        sys_ns: &mut Ns,
     ) -> Option<Option<u32>> {
         let b = self.guests[g as usize].pt[vp as usize].blk;
         debug_assert_ne!(b, NO_BLOCK);
@@ -500,9 +498,8 @@ impl Twin {
             self.io[r as usize].waiters.push(v);
             return Some(None);
         }
-        let cpu = self.cur_cpu;
         let vol = self.pg.blocks.vol(b);
-        let r = self.new_io(IoKind::PageRead, vol, b, 0, cpu);
+        let r = self.new_io(cx, IoKind::PageRead, vol, b, 0);
         // The faulting page first, then the other pages of the block still on
         // DASD (slot k of the block, k = 0..n; no list is built).
         let slots = self.pg.blocks.len(b);
@@ -515,7 +512,7 @@ impl Twin {
             // Frames to spare: no demand scan can run while the block's pages
             // take theirs, so nothing else changes under the loop and it runs
             // on borrowed tables. The same steps as the loop below.
-            let Twin {
+            let Model {
                 st, guests, pg, io, ..
             } = self;
             let list = pg.blocks.pages(b);
@@ -536,7 +533,7 @@ impl Twin {
                 n += 1;
             }
         } else {
-            n = self.block_read_frames(b, r, g, vp, slots, sys_ns);
+            n = self.block_read_frames(cx, b, r, g, vp, slots);
         }
         if n == 0 {
             self.io_free.push(r);
@@ -545,7 +542,7 @@ impl Twin {
         self.io[r as usize].pages = n;
         self.io[r as usize].waiters.push(v);
         self.pg.blocks.set_reading(b, Some(r));
-        *cp_ns += self.costs.fault + self.costs.io;
+        cx.charge.cp += self.costs.fault + self.costs.io;
         Some(Some(r))
     }
 
@@ -555,12 +552,12 @@ impl Twin {
     /// Returns the pages that got one; stops at the first that cannot.
     fn block_read_frames(
         &mut self,
+        cx: &mut Cx,
         b: u32,
         r: u32,
         g: u32,
         vp: u32,
         slots: u32,
-        sys_ns: &mut Ns,
     ) -> u32 {
         let mut n = 0u32;
         for k in 0..=slots as usize {
@@ -572,7 +569,7 @@ impl Twin {
             if !awaits_read(self.guests[gi].pt[pp as usize], b) {
                 continue;
             }
-            let Some(f) = self.get_frame(pg_, pp, sys_ns) else {
+            let Some(f) = self.get_frame(cx, pg_, pp) else {
                 break;
             };
             self.st.flags[f as usize] = F_LOCK;
@@ -584,7 +581,7 @@ impl Twin {
     }
 
     /// An I/O finished on `vol`: complete it and start the next queued one.
-    pub(crate) fn io_done(&mut self, vol: u32) {
+    pub(crate) fn io_done(&mut self, cx: &mut Cx, vol: u32) {
         let r = self.pg.vols[vol as usize]
             .busy
             .take()
@@ -594,7 +591,7 @@ impl Twin {
             let q = &self.io[r as usize];
             (q.kind, q.block, q.pages, q.queued_at, q.started_at)
         };
-        let resp = self.now - queued;
+        let resp = cx.now() - queued;
         {
             let v = &mut self.pg.vols[vol as usize];
             v.c.resp_ns += resp;
@@ -625,7 +622,7 @@ impl Twin {
             }
             IoKind::Migrate => {
                 self.pg.blocks.end_write(block);
-                self.migration_done(block);
+                self.migration_done(cx, block);
             }
             IoKind::Minidisk => {}
         }
@@ -645,7 +642,7 @@ impl Twin {
         // Completion work may already have started a new I/O on this volume.
         if self.pg.vols[vol as usize].busy.is_none() {
             if let Some(next) = self.pg.vols[vol as usize].queue.pop_front() {
-                self.start_io(vol, next);
+                self.start_io(cx, vol, next);
             }
         }
     }

@@ -12,8 +12,8 @@
 //!   ([`T_PAGEOUT`]) keeps its frame number in the block word, which is free
 //!   then (a stolen page's old DASD copy was released before its write began).
 
-use super::{Ev, Twin};
-use crate::units::Ns;
+use super::{Cx, Model};
+use crate::core::units::Ns;
 use std::collections::VecDeque;
 
 /// Resident: the entry holds a frame and its reference and change bits.
@@ -317,14 +317,14 @@ impl Xstor {
     }
 }
 
-impl Twin {
+impl Model {
     /// Take a frame for guest `g`, page `vp`, running the demand scan when the
     /// available list is low. `None` when no frame can be had now.
     #[inline(always)]
-    pub(crate) fn get_frame(&mut self, g: u32, vp: u32, sys_ns: &mut Ns) -> Option<u32> {
+    pub(crate) fn get_frame(&mut self, cx: &mut Cx, g: u32, vp: u32) -> Option<u32> {
         // Frames already being paged out are on their way to the list.
         if self.st.avail.len() as u32 + self.st.pageout_frames <= self.st.low {
-            self.demand_scan(sys_ns);
+            self.demand_scan(cx);
         }
         let f = self.st.take(g, vp, 0)?;
         self.guests[g as usize].gained_frame(f, vp);
@@ -351,7 +351,7 @@ impl Twin {
     /// unreferenced frames above a dispatch-list user's working set, pass 2 any
     /// unreferenced frame, the emergency pass anything not locked.
     #[inline(never)]
-    pub(crate) fn demand_scan(&mut self, sys_ns: &mut Ns) {
+    pub(crate) fn demand_scan(&mut self, cx: &mut Cx) {
         let target = (self.st.high as usize).saturating_sub(self.st.pageout_frames as usize);
         if self.st.avail.len() >= target {
             return;
@@ -378,7 +378,7 @@ impl Twin {
                         {
                             continue;
                         }
-                        self.steal_from(g, pass, cat, target, sys_ns, &mut batches);
+                        self.steal_from(cx, g, pass, cat, target, &mut batches);
                     }
                     if self.st.avail.len() >= target || self.st.avail.len() == before {
                         break;
@@ -390,16 +390,16 @@ impl Twin {
                 break;
             }
         }
-        self.flush_pageouts(batches, sys_ns);
+        self.flush_pageouts(cx, batches);
     }
 
     fn steal_from(
         &mut self,
+        cx: &mut Cx,
         g: u32,
         pass: Pass,
         cat: Cat,
         target: usize,
-        sys_ns: &mut Ns,
         batches: &mut Vec<(u32, Vec<u32>)>,
     ) {
         let gi = g as usize;
@@ -445,7 +445,7 @@ impl Twin {
                 _ => continue, // stale entry: the frame was freed or reused since
             }
             self.st.c.examined += 1;
-            *sys_ns += self.costs.steal_frame;
+            cx.charge.sys += self.costs.steal_frame;
             // The reference bit first: it is in the entry already loaded, and
             // it decides most examinations without touching the frame's flags.
             if (pass != Pass::Emergency && e & P_REF != 0) || self.st.flags[fi] & F_LOCK != 0 {
@@ -453,7 +453,7 @@ impl Twin {
                 self.guests[gi].ufo.push_back((f, vp));
                 continue;
             }
-            self.steal_frame(g, vp, f, sys_ns, batches);
+            self.steal_frame(cx, g, vp, f, batches);
             taken += 1;
             let p = match pass {
                 Pass::First => 0,
@@ -466,7 +466,7 @@ impl Twin {
                 Cat::Dispatch => 2,
             };
             self.st.c.by_pass[p][c] += 1;
-            self.cpus[self.cur_cpu as usize].by_pass[p][c] += 1;
+            self.cpus[cx.cpu as usize].by_pass[p][c] += 1;
         }
     }
 
@@ -474,15 +474,15 @@ impl Twin {
     /// released; others go to XSTOR if it has room, else join a DASD write block.
     fn steal_frame(
         &mut self,
+        cx: &mut Cx,
         g: u32,
         vp: u32,
         f: u32,
-        sys_ns: &mut Ns,
         batches: &mut Vec<(u32, Vec<u32>)>,
     ) {
         let gi = g as usize;
         self.st.c.steals += 1;
-        self.cpus[self.cur_cpu as usize].steals += 1;
+        self.cpus[cx.cpu as usize].steals += 1;
         self.guests[gi].c.steals += 1;
         let changed = self.guests[gi].pt[vp as usize].e & P_CHG != 0;
         let backing = self.guests[gi].pt[vp as usize].blk;
@@ -495,21 +495,21 @@ impl Twin {
             self.release_slot(g, vp);
         }
         if self.xs.total > 0 && self.xs.has_room() {
-            let b = self.xs.take(g, vp, self.now);
+            let b = self.xs.take(g, vp, cx.now());
             self.guests[gi].pt[vp as usize].e = pte(T_XS, b);
             self.guests[gi].xstor += 1;
             self.guests[gi].c.ms_to_x += 1;
             self.st.c.xstor_out += 1;
-            self.cpus[self.cur_cpu as usize].xs_out += 1;
-            *sys_ns += self.costs.xmove;
+            self.cpus[cx.cpu as usize].xs_out += 1;
+            cx.charge.sys += self.costs.xmove;
             self.free_frame(f);
-            self.maybe_migrate(sys_ns);
+            self.maybe_migrate(cx);
             return;
         }
         // XSTOR is full: make room for later steals, and send this page to DASD.
         // Keep the frame (locked) until the write completes.
         if self.xs.total > 0 {
-            self.maybe_migrate(sys_ns);
+            self.maybe_migrate(cx);
         }
         self.guests[gi].pt[vp as usize] = PageEntry {
             e: pte(T_PAGEOUT, 0),
@@ -524,14 +524,14 @@ impl Twin {
     }
 
     /// Write stolen pages to DASD in blocks of up to the block size.
-    fn flush_pageouts(&mut self, batches: Vec<(u32, Vec<u32>)>, sys_ns: &mut Ns) {
+    fn flush_pageouts(&mut self, cx: &mut Cx, batches: Vec<(u32, Vec<u32>)>) {
         for (g, pages) in batches {
             let mut rest = &pages[..];
             while !rest.is_empty() {
                 let want = (rest.len() as u32).min(self.block_max);
                 let items: Vec<(u32, u32)> =
                     rest[..want as usize].iter().map(|&vp| (g, vp)).collect();
-                let n = self.start_block_write(&items, super::paging::IoKind::PageWrite, sys_ns);
+                let n = self.start_block_write(cx, &items, super::paging::IoKind::PageWrite);
                 if n == 0 {
                     return; // abend raised
                 }
@@ -542,7 +542,7 @@ impl Twin {
 
     /// Migrate the oldest XSTOR blocks to DASD when free XSTOR runs below the
     /// low threshold, until free plus in-flight blocks reach twice that.
-    pub(crate) fn maybe_migrate(&mut self, sys_ns: &mut Ns) {
+    pub(crate) fn maybe_migrate(&mut self, cx: &mut Cx) {
         if self.xs.free.len() as u32 + self.xs.migrating >= self.xs.low {
             return;
         }
@@ -571,13 +571,13 @@ impl Twin {
             // what is actually in flight.
             let mut rest = &items[..];
             while !rest.is_empty() {
-                let n = self.start_block_write(rest, super::paging::IoKind::Migrate, sys_ns);
+                let n = self.start_block_write(cx, rest, super::paging::IoKind::Migrate);
                 if n == 0 {
                     return; // abend raised
                 }
                 self.xs.migrating += n;
                 self.st.c.migrated += n as u64;
-                self.cpus[self.cur_cpu as usize].migrated += n as u64;
+                self.cpus[cx.cpu as usize].migrated += n as u64;
                 for &(g, _) in &rest[..n as usize] {
                     self.guests[g as usize].c.x_to_ds += 1;
                 }
@@ -587,14 +587,11 @@ impl Twin {
     }
 
     /// A migration write finished: pages still in XSTOR now live on DASD.
-    /// Continue migrating if XSTOR is still short.
-    pub(crate) fn migration_done(&mut self, block: u32) {
+    /// Continue migrating if XSTOR is still short (interrupt-level CP work:
+    /// the caller owes `cx`'s charge to the CPU's next burst).
+    pub(crate) fn migration_done(&mut self, cx: &mut Cx, block: u32) {
         self.finish_migration(block);
-        let mut sys = 0;
-        self.maybe_migrate(&mut sys);
-        // Interrupt-level CP work: charged to the CPU's next burst, so busy
-        // time never runs ahead of elapsed time.
-        self.cpus[self.cur_cpu as usize].owed_sys += sys;
+        self.maybe_migrate(cx);
     }
 
     fn finish_migration(&mut self, block: u32) {
@@ -700,7 +697,7 @@ impl Twin {
     }
 
     /// Bring an XSTOR page into frame `f` (synchronous page move).
-    pub(crate) fn xstor_in(&mut self, g: u32, vp: u32, f: u32) {
+    pub(crate) fn xstor_in(&mut self, cx: &mut Cx, g: u32, vp: u32, f: u32) {
         let gi = g as usize;
         let e = self.guests[gi].pt[vp as usize].e;
         let b = idx(e);
@@ -710,12 +707,7 @@ impl Twin {
         self.guests[gi].pt[vp as usize].e = pte(T_RES, f) | P_REF | P_CHG;
         self.guests[gi].c.x_to_ms += 1;
         self.st.c.xstor_in += 1;
-        self.cpus[self.cur_cpu as usize].xs_in += 1;
-    }
-
-    /// Schedule `ev` at `now + d`.
-    pub(crate) fn at(&mut self, d: Ns, ev: Ev) {
-        self.q.push(self.now + d, ev);
+        self.cpus[cx.cpu as usize].xs_in += 1;
     }
 }
 
