@@ -37,6 +37,12 @@ impl<E> Ord for Entry<E> {
     }
 }
 
+/// Bytes per queued event of type `E` (time, sequence number and the event):
+/// the model asserts its events keep this at 32.
+pub const fn entry_size<E>() -> usize {
+    std::mem::size_of::<Entry<E>>()
+}
+
 pub struct EventQueue<E> {
     /// Earlier than every entry of `heap`, when present.
     slot: Option<Entry<E>>,

@@ -24,7 +24,6 @@ pub struct CpuCounters {
     pub cp_user_ns: Ns,
     /// CP time not attributable to a guest.
     pub sys_ns: Ns,
-    pub ssch: u64,
     pub pages_read: u64,
     pub pages_written: u64,
     pub dispatches: u64,
@@ -345,11 +344,9 @@ impl Model {
                     if spread {
                         dev += self.group_of(g).1 as u16;
                     }
-                    let vol = self.pg.paging_vols.len()
-                        + self.sc.dasd_volume_index(dev).expect("validated");
                     WorkState::Io {
                         phase: 0,
-                        vol: vol as u32,
+                        vol: self.io.by_devno(dev).expect("validated"),
                     }
                 }
             };
@@ -483,7 +480,7 @@ impl Model {
         let v = b.vcpu;
         let vi = v as usize;
         if let Some(r) = b.io {
-            self.submit_io(cx, r);
+            self.io.submit(cx, r);
         }
         let woken = std::mem::take(&mut self.vcpus[vi].woken);
         self.vcpus[vi].vtime += b.virt;
@@ -555,6 +552,7 @@ impl Model {
     }
 
     /// An I/O (page read or minidisk) the virtual CPU waited for completed.
+    #[inline]
     pub(crate) fn io_wait_over(&mut self, v: u32) {
         let vi = v as usize;
         if self.vcpus[vi].state == VState::Running {
@@ -609,11 +607,7 @@ impl Model {
                 }
             }
         }
-        for v in &mut self.pg.vols {
-            v.c.hf_count += 1;
-            v.c.hf_queue += v.queue.len() as u64;
-            v.c.hf_busy += v.busy.is_some() as u64;
-        }
+        self.io.hf_tick();
         self.st.update_rate(self.sc.monitor.hf_rate.0);
         self.admit_eligible();
     }
@@ -711,7 +705,8 @@ impl Model {
                         let vol = *vol;
                         cx.charge.cp += self.costs.virtual_io;
                         self.vcpus[vi].vio += 1;
-                        b.io = Some(self.new_minidisk_io(cx, vol, *pages_per_io, v));
+                        let origin = super::io::Origin::Minidisk { vcpu: v };
+                        b.io = Some(self.io.alloc(cx, vol, *pages_per_io, origin));
                         b.outcome = Outcome::IoWait;
                     }
                     _ => {
@@ -894,7 +889,7 @@ impl Model {
                 T_READIN => {
                     self.guests[gi].c.faults += 1;
                     let r = idx(e);
-                    self.io[r as usize].waiters.push(v);
+                    self.pg.join_read(r, v);
                     cx.charge.cp += self.costs.fault;
                     b.outcome = Outcome::PageWait;
                     return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);

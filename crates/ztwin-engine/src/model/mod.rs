@@ -2,10 +2,18 @@
 //! volumes, processors and guests, driven by one event queue.
 //!
 //! * [`storage`] — frames, available list, the Era A demand scan, XSTOR;
-//! * [`paging`] — paging volumes, slot allocation, block paging, device service;
+//! * [`paging`] — page slots, block paging (which volume, how many pages);
 //! * [`blocks`] — the table of paging blocks (a block's header and page list side by side);
+//! * [`io`] — DASD volumes, I/O requests and their service (a component:
+//!   private state, its own events and counters, see its module doc);
 //! * [`dispatch`] — logical CPUs, virtual CPUs, scheduler lists, workloads;
 //! * [`monitor`] — turning the model's counters into CP Monitor records.
+//!
+//! [`Twin`] is the clock and queue ([`Core`]) plus the [`Model`]; every step of
+//! the model is a method given a [`Cx`] (the core, the logical CPU doing the
+//! work, the CP time it costs). Events ([`Ev`]) are small `Copy` values, one
+//! variant (or sub-enum) per component; [`Model::io_done`] routes each I/O
+//! completion to the owner of its [`io::Origin`].
 //!
 //! Every CP operation charges CP time (to the guest it serves, or to the
 //! system), so T/V and capture ratio come out of the model rather than being
@@ -13,6 +21,7 @@
 
 pub mod blocks;
 pub mod dispatch;
+pub mod io;
 pub mod monitor;
 pub mod paging;
 pub mod storage;
@@ -21,7 +30,8 @@ use crate::core::rng::{Rng, Stream};
 use crate::core::units::{Ns, MS, PAGE, US};
 use crate::scenario::{Action, Scenario, Workload};
 use dispatch::{Cpu, Guest, Vcpu};
-use paging::{IoReq, Paging};
+use io::{Io, Origin, VolumeDef};
+use paging::Paging;
 use storage::{Storage, Xstor};
 
 /// Events of the simulation. Small and `Copy`: the queue never allocates per event.
@@ -29,8 +39,8 @@ use storage::{Storage, Xstor};
 pub enum Ev {
     /// A logical CPU finishes the burst it is running.
     BurstEnd { cpu: u16 },
-    /// The I/O running on a volume completes.
-    IoDone { vol: u32 },
+    /// The I/O component's.
+    Io(io::Ev),
     /// A virtual CPU's think time ends.
     Wake { vcpu: u32 },
     /// A guest has been idle for the test-idle time (if `gen` still matches).
@@ -42,6 +52,10 @@ pub enum Ev {
     /// A timeline action.
     Timeline { idx: u32 },
 }
+
+// Events stay small: 12 bytes, 32 per queue entry with its time and sequence.
+const _: () = assert!(std::mem::size_of::<Ev>() <= 12);
+const _: () = assert!(crate::core::queue::entry_size::<Ev>() == 32);
 
 /// CP costs in nanoseconds.
 #[derive(Clone, Copy, Debug)]
@@ -120,6 +134,13 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+impl From<io::Ev> for Ev {
+    #[inline(always)]
+    fn from(e: io::Ev) -> Ev {
+        Ev::Io(e)
+    }
+}
+
 impl From<crate::core::Abend> for RunError {
     fn from(a: crate::core::Abend) -> RunError {
         RunError::Abend {
@@ -148,8 +169,7 @@ pub struct Model {
     pub(crate) st: Storage,
     pub(crate) xs: Xstor,
     pub(crate) pg: Paging,
-    pub(crate) io: Vec<IoReq>,
-    pub(crate) io_free: Vec<u32>,
+    pub(crate) io: Io,
     pub(crate) cpus: Vec<Cpu>,
     pub(crate) ready: std::collections::VecDeque<u32>,
     pub(crate) guests: Vec<Guest>,
@@ -179,6 +199,45 @@ pub struct Model {
     /// Block reads that took that loop (for that test).
     #[cfg(test)]
     pub(crate) unscanned_read_count: u64,
+}
+
+/// The scenario's volumes, paging groups first, then minidisk groups; and the
+/// page slots of each paging volume, as `(volume, slots)`.
+fn volumes(sc: &Scenario) -> (Vec<VolumeDef>, Vec<(u32, u32)>) {
+    use crate::scenario::{cylinders_of, parse_devno, volser, SLOTS_PER_CYL};
+    let mut defs = Vec::new();
+    let mut slots = Vec::new();
+    for g in &sc.paging {
+        let base = parse_devno(&g.first_address).expect("validated");
+        let full = cylinders_of(&g.device_type).expect("validated");
+        let cyls = g.cylinders.unwrap_or(full);
+        for k in 0..g.count {
+            slots.push((defs.len() as u32, (cyls as u64 * SLOTS_PER_CYL) as u32));
+            defs.push(VolumeDef {
+                devno: base + k as u16,
+                volser: volser(&g.volser_prefix, k, g.count),
+                device_type: g.device_type.clone(),
+                cylinders: cyls,
+                paging: true,
+                service: g.service.clone(),
+            });
+        }
+    }
+    for g in &sc.dasd {
+        let base = parse_devno(&g.first_address).expect("validated");
+        let cyls = cylinders_of(&g.device_type).expect("validated");
+        for k in 0..g.count {
+            defs.push(VolumeDef {
+                devno: base + k as u16,
+                volser: volser(&g.volser_prefix, k, g.count),
+                device_type: g.device_type.clone(),
+                cylinders: cyls,
+                paging: false,
+                service: g.service.clone(),
+            });
+        }
+    }
+    (defs, slots)
 }
 
 /// Page-table bytes of random touchers above which prefetching ahead of them
@@ -221,7 +280,9 @@ impl Twin {
         let fixed = (sc.system.cp_fixed.0 / PAGE) as u32;
         let st = Storage::new(frames, fixed);
         let xs = Xstor::new((sc.system.xstor.0 / PAGE) as u32, sc.srm.xstor_low);
-        let pg = Paging::new(sc, seed);
+        let (defs, slots) = volumes(sc);
+        let io = Io::new(defs, sc.system.processors as usize, seed);
+        let pg = Paging::new(&slots, sc.srm.block_max);
         let cpus = (0..sc.system.processors).map(|_| Cpu::default()).collect();
         let mut m = Model {
             sc: sc.clone(),
@@ -229,8 +290,7 @@ impl Twin {
             st,
             xs,
             pg,
-            io: Vec::new(),
-            io_free: Vec::new(),
+            io,
             cpus,
             ready: Default::default(),
             guests: Vec::new(),
@@ -272,7 +332,7 @@ impl Twin {
             let m = &mut self.model;
             m.ev_counts[match ev {
                 Ev::BurstEnd { .. } => 0,
-                Ev::IoDone { .. } => 1,
+                Ev::Io(_) => 1,
                 Ev::Wake { .. } => 2,
                 Ev::TestIdle { .. } => 3,
                 Ev::Hf => 4,
@@ -280,6 +340,8 @@ impl Twin {
                 Ev::Timeline { .. } => 6,
             }] += 1;
             if let Ev::Sample = ev {
+                #[cfg(debug_assertions)]
+                self.model.check();
                 emit.sample(self)?;
                 if !progress(t, self.core.end) {
                     return Err(RunError::Interrupted);
@@ -358,7 +420,7 @@ impl Model {
     fn handle(&mut self, cx: &mut Cx, ev: Ev) {
         match ev {
             Ev::BurstEnd { cpu } => self.burst_end(cx, cpu),
-            Ev::IoDone { vol } => {
+            Ev::Io(io::Ev::Done { vol }) => {
                 self.io_done(cx, vol);
                 // Interrupt-level CP work (the migration it continues) is
                 // charged to the CPU's next burst, so busy time never runs
@@ -375,6 +437,34 @@ impl Model {
             Ev::Timeline { idx } => self.timeline(cx, idx as usize),
         }
         debug_assert_eq!(cx.charge, Default::default(), "{ev:?} charged CP time");
+    }
+
+    /// An I/O completed on `vol`: its origin's owner takes it; then the
+    /// volume starts its next request (unless the completion work already
+    /// started one there). This match is the list of who issues I/O.
+    fn io_done(&mut self, cx: &mut Cx, vol: u32) {
+        let d = self.io.done(cx, vol);
+        match d.origin {
+            Origin::PageRead { block } => self.block_read_done(&d, block),
+            Origin::PageWrite { block } => {
+                self.block_written(&d, block);
+                self.pageout_done(block);
+            }
+            Origin::Migrate { block } => {
+                self.block_written(&d, block);
+                self.migration_done(cx, block);
+            }
+            Origin::Minidisk { vcpu } => self.io_wait_over(vcpu),
+        }
+        self.io.release(d.req);
+        self.io.start_next(cx, vol);
+    }
+
+    /// Consistency of the components' state (debug builds, at each sample).
+    #[cfg(any(test, debug_assertions))]
+    pub(crate) fn check(&self) {
+        self.io.check();
+        self.pg.check();
     }
 
     /// Guest group and member index of guest `gi`.
@@ -430,17 +520,9 @@ impl Model {
             self.st.waiters.len(),
             self.ready.len()
         );
-        let busy: Vec<_> = self
-            .pg
-            .vols
-            .iter()
-            .map(|v| (v.busy.is_some(), v.queue.len()))
-            .collect();
-        eprintln!(
-            "volumes (busy, queued): {busy:?}; I/O requests {} ({} free)",
-            self.io.len(),
-            self.io_free.len()
-        );
+        let busy: Vec<_> = self.io.devices().map(|d| (d.busy, d.queued)).collect();
+        let (reqs, free) = self.io.arena();
+        eprintln!("volumes (busy, queued): {busy:?}; I/O requests {reqs} ({free} free)");
     }
 }
 

@@ -181,7 +181,8 @@ impl<W: Write> Emitter<W> {
             r.set_u(fld!(prp, "MTRPRP_PFXCPUTY"), cputy);
         }
         let dev = l("MRMTRDEV");
-        for (i, v) in t.pg.vols.iter().enumerate() {
+        for d in t.io.devices() {
+            let v = d.def;
             let mut r = s.push_layout(dev, tod);
             r.set_u(fld!(dev, "MTRDEV_RDEVTYPE"), 0x04);
             r.set_u(fld!(dev, "MTRDEV_RDEVCLAS"), 0x04);
@@ -194,7 +195,7 @@ impl<W: Write> Emitter<W> {
                 .unwrap_or(0);
             r.set_u(fld!(dev, "MTRDEV_CALMODLN"), model);
             r.set_u(fld!(dev, "MTRDEV_RDEVDEV"), v.devno as u64);
-            r.set_u(fld!(dev, "MTRDEV_RDEVSID"), 0x0001_0000 + i as u64);
+            r.set_u(fld!(dev, "MTRDEV_RDEVSID"), 0x0001_0000 + d.index as u64);
             r.set_text(fld!(dev, "MTRDEV_RDEVSER"), &v.volser);
             r.set_u(fld!(dev, "MTRDEV_RDEVCYLS"), v.cylinders as u64);
         }
@@ -206,8 +207,8 @@ impl<W: Write> Emitter<W> {
             r.set_u(fld!(mem, "MTRMEM_SYSGSTOR"), bytes);
         }
         let pag = l("MRMTRPAG");
-        for (i, &vi) in t.pg.paging_vols.iter().enumerate() {
-            let v = &t.pg.vols[vi as usize];
+        for (i, pv) in t.pg.vols.iter().enumerate() {
+            let v = t.io.def(pv.dev);
             let mut r = s.push_layout(pag, tod);
             r.set_text(fld!(pag, "MTRPAG_CPVOLSER"), &v.volser);
             r.set_u(fld!(pag, "MTRPAG_RDEVDEV"), v.devno as u64);
@@ -218,7 +219,7 @@ impl<W: Write> Emitter<W> {
                 fld!(pag, "MTRPAG_CALEND"),
                 v.cylinders.saturating_sub(1) as u64,
             );
-            r.set_u(fld!(pag, "MTRPAG_CALSLOTS"), v.slots as u64);
+            r.set_u(fld!(pag, "MTRPAG_CALSLOTS"), pv.slots as u64);
         }
         let spr = l("MRMTRSPR");
         {
@@ -291,7 +292,7 @@ impl<W: Write> Emitter<W> {
             let cc = &cpu.c;
             let mut r = s.push_layout(l.sytsyp, tod);
             r.set_u(fld!(l.sytsyp, "SYTSYP_PFXCPUAD"), c as u64);
-            r.set_u(fld!(l.sytsyp, "SYTSYP_PLSCTSS"), cc.ssch);
+            r.set_u(fld!(l.sytsyp, "SYTSYP_PLSCTSS"), t.io.ssch_by_cpu()[c]);
             r.set_u(fld!(l.sytsyp, "SYTSYP_PLSPIOPR"), cc.pages_read);
             r.set_u(fld!(l.sytsyp, "SYTSYP_PLSPIOPW"), cc.pages_written);
             r.set_u(fld!(l.sytsyp, "SYTSYP_PFXCPUTY"), cputy);
@@ -447,26 +448,31 @@ impl<W: Write> Emitter<W> {
                 e[8..16].copy_from_slice(&dur(busy).to_be_bytes());
             }
         }
-        for &vi in &t.pg.paging_vols {
-            let v = &t.pg.vols[vi as usize];
+        let devs: Vec<_> = t.io.devices().collect();
+        for pv in &t.pg.vols {
+            let d = &devs[pv.dev as usize];
+            let v = d.def;
             let mut r = s.push_layout(l.stoasp, tod);
             r.set_text(fld!(l.stoasp, "STOASP_CALVSER"), &v.volser);
             r.set_u(fld!(l.stoasp, "STOASP_RDEVDEV"), v.devno as u64);
-            r.set_u(fld!(l.stoasp, "STOASP_RDEVSID"), 0x0001_0000 + vi as u64);
-            r.set_u(fld!(l.stoasp, "STOASP_CALPAGE"), v.slots as u64);
-            r.set_u(fld!(l.stoasp, "STOASP_EXPCTSRD"), v.c.ssch_rd);
-            r.set_u(fld!(l.stoasp, "STOASP_EXPCTSWR"), v.c.ssch_wr);
-            r.set_u(fld!(l.stoasp, "STOASP_EXPCTPRD"), v.c.pages_rd);
-            r.set_u(fld!(l.stoasp, "STOASP_EXPCTPWR"), v.c.pages_wr);
-            r.set_u(fld!(l.stoasp, "STOASP_EXPCURQC"), v.queue.len() as u64);
-            r.set_u(fld!(l.stoasp, "STOASP_SCMSSCH"), v.c.ssch);
+            r.set_u(
+                fld!(l.stoasp, "STOASP_RDEVSID"),
+                0x0001_0000 + d.index as u64,
+            );
+            r.set_u(fld!(l.stoasp, "STOASP_CALPAGE"), pv.slots as u64);
+            r.set_u(fld!(l.stoasp, "STOASP_EXPCTSRD"), pv.c.ssch_rd);
+            r.set_u(fld!(l.stoasp, "STOASP_EXPCTSWR"), pv.c.ssch_wr);
+            r.set_u(fld!(l.stoasp, "STOASP_EXPCTPRD"), pv.c.pages_rd);
+            r.set_u(fld!(l.stoasp, "STOASP_EXPCTPWR"), pv.c.pages_wr);
+            r.set_u(fld!(l.stoasp, "STOASP_EXPCURQC"), d.queued as u64);
+            r.set_u(fld!(l.stoasp, "STOASP_SCMSSCH"), d.c.ssch);
             r.set_u(fld!(l.stoasp, "STOASP_CALFLAG1"), 0x80);
             r.set_u(
                 fld!(l.stoasp, "STOASP_EXPMLOAD"),
-                (v.smoothed_ms * 1000.0) as u64,
+                (d.smoothed_ms * 1000.0) as u64,
             );
-            r.set_u(fld!(l.stoasp, "STOASP_CPVALOCD"), v.used as u64);
-            r.set_u(fld!(l.stoasp, "STOASP_SCGSSCH"), v.c.ssch);
+            r.set_u(fld!(l.stoasp, "STOASP_CPVALOCD"), pv.used as u64);
+            r.set_u(fld!(l.stoasp, "STOASP_SCGSSCH"), d.c.ssch);
         }
         for (gi, g) in t.guests.iter().enumerate() {
             if g.sched == Sched::LoggedOff {
@@ -517,26 +523,27 @@ impl<W: Write> Emitter<W> {
                 r.set_u(f("USEINT_HFOTHR"), h.other);
             }
         }
-        for (i, v) in t.pg.vols.iter().enumerate() {
+        for d in &devs {
+            let v = d.def;
             let mut r = s.push_layout(l.ioddev, tod);
             let f = |n: &str| l.ioddev.f(n);
-            r.set_u(f("IODDEV_RDEVSID"), 0x0001_0000 + i as u64);
+            r.set_u(f("IODDEV_RDEVSID"), 0x0001_0000 + d.index as u64);
             r.set_u(f("IODDEV_RDEVDEV"), v.devno as u64);
             r.set_u(f("IODDEV_RDEVTYPE"), 0x04);
             r.set_u(f("IODDEV_RDEVCLAS"), 0x04);
             r.set_text(f("IODDEV_RDEVSER"), &v.volser);
             r.set_u(f("IODDEV_CALFLAGS"), if v.paging { 0x80 } else { 0 });
-            r.set_u(f("IODDEV_RDEVSSCH"), v.c.ssch);
-            r.set_u(f("IODDEV_HFCOUNT"), v.c.hf_count);
-            r.set_u(f("IODDEV_HFQUEUE"), v.c.hf_queue);
-            r.set_u(f("IODDEV_HFBUSY"), v.c.hf_busy);
-            r.set_u(f("IODDEV_SCMSSCH"), v.c.ssch);
-            r.set_u(f("IODDEV_SCMCOUNT"), v.c.ssch);
-            r.set_u(f("IODDEV_SCMCNTIM"), scm(v.c.conn_ns));
-            r.set_u(f("IODDEV_SCMFPTIM"), scm(v.c.pend_ns));
-            r.set_u(f("IODDEV_SCMDDTIM"), scm(v.c.disc_ns));
-            r.set_u(f("IODDEV_SCGSSCH"), v.c.ssch);
-            r.set_u(f("IODDEV_SCGCOUNT"), v.c.ssch);
+            r.set_u(f("IODDEV_RDEVSSCH"), d.c.ssch);
+            r.set_u(f("IODDEV_HFCOUNT"), d.c.hf_count);
+            r.set_u(f("IODDEV_HFQUEUE"), d.c.hf_queue);
+            r.set_u(f("IODDEV_HFBUSY"), d.c.hf_busy);
+            r.set_u(f("IODDEV_SCMSSCH"), d.c.ssch);
+            r.set_u(f("IODDEV_SCMCOUNT"), d.c.ssch);
+            r.set_u(f("IODDEV_SCMCNTIM"), scm(d.c.conn_ns));
+            r.set_u(f("IODDEV_SCMFPTIM"), scm(d.c.pend_ns));
+            r.set_u(f("IODDEV_SCMDDTIM"), scm(d.c.disc_ns));
+            r.set_u(f("IODDEV_SCGSSCH"), d.c.ssch);
+            r.set_u(f("IODDEV_SCGCOUNT"), d.c.ssch);
         }
         self.records += s.len() as u64 + 1;
         self.intervals += 1;

@@ -531,7 +531,7 @@ impl Model {
                 let want = (rest.len() as u32).min(self.block_max);
                 let items: Vec<(u32, u32)> =
                     rest[..want as usize].iter().map(|&vp| (g, vp)).collect();
-                let n = self.start_block_write(cx, &items, super::paging::IoKind::PageWrite);
+                let n = self.start_block_write(cx, &items, super::paging::WriteKind::PageOut);
                 if n == 0 {
                     return; // abend raised
                 }
@@ -548,7 +548,7 @@ impl Model {
         }
         // Migration runs in the background with a bounded number of pages in
         // flight, MIGRATE_BLOCKS_PER_VOLUME blocks per paging volume.
-        let cap = MIGRATE_BLOCKS_PER_VOLUME * self.block_max * self.pg.paging_vols.len() as u32;
+        let cap = MIGRATE_BLOCKS_PER_VOLUME * self.block_max * self.pg.vols.len() as u32;
         while (self.xs.free.len() as u32 + self.xs.migrating) < 2 * self.xs.low
             && self.xs.migrating < cap
         {
@@ -571,7 +571,7 @@ impl Model {
             // what is actually in flight.
             let mut rest = &items[..];
             while !rest.is_empty() {
-                let n = self.start_block_write(cx, rest, super::paging::IoKind::Migrate);
+                let n = self.start_block_write(cx, rest, super::paging::WriteKind::Migrate);
                 if n == 0 {
                     return; // abend raised
                 }
