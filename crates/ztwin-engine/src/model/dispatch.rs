@@ -16,7 +16,7 @@ use crate::scenario::{Pattern, Touch, Workload, MINOR_SLICE};
 use std::collections::VecDeque;
 
 /// Per logical CPU counters (cumulative).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CpuCounters {
     /// Guest (emulation) time.
     pub emul_ns: Ns,
@@ -24,8 +24,6 @@ pub struct CpuCounters {
     pub cp_user_ns: Ns,
     /// CP time not attributable to a guest.
     pub sys_ns: Ns,
-    pub pages_read: u64,
-    pub pages_written: u64,
     pub dispatches: u64,
     pub hf_count: u64,
 }
@@ -61,14 +59,6 @@ pub struct Burst {
 pub struct Cpu {
     pub running: Option<Burst>,
     pub c: CpuCounters,
-    /// Storage work done on this CPU: steals, frame waits, XSTOR moves.
-    pub steals: u64,
-    pub frame_waits: u64,
-    pub xs_in: u64,
-    pub xs_out: u64,
-    pub migrated: u64,
-    /// Steals by pass (first, second, emergency) and category (dormant, eligible, dispatch).
-    pub by_pass: [[u64; 3]; 3],
     /// System time owed by interrupt-level CP work, added to the next burst.
     pub owed_sys: Ns,
 }
@@ -86,7 +76,7 @@ pub enum VState {
 }
 
 /// Per virtual CPU high-frequency counters (USEINT).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HfCounters {
     pub total: u64,
     pub running: u64,
@@ -166,19 +156,6 @@ pub enum Sched {
     Dispatch,
 }
 
-/// Per guest paging counters (UPAGE).
-#[derive(Clone, Debug, Default)]
-pub struct GuestCounters {
-    pub page_reads: u64,
-    pub page_writes: u64,
-    pub steals: u64,
-    pub x_to_ms: u64,
-    pub ms_to_x: u64,
-    pub x_to_ds: u64,
-    pub faults: u64,
-    pub first_touch: u64,
-}
-
 pub struct Guest {
     pub userid: String,
     pub vpages: u32,
@@ -200,7 +177,6 @@ pub struct Guest {
     pub ufo: VecDeque<(u32, u32)>,
     pub idle_gen: u32,
     pub logon_ns: Ns,
-    pub c: GuestCounters,
 }
 
 impl Guest {
@@ -231,7 +207,6 @@ impl Guest {
             ufo: VecDeque::new(),
             idle_gen: 0,
             logon_ns: 0,
-            c: GuestCounters::default(),
         }
     }
 
@@ -259,11 +234,89 @@ impl Guest {
     }
 }
 
+/// A guest as the monitor sees it (MTRUSR, USEACT, USELON, USELOF).
+#[derive(Clone, Copy, Debug)]
+pub struct GuestSample<'a> {
+    pub userid: &'a str,
+    pub vpages: u32,
+    pub nvcpu: u32,
+    pub share: u32,
+    pub quickdsp: bool,
+    pub logged_on: bool,
+    pub logon_ns: Ns,
+    /// Its storage: frames, working-set estimate, XSTOR blocks, DASD pages.
+    pub resident: u32,
+    pub wss: f64,
+    pub xstor: u32,
+    pub dasd: u32,
+}
+
+/// A virtual CPU as the monitor sees it (USEACT, USEINT).
+#[derive(Clone, Copy, Debug)]
+pub struct VcpuSample {
+    pub addr: u16,
+    /// Total (virtual + CP) and virtual time.
+    pub ttime: Ns,
+    pub vtime: Ns,
+    /// Virtual I/Os (minidisk).
+    pub vio: u64,
+    pub hf: HfCounters,
+}
+
 fn us_f(x: f64) -> Ns {
     (x * US as f64).round().max(1.0) as Ns
 }
 
 impl Model {
+    // ------------------------------------------------------------ samples
+
+    /// Each logical CPU's counters.
+    pub(crate) fn cpu_counters(&self) -> impl ExactSizeIterator<Item = CpuCounters> + '_ {
+        self.cpus.iter().map(|c| c.c)
+    }
+
+    /// Guests, logged on or not.
+    pub(crate) fn guest_count(&self) -> u32 {
+        self.guests.len() as u32
+    }
+
+    /// Guest `g` for the monitor.
+    pub(crate) fn guest_sample(&self, g: u32) -> GuestSample<'_> {
+        let gu = &self.guests[g as usize];
+        GuestSample {
+            userid: &gu.userid,
+            vpages: gu.vpages,
+            nvcpu: gu.nvcpu,
+            share: gu.share,
+            quickdsp: gu.quickdsp,
+            logged_on: gu.sched != Sched::LoggedOff,
+            logon_ns: gu.logon_ns,
+            resident: gu.resident,
+            wss: gu.wss,
+            xstor: gu.xstor,
+            dasd: gu.dasd,
+        }
+    }
+
+    /// Guest `g`'s virtual CPUs for the monitor, base first.
+    pub(crate) fn vcpu_samples(&self, g: u32) -> impl Iterator<Item = VcpuSample> + '_ {
+        self.guests[g as usize].vcpus().map(|v| {
+            let vc = &self.vcpus[v as usize];
+            VcpuSample {
+                addr: vc.addr,
+                ttime: vc.ttime,
+                vtime: vc.vtime,
+                vio: vc.vio,
+                hf: vc.hf,
+            }
+        })
+    }
+
+    /// Guests on the eligible list.
+    pub(crate) fn eligible_count(&self) -> u32 {
+        self.eligible.len() as u32
+    }
+
     // ------------------------------------------------------------ guests
 
     pub(crate) fn logon(&mut self, cx: &mut Cx, g: u32) {
@@ -281,8 +334,8 @@ impl Model {
         ];
         self.guests[gi].sched = Sched::Dormant;
         self.guests[gi].logon_ns = cx.now();
-        self.events_pending
-            .push((super::monitor::PendingEvent::Logon, g, cx.now()));
+        self.mon
+            .event(super::monitor::PendingEvent::Logon, g, cx.now());
         let w = self.guests[gi].workload.clone();
         self.start_workload(cx, g, w);
     }
@@ -298,8 +351,8 @@ impl Model {
             self.discard_page(g, vp);
         }
         self.guests[gi].wss = 0.0;
-        self.events_pending
-            .push((super::monitor::PendingEvent::Logoff, g, cx.now()));
+        self.mon
+            .event(super::monitor::PendingEvent::Logoff, g, cx.now());
     }
 
     pub(crate) fn start_workload(&mut self, cx: &mut Cx, g: u32, w: Workload) {
@@ -495,9 +548,7 @@ impl Model {
                 Outcome::PageWait | Outcome::FrameWait => {
                     self.vcpus[vi].state = VState::PageWait;
                     if b.outcome == Outcome::FrameWait {
-                        self.st.c.frame_waits += 1;
-                        self.cpus[c as usize].frame_waits += 1;
-                        self.st.waiters.push_back(v);
+                        self.st.wait_for_frame(c, v);
                     }
                 }
                 Outcome::IoWait => self.vcpus[vi].state = VState::IoWait,
@@ -608,7 +659,7 @@ impl Model {
             }
         }
         self.io.hf_tick();
-        self.st.update_rate(self.sc.monitor.hf_rate.0);
+        self.st.update_rate(self.mon.hf_rate);
         self.admit_eligible();
     }
 
@@ -863,8 +914,7 @@ impl Model {
                     };
                     self.guests[gi].pt[vp as usize].e = pte(T_RES, f) | P_REF | P_CHG;
                     cx.charge.cp += self.costs.first_touch;
-                    self.guests[gi].c.first_touch += 1;
-                    self.st.c.first_touch += 1;
+                    self.st.count_first_touch(g);
                 }
                 T_XS => {
                     let Some(f) = self.get_frame(cx, g, vp) else {
@@ -873,10 +923,10 @@ impl Model {
                     };
                     self.xstor_in(cx, g, vp, f);
                     cx.charge.cp += self.costs.xmove;
-                    self.guests[gi].c.faults += 1;
+                    self.st.count_fault(g);
                 }
                 T_DASD => {
-                    self.guests[gi].c.faults += 1;
+                    self.st.count_fault(g);
                     b.outcome = match self.start_block_read(cx, g, vp, v) {
                         Some(io) => {
                             b.io = io;
@@ -887,7 +937,7 @@ impl Model {
                     return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                 }
                 T_READIN => {
-                    self.guests[gi].c.faults += 1;
+                    self.st.count_fault(g);
                     let r = idx(e);
                     self.pg.join_read(r, v);
                     cx.charge.cp += self.costs.fault;

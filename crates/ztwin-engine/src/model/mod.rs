@@ -7,13 +7,17 @@
 //! * [`io`] — DASD volumes, I/O requests and their service (a component:
 //!   private state, its own events and counters, see its module doc);
 //! * [`dispatch`] — logical CPUs, virtual CPUs, scheduler lists, workloads;
-//! * [`monitor`] — turning the model's counters into CP Monitor records.
+//! * [`monitor`] — the outbox of event records, and the emitter that turns
+//!   the components' samples into CP Monitor records (one file per domain);
+//! * `tests/` — whole-run tests.
 //!
 //! [`Twin`] is the clock and queue ([`Core`]) plus the [`Model`]; every step of
 //! the model is a method given a [`Cx`] (the core, the logical CPU doing the
 //! work, the CP time it costs). Events ([`Ev`]) are small `Copy` values, one
-//! variant (or sub-enum) per component; [`Model::io_done`] routes each I/O
-//! completion to the owner of its [`io::Origin`].
+//! variant (or sub-enum) per component; `Model::io_done` routes each I/O
+//! completion to the owner of its [`io::Origin`]. Counters are written only by
+//! the component that owns them (per-CPU and per-guest breakdowns included,
+//! indexed by `cx.cpu` or the guest); the monitor reads samples.
 //!
 //! Every CP operation charges CP time (to the guest it serves, or to the
 //! system), so T/V and capture ratio come out of the model rather than being
@@ -45,10 +49,8 @@ pub enum Ev {
     Wake { vcpu: u32 },
     /// A guest has been idle for the test-idle time (if `gen` still matches).
     TestIdle { guest: u32, gen: u32 },
-    /// High-frequency state sampling.
-    Hf,
-    /// End of a monitor sample interval.
-    Sample,
+    /// The monitor's (HF sampling, end of interval).
+    Mon(monitor::Ev),
     /// A timeline action.
     Timeline { idx: u32 },
 }
@@ -134,6 +136,30 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+impl Ev {
+    /// Which kind of event (for counting them by kind: burst end, I/O,
+    /// wake, test idle, HF, sample, timeline).
+    #[inline]
+    pub fn kind(&self) -> usize {
+        match self {
+            Ev::BurstEnd { .. } => 0,
+            Ev::Io(_) => 1,
+            Ev::Wake { .. } => 2,
+            Ev::TestIdle { .. } => 3,
+            Ev::Mon(monitor::Ev::Hf) => 4,
+            Ev::Mon(monitor::Ev::Sample) => 5,
+            Ev::Timeline { .. } => 6,
+        }
+    }
+}
+
+impl From<monitor::Ev> for Ev {
+    #[inline(always)]
+    fn from(e: monitor::Ev) -> Ev {
+        Ev::Mon(e)
+    }
+}
+
 impl From<io::Ev> for Ev {
     #[inline(always)]
     fn from(e: io::Ev) -> Ev {
@@ -167,7 +193,6 @@ pub struct Model {
     pub(crate) sc: Scenario,
     pub(crate) costs: Costs,
     pub(crate) st: Storage,
-    pub(crate) xs: Xstor,
     pub(crate) pg: Paging,
     pub(crate) io: Io,
     pub(crate) cpus: Vec<Cpu>,
@@ -183,8 +208,7 @@ pub struct Model {
     pub(crate) irq_cpu: u16,
     /// Guests on the eligible list, in arrival order.
     pub(crate) eligible: std::collections::VecDeque<u32>,
-    /// Logon/logoff events not yet written.
-    pub(crate) events_pending: Vec<(monitor::PendingEvent, u32, Ns)>,
+    pub(crate) mon: monitor::Monitor,
     /// Events handled, by kind (burst end, I/O done, wake, test idle, HF,
     /// sample, timeline), for profiling.
     pub(crate) ev_counts: [u64; 7],
@@ -278,17 +302,18 @@ impl Twin {
         };
         let frames = (sc.system.central_storage.0 / PAGE) as u32;
         let fixed = (sc.system.cp_fixed.0 / PAGE) as u32;
-        let st = Storage::new(frames, fixed);
         let xs = Xstor::new((sc.system.xstor.0 / PAGE) as u32, sc.srm.xstor_low);
+        let ncpu = sc.system.processors as usize;
+        let nguest = sc.guests.iter().map(|g| g.count as usize).sum();
+        let st = Storage::new(frames, fixed, xs, ncpu, nguest);
         let (defs, slots) = volumes(sc);
         let io = Io::new(defs, sc.system.processors as usize, seed);
-        let pg = Paging::new(&slots, sc.srm.block_max);
+        let pg = Paging::new(&slots, sc.srm.block_max, ncpu, nguest);
         let cpus = (0..sc.system.processors).map(|_| Cpu::default()).collect();
         let mut m = Model {
             sc: sc.clone(),
             costs,
             st,
-            xs,
             pg,
             io,
             cpus,
@@ -301,7 +326,21 @@ impl Twin {
             seed,
             irq_cpu: 0,
             eligible: Default::default(),
-            events_pending: Vec::new(),
+            mon: monitor::Monitor::new(
+                sc.monitor.sample_interval.0,
+                sc.monitor.hf_rate.0,
+                monitor::SystemId {
+                    cp_level: sc.system.cp_level.clone(),
+                    system_id: sc.system.system_id.clone(),
+                    cpu_model: sc.system.cpu_model.clone(),
+                    lpar_name: sc.system.lpar_name.clone(),
+                    cpu_type: match sc.system.processor_type {
+                        crate::scenario::ProcessorType::CP => 0,
+                        crate::scenario::ProcessorType::IFL => 3,
+                    },
+                    central_storage: sc.system.central_storage.0,
+                },
+            ),
             ev_counts: [0; 7],
             lookahead: random_toucher_tables(sc) > LOOKAHEAD_MIN_BYTES,
             unscanned_reads: true,
@@ -330,25 +369,16 @@ impl Twin {
             self.core.now = t;
             self.core.events += 1;
             let m = &mut self.model;
-            m.ev_counts[match ev {
-                Ev::BurstEnd { .. } => 0,
-                Ev::Io(_) => 1,
-                Ev::Wake { .. } => 2,
-                Ev::TestIdle { .. } => 3,
-                Ev::Hf => 4,
-                Ev::Sample => 5,
-                Ev::Timeline { .. } => 6,
-            }] += 1;
-            if let Ev::Sample = ev {
+            m.ev_counts[ev.kind()] += 1;
+            if let Ev::Mon(monitor::Ev::Sample) = ev {
                 #[cfg(debug_assertions)]
                 self.model.check();
                 emit.sample(self)?;
                 if !progress(t, self.core.end) {
                     return Err(RunError::Interrupted);
                 }
-                self.core
-                    .q
-                    .push(t + self.model.sc.monitor.sample_interval.0, Ev::Sample);
+                let next = t + self.model.mon.sample_interval;
+                self.core.q.push(next, monitor::Ev::Sample.into());
             } else {
                 let mut cx = Cx::new(&mut self.core, m.irq_cpu);
                 m.handle(&mut cx, ev);
@@ -363,7 +393,7 @@ impl Twin {
         }
         self.core.now = self.core.end;
         if std::env::var_os("ZTWIN_DEBUG").is_some() {
-            self.model.debug_summary();
+            self.model.debug_summary(self.core.now);
         }
         Ok(())
     }
@@ -407,9 +437,9 @@ impl Model {
             }
         }
         debug_assert_eq!(cx.charge, Default::default());
-        let hf = self.sc.monitor.hf_rate.0;
-        core.q.push(hf, Ev::Hf);
-        core.q.push(self.sc.monitor.sample_interval.0, Ev::Sample);
+        core.q.push(self.mon.hf_rate, monitor::Ev::Hf.into());
+        core.q
+            .push(self.mon.sample_interval, monitor::Ev::Sample.into());
         for (i, t) in self.sc.timeline.iter().enumerate() {
             core.q.push(t.at.0, Ev::Timeline { idx: i as u32 });
         }
@@ -429,11 +459,11 @@ impl Model {
             }
             Ev::Wake { vcpu } => self.wake(vcpu),
             Ev::TestIdle { guest, gen } => self.test_idle(guest, gen),
-            Ev::Hf => {
+            Ev::Mon(monitor::Ev::Hf) => {
                 self.hf_sample();
-                cx.at(self.sc.monitor.hf_rate.0, Ev::Hf);
+                cx.at(self.mon.hf_rate, monitor::Ev::Hf);
             }
-            Ev::Sample => unreachable!("the emitter takes samples"),
+            Ev::Mon(monitor::Ev::Sample) => unreachable!("the emitter takes samples"),
             Ev::Timeline { idx } => self.timeline(cx, idx as usize),
         }
         debug_assert_eq!(cx.charge, Default::default(), "{ev:?} charged CP time");
@@ -465,6 +495,7 @@ impl Model {
     pub(crate) fn check(&self) {
         self.io.check();
         self.pg.check();
+        self.check_storage();
     }
 
     /// Guest group and member index of guest `gi`.
@@ -502,24 +533,20 @@ impl Model {
 
     /// Developer aid (`ZTWIN_DEBUG=1`): the model's internal counters at the
     /// end of a run, on stderr. Nothing here reaches the MONWRITE file.
-    fn debug_summary(&self) {
+    fn debug_summary(&self, now: Ns) {
         eprintln!(
             "events by kind (burst, io, wake, testidle, hf, sample, timeline): {:?}",
             self.ev_counts
         );
-        eprintln!("storage counters: {:?}", self.st.c);
+        eprintln!("storage: {:?}", self.st.sample(now));
         eprintln!(
-            "xstor free {} migrating {} low {} fifo {}; available {} (low {}, high {}), frame waiters {}, ready {}",
-            self.xs.free.len(),
-            self.xs.migrating,
-            self.xs.low,
-            self.xs.fifo.len(),
-            self.st.avail.len(),
-            self.st.low,
-            self.st.high,
+            "xstor migrating {} fifo {}; frame waiters {}, ready {}",
+            self.st.xs.migrating,
+            self.st.xs.fifo.len(),
             self.st.waiters.len(),
             self.ready.len()
         );
+        eprintln!("paging: {:?}", self.pg.sample());
         let busy: Vec<_> = self.io.devices().map(|d| (d.busy, d.queued)).collect();
         let (reqs, free) = self.io.arena();
         eprintln!("volumes (busy, queued): {busy:?}; I/O requests {reqs} ({free} free)");
@@ -546,161 +573,4 @@ pub(crate) fn prefetch<T>(v: &[T], i: usize) {
 pub(crate) const TEST_IDLE: Ns = 300 * MS;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Random touchers that page, small enough for a unit test.
-    const PAGING: &str = r#"
-[scenario]
-duration = "40s"
-[system]
-processors = 2
-central_storage = "256M"
-xstor = "64M"
-[monitor]
-sample_interval = "10s"
-[[paging]]
-device_type = "3390-3"
-count = 4
-first_address = "7900"
-volser_prefix = "PG"
-[[guest]]
-userid = "LNX"
-count = 3
-virtual_storage = "256M"
-workload = { type = "thrasher", area = "160M", pattern = "working_set", hot_fraction = 0.2, hot_share = 0.8, warm_fraction = 0.3, warm_share = 0.15, touch = "write", cpu_per_touch_us = 5.0, burst_touches = 40, think = "20ms" }
-[[guest]]
-userid = "RND"
-virtual_storage = "128M"
-workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read", cpu_per_touch_us = 2.0, prefill = true }
-"#;
-
-    /// A guest that logs off while it pages leaves nothing behind: no frame,
-    /// no XSTOR block, no slot, and no XSTOR block freed twice (I/O in flight
-    /// at logoff is cleaned up when it completes).
-    #[test]
-    fn logoff_while_paging_frees_everything_once() {
-        // A small XSTOR, so migrations are in flight when the guests leave.
-        let text = format!(
-            "{}\n[[timeline]]\nat = \"25s\"\naction = \"logoff\"\nguest = \"LNX*\"\n",
-            PAGING.replace("xstor = \"64M\"", "xstor = \"8M\"")
-        );
-        let sc = Scenario::from_toml(&text, "logoff.toml").unwrap();
-        let (_, twin) = run(&sc, 3, false);
-        assert!(twin.model.st.c.migrated > 1000, "{:?}", twin.model.st.c);
-        let off: Vec<u32> = (0..twin.model.guests.len() as u32)
-            .filter(|&g| twin.model.guests[g as usize].sched == dispatch::Sched::LoggedOff)
-            .collect();
-        assert_eq!(off.len(), 3);
-        for &g in &off {
-            let gu = &twin.model.guests[g as usize];
-            assert_eq!((gu.resident, gu.xstor, gu.dasd), (0, 0, 0), "{}", gu.userid);
-            assert!(!twin.model.st.frames.iter().any(|f| f.owner == g));
-            assert!(!twin.model.xs.owner.contains(&g));
-        }
-        let mut free = twin.model.xs.free.clone();
-        free.sort_unstable();
-        free.dedup();
-        assert_eq!(
-            free.len(),
-            twin.model.xs.free.len(),
-            "an XSTOR block is free twice"
-        );
-        let owned = twin
-            .model
-            .xs
-            .owner
-            .iter()
-            .filter(|&&o| o != storage::FREE)
-            .count();
-        assert_eq!(owned as u32, twin.model.xs.used());
-        // Every XSTOR block in use belongs to the page that points to it, and back.
-        for (b, &o) in twin.model.xs.owner.iter().enumerate() {
-            if o != storage::FREE {
-                let e = twin.model.guests[o as usize].pt[twin.model.xs.vpage[b] as usize].e;
-                assert_eq!(
-                    (storage::tag(e), storage::idx(e)),
-                    (storage::T_XS, b as u32)
-                );
-            }
-        }
-        for (g, gu) in twin.model.guests.iter().enumerate() {
-            let mut in_xs = 0;
-            for (vp, pe) in gu.pt.iter().enumerate() {
-                if storage::tag(pe.e) == storage::T_XS {
-                    in_xs += 1;
-                    let b = storage::idx(pe.e) as usize;
-                    assert_eq!(
-                        (twin.model.xs.owner[b], twin.model.xs.vpage[b]),
-                        (g as u32, vp as u32)
-                    );
-                }
-            }
-            assert_eq!(in_xs, gu.xstor, "{}", gu.userid);
-        }
-    }
-
-    /// Run `sc` with `seed`, prefetching or not: the MONWRITE bytes and the
-    /// model at the end.
-    fn run(sc: &Scenario, seed: u64, lookahead: bool) -> (Vec<u8>, Twin) {
-        run_with(sc, seed, |t| t.model.lookahead = lookahead)
-    }
-
-    /// Run `sc` with `seed` after `set` adjusts the model.
-    fn run_with(sc: &Scenario, seed: u64, set: impl FnOnce(&mut Twin)) -> (Vec<u8>, Twin) {
-        let mut twin = Twin::new(sc, seed, None);
-        set(&mut twin);
-        let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
-        let mut emit = monitor::Emitter::new(Vec::new(), start);
-        twin.run(&mut emit, &mut |_, _| true).unwrap();
-        (emit.finish().unwrap(), twin)
-    }
-
-    /// Prefetching ahead of random touchers is for speed only: the MONWRITE
-    /// file is the same byte for byte with and without it.
-    #[test]
-    fn lookahead_changes_nothing_but_speed() {
-        let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
-        let (plain, a) = run(&sc, 11, false);
-        let (ahead, b) = run(&sc, 11, true);
-        assert!(
-            a.model.refs > 100_000,
-            "the guests touch pages ({})",
-            a.model.refs
-        );
-        assert_eq!(a.model.refs, b.model.refs);
-        assert!(plain == ahead, "lookahead changed the MONWRITE file");
-        // The scenario pages, so faults interrupt the lookahead.
-        assert!(
-            a.model.st.c.pages_read_dasd + a.model.st.c.xstor_in > 1000,
-            "{:?}",
-            a.model.st.c
-        );
-        let (other_seed, _) = run(&sc, 12, true);
-        assert!(other_seed != plain, "another seed gives another file");
-    }
-
-    /// A block read with frames to spare takes them without checking for a
-    /// demand scan before each page (paging.rs): the MONWRITE file is the same
-    /// byte for byte as when every page takes its frame through `get_frame`.
-    /// The scenario has both cases: reads while storage fills, and reads
-    /// while the demand scan keeps the available list near its threshold.
-    #[test]
-    fn unscanned_block_reads_change_nothing_but_speed() {
-        let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
-        let (per_page, a) = run_with(&sc, 5, |t| t.model.unscanned_reads = false);
-        let (unscanned, b) = run_with(&sc, 5, |_| {});
-        assert_eq!(a.model.unscanned_read_count, 0);
-        let reads = b.model.pg.vols.iter().map(|v| v.c.ssch_rd).sum::<u64>();
-        assert!(
-            b.model.unscanned_read_count > 1000 && b.model.unscanned_read_count + 20 < reads,
-            "both kinds of read: {} of {reads} unscanned",
-            b.model.unscanned_read_count
-        );
-        assert!(b.model.st.c.scans > 10, "{:?}", b.model.st.c);
-        assert!(
-            per_page == unscanned,
-            "the unscanned loop changed the MONWRITE file"
-        );
-    }
-}
+mod tests;

@@ -21,6 +21,41 @@ pub struct SlotCounters {
     pub pages_wr: u64,
 }
 
+/// System-wide paging counters (cumulative).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PagingCounters {
+    /// Pages read from and written to paging volumes.
+    pub pages_read: u64,
+    pub pages_written: u64,
+}
+
+/// Pages read and written by one logical CPU or for one guest (cumulative).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PageIo {
+    pub read: u64,
+    pub written: u64,
+}
+
+/// Paging space as the monitor sees it (SYTASG).
+#[derive(Clone, Copy, Debug)]
+pub struct PagingSample {
+    pub total_slots: u64,
+    pub used_slots: u64,
+    /// Times slot use crossed 90%.
+    pub full90: u64,
+    pub c: PagingCounters,
+}
+
+/// One paging volume as the monitor sees it (STOASP, MTRPAG).
+#[derive(Clone, Copy, Debug)]
+pub struct PagingVolSample {
+    /// The volume in the `io` component.
+    pub dev: u32,
+    pub slots: u32,
+    pub used: u32,
+    pub c: SlotCounters,
+}
+
 /// The page slots of one paging volume.
 pub struct PagingVol {
     /// The volume in the `io` component.
@@ -111,11 +146,15 @@ pub struct Paging {
     /// through `read_free`.
     pub reads: Vec<Read>,
     read_free: Vec<u32>,
+    c: PagingCounters,
+    by_cpu: Vec<PageIo>,
+    by_guest: Vec<PageIo>,
 }
 
 impl Paging {
-    /// Paging volumes `(io volume, slots)`, blocks of at most `block_max` pages.
-    pub fn new(vols: &[(u32, u32)], block_max: u32) -> Paging {
+    /// Paging volumes `(io volume, slots)`, blocks of at most `block_max`
+    /// pages, for `cpus` logical CPUs and `guests` guests.
+    pub fn new(vols: &[(u32, u32)], block_max: u32, cpus: usize, guests: usize) -> Paging {
         Paging {
             vols: vols
                 .iter()
@@ -128,7 +167,40 @@ impl Paging {
             rr: 0,
             reads: Vec::new(),
             read_free: Vec::new(),
+            c: PagingCounters::default(),
+            by_cpu: vec![PageIo::default(); cpus],
+            by_guest: vec![PageIo::default(); guests],
         }
+    }
+
+    /// Paging space now.
+    pub fn sample(&self) -> PagingSample {
+        PagingSample {
+            total_slots: self.total_slots,
+            used_slots: self.used_slots,
+            full90: self.full90,
+            c: self.c,
+        }
+    }
+
+    /// The paging volumes, in order.
+    pub fn volumes(&self) -> impl Iterator<Item = PagingVolSample> + '_ {
+        self.vols.iter().map(|v| PagingVolSample {
+            dev: v.dev,
+            slots: v.slots,
+            used: v.used,
+            c: v.c,
+        })
+    }
+
+    /// Pages read and written by each logical CPU.
+    pub fn by_cpu(&self) -> &[PageIo] {
+        &self.by_cpu
+    }
+
+    /// Pages read and written for guest `g`.
+    pub fn guest(&self, g: u32) -> PageIo {
+        self.by_guest[g as usize]
     }
 
     /// Effective block size cap given paging-space fullness: full size below
@@ -313,12 +385,12 @@ impl Model {
             }
         };
         let b = self.pg.claim_block(pv, first, &items[..n as usize], true);
-        self.st.c.pages_written_dasd += n as u64;
+        self.pg.c.pages_written += n as u64;
         for &(g, _) in &items[..n as usize] {
-            self.guests[g as usize].c.page_writes += 1;
+            self.pg.by_guest[g as usize].written += 1;
         }
         cx.charge.sys += self.costs.io + self.costs.page_io * n as u64;
-        self.cpus[cx.cpu as usize].c.pages_written += n as u64;
+        self.pg.by_cpu[cx.cpu as usize].written += n as u64;
         let origin = match kind {
             WriteKind::PageOut => Origin::PageWrite { block: b },
             WriteKind::Migrate => Origin::Migrate { block: b },
@@ -488,7 +560,7 @@ impl Model {
         let pages = d.pages;
         self.pg.count(b, pages, false);
         let rd = self.pg.blocks.reading(b).expect("a block read in flight");
-        self.st.c.pages_read_dasd += pages as u64;
+        self.pg.c.pages_read += pages as u64;
         let frames = std::mem::take(&mut self.pg.reads[rd as usize].frames);
         for &(g, vp, f) in &frames {
             let gi = g as usize;
@@ -498,13 +570,13 @@ impl Model {
             // page when it runs again.
             self.guests[gi].pt[vp as usize].e = pte(T_RES, f);
             self.st.flags[f as usize] = 0;
-            self.guests[gi].c.page_reads += 1;
+            self.pg.by_guest[gi].read += 1;
             if self.logged_off(g) {
                 self.discard_page(g, vp);
             }
         }
         self.pg.reads[rd as usize].frames = frames;
-        self.cpus[d.cpu as usize].c.pages_read += pages as u64;
+        self.pg.by_cpu[d.cpu as usize].read += pages as u64;
         self.pg.blocks.set_reading(b, None);
         // Pages discarded meanwhile may have left the block empty.
         self.pg.blocks.maybe_free(b);

@@ -113,7 +113,8 @@ pub enum Cat {
     Dispatch,
 }
 
-#[derive(Default, Clone, Debug)]
+/// System-wide storage counters (cumulative).
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StorageCounters {
     pub frame_requests: u64,
     pub frame_waits: u64,
@@ -124,12 +125,52 @@ pub struct StorageCounters {
     /// Steals by pass (first, second, emergency) and category (dormant, eligible, dispatch).
     pub by_pass: [[u64; 3]; 3],
     pub examined: u64,
-    pub pages_read_dasd: u64,
-    pub pages_written_dasd: u64,
     pub xstor_in: u64,
     pub xstor_out: u64,
     pub migrated: u64,
     pub first_touch: u64,
+}
+
+/// Storage work done on one logical CPU (cumulative): SYTRSP, SYTXSP, STORSP.
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StorCpu {
+    pub steals: u64,
+    pub frame_waits: u64,
+    pub xs_in: u64,
+    pub xs_out: u64,
+    pub migrated: u64,
+    /// Steals by pass (first, second, emergency) and category (dormant, eligible, dispatch).
+    pub by_pass: [[u64; 3]; 3],
+}
+
+/// Storage counters of one guest (cumulative): USEACT.
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GuestStor {
+    /// Page faults on pages with content (in XSTOR, on DASD, being read or
+    /// written), not first touches.
+    pub faults: u64,
+    pub first_touch: u64,
+    pub steals: u64,
+    /// Pages moved central storage to XSTOR, XSTOR to central, XSTOR to DASD.
+    pub ms_to_x: u64,
+    pub x_to_ms: u64,
+    pub x_to_ds: u64,
+}
+
+/// Real storage and XSTOR as the monitor sees them.
+#[derive(Clone, Copy, Debug)]
+pub struct StorageSample {
+    pub fixed: u32,
+    pub dpa: u32,
+    pub avail: u32,
+    pub low: u32,
+    pub high: u32,
+    pub c: StorageCounters,
+    pub xs_total: u32,
+    pub xs_free: u32,
+    pub xs_low: u32,
+    /// Mean age of the pages in XSTOR, ns.
+    pub xs_mean_age: u128,
 }
 
 /// A frame's owner (a guest, or [`FREE`]) and the guest page in it.
@@ -159,11 +200,16 @@ pub struct Storage {
     pub pageout_frames: u32,
     /// Where the next demand scan starts among the users.
     pub scan_cursor: u32,
-    pub c: StorageCounters,
+    pub xs: Xstor,
+    c: StorageCounters,
+    by_cpu: Vec<StorCpu>,
+    by_guest: Vec<GuestStor>,
 }
 
 impl Storage {
-    pub fn new(total: u32, fixed: u32) -> Storage {
+    /// `total` frames of which CP keeps `fixed`, XSTOR `xs`, for `cpus`
+    /// logical CPUs and `guests` guests.
+    pub fn new(total: u32, fixed: u32, xs: Xstor, cpus: usize, guests: usize) -> Storage {
         let dpa = total - fixed;
         let mut s = Storage {
             total,
@@ -185,7 +231,10 @@ impl Storage {
             waiters: VecDeque::new(),
             pageout_frames: 0,
             scan_cursor: 0,
+            xs,
             c: StorageCounters::default(),
+            by_cpu: vec![StorCpu::default(); cpus],
+            by_guest: vec![GuestStor::default(); guests],
         };
         s.set_thresholds(dpa);
         s
@@ -218,6 +267,53 @@ impl Storage {
         };
         self.flags[f as usize] = flags;
         Some(f)
+    }
+
+    /// Virtual CPU `v` on logical CPU `cpu` waits for a frame.
+    pub fn wait_for_frame(&mut self, cpu: u16, v: u32) {
+        self.c.frame_waits += 1;
+        self.by_cpu[cpu as usize].frame_waits += 1;
+        self.waiters.push_back(v);
+    }
+
+    /// Guest `g` touched a page for the first time.
+    #[inline]
+    pub fn count_first_touch(&mut self, g: u32) {
+        self.by_guest[g as usize].first_touch += 1;
+        self.c.first_touch += 1;
+    }
+
+    /// Guest `g` faulted on a page that has content (in XSTOR, on DASD, being
+    /// read or written).
+    #[inline]
+    pub fn count_fault(&mut self, g: u32) {
+        self.by_guest[g as usize].faults += 1;
+    }
+
+    /// Real storage and XSTOR now.
+    pub fn sample(&self, now: Ns) -> StorageSample {
+        StorageSample {
+            fixed: self.fixed,
+            dpa: self.dpa(),
+            avail: self.avail.len() as u32,
+            low: self.low,
+            high: self.high,
+            c: self.c,
+            xs_total: self.xs.total,
+            xs_free: self.xs.free.len() as u32,
+            xs_low: self.xs.low,
+            xs_mean_age: self.xs.mean_age(now),
+        }
+    }
+
+    /// Storage work by logical CPU.
+    pub fn by_cpu(&self) -> &[StorCpu] {
+        &self.by_cpu
+    }
+
+    /// Guest `g`'s storage counters.
+    pub fn guest(&self, g: u32) -> GuestStor {
+        self.by_guest[g as usize]
     }
 
     /// Dynamic-paging-area frames.
@@ -329,6 +425,76 @@ impl Model {
         let f = self.st.take(g, vp, 0)?;
         self.guests[g as usize].gained_frame(f, vp);
         Some(f)
+    }
+
+    /// Consistency of real storage, XSTOR and the page tables: every frame
+    /// is free (and on the available list once) or owned by a resident page
+    /// (or one being read or paged out) of its owner, whose frame count
+    /// matches; every XSTOR block is free (once) or owned by the page that
+    /// points to it, and back.
+    #[cfg(any(test, debug_assertions))]
+    pub(crate) fn check_storage(&self) {
+        let st = &self.st;
+        let mut on_list = vec![false; st.total as usize];
+        for &f in &st.avail {
+            assert!(
+                !on_list[f as usize],
+                "frame {f} is on the available list twice"
+            );
+            on_list[f as usize] = true;
+            assert_eq!(
+                st.frames[f as usize].owner, FREE,
+                "available frame {f} has an owner"
+            );
+        }
+        let mut owned = vec![0u32; self.guests.len()];
+        for (f, fr) in st.frames.iter().enumerate() {
+            if fr.owner == FREE {
+                continue;
+            }
+            owned[fr.owner as usize] += 1;
+            let pe = self.guests[fr.owner as usize].pt[fr.vpage as usize];
+            let holds = match tag(pe.e) {
+                T_RES => idx(pe.e) == f as u32,
+                T_PAGEOUT => pe.blk == f as u32,
+                T_READIN => st.flags[f] & F_LOCK != 0,
+                _ => false,
+            };
+            assert!(
+                holds,
+                "frame {f} owned by ({}, {}) which is elsewhere",
+                fr.owner, fr.vpage
+            );
+        }
+        for (g, gu) in self.guests.iter().enumerate() {
+            assert_eq!(
+                owned[g], gu.resident,
+                "{}: frames owned vs resident",
+                gu.userid
+            );
+        }
+        let xs = &st.xs;
+        let mut free = vec![false; xs.total as usize];
+        for &b in &xs.free {
+            assert!(!free[b as usize], "XSTOR block {b} is free twice");
+            free[b as usize] = true;
+            assert_eq!(xs.owner[b as usize], FREE);
+        }
+        let mut in_xs = vec![0u32; self.guests.len()];
+        for (b, &o) in xs.owner.iter().enumerate() {
+            if o == FREE {
+                assert!(free[b], "XSTOR block {b} has no owner and is not free");
+                continue;
+            }
+            let e = self.guests[o as usize].pt[xs.vpage[b] as usize].e;
+            assert_eq!((tag(e), idx(e)), (T_XS, b as u32), "XSTOR block {b}");
+            in_xs[o as usize] += 1;
+        }
+        for (g, gu) in self.guests.iter().enumerate() {
+            let n = gu.pt.iter().filter(|pe| tag(pe.e) == T_XS).count() as u32;
+            assert_eq!(n, in_xs[g], "{}: pages in XSTOR vs blocks owned", gu.userid);
+            assert_eq!(n, gu.xstor, "{}: XSTOR count", gu.userid);
+        }
     }
 
     /// Return a frame to the available list and wake a frame waiter.
@@ -466,7 +632,7 @@ impl Model {
                 Cat::Dispatch => 2,
             };
             self.st.c.by_pass[p][c] += 1;
-            self.cpus[cx.cpu as usize].by_pass[p][c] += 1;
+            self.st.by_cpu[cx.cpu as usize].by_pass[p][c] += 1;
         }
     }
 
@@ -482,8 +648,8 @@ impl Model {
     ) {
         let gi = g as usize;
         self.st.c.steals += 1;
-        self.cpus[cx.cpu as usize].steals += 1;
-        self.guests[gi].c.steals += 1;
+        self.st.by_cpu[cx.cpu as usize].steals += 1;
+        self.st.by_guest[gi].steals += 1;
         let changed = self.guests[gi].pt[vp as usize].e & P_CHG != 0;
         let backing = self.guests[gi].pt[vp as usize].blk;
         if !changed && backing != NO_BLOCK {
@@ -494,13 +660,13 @@ impl Model {
         if backing != NO_BLOCK {
             self.release_slot(g, vp);
         }
-        if self.xs.total > 0 && self.xs.has_room() {
-            let b = self.xs.take(g, vp, cx.now());
+        if self.st.xs.total > 0 && self.st.xs.has_room() {
+            let b = self.st.xs.take(g, vp, cx.now());
             self.guests[gi].pt[vp as usize].e = pte(T_XS, b);
             self.guests[gi].xstor += 1;
-            self.guests[gi].c.ms_to_x += 1;
+            self.st.by_guest[gi].ms_to_x += 1;
             self.st.c.xstor_out += 1;
-            self.cpus[cx.cpu as usize].xs_out += 1;
+            self.st.by_cpu[cx.cpu as usize].xs_out += 1;
             cx.charge.sys += self.costs.xmove;
             self.free_frame(f);
             self.maybe_migrate(cx);
@@ -508,7 +674,7 @@ impl Model {
         }
         // XSTOR is full: make room for later steals, and send this page to DASD.
         // Keep the frame (locked) until the write completes.
-        if self.xs.total > 0 {
+        if self.st.xs.total > 0 {
             self.maybe_migrate(cx);
         }
         self.guests[gi].pt[vp as usize] = PageEntry {
@@ -543,25 +709,25 @@ impl Model {
     /// Migrate the oldest XSTOR blocks to DASD when free XSTOR runs below the
     /// low threshold, until free plus in-flight blocks reach twice that.
     pub(crate) fn maybe_migrate(&mut self, cx: &mut Cx) {
-        if self.xs.free.len() as u32 + self.xs.migrating >= self.xs.low {
+        if self.st.xs.free.len() as u32 + self.st.xs.migrating >= self.st.xs.low {
             return;
         }
         // Migration runs in the background with a bounded number of pages in
         // flight, MIGRATE_BLOCKS_PER_VOLUME blocks per paging volume.
         let cap = MIGRATE_BLOCKS_PER_VOLUME * self.block_max * self.pg.vols.len() as u32;
-        while (self.xs.free.len() as u32 + self.xs.migrating) < 2 * self.xs.low
-            && self.xs.migrating < cap
+        while (self.st.xs.free.len() as u32 + self.st.xs.migrating) < 2 * self.st.xs.low
+            && self.st.xs.migrating < cap
         {
             let mut items = Vec::with_capacity(self.block_max as usize);
             while items.len() < self.block_max as usize {
-                let Some((b, gen)) = self.xs.fifo.pop_front() else {
+                let Some((b, gen)) = self.st.xs.fifo.pop_front() else {
                     break;
                 };
                 let bi = b as usize;
-                if self.xs.gen[bi] != gen || self.xs.owner[bi] == FREE {
+                if self.st.xs.gen[bi] != gen || self.st.xs.owner[bi] == FREE {
                     continue;
                 }
-                items.push((self.xs.owner[bi], self.xs.vpage[bi]));
+                items.push((self.st.xs.owner[bi], self.st.xs.vpage[bi]));
             }
             if items.is_empty() {
                 return;
@@ -575,11 +741,11 @@ impl Model {
                 if n == 0 {
                     return; // abend raised
                 }
-                self.xs.migrating += n;
+                self.st.xs.migrating += n;
                 self.st.c.migrated += n as u64;
-                self.cpus[cx.cpu as usize].migrated += n as u64;
+                self.st.by_cpu[cx.cpu as usize].migrated += n as u64;
                 for &(g, _) in &rest[..n as usize] {
-                    self.guests[g as usize].c.x_to_ds += 1;
+                    self.st.by_guest[g as usize].x_to_ds += 1;
                 }
                 rest = &rest[n as usize..];
             }
@@ -598,12 +764,12 @@ impl Model {
         // By index, not by copying the list: completion work may mark slots gone.
         for k in 0..self.pg.blocks.len(block) {
             let (g, vp) = self.pg.blocks.page(block, k);
-            self.xs.migrating = self.xs.migrating.saturating_sub(1);
+            self.st.xs.migrating = self.st.xs.migrating.saturating_sub(1);
             let gi = g as usize;
             let e = self.guests[gi].pt[vp as usize].e;
             if tag(e) == T_XS {
                 let b = idx(e);
-                self.xs.release(b);
+                self.st.xs.release(b);
                 self.guests[gi].xstor -= 1;
                 self.guests[gi].pt[vp as usize].e = pte(T_DASD, 0);
                 self.guests[gi].pt[vp as usize].blk = block;
@@ -669,7 +835,7 @@ impl Model {
                 self.free_frame(f);
             }
             T_XS => {
-                self.xs.release(idx(e));
+                self.st.xs.release(idx(e));
                 self.guests[gi].xstor -= 1;
             }
             T_READIN | T_PAGEOUT => return,
@@ -701,13 +867,13 @@ impl Model {
         let gi = g as usize;
         let e = self.guests[gi].pt[vp as usize].e;
         let b = idx(e);
-        self.xs.release(b);
+        self.st.xs.release(b);
         self.guests[gi].xstor -= 1;
         // The page has no other copy now: mark it changed so a steal writes it.
         self.guests[gi].pt[vp as usize].e = pte(T_RES, f) | P_REF | P_CHG;
-        self.guests[gi].c.x_to_ms += 1;
+        self.st.by_guest[gi].x_to_ms += 1;
         self.st.c.xstor_in += 1;
-        self.cpus[cx.cpu as usize].xs_in += 1;
+        self.st.by_cpu[cx.cpu as usize].xs_in += 1;
     }
 }
 

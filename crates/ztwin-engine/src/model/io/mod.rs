@@ -365,16 +365,22 @@ impl Io {
         &self.vols[vol as usize].def
     }
 
-    /// Every volume's sample, in volume order.
-    pub fn devices(&self) -> impl Iterator<Item = DevSample<'_>> + '_ {
-        self.vols.iter().enumerate().map(|(k, v)| DevSample {
-            index: k as u32,
+    /// Volume `vol`'s sample.
+    pub fn device(&self, vol: u32) -> DevSample<'_> {
+        let v = &self.vols[vol as usize];
+        DevSample {
+            index: vol,
             def: &v.def,
             c: v.c,
             queued: v.queue.len() as u32,
             busy: v.busy.is_some(),
             smoothed_ms: v.smoothed_ms,
-        })
+        }
+    }
+
+    /// Every volume's sample, in volume order.
+    pub fn devices(&self) -> impl Iterator<Item = DevSample<'_>> + '_ {
+        (0..self.vols.len() as u32).map(|k| self.device(k))
     }
 
     /// SSCHs issued by each logical CPU (cumulative).
