@@ -1,0 +1,269 @@
+//! Counter deltas between two samples of one key (spec sections 1, 5 and 9).
+//!
+//! * 16- and 32-bit counters (U2/S2, U4/S4, and U1) wrap: a decrease adds 2^bits.
+//! * A 64-bit time (U8, S8, TOD, duration) that falls below half its previous
+//!   value was reset: the key's whole sample becomes a new baseline. A smaller
+//!   step back is a glitch in the data and counts as no increase.
+//! * `SYTPRP_PFXPRBTM` counts down from X'7FFFFFFF00000000'.
+//! * T is the time between the key's two samples (MRHDRTOD); a key's first
+//!   sample, a sample whose previous one is not in the immediately preceding
+//!   sample set, or one of another generation (logon, vary on, a new logon
+//!   time) only sets a baseline.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use ztwin_monitor::layout::{FieldDef, FieldType};
+
+/// TOD clock units per second (bit 51 = 1 microsecond).
+pub const TOD_PER_S: u64 = 4096 * 1_000_000;
+/// Where SYTPRP_PFXPRBTM starts counting down.
+pub const DOWN_START: i128 = 0x7FFF_FFFF_0000_0000;
+
+/// 2^bits for a counter that wraps; `None` for 64-bit fields (a decrease is a
+/// reset, not a wrap).
+pub fn wrap_modulus(ty: FieldType) -> Option<i128> {
+    match ty {
+        FieldType::U1 => Some(1 << 8),
+        FieldType::U2 | FieldType::S2 => Some(1 << 16),
+        FieldType::U4 | FieldType::S4 => Some(1 << 32),
+        _ => None,
+    }
+}
+
+/// `a < b / 2` with `b / 2` rounded to a double first, as Python compares an
+/// int with the float `b / 2`.
+fn lt_half(a: i128, b: i128) -> bool {
+    let half = (b as f64) / 2.0;
+    cmp_int_float(a, half) == std::cmp::Ordering::Less
+}
+
+/// Exact comparison of an integer with a double (Python's int/float rule).
+fn cmp_int_float(a: i128, f: f64) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let fl = f.floor();
+    // |f| < 2^100 here: the floor converts exactly.
+    let fi = fl as i128;
+    match a.cmp(&fi) {
+        Ordering::Equal => {
+            if f > fl {
+                Ordering::Less
+            } else {
+                Ordering::Equal
+            }
+        }
+        o => o,
+    }
+}
+
+/// The increase of a cumulative counter from `prev` to `cur`; `None` when a
+/// 64-bit time was reset.
+pub fn counter_delta(prev: i128, cur: i128, modulus: Option<i128>, down: bool) -> Option<i128> {
+    let d = if down { prev - cur } else { cur - prev };
+    if d >= 0 {
+        return Some(d);
+    }
+    if let Some(m) = modulus {
+        return Some(d.rem_euclid(m));
+    }
+    if down {
+        // reset when it rose by more than half of what it had counted down
+        let half = ((DOWN_START - prev) as f64) / 2.0;
+        let rose = cur - prev;
+        return if cmp_int_float(rose, half) == std::cmp::Ordering::Greater {
+            None
+        } else {
+            Some(0)
+        };
+    }
+    if lt_half(cur, prev) {
+        None
+    } else {
+        Some(0)
+    }
+}
+
+/// A field's value as an integer (numeric fields; a TOD is its raw value).
+pub type Val = Option<i128>;
+
+/// How one tracked field is differenced.
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    pub modulus: Option<i128>,
+    pub down: bool,
+}
+
+impl Rule {
+    pub fn of(f: Option<&FieldDef>, down: bool) -> Rule {
+        Rule {
+            modulus: f.and_then(|f| wrap_modulus(f.ty)),
+            down,
+        }
+    }
+}
+
+struct Prev<G> {
+    seq: u64,
+    tod: u64,
+    gen: G,
+    vals: Vec<Val>,
+}
+
+/// Previous samples of one record family's counters, per key.
+pub struct Tracker<K, G> {
+    prev: HashMap<K, Prev<G>>,
+}
+
+impl<K: Hash + Eq, G: PartialEq> Default for Tracker<K, G> {
+    fn default() -> Self {
+        Tracker {
+            prev: HashMap::new(),
+        }
+    }
+}
+
+/// What [`Tracker::delta`] returns: T in seconds and one delta per field
+/// (`None` where either sample lacks the field).
+pub struct Delta<'a> {
+    pub seconds: f64,
+    pub d: &'a [Option<i128>],
+}
+
+impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
+    /// Store a sample without differencing (outside the window).
+    pub fn note(&mut self, key: K, seq: u64, tod: u64, gen: G, cur: &[Val]) {
+        match self.prev.get_mut(&key) {
+            Some(p) => {
+                p.seq = seq;
+                p.tod = tod;
+                p.gen = gen;
+                p.vals.clear();
+                p.vals.extend_from_slice(cur);
+            }
+            None => {
+                self.prev.insert(
+                    key,
+                    Prev {
+                        seq,
+                        tod,
+                        gen,
+                        vals: cur.to_vec(),
+                    },
+                );
+            }
+        }
+    }
+
+    /// The deltas from the key's previous sample when it is in the preceding
+    /// set (`seq - 1`) and of the same generation; the sample is stored as the
+    /// new previous one either way. `out` receives the deltas.
+    #[allow(clippy::too_many_arguments)]
+    pub fn delta<'o>(
+        &mut self,
+        key: K,
+        seq: u64,
+        tod: u64,
+        gen: G,
+        cur: &[Val],
+        rules: &[Rule],
+        out: &'o mut Vec<Option<i128>>,
+    ) -> Option<Delta<'o>> {
+        out.clear();
+        let p = match self.prev.get_mut(&key) {
+            Some(p) => p,
+            None => {
+                self.note(key, seq, tod, gen, cur);
+                return None;
+            }
+        };
+        let ok = p.seq + 1 == seq && p.gen == gen;
+        let prev_tod = p.tod;
+        let mut result = ok;
+        if ok {
+            let seconds = (tod as i128 - prev_tod as i128) as f64 / TOD_PER_S as f64;
+            if seconds <= 0.0 {
+                result = false;
+            } else {
+                for ((c, pv), r) in cur.iter().zip(&p.vals).zip(rules) {
+                    match (c, pv) {
+                        (Some(c), Some(pv)) => {
+                            if !r.down && c >= pv {
+                                out.push(Some(c - pv));
+                            } else {
+                                match counter_delta(*pv, *c, r.modulus, r.down) {
+                                    Some(d) => out.push(Some(d)),
+                                    None => {
+                                        result = false;
+                                        break;
+                                    }
+                                }
+                            }
+                        }
+                        _ => out.push(None),
+                    }
+                }
+            }
+        }
+        p.seq = seq;
+        p.tod = tod;
+        p.gen = gen;
+        p.vals.clear();
+        p.vals.extend_from_slice(cur);
+        if !result {
+            return None;
+        }
+        let seconds = (tod as i128 - prev_tod as i128) as f64 / TOD_PER_S as f64;
+        Some(Delta { seconds, d: out })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_resets_and_counting_down() {
+        assert_eq!(counter_delta(65000, 64, Some(1 << 16), false), Some(600));
+        assert_eq!(
+            counter_delta((1 << 32) - 100, 500, Some(1 << 32), false),
+            Some(600)
+        );
+        assert_eq!(counter_delta(100, 350, Some(1 << 32), false), Some(250));
+        assert_eq!(counter_delta(10_000, 20, None, false), None);
+        assert_eq!(counter_delta(10_000, 9_990, None, false), Some(0));
+        let s = DOWN_START;
+        assert_eq!(counter_delta(s - 500, s - 800, None, true), Some(300));
+        assert_eq!(counter_delta(s - 5000, s - 10, None, true), None);
+        // a glitch upwards that is less than half of what was counted
+        assert_eq!(counter_delta(s - 5000, s - 4000, None, true), Some(0));
+    }
+
+    #[test]
+    fn baselines_generations_and_sets() {
+        let mut t: Tracker<u32, u32> = Tracker::default();
+        let rules = [Rule {
+            modulus: Some(1 << 32),
+            down: false,
+        }];
+        let mut out = Vec::new();
+        let s = TOD_PER_S;
+        assert!(t
+            .delta(1, 1, 60 * s, 0, &[Some(10)], &rules, &mut out)
+            .is_none());
+        let d = t
+            .delta(1, 2, 120 * s, 0, &[Some(25)], &rules, &mut out)
+            .unwrap();
+        assert_eq!((d.seconds, d.d[0]), (60.0, Some(15)));
+        // a set without the key in between: baseline
+        assert!(t
+            .delta(1, 4, 240 * s, 0, &[Some(30)], &rules, &mut out)
+            .is_none());
+        // another generation: baseline
+        assert!(t
+            .delta(1, 5, 300 * s, 1, &[Some(40)], &rules, &mut out)
+            .is_none());
+        let d = t
+            .delta(1, 6, 360 * s, 1, &[None], &rules, &mut out)
+            .unwrap();
+        assert_eq!(d.d[0], None);
+    }
+}
