@@ -7,11 +7,11 @@
 //! same key's sample in the previous set and the interval's sums are added.
 //! Only that set and one previous sample per key are held.
 
-use crate::delta::{Rule, Tracker, Val, TOD_PER_S};
-use crate::fields::{bits_hex, bits_int, num, text, Resolver};
+use crate::delta::{to_f64, Map, Tracker, Val, TOD_PER_S};
+use crate::fields::{bits_hex, bits_int, num, raw_bytes, text, Resolver};
 use crate::schema::{self, add, add_level, cpu, device, exposure, lpar, merge, system, user};
 use std::collections::{HashMap, HashSet};
-use ztwin_monitor::layout::{group_entries, FieldDef, RecordLayout};
+use ztwin_monitor::layout::{group_entries, RecordLayout};
 use ztwin_monitor::{RecordRef, SetKind};
 
 /// Microseconds from 1900-01-01 (the TOD epoch) to 1970-01-01.
@@ -95,7 +95,8 @@ pub struct Batch {
     pub system: Vec<SysRow>,
     pub cpu: Vec<Row<Option<i64>, { cpu::N }>>,
     pub lpar: Vec<Row<(String, Option<i64>), { lpar::N }>>,
-    pub user: Vec<Row<String, { user::N }>>,
+    /// Keyed by user id ([`UserIds`]).
+    pub user: Vec<Row<u32, { user::N }>>,
     pub device: Vec<Row<i64, { device::N }>>,
     pub exposure: Vec<Row<i64, { exposure::N }>>,
 }
@@ -112,7 +113,7 @@ pub struct Totals {
     pub system: [f64; system::N],
     pub cpu: Keyed<Option<i64>, { cpu::N }>,
     pub lpar: Keyed<(String, Option<i64>), { lpar::N }>,
-    pub user: Keyed<String, { user::N }>,
+    pub user: Keyed<u32, { user::N }>,
     pub device: Keyed<i64, { device::N }>,
     pub exposure: Keyed<i64, { exposure::N }>,
 }
@@ -120,14 +121,14 @@ pub struct Totals {
 /// Sums per key in first-seen order.
 #[derive(Debug)]
 pub struct Keyed<K, const N: usize> {
-    pub index: HashMap<K, usize>,
+    pub index: Map<K, usize>,
     pub rows: Vec<(K, [f64; N])>,
 }
 
 impl<K, const N: usize> Default for Keyed<K, N> {
     fn default() -> Self {
         Keyed {
-            index: HashMap::new(),
+            index: Map::default(),
             rows: Vec::new(),
         }
     }
@@ -155,6 +156,8 @@ pub struct DeviceInfo {
     pub dev_class: Option<i64>,
     pub flags: Option<String>,
     pub base: Option<i64>,
+    /// The volser and flag bytes the texts were decoded from.
+    raw: Vec<u8>,
 }
 
 /// Last-seen description of a paging exposure (from MRSTOASP).
@@ -718,19 +721,12 @@ fn key_of(l: &RecordLayout) -> (u8, u16) {
     (l.domain, l.record)
 }
 
-/// Rules for a list of fields (wrap by the field's width; `down` fields count down).
-fn rules(defs: &[Option<&'static FieldDef>], down: Option<&str>) -> Vec<Rule> {
-    defs.iter()
-        .map(|f| Rule::of(*f, f.is_some_and(|f| Some(f.name) == down)))
-        .collect()
-}
-
 fn f64o(v: Option<i128>) -> Option<f64> {
-    v.map(|x| x as f64)
+    v.map(to_f64)
 }
 
 fn tod_s(v: Option<i128>) -> Option<f64> {
-    v.map(|x| x as f64 / TOD_PER_S as f64)
+    v.map(|x| to_f64(x) / TOD_PER_S as f64)
 }
 
 fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
@@ -775,6 +771,45 @@ fn device_resp_serv(r: &[f64; device::N]) -> (Option<f64>, Option<f64>) {
     (resp, serv)
 }
 
+/// User ids interned as small integers (the kernel's keys), with their text.
+#[derive(Default, Debug)]
+pub struct UserIds {
+    raw: Map<Vec<u8>, u32>,
+    by_name: Map<String, u32>,
+    pub names: Vec<String>,
+}
+
+impl UserIds {
+    /// The id of a user named `name` (text without surrounding blanks).
+    pub fn by_text(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.by_name.get(name) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.names.push(name.to_string());
+        self.by_name.insert(name.to_string(), i);
+        i
+    }
+
+    /// The id of the user whose EBCDIC name field holds `raw`; `None` for a
+    /// blank name.
+    #[inline]
+    pub fn by_raw(&mut self, raw: &[u8]) -> Option<u32> {
+        if let Some(&i) = self.raw.get(raw) {
+            return (i != u32::MAX).then_some(i);
+        }
+        let t = ztwin_monitor::ebcdic::decode(raw);
+        let t = t.trim();
+        let i = if t.is_empty() {
+            u32::MAX
+        } else {
+            self.by_text(t)
+        };
+        self.raw.insert(raw.to_vec(), i);
+        (i != u32::MAX).then_some(i)
+    }
+}
+
 /// The kernel's state between records.
 pub struct Kernel {
     opts: Options,
@@ -797,7 +832,12 @@ pub struct Kernel {
     zone_s: i64,
     window: Option<(Option<i64>, Option<i64>)>,
     stop: bool,
-    user_gen: HashMap<String, u64>,
+    user_gen: Vec<u64>,
+    /// User ids (the keys of the user rows and totals).
+    pub user_ids: UserIds,
+    u_act: Vec<Vec<usize>>,
+    u_hf: Vec<Vec<usize>>,
+    u_order: Vec<u32>,
     dev_gen: HashMap<i64, u64>,
     // trackers and field resolvers
     cpu_res: Vec<Resolver>,
@@ -808,10 +848,10 @@ pub struct Kernel {
     lcpu_tr: Tracker<(String, Option<i64>), ()>,
     cug_res: Resolver,
     act_res: Resolver,
-    act_time: Tracker<(String, Option<i64>), (u64, Option<i128>)>,
-    act_store: Tracker<String, (u64, Option<i128>)>,
+    act_time: Tracker<(u32, Option<i64>), (u64, Option<i128>)>,
+    act_store: Tracker<u32, (u64, Option<i128>)>,
     hf_res: Resolver,
-    hf_tr: Tracker<(String, Option<i64>), (u64, Option<i128>)>,
+    hf_tr: Tracker<(u32, Option<i64>), (u64, Option<i128>)>,
     dev_res: Resolver,
     dev_tr: Tracker<i64, u64>,
     asp_res: Resolver,
@@ -872,9 +912,19 @@ impl Kernel {
             zone_s: 0,
             window: None,
             stop: false,
-            user_gen: HashMap::new(),
+            user_gen: Vec::new(),
+            user_ids: UserIds::default(),
+            u_act: Vec::new(),
+            u_hf: Vec::new(),
+            u_order: Vec::new(),
             dev_gen: HashMap::new(),
-            cpu_res: CPU_DEFS.iter().map(|d| Resolver::new(d.1, &[])).collect(),
+            cpu_res: CPU_DEFS
+                .iter()
+                .map(|d| match d.3 {
+                    Some(down) => Resolver::new(d.1, &[]).with_down(down),
+                    None => Resolver::new(d.1, &[]),
+                })
+                .collect(),
             cpu_tr: (0..CPU_FAMILIES).map(|_| Tracker::default()).collect(),
             glob_res: (0..GLOBALS)
                 .map(|i| Resolver::new(GLOBAL_NAMES[i], &[]))
@@ -1054,6 +1104,15 @@ impl Kernel {
         }
     }
 
+    /// A logon or logoff: the user's counters start a new generation.
+    fn bump_user(&mut self, name: &str) {
+        let i = self.user_ids.by_text(name) as usize;
+        if self.user_gen.len() <= i {
+            self.user_gen.resize(i + 1, 0);
+        }
+        self.user_gen[i] += 1;
+    }
+
     fn event(&mut self, r: &RecordRef<'_>) {
         let key = Some((r.header.domain, r.header.record));
         let Some(layout) = r.layout else { return };
@@ -1061,12 +1120,12 @@ impl Kernel {
         let (user_f, dev_f) = (defs[0].or(defs[1]), defs[2].or(defs[3]));
         if key == self.uselon {
             if let Some(u) = text(r.bytes, user_f) {
-                *self.user_gen.entry(u.clone()).or_insert(0) += 1;
+                self.bump_user(&u);
                 self.user_conf(u, r);
             }
         } else if key == self.uselof {
             if let Some(u) = text(r.bytes, user_f) {
-                *self.user_gen.entry(u.clone()).or_insert(0) += 1;
+                self.bump_user(&u);
                 if let Some(&i) = self.info.users_ix.get(&u) {
                     self.info.users[i].2 = Some(r.header.tod);
                 }
@@ -1179,14 +1238,14 @@ impl Kernel {
         // Per CPU sums of this interval, in first-seen order.
         let mut per: Vec<(Option<i64>, [f64; cpu::N])> = Vec::new();
         for fam in 0..CPU_FAMILIES {
-            let (_, names, cols, down) = CPU_DEFS[fam];
+            let (_, names, cols, _) = CPU_DEFS[fam];
             let mut seen = false;
             for (code, b) in set {
                 if *code != Code::Cpu(fam as u8) {
                     continue;
                 }
                 let rec = &arena[b.at..b.at + b.len];
-                let defs = self.cpu_res[fam].defs(b.layout);
+                let (defs, rl_all) = self.cpu_res[fam].get(b.layout);
                 let key: Option<i64> = match defs[0] {
                     None => Some(0),
                     Some(f) => num(rec, Some(f)).map(|x| x as i64),
@@ -1197,13 +1256,13 @@ impl Kernel {
                     self.vals.push(num(rec, *f));
                 }
                 let cputy = if fam == 0 { num(rec, defs[6]) } else { None };
-                let rl = rules(&defs[1..1 + n], down);
+                let rl = &rl_all[1..1 + n];
                 let Some(sys) = iv.as_deref_mut() else {
                     self.cpu_tr[fam].note(key, seq, b.tod, (), &self.vals);
                     continue;
                 };
                 let Some(d) =
-                    self.cpu_tr[fam].delta(key, seq, b.tod, (), &self.vals, &rl, &mut self.out)
+                    self.cpu_tr[fam].delta(key, seq, b.tod, (), &self.vals, rl, &mut self.out)
                 else {
                     continue;
                 };
@@ -1224,8 +1283,13 @@ impl Kernel {
                             self.info.cpu_types.push((key, t as i64));
                         }
                     }
-                    let t: Vec<Option<f64>> = d.d.iter().map(|v| tod_s(*v)).collect();
-                    let (usr, sys_, wait, emul, spin) = (t[0], t[1], t[2], t[3], t[4]);
+                    let (usr, sys_, wait, emul, spin) = (
+                        tod_s(d.d[0]),
+                        tod_s(d.d[1]),
+                        tod_s(d.d[2]),
+                        tod_s(d.d[3]),
+                        tod_s(d.d[4]),
+                    );
                     let busy = match wait {
                         Some(w) => {
                             let x = seconds - w;
@@ -1286,21 +1350,20 @@ impl Kernel {
                 continue;
             };
             let rec = &arena[b.at..b.at + b.len];
-            let defs = self.glob_res[g].defs(b.layout);
+            let (defs, rl_all) = self.glob_res[g].get(b.layout);
             let nc = counters.len();
             self.vals.clear();
             for f in &defs[..nc] {
                 self.vals.push(num(rec, *f));
             }
-            let lv: Vec<Option<f64>> = defs[nc..].iter().map(|f| f64o(num(rec, *f))).collect();
-            let rl = rules(&defs[..nc], None);
+            let rl = &rl_all[..nc];
             let Some(sys) = iv.as_deref_mut() else {
                 self.glob_tr[g].note((), seq, b.tod, (), &self.vals);
                 continue;
             };
             let s = sys.seconds;
             if let Some(d) =
-                self.glob_tr[g].delta((), seq, b.tod, (), &self.vals, &rl, &mut self.out)
+                self.glob_tr[g].delta((), seq, b.tod, (), &self.vals, rl, &mut self.out)
             {
                 add(&mut sys.v, sec, Some(s));
                 for ((c, _), v) in counters.iter().zip(d.d) {
@@ -1308,8 +1371,8 @@ impl Kernel {
                 }
             }
             add(&mut sys.v, lsec, Some(s));
-            for ((c, _), v) in levels.iter().zip(lv) {
-                add_level(&mut sys.v, *c, v, s);
+            for ((c, _), f) in levels.iter().zip(&defs[nc..]) {
+                add_level(&mut sys.v, *c, f64o(num(rec, *f)), s);
             }
         }
         // The LPAR description (last record of the set wins).
@@ -1336,7 +1399,7 @@ impl Kernel {
                 continue;
             }
             let rec = &arena[b.at..b.at + b.len];
-            let defs = self.cup_res.defs(b.layout).to_vec();
+            let (defs, rl_all) = self.cup_res.get(b.layout);
             let number = num(rec, defs[1]).map(|x| x as i64);
             let pname = text(rec, defs[0]).unwrap_or_else(|| match number {
                 Some(n) => format!("LP{n}"),
@@ -1353,7 +1416,7 @@ impl Kernel {
                 info.cpu_type = num(rec, defs[5]).map(|x| x as i64);
             }
             let g = &defs[CUP_NAMES.len()..];
-            let rl = rules(&g[3..5], None);
+            let rl = &rl_all[CUP_NAMES.len() + 3..CUP_NAMES.len() + 5];
             for entry in group_entries(rec, b.layout) {
                 let cpu_ = num(entry, g[0]).map(|x| x as i64);
                 let (w, t) = (
@@ -1375,7 +1438,7 @@ impl Kernel {
                 }
                 let Some(d) =
                     self.lcpu_tr
-                        .delta(key.clone(), seq, b.tod, (), &self.vals, &rl, &mut self.out)
+                        .delta(key.clone(), seq, b.tod, (), &self.vals, rl, &mut self.out)
                 else {
                     continue;
                 };
@@ -1409,9 +1472,8 @@ impl Kernel {
         mut iv: Option<&mut SysRow>,
     ) {
         // Records per user, users in the order of their first record (activity first).
-        let mut order: Vec<String> = Vec::new();
-        let mut act: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut hf: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut order = std::mem::take(&mut self.u_order);
+        order.clear();
         let mut any = false;
         for pass in [Code::Act, Code::Hf] {
             for (i, (code, b)) in set.iter().enumerate() {
@@ -1425,17 +1487,26 @@ impl Kernel {
                 } else {
                     self.hf_res.defs(b.layout)
                 };
-                let Some(u) = text(rec, defs[0]) else {
+                let Some(u) = raw_bytes(rec, defs[0]).and_then(|r| self.user_ids.by_raw(r)) else {
                     continue;
                 };
-                if !act.contains_key(&u) && !hf.contains_key(&u) {
-                    order.push(u.clone());
+                let u = u as usize;
+                if self.u_act.len() <= u {
+                    self.u_act.resize_with(u + 1, Vec::new);
+                    self.u_hf.resize_with(u + 1, Vec::new);
                 }
-                let m = if pass == Code::Act { &mut act } else { &mut hf };
-                m.entry(u).or_default().push(i);
+                if self.u_act[u].is_empty() && self.u_hf[u].is_empty() {
+                    order.push(u as u32);
+                }
+                if pass == Code::Act {
+                    self.u_act[u].push(i);
+                } else {
+                    self.u_hf[u].push(i);
+                }
             }
         }
         if !any {
+            self.u_order = order;
             return;
         }
         if let Some(sys) = iv.as_deref_mut() {
@@ -1448,16 +1519,17 @@ impl Kernel {
             );
         }
         let mut active = 0u64;
-        let empty: Vec<usize> = Vec::new();
-        for u in order {
-            let gen = self.user_gen.get(&u).copied().unwrap_or(0);
-            let recs = act.get(&u).unwrap_or(&empty);
+        for &uid in &order {
+            let u = uid as usize;
+            let gen = self.user_gen.get(u).copied().unwrap_or(0);
+            let recs = std::mem::take(&mut self.u_act[u]);
+            let hfs = std::mem::take(&mut self.u_hf[u]);
             let mut raw = [f64::NAN; user::N];
             let mut seconds: Option<f64> = None;
             // the base record: the lowest virtual CPU address (first of equals)
             let mut base: Option<usize> = None;
             let mut base_cpu = 0i128;
-            for &i in recs {
+            for &i in &recs {
                 let b = &set[i].1;
                 let rec = &arena[b.at..b.at + b.len];
                 let defs = self.act_res.defs(b.layout);
@@ -1467,18 +1539,11 @@ impl Kernel {
                     base_cpu = c;
                 }
             }
-            let rl_time = {
-                let b = recs.first().map(|&i| set[i].1);
-                match b {
-                    Some(b) => rules(&self.act_res.defs(b.layout)[3..6], None),
-                    None => Vec::new(),
-                }
-            };
-            for &i in recs {
+            for &i in &recs {
                 let b = set[i].1;
                 let rec = &arena[b.at..b.at + b.len];
-                let defs = self.act_res.defs(b.layout);
-                let key = (u.clone(), num(rec, defs[1]).map(|x| x as i64));
+                let (defs, rl) = self.act_res.get(b.layout);
+                let key = (uid, num(rec, defs[1]).map(|x| x as i64));
                 let g = (gen, num(rec, defs[2]).map(|t| t / 4096));
                 self.vals.clear();
                 for f in &defs[3..6] {
@@ -1490,7 +1555,7 @@ impl Kernel {
                 }
                 let Some(d) =
                     self.act_time
-                        .delta(key, seq, b.tod, g, &self.vals, &rl_time, &mut self.out)
+                        .delta(key, seq, b.tod, g, &self.vals, &rl[3..6], &mut self.out)
                 else {
                     continue;
                 };
@@ -1504,7 +1569,7 @@ impl Kernel {
             if let Some(bi) = base {
                 let b = set[bi].1;
                 let rec = &arena[b.at..b.at + b.len];
-                let defs = self.act_res.defs(b.layout).to_vec();
+                let (defs, rl) = self.act_res.get(b.layout);
                 base_on = num(rec, defs[2]).map(|t| t / 4096);
                 let g = (gen, base_on);
                 self.vals.clear();
@@ -1512,38 +1577,30 @@ impl Kernel {
                     self.vals.push(num(rec, *f));
                 }
                 if iv.is_none() {
-                    self.act_store.note(u.clone(), seq, b.tod, g, &self.vals);
-                } else {
-                    let rl = rules(&defs[6..13], None);
-                    if let Some(d) = self.act_store.delta(
-                        u.clone(),
-                        seq,
-                        b.tod,
-                        g,
-                        &self.vals,
-                        &rl,
-                        &mut self.out,
-                    ) {
-                        let s = d.seconds;
-                        seconds = seconds.or(Some(s));
-                        raw[user::store_seconds] = s;
-                        for (c, v) in ACT_STORE_COLS.iter().zip(d.d) {
-                            add(&mut raw, *c, f64o(*v));
-                        }
-                        for (c, f) in ACT_LEVEL_COLS.iter().zip(&defs[13..20]) {
-                            if let Some(v) = num(rec, *f) {
-                                raw[*c] = v as f64 * s;
-                            }
+                    self.act_store.note(uid, seq, b.tod, g, &self.vals);
+                } else if let Some(d) =
+                    self.act_store
+                        .delta(uid, seq, b.tod, g, &self.vals, &rl[6..13], &mut self.out)
+                {
+                    let s = d.seconds;
+                    seconds = seconds.or(Some(s));
+                    raw[user::store_seconds] = s;
+                    for (c, v) in ACT_STORE_COLS.iter().zip(d.d) {
+                        add(&mut raw, *c, f64o(*v));
+                    }
+                    for (c, f) in ACT_LEVEL_COLS.iter().zip(&defs[13..20]) {
+                        if let Some(v) = num(rec, *f) {
+                            raw[*c] = to_f64(v) * s;
                         }
                     }
                 }
             }
             let hgen = (gen, base_on);
-            for &i in hf.get(&u).unwrap_or(&empty) {
+            for &i in &hfs {
                 let b = set[i].1;
                 let rec = &arena[b.at..b.at + b.len];
-                let defs = self.hf_res.defs(b.layout);
-                let key = (u.clone(), num(rec, defs[1]).map(|x| x as i64));
+                let (defs, rl) = self.hf_res.get(b.layout);
+                let key = (uid, num(rec, defs[1]).map(|x| x as i64));
                 self.vals.clear();
                 for f in &defs[2..] {
                     self.vals.push(num(rec, *f));
@@ -1552,10 +1609,9 @@ impl Kernel {
                     self.hf_tr.note(key, seq, b.tod, hgen, &self.vals);
                     continue;
                 }
-                let rl = rules(&defs[2..], None);
                 let Some(d) =
                     self.hf_tr
-                        .delta(key, seq, b.tod, hgen, &self.vals, &rl, &mut self.out)
+                        .delta(key, seq, b.tod, hgen, &self.vals, &rl[2..], &mut self.out)
                 else {
                     continue;
                 };
@@ -1564,6 +1620,11 @@ impl Kernel {
                     add(&mut raw, *c, f64o(*v));
                 }
             }
+            // give the (now empty) buffers back for the next set
+            self.u_act[u] = recs;
+            self.u_act[u].clear();
+            self.u_hf[u] = hfs;
+            self.u_hf[u].clear();
             let (Some(sys), Some(seconds)) = (iv.as_deref_mut(), seconds) else {
                 continue;
             };
@@ -1574,7 +1635,7 @@ impl Kernel {
                 active += 1;
                 raw[user::active_seconds] = seconds;
             }
-            self.totals.user.merge(user::COLS, &u, &raw);
+            self.totals.user.merge(user::COLS, &uid, &raw);
             let s = sys.seconds;
             add(&mut sys.v, system::users_counted, Some(s));
             for &(k, sk) in SYS_USER_KEYS {
@@ -1586,10 +1647,10 @@ impl Kernel {
                     add(&mut sys.v, sk, opt(raw[k]));
                 }
             }
-            if self.opts.users.wants(&u) {
+            if self.opts.users.wants(&self.user_ids.names[u]) {
                 self.batch.user.push(Row {
                     interval: sys.index,
-                    key: u,
+                    key: uid,
                     v: raw,
                 });
             }
@@ -1598,6 +1659,7 @@ impl Kernel {
             let s = sys.seconds;
             add(&mut sys.v, system::users_active, Some(active as f64 * s));
         }
+        self.u_order = order;
     }
 
     fn devices(
@@ -1613,20 +1675,40 @@ impl Kernel {
                 continue;
             }
             let rec = &arena[b.at..b.at + b.len];
-            let defs = self.dev_res.defs(b.layout).to_vec();
+            let (defs, rl_all) = self.dev_res.get(b.layout);
             let Some(devno) = num(rec, defs[0]).map(|x| x as i64) else {
                 continue;
             };
             let gen = self.dev_gen.get(&devno).copied().unwrap_or(0);
             let di = slot(&mut self.info.devices, &mut self.info.devices_ix, &devno);
             let dev_class = num(rec, defs[3]).map(|x| x as i64);
-            self.info.devices[di].1 = DeviceInfo {
-                volser: text(rec, defs[1]),
-                type_code: num(rec, defs[2]).map(|x| x as i64),
-                dev_class,
-                flags: bits_hex(rec, defs[4]),
-                base: num(rec, defs[5]).map(|x| x as i64),
-            };
+            {
+                let info = &mut self.info.devices[di].1;
+                info.type_code = num(rec, defs[2]).map(|x| x as i64);
+                info.dev_class = dev_class;
+                info.base = num(rec, defs[5]).map(|x| x as i64);
+                // texts only when their bytes changed (the same each interval)
+                let vb = raw_bytes(rec, defs[1]);
+                let fb = raw_bytes(rec, defs[4]);
+                let same = {
+                    let r = &info.raw;
+                    let (va, fa) = (vb.unwrap_or(&[]), fb.unwrap_or(&[]));
+                    r.len() == va.len() + fa.len() + 2
+                        && r[0] == vb.is_some() as u8
+                        && &r[1..1 + va.len()] == va
+                        && r[1 + va.len()] == fb.is_some() as u8
+                        && &r[2 + va.len()..] == fa
+                };
+                if !same {
+                    info.volser = text(rec, defs[1]);
+                    info.flags = bits_hex(rec, defs[4]);
+                    info.raw.clear();
+                    info.raw.push(vb.is_some() as u8);
+                    info.raw.extend_from_slice(vb.unwrap_or(&[]));
+                    info.raw.push(fb.is_some() as u8);
+                    info.raw.extend_from_slice(fb.unwrap_or(&[]));
+                }
+            }
             self.vals.clear();
             for f in &defs[DEV_COUNTERS..] {
                 self.vals.push(num(rec, *f));
@@ -1635,10 +1717,10 @@ impl Kernel {
                 self.dev_tr.note(devno, seq, b.tod, gen, &self.vals);
                 continue;
             };
-            let rl = rules(&defs[DEV_COUNTERS..], None);
+            let rl = &rl_all[DEV_COUNTERS..];
             let Some(d) = self
                 .dev_tr
-                .delta(devno, seq, b.tod, gen, &self.vals, &rl, &mut self.out)
+                .delta(devno, seq, b.tod, gen, &self.vals, rl, &mut self.out)
             else {
                 continue;
             };
@@ -1731,7 +1813,7 @@ impl Kernel {
                 continue;
             }
             let rec = &arena[b.at..b.at + b.len];
-            let defs = self.asp_res.defs(b.layout).to_vec();
+            let (defs, rl_all) = self.asp_res.get(b.layout);
             let Some(devno) = num(rec, defs[0]).map(|x| x as i64) else {
                 continue;
             };
@@ -1740,7 +1822,7 @@ impl Kernel {
                 &mut self.info.exposures_ix,
                 &devno,
             );
-            let levels: Vec<Option<i128>> = defs[9..14].iter().map(|f| num(rec, *f)).collect();
+            let levels: [Option<i128>; 5] = std::array::from_fn(|i| num(rec, defs[9 + i]));
             self.info.exposures[ei].1 = ExposureInfo {
                 volser: text(rec, defs[2]),
                 flags: bits_int(rec, defs[1]).map(|x| x as i64),
@@ -1756,10 +1838,10 @@ impl Kernel {
                 self.asp_tr.note(devno, seq, b.tod, gen, &self.vals);
                 continue;
             };
-            let rl = rules(&defs[3..9], None);
+            let rl = &rl_all[3..9];
             let Some(d) = self
                 .asp_tr
-                .delta(devno, seq, b.tod, gen, &self.vals, &rl, &mut self.out)
+                .delta(devno, seq, b.tod, gen, &self.vals, rl, &mut self.out)
             else {
                 continue;
             };

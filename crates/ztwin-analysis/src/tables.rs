@@ -135,6 +135,19 @@ impl KeyCols for i64 {
     }
 }
 
+/// A user id with the names to show it by.
+pub struct UserKey<'a>(pub u32, pub &'a [String]);
+
+impl KeyCols for UserKey<'_> {
+    fn arrays(keys: &[&Self]) -> Vec<ArrayRef> {
+        vec![Arc::new(StringArray::from(
+            keys.iter()
+                .map(|k| k.1.get(k.0 as usize).map_or("", |s| s.as_str()))
+                .collect::<Vec<_>>(),
+        ))]
+    }
+}
+
 impl KeyCols for String {
     fn arrays(keys: &[&Self]) -> Vec<ArrayRef> {
         vec![Arc::new(StringArray::from(
@@ -205,7 +218,7 @@ fn system_batch(rows: &[SysRow]) -> Result<RecordBatch, ArrowError> {
 }
 
 /// The per-interval batches of `b`, one per entity in [`ENTITIES`] order.
-pub fn interval_batches(b: &Batch) -> Result<Vec<RecordBatch>, ArrowError> {
+pub fn interval_batches(b: &Batch, users: &[String]) -> Result<Vec<RecordBatch>, ArrowError> {
     let times: HashMap<u64, (i64, i64)> = b
         .system
         .iter()
@@ -215,10 +228,37 @@ pub fn interval_batches(b: &Batch) -> Result<Vec<RecordBatch>, ArrowError> {
         system_batch(&b.system)?,
         interval_batch("cpu", &b.cpu, &times)?,
         interval_batch("lpar", &b.lpar, &times)?,
-        interval_batch("user", &b.user, &times)?,
+        interval_batch("user", &user_rows(&b.user, users), &times)?,
         interval_batch("device", &b.device, &times)?,
         interval_batch("exposure", &b.exposure, &times)?,
     ])
+}
+
+fn user_rows<'a>(
+    rows: &[Row<u32, { user::N }>],
+    names: &'a [String],
+) -> Vec<Row<UserKey<'a>, { user::N }>> {
+    rows.iter()
+        .map(|r| Row {
+            interval: r.interval,
+            key: UserKey(r.key, names),
+            v: r.v,
+        })
+        .collect()
+}
+
+fn user_keyed<'a>(
+    k: &Keyed<u32, { user::N }>,
+    names: &'a [String],
+) -> Keyed<UserKey<'a>, { user::N }> {
+    Keyed {
+        index: Default::default(),
+        rows: k
+            .rows
+            .iter()
+            .map(|(id, v)| (UserKey(*id, names), *v))
+            .collect(),
+    }
 }
 
 fn keyed_batch<K: KeyCols, const N: usize>(
@@ -236,7 +276,11 @@ fn keyed_batch<K: KeyCols, const N: usize>(
 
 /// Window totals, one batch per entity in [`ENTITIES`] order (the system's
 /// has one row, none when the window has no interval).
-pub fn total_batches(t: &Totals, intervals: u64) -> Result<Vec<RecordBatch>, ArrowError> {
+pub fn total_batches(
+    t: &Totals,
+    intervals: u64,
+    users: &[String],
+) -> Result<Vec<RecordBatch>, ArrowError> {
     let sys: Vec<&[f64]> = if intervals > 0 {
         vec![&t.system[..]]
     } else {
@@ -250,7 +294,7 @@ pub fn total_batches(t: &Totals, intervals: u64) -> Result<Vec<RecordBatch>, Arr
         system,
         keyed_batch("cpu", &t.cpu)?,
         keyed_batch("lpar", &t.lpar)?,
-        keyed_batch("user", &t.user)?,
+        keyed_batch("user", &user_keyed(&t.user, users))?,
         keyed_batch("device", &t.device)?,
         keyed_batch("exposure", &t.exposure)?,
     ])

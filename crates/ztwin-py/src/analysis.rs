@@ -206,7 +206,7 @@ impl IntervalKernel {
     /// The per-interval tables produced since the last call, by entity name.
     fn take<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let b = self.kernel.take();
-        let batches = interval_batches(&b).map_err(arrow_err)?;
+        let batches = interval_batches(&b, &self.kernel.user_ids.names).map_err(arrow_err)?;
         let d = PyDict::new(py);
         for (name, batch) in ENTITIES.iter().zip(batches) {
             d.set_item(*name, table(schema(name, true), batch))?;
@@ -216,8 +216,12 @@ impl IntervalKernel {
 
     /// The window totals per key (first-seen order), by entity name.
     fn totals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let batches =
-            total_batches(&self.kernel.totals, self.kernel.intervals()).map_err(arrow_err)?;
+        let batches = total_batches(
+            &self.kernel.totals,
+            self.kernel.intervals(),
+            &self.kernel.user_ids.names,
+        )
+        .map_err(arrow_err)?;
         let d = PyDict::new(py);
         for (name, batch) in ENTITIES.iter().zip(batches) {
             d.set_item(*name, table(schema(name, false), batch))?;
