@@ -40,7 +40,7 @@ ENTITIES = ("system", "cpu", "lpar", "user", "device", "exposure")
 KEYS = {"system": [], "cpu": ["cpu"], "lpar": ["partition", "cpu"], "user": ["userid"], "device": ["devno"],
         "exposure": ["devno"]}  # fmt: skip
 #: Intervals read per step while ingesting (memory stays flat in file size).
-CHUNK = 2000
+CHUNK = 500
 
 
 class HistoryError(Exception):
@@ -334,13 +334,19 @@ def _insert(con: duckdb.DuckDBPyConnection, system: str, tables: Mapping[str, pa
     if not keep:
         return
     end_of = dict(zip(idx, ends, strict=True))
+    base = idx[0]
+    ends_arr = st.column("end_tod").combine_chunks()
+    everything = len(keep) == len(idx)
     keep_arr = pa.array(keep, pa.uint64())
     for entity in ENTITIES:
         t = tables[entity]
-        t = t.filter(pc.is_in(t.column("interval"), value_set=keep_arr))
+        if not everything:
+            t = t.filter(pc.is_in(t.column("interval"), value_set=keep_arr))
         n = t.num_rows
         if entity != "system":
-            t = t.append_column("end_tod", pa.array([end_of[i] for i in t.column("interval").to_pylist()], pa.uint64()))
+            # intervals of one step are consecutive: the end of row r is ends[interval - base]
+            pos = pc.subtract(t.column("interval"), pa.scalar(base, pa.uint64()))
+            t = t.append_column("end_tod", pc.take(ends_arr, pos))
         # the order of the kernel's rows within an interval (first-seen order of keys)
         t = t.append_column("ord", pa.array(range(n), pa.int64()))
         t = t.drop_columns(["interval"])
@@ -503,7 +509,7 @@ class History:
         info["stopped_early"] = False
         win = Window.parse(_text(start), _text(end))
         iv = Intervals(f"{self.path} (system {sysid})", Config(), win)
-        from_tables(iv, tables, None, info, detail=detail)
+        from_tables(iv, tables, None, info, detail=detail, series=detail)
         return iv
 
     def _kernel_table(self, entity: str, system: str, start: Any, end: Any) -> pa.Table:

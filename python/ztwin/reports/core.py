@@ -760,13 +760,15 @@ def _series(t: Any, key_cols: list[str], schema: str) -> dict[Any, list[tuple[in
 
 
 def from_tables(iv: Intervals, tables: Mapping[str, Any], totals: Mapping[str, Any] | None, info: Mapping[str, Any],
-                *, detail: bool = True) -> Intervals:
+                *, detail: bool = True, series: bool = True) -> Intervals:
     """Fill ``iv`` from the kernel's (or the history database's) tables.
 
     ``tables`` are the per-interval tables by entity (Arrow tables or objects
     with ``__arrow_c_stream__``), ``totals`` the window totals (computed from
     ``tables`` when None), ``info`` what the kernel learnt besides the sums.
-    ``detail`` also fills each interval's per-CPU and per-logical-CPU sums.
+    ``detail`` also fills each interval's per-CPU and per-logical-CPU sums,
+    ``series`` the per-interval sums of the users, devices and exposures in
+    ``tables`` (the window totals are always filled).
     """
     t = {k: _table(v) for k, v in tables.items()}
     c = iv.config
@@ -812,9 +814,10 @@ def from_tables(iv: Intervals, tables: Mapping[str, Any], totals: Mapping[str, A
         for (idx, key), raw in zip(_keyed_rows(t["lpar"], ["partition", "cpu"]),
                                    _compact_rows(t["lpar"], "lpar", 5), strict=True):  # fmt: skip
             iv.intervals[idx].lpar[key] = raw
-    iv.user_series = _series(t["user"], ["userid"], "user")  # type: ignore[assignment]
-    iv.device_series = _series(t["device"], ["devno"], "device")  # type: ignore[assignment]
-    iv.exposure_series = _series(t["exposure"], ["devno"], "exposure")  # type: ignore[assignment]
+    if series:
+        iv.user_series = _series(t["user"], ["userid"], "user")  # type: ignore[assignment]
+        iv.device_series = _series(t["device"], ["devno"], "device")  # type: ignore[assignment]
+        iv.exposure_series = _series(t["exposure"], ["devno"], "exposure")  # type: ignore[assignment]
     if totals is None:
         from ztwin.history import totals_from_intervals
 
