@@ -137,6 +137,57 @@ pub fn to_f64(v: i128) -> f64 {
     }
 }
 
+/// `v / d` correctly rounded to a double, as Python's `int / int` gives it
+/// (for |v| below 2^53 a double division is exact-then-rounded already; above,
+/// converting `v` first would round twice).
+pub fn div_int(v: i128, d: i128) -> f64 {
+    const EXACT: i128 = 1 << 53;
+    if v.abs() < EXACT && d.abs() < EXACT {
+        return v as f64 / d as f64;
+    }
+    let neg = (v < 0) != (d < 0);
+    let r = div_round(v.unsigned_abs(), d.unsigned_abs());
+    if neg {
+        -r
+    } else {
+        r
+    }
+}
+
+/// Correctly rounded (half to even) `v / d` for `v < 2^70`, `0 < d < 2^57`.
+fn div_round(v: u128, d: u128) -> f64 {
+    if v == 0 || d == 0 {
+        return v as f64 / d as f64;
+    }
+    let q = v / d;
+    let (m, sticky, exp): (u128, bool, i32) = if q == 0 {
+        // v < d: scale v up until the quotient has 55 bits
+        let vb = 128 - v.leading_zeros() as i32;
+        let db = 128 - d.leading_zeros() as i32;
+        let sh = 55 + db - vb;
+        let vv = v << sh;
+        (vv / d, vv % d != 0, -sh)
+    } else {
+        let nb = 128 - q.leading_zeros() as i32;
+        if nb >= 55 {
+            let sh = nb - 55;
+            let rest = q & ((1u128 << sh) - 1);
+            (q >> sh, rest != 0 || v % d != 0, sh)
+        } else {
+            let sh = 55 - nb;
+            let vv = v << sh;
+            (vv / d, vv % d != 0, -sh)
+        }
+    };
+    // m has 55 (or 56) bits: keep 53, round on the rest with the sticky bit
+    let extra = (128 - m.leading_zeros() as i32) - 53;
+    let (m53, guard_bits) = (m >> extra, m & ((1u128 << extra) - 1));
+    let half = 1u128 << (extra - 1);
+    let up = guard_bits > half || (guard_bits == half && (sticky || m53 & 1 == 1));
+    let m53 = if up { m53 + 1 } else { m53 };
+    (m53 as f64) * 2f64.powi(exp + extra)
+}
+
 /// A field's value as an integer (numeric fields; a TOD is its raw value).
 pub type Val = Option<i128>;
 
@@ -234,7 +285,7 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         let prev_tod = p.tod;
         let mut result = ok;
         if ok {
-            let seconds = to_f64(tod as i128 - prev_tod as i128) / TOD_PER_S as f64;
+            let seconds = div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128);
             if seconds <= 0.0 {
                 result = false;
             } else {
@@ -266,7 +317,7 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         if !result {
             return None;
         }
-        let seconds = to_f64(tod as i128 - prev_tod as i128) / TOD_PER_S as f64;
+        let seconds = div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128);
         Some(Delta { seconds, d: out })
     }
 }
@@ -290,6 +341,28 @@ mod tests {
         assert_eq!(counter_delta(s - 5000, s - 10, None, true), None);
         // a glitch upwards that is less than half of what was counted
         assert_eq!(counter_delta(s - 5000, s - 4000, None, true), Some(0));
+    }
+
+    #[test]
+    fn integer_division_is_correctly_rounded() {
+        // the values Python's int / int gives (float.hex)
+        let d = TOD_PER_S as i128;
+        for (v, want) in [
+            ((1i128 << 60) + 12345, 281474976.710659),
+            ((1i128 << 53) + 1, 2199023.2555520004),
+            (1_152_921_504_606_846_975, 281474976.710656),
+            (9_007_199_254_740_993 * 4096, 9007199254.740993),
+            ((1i128 << 64) - 1, 4503599627.370496),
+            (-(1i128 << 60) - 7, -281474976.710656),
+            (123_456_789_012_345_678_901, 30140817629.967205),
+        ] {
+            assert_eq!(div_int(v, d), want, "{v}");
+        }
+        assert_eq!(div_int(6, 4), 1.5);
+        assert_eq!(div_int(1 << 60, 1 << 3), (1u64 << 57) as f64);
+        // ties go to even: (2^54 + 2) / 2 = 2^53 + 1 -> 2^53 (even)
+        assert_eq!(div_int((1i128 << 54) + 2, 2), 9_007_199_254_740_992.0);
+        assert_eq!(div_int((1i128 << 54) + 6, 2), 9_007_199_254_740_996.0);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! same key's sample in the previous set and the interval's sums are added.
 //! Only that set and one previous sample per key are held.
 
-use crate::delta::{to_f64, Map, Tracker, Val, TOD_PER_S};
+use crate::delta::{div_int, to_f64, Map, Tracker, Val, TOD_PER_S};
 use crate::fields::{bits_hex, bits_int, num, raw_bytes, text, Resolver};
 use crate::schema::{self, add, add_level, cpu, device, exposure, lpar, merge, system, user};
 use std::collections::{HashMap, HashSet};
@@ -726,7 +726,7 @@ fn f64o(v: Option<i128>) -> Option<f64> {
 }
 
 fn tod_s(v: Option<i128>) -> Option<f64> {
-    v.map(|x| to_f64(x) / TOD_PER_S as f64)
+    v.map(|x| div_int(x, TOD_PER_S as i128))
 }
 
 fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
@@ -1196,7 +1196,7 @@ impl Kernel {
                     return;
                 }
                 if status == 0 {
-                    let seconds = (end_tod - pe) as f64 / TOD_PER_S as f64;
+                    let seconds = div_int(end_tod as i128 - pe as i128, TOD_PER_S as i128);
                     let mut v = [f64::NAN; system::N];
                     v[system::seconds] = seconds;
                     v[system::intervals] = 1.0;

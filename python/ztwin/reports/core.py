@@ -771,6 +771,46 @@ def from_tables(iv: Intervals, tables: Mapping[str, Any], totals: Mapping[str, A
     ``tables`` (the window totals are always filled).
     """
     t = {k: _table(v) for k, v in tables.items()}
+    add_intervals(iv, t, detail=detail, series=series)
+    if totals is None:
+        from ztwin.history import totals_from_intervals
+
+        totals = totals_from_intervals(t)
+    finish(iv, totals, info)
+    return iv
+
+
+def add_intervals(iv: Intervals, tables: Mapping[str, Any], *, detail: bool, series: bool) -> None:
+    """Append the intervals of one step of per-interval tables to ``iv``."""
+    t = {k: _table(v) for k, v in tables.items()}
+    sys_t = t["system"]
+    raws = _compact_rows(sys_t, "system", 5)
+    idx = sys_t.column("interval").to_pylist()
+    starts = sys_t.column("start").to_pylist()
+    ends = sys_t.column("end").to_pylist()
+    s_tod = sys_t.column("start_tod").to_pylist()
+    e_tod = sys_t.column("end_tod").to_pylist()
+    secs = sys_t.column("seconds").to_pylist()
+    base = len(iv.intervals)
+    for i in range(len(raws)):
+        assert idx[i] == base + i, "intervals out of order"
+        iv.intervals.append(SysInterval(idx[i], s_tod[i], e_tod[i], starts[i], ends[i], secs[i], raws[i]))  # type: ignore[arg-type]
+    if detail:
+        for (k, cpu), raw in zip(_keyed_rows(t["cpu"], ["cpu"]), _compact_rows(t["cpu"], "cpu", 4), strict=True):
+            iv.intervals[k].cpus[cpu] = raw
+        for (k, key), raw in zip(_keyed_rows(t["lpar"], ["partition", "cpu"]),
+                                 _compact_rows(t["lpar"], "lpar", 5), strict=True):  # fmt: skip
+            iv.intervals[k].lpar[key] = raw
+    if series:
+        for name, ent, keys in (("user_series", "user", ["userid"]), ("device_series", "device", ["devno"]),
+                                ("exposure_series", "exposure", ["devno"])):  # fmt: skip
+            into = getattr(iv, name)
+            for key, items in _series(t[ent], keys, ent).items():
+                into.setdefault(key, []).extend(items)
+
+
+def finish(iv: Intervals, totals: Mapping[str, Any], info: Mapping[str, Any]) -> None:
+    """The window totals and the configuration into ``iv``."""
     c = iv.config
     for rec in info.get("config", []):
         apply_config(c, rec["name"], rec["tod_raw"], rec["fields"])
@@ -796,32 +836,6 @@ def from_tables(iv: Intervals, tables: Mapping[str, Any], totals: Mapping[str, A
     iv.data_end = None if de is None else local_from_us(de)
     iv.sets = info.get("sets", 0)
     iv.stopped_early = bool(info.get("stopped_early"))
-
-    sys_t = t["system"]
-    raws = _compact_rows(sys_t, "system", 5)
-    starts = sys_t.column("start").to_pylist()
-    ends = sys_t.column("end").to_pylist()
-    s_tod = sys_t.column("start_tod").to_pylist()
-    e_tod = sys_t.column("end_tod").to_pylist()
-    secs = sys_t.column("seconds").to_pylist()
-    iv.intervals = [
-        SysInterval(i, s_tod[i], e_tod[i], starts[i], ends[i], secs[i], raws[i])  # type: ignore[arg-type]
-        for i in range(len(raws))
-    ]
-    if detail:
-        for (idx, cpu), raw in zip(_keyed_rows(t["cpu"], ["cpu"]), _compact_rows(t["cpu"], "cpu", 4), strict=True):
-            iv.intervals[idx].cpus[cpu] = raw
-        for (idx, key), raw in zip(_keyed_rows(t["lpar"], ["partition", "cpu"]),
-                                   _compact_rows(t["lpar"], "lpar", 5), strict=True):  # fmt: skip
-            iv.intervals[idx].lpar[key] = raw
-    if series:
-        iv.user_series = _series(t["user"], ["userid"], "user")  # type: ignore[assignment]
-        iv.device_series = _series(t["device"], ["devno"], "device")  # type: ignore[assignment]
-        iv.exposure_series = _series(t["exposure"], ["devno"], "exposure")  # type: ignore[assignment]
-    if totals is None:
-        from ztwin.history import totals_from_intervals
-
-        totals = totals_from_intervals(t)
     tt = {k: _table(v) for k, v in totals.items()}
     iv.cpus = dict(_totals(tt["cpu"], 1))
     iv.lpar = dict(_totals(tt["lpar"], 2))
@@ -831,7 +845,6 @@ def from_tables(iv: Intervals, tables: Mapping[str, Any], totals: Mapping[str, A
     sys_tot = tt["system"].to_pylist()
     if iv.intervals and sys_tot:
         iv._total = (len(iv.intervals), {k: v for k, v in sys_tot[0].items() if v is not None})
-    return iv
 
 
 def _keyed_rows(t: Any, key_cols: list[str]) -> list[tuple[int, Any]]:
@@ -869,16 +882,24 @@ def collect(
     window = Window.parse(start, end)
     sel_users = {u.upper() for u in users} if isinstance(users, set) else users
     k = IntervalKernel(str(path), _spec(window.start), _spec(window.end), sel_users, devices, exposures)
-    k.step(0)
+    iv = Intervals(str(path), Config(), window)
+    detail = any(s is not None for s in (users, devices, exposures))
+    more = True
+    while more:
+        # a step at a time: the Arrow tables of one step are converted and dropped
+        more = k.step(COLLECT_STEP)
+        add_intervals(iv, k.take(), detail=detail, series=True)
     info = k.info()
     if info["window_error"]:
         assert window.start is not None and window.end is not None
         raise ReportError(f"--from {window.start.text} is not before --to {window.end.text}")
-    iv = Intervals(str(path), Config(), window)
-    detail = any(s is not None for s in (users, devices, exposures))
-    from_tables(iv, k.take(), k.totals(), info, detail=detail)
+    finish(iv, k.totals(), info)
     iv.stats = k.stats()
     return iv
+
+
+#: Intervals converted per kernel step in :func:`collect`.
+COLLECT_STEP = 2000
 
 
 def iter_series(series: list[tuple[int, Raw]], intervals: list[SysInterval]) -> Iterator[tuple[SysInterval, Raw]]:
