@@ -28,6 +28,7 @@ pub mod delta;
 pub mod fields;
 pub mod kernel;
 pub mod schema;
+#[cfg(feature = "arrow")]
 pub mod tables;
 
 pub use kernel::{Batch, Info, Kernel, Options, Select, TimeSpec, Totals};
