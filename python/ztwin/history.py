@@ -39,8 +39,10 @@ ENTITIES = ("system", "cpu", "lpar", "user", "device", "exposure")
 #: Key columns per entity (besides system and end_tod).
 KEYS = {"system": [], "cpu": ["cpu"], "lpar": ["partition", "cpu"], "user": ["userid"], "device": ["devno"],
         "exposure": ["devno"]}  # fmt: skip
-#: Intervals read per step while ingesting (memory stays flat in file size).
+#: Intervals read per step while ingesting.
 CHUNK = 500
+#: DuckDB's memory limit while ingesting (beyond it, it spills to disk).
+INGEST_MEMORY = "512MB"
 
 
 class HistoryError(Exception):
@@ -374,6 +376,8 @@ def ingest(db: str | Path, files: Iterable[str | Path], *, system: str | None = 
     the files (MTRSYS_SYSTMID). Raises :class:`HistoryError`, ``OSError`` or
     :class:`~ztwin.monitor.MonwriteError`."""
     con = connect(db, create=True)
+    # DuckDB's own memory (the file's rows until the transaction commits)
+    _run(con, f"SET memory_limit = '{INGEST_MEMORY}'")
     out = []
     try:
         for f in files:
@@ -498,7 +502,10 @@ class History:
         from ztwin.reports.core import Config, Intervals, Window, from_tables
 
         sysid = self.resolve_system(system)
-        tables = {e: self._kernel_table(e, sysid, start, end) for e in ENTITIES}
+        # Without detail only the system rows come into Python; the window
+        # totals per key are summed by DuckDB in interval order.
+        wanted = ENTITIES if detail else ("system",)
+        tables = {e: self._kernel_table(e, sysid, start, end) for e in wanted}
         if tables["system"].num_rows == 0:
             raise HistoryError(f"{self.path}: no stored interval of system {sysid} between "
                                f"{start or 'the start'} and {end or 'the end'}")  # fmt: skip
@@ -509,8 +516,46 @@ class History:
         info["stopped_early"] = False
         win = Window.parse(_text(start), _text(end))
         iv = Intervals(f"{self.path} (system {sysid})", Config(), win)
-        from_tables(iv, tables, None, info, detail=detail, series=detail)
+        if detail:
+            totals = None
+        else:
+            totals = {e: self._totals_sql(e, sysid, start, end) for e in ENTITIES if e != "system"}
+            totals["system"] = totals_from_intervals({"system": tables["system"]})["system"]
+        from_tables(iv, tables, totals, info, detail=detail, series=detail)
         return iv
+
+    def _totals_sql(self, entity: str, system: str, start: Any, end: Any) -> pa.Table:
+        """Window totals per key of ``entity``, as the kernel sums them: each
+        sum a left fold over the intervals in time order (``list_reduce``),
+        ``min_``/``max_`` columns by minimum and maximum; keys in first-seen
+        order."""
+        import pyarrow as pa
+
+        name = table_name(entity)
+        keys = KEYS[entity]
+        schema = self.connection.sql(f"SELECT * FROM {name} LIMIT 0").arrow().read_all().schema
+        skip = {"system", "start", "end", "end_tod", "ord", *keys}
+        vals = [f for f in schema if f.name not in skip]
+        exprs = []
+        for f in vals:
+            c = f'"{f.name}"'
+            if f.name.startswith("min_"):
+                exprs.append(f"min({c}) AS {c}")
+            elif f.name.startswith("max_"):
+                exprs.append(f"max({c}) AS {c}")
+            else:
+                zero = "0::BIGINT" if pa.types.is_integer(f.type) else "0.0::DOUBLE"
+                exprs.append(
+                    f"CASE WHEN count({c}) = 0 THEN NULL ELSE list_reduce(list_filter(list({c} ORDER BY end_tod, ord), "
+                    f"lambda x: x IS NOT NULL), lambda a, b: a + b, {zero}) END AS {c}"
+                )
+        where, args = self._where(system, start, end, "e")
+        kl = ", ".join(f'"{k}"' for k in keys)
+        sql = (f"SELECT {kl}, {', '.join(exprs)} FROM {name} e{where} GROUP BY {kl} "
+               f"ORDER BY min(end_tod), arg_min(ord, end_tod)")  # fmt: skip
+        t = self.connection.query(sql, params=args).arrow().read_all()
+        out_schema = pa.schema([schema.field(k) for k in keys] + vals)
+        return t.cast(out_schema)
 
     def _kernel_table(self, entity: str, system: str, start: Any, end: Any) -> pa.Table:
         """Rows in the kernel's per-interval layout: interval index, start,
