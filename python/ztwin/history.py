@@ -495,10 +495,12 @@ class History:
         return system
 
     def intervals(self, system: str | None = None, start: str | datetime | None = None,
-                  end: str | datetime | None = None, *, detail: bool = False) -> Intervals:
+                  end: str | datetime | None = None, *, detail: bool = False,
+                  totals: Iterable[str] | None = None) -> Intervals:
         """The stored intervals of a window as the :class:`~ztwin.reports.core.Intervals`
         the reports and the advisor read (window totals summed in interval
-        order, as from the file)."""
+        order, as from the file). ``totals``: the entities whose window totals
+        are needed (default all; the reports that need none are faster)."""
         from ztwin.reports.core import Config, Intervals, Window, from_tables
 
         sysid = self.resolve_system(system)
@@ -516,19 +518,21 @@ class History:
         info["stopped_early"] = False
         win = Window.parse(_text(start), _text(end))
         iv = Intervals(f"{self.path} (system {sysid})", Config(), win)
-        if detail:
-            totals = None
-        else:
-            totals = {e: self._totals_sql(e, sysid, start, end) for e in ENTITIES if e != "system"}
-            totals["system"] = totals_from_intervals({"system": tables["system"]})["system"]
-        from_tables(iv, tables, totals, info, detail=detail, series=detail)
+        tot: dict[str, Any] = {}
+        if not detail:
+            want = set(ENTITIES if totals is None else totals)
+            tot = {e: self._totals_sql(e, sysid, start, end, e in want) for e in ENTITIES if e != "system"}
+            tot["system"] = totals_from_intervals({"system": tables["system"]})["system"]
+        from_tables(iv, tables, None if detail else tot, info, detail=detail, series=detail)
         return iv
 
-    def _totals_sql(self, entity: str, system: str, start: Any, end: Any) -> pa.Table:
-        """Window totals per key of ``entity``, as the kernel sums them: each
-        sum a left fold over the intervals in time order (``list_reduce``),
-        ``min_``/``max_`` columns by minimum and maximum; keys in first-seen
-        order."""
+    def _totals_sql(self, entity: str, system: str, start: Any, end: Any, wanted: bool = True) -> pa.Table:
+        """Window totals per key of ``entity``, as the kernel sums them (each
+        sum a left fold over the intervals in time order, ``min_``/``max_``
+        columns by minimum and maximum; keys in first-seen order), streamed:
+        DuckDB orders the rows by key and time, and one Arrow batch at a time
+        is folded into per-key running sums."""
+        import numpy as np
         import pyarrow as pa
 
         name = table_name(entity)
@@ -536,26 +540,61 @@ class History:
         schema = self.connection.sql(f"SELECT * FROM {name} LIMIT 0").arrow().read_all().schema
         skip = {"system", "start", "end", "end_tod", "ord", *keys}
         vals = [f for f in schema if f.name not in skip]
-        exprs = []
-        for f in vals:
-            c = f'"{f.name}"'
-            if f.name.startswith("min_"):
-                exprs.append(f"min({c}) AS {c}")
-            elif f.name.startswith("max_"):
-                exprs.append(f"max({c}) AS {c}")
-            else:
-                zero = "0::BIGINT" if pa.types.is_integer(f.type) else "0.0::DOUBLE"
-                exprs.append(
-                    f"CASE WHEN count({c}) = 0 THEN NULL ELSE list_reduce(list_filter(list({c} ORDER BY end_tod, ord), "
-                    f"lambda x: x IS NOT NULL), lambda a, b: a + b, {zero}) END AS {c}"
-                )
+        if not wanted:
+            return pa.table({f.name: pa.array([], f.type) for f in [*(schema.field(k) for k in keys), *vals]})
         where, args = self._where(system, start, end, "e")
-        kl = ", ".join(f'"{k}"' for k in keys)
-        sql = (f"SELECT {kl}, {', '.join(exprs)} FROM {name} e{where} GROUP BY {kl} "
-               f"ORDER BY min(end_tod), arg_min(ord, end_tod)")  # fmt: skip
-        t = self.connection.query(sql, params=args).arrow().read_all()
+        kl = ", ".join(f'e."{k}"' for k in keys)
+        order = self.connection.query(
+            f"SELECT {kl} FROM {name} e{where} GROUP BY {kl} ORDER BY min(end_tod), arg_min(ord, end_tod)",
+            params=args,
+        ).fetchall()
+        pos = {tuple(r): i for i, r in enumerate(order)}
+        n = len(order)
+        acc = {f.name: np.full(n, np.nan) for f in vals}
+        cols = ", ".join(f'e."{f.name}"' for f in vals)
+        reader = self.connection.query(
+            f"SELECT {kl}, {cols} FROM {name} e{where} ORDER BY {kl}, e.end_tod, e.ord", params=args
+        ).arrow()
+        for batch in reader:
+            m = batch.num_rows
+            if m == 0:
+                continue
+            kc = [batch.column(i).to_pylist() for i in range(len(keys))]
+            kt = list(zip(*kc, strict=True))
+            # runs of one key (the rows are ordered by key)
+            starts = [0] + [r for r in range(1, m) if kt[r] != kt[r - 1]] + [m]
+            runs = [(pos[kt[a]], a, b) for a, b in zip(starts, starts[1:], strict=False)]
+            for j, f in enumerate(vals):
+                x = batch.column(len(keys) + j).to_numpy(zero_copy_only=False).astype(np.float64)
+                out = acc[f.name]
+                kind = 1 if f.name.startswith("min_") else 2 if f.name.startswith("max_") else 0
+                for k, a, b in runs:
+                    seg = x[a:b]
+                    seg = seg[~np.isnan(seg)]
+                    if seg.size == 0:
+                        continue
+                    old = out[k]
+                    if kind == 1:
+                        v = float(seg.min())
+                        out[k] = v if np.isnan(old) or v < old else old
+                    elif kind == 2:
+                        v = float(seg.max())
+                        out[k] = v if np.isnan(old) or v > old else old
+                    else:
+                        # the running sum continues from the previous batch: a left fold
+                        if not np.isnan(old):
+                            seg = np.concatenate(([old], seg))
+                        out[k] = float(np.add.accumulate(seg)[-1])
+        data: dict[str, Any] = {k: [r[i] for r in order] for i, k in enumerate(keys)}
+        for f in vals:
+            a = acc[f.name]
+            mask = np.isnan(a)
+            if pa.types.is_integer(f.type):
+                data[f.name] = pa.array(np.where(mask, 0, a).astype(np.int64), f.type, mask=mask)
+            else:
+                data[f.name] = pa.array(a, f.type, mask=mask)
         out_schema = pa.schema([schema.field(k) for k in keys] + vals)
-        return t.cast(out_schema)
+        return pa.table(data, schema=out_schema)
 
     def _kernel_table(self, entity: str, system: str, start: Any, end: Any) -> pa.Table:
         """Rows in the kernel's per-interval layout: interval index, start,

@@ -101,14 +101,23 @@ def cmd_report(args: argparse.Namespace) -> int:
     return _output(args, reports, path)
 
 
+#: The window totals each report reads (the rest read per-interval system sums
+#: or the configuration only).
+TOTALS_NEEDED = {
+    "CPU": ("cpu",), "LPAR": ("lpar", "cpu"), "USTAT": ("user",), "UPAGE": ("user",),
+    "DEVICE": ("device", "exposure"), "CPOWNED": ("exposure", "device"),
+}  # fmt: skip
+
+
 def _report_db(args: argparse.Namespace, names: list[str], opts: dict[str, object]) -> int:
     """Reports over a window of a history database."""
     from ztwin.history import HistoryError, open
 
     users = [u.upper() for u in args.users] if args.users else None
+    need = {e for n in names for e in TOTALS_NEEDED.get(n, ())}
     try:
         with open(args.db) as h:
-            iv = h.intervals(args.system, args.start, args.end, detail=bool(users))
+            iv = h.intervals(args.system, args.start, args.end, detail=bool(users), totals=need)
     except HistoryError as e:
         return _error(str(e))
     reports = build_from(iv, names, users, **opts)
