@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -42,7 +43,7 @@ KEYS = {"system": [], "cpu": ["cpu"], "lpar": ["partition", "cpu"], "user": ["us
 #: Intervals read per step while ingesting.
 CHUNK = 500
 #: DuckDB's memory limit while ingesting (beyond it, it spills to disk).
-INGEST_MEMORY = "512MB"
+INGEST_MEMORY = "256MB"
 
 
 class HistoryError(Exception):
@@ -245,47 +246,83 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
     stored: set[int] | None = None
     sysid = system
     res = IngestResult(str(path), system or "?")
-    pending: list[dict[str, Any]] = []
-    _run(con, "BEGIN TRANSACTION")
-    try:
-        more = True
-        while more:
-            more = k.step(CHUNK)
-            tables = {e: pa.table(t) for e, t in k.take().items()}
-            if sysid is None:
-                sysid = _system_of(k.info()) or "UNKNOWN"
-            res.system = sysid
-            if stored is None:
-                stored = _stored_ends(con, sysid)
-            _insert(con, sysid, tables, stored, res)
-            st = k.stats()
-            bar.update(min(size, st["groups"] * 4096 + st["records"] * 200))
+    # The new rows are spooled to Parquet files first (memory stays flat in
+    # the file's size), then moved into the database in one transaction.
+    with tempfile.TemporaryDirectory(prefix="ztwin-ingest-") as spool:
+        sink = _Spool(Path(spool))
+        try:
+            more = True
+            while more:
+                more = k.step(CHUNK)
+                tables = {e: pa.table(t) for e, t in k.take().items()}
+                if sysid is None:
+                    sysid = _system_of(k.info()) or "UNKNOWN"
+                res.system = sysid
+                if stored is None:
+                    stored = _stored_ends(con, sysid)
+                _insert(sink, sysid, tables, stored, res)
+                st = k.stats()
+                bar.update(min(size, st["groups"] * 4096 + st["records"] * 200))
+        finally:
+            sink.close()
         info = k.info()
         st = k.stats()
         res.damage = [dict(d) for d in st["damage"]]
         res.damage_count = st["damage_count"]
-        for d in res.damage:
-            _run(con, "INSERT INTO damage VALUES (?, ?, ?, ?, ?, ?)",
-                        [sysid, str(path), d["offset"], d["end"], d["kind"], d["reason"]])  # fmt: skip
-        sys_rows = _one(con, 
-            "SELECT min(\"end\"), max(\"end\") FROM system_intervals WHERE system = ?", [sysid]
-        ) if _has_table(con, "system_intervals") else (None, None)
-        _run(
-            con,
-            "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?)",
-            [sysid, str(path), size, _head_sha(path), res.intervals_added, sys_rows[0] if sys_rows else None,
-             sys_rows[1] if sys_rows else None, st["damage_count"], st["damaged_bytes"],
-             json.dumps(_info_json(info), default=_json_default)],
-        )  # fmt: skip
-        _run(con, "COMMIT")
-    except BaseException:
-        _run(con, "ROLLBACK")
-        raise
-    finally:
-        bar.update(size)
-        bar.close()
-    del pending
+        assert sysid is not None
+        _run(con, "BEGIN TRANSACTION")
+        try:
+            for entity, f in sink.files.items():
+                name = table_name(entity)
+                src = "read_parquet('" + str(f).replace("'", "''") + "')"
+                if not _has_table(con, name):
+                    _run(con, f"CREATE TABLE {name} AS SELECT * FROM {src}")
+                else:
+                    _run(con, f"INSERT INTO {name} BY NAME SELECT * FROM {src}")
+            for d in res.damage:
+                _run(con, "INSERT INTO damage VALUES (?, ?, ?, ?, ?, ?)",
+                     [sysid, str(path), d["offset"], d["end"], d["kind"], d["reason"]])  # fmt: skip
+            sys_rows = _one(con, "SELECT min(\"end\"), max(\"end\") FROM system_intervals WHERE system = ?",
+                            [sysid]) if _has_table(con, "system_intervals") else (None, None)  # fmt: skip
+            _run(
+                con,
+                "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?)",
+                [sysid, str(path), size, _head_sha(path), res.intervals_added, sys_rows[0] if sys_rows else None,
+                 sys_rows[1] if sys_rows else None, st["damage_count"], st["damaged_bytes"],
+                 json.dumps(_info_json(info), default=_json_default)],
+            )  # fmt: skip
+            _run(con, "COMMIT")
+        except BaseException:
+            _run(con, "ROLLBACK")
+            raise
+        finally:
+            bar.update(size)
+            bar.close()
     return res
+
+
+class _Spool:
+    """Per-entity Parquet files of the rows to add."""
+
+    def __init__(self, d: Path) -> None:
+        self.dir = d
+        self.writers: dict[str, Any] = {}
+        self.files: dict[str, Path] = {}
+
+    def add(self, entity: str, t: pa.Table) -> None:
+        import pyarrow.parquet as pq
+
+        w = self.writers.get(entity)
+        if w is None:
+            f = self.dir / f"{entity}.parquet"
+            w = self.writers[entity] = pq.ParquetWriter(str(f), t.schema, compression="none")
+            self.files[entity] = f
+        w.write_table(t)
+
+    def close(self) -> None:
+        for w in self.writers.values():
+            w.close()
+        self.writers.clear()
 
 
 def _info_json(info: Mapping[str, Any]) -> dict[str, Any]:
@@ -320,8 +357,9 @@ def _stored_ends(con: duckdb.DuckDBPyConnection, system: str) -> set[int]:
     return {r[0] for r in con.execute("SELECT end_tod FROM system_intervals WHERE system = ?", [system]).fetchall()}
 
 
-def _insert(con: duckdb.DuckDBPyConnection, system: str, tables: Mapping[str, pa.Table], stored: set[int],
+def _insert(sink: _Spool, system: str, tables: Mapping[str, pa.Table], stored: set[int],
             res: IngestResult) -> None:
+    """The rows of one step not stored yet, with their system and end time, into ``sink``."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -353,15 +391,7 @@ def _insert(con: duckdb.DuckDBPyConnection, system: str, tables: Mapping[str, pa
         t = t.append_column("ord", pa.array(range(n), pa.int64()))
         t = t.drop_columns(["interval"])
         t = t.add_column(0, "system", pa.array([system] * n, pa.string()))
-        name = table_name(entity)
-        con.register("_ztwin_new", t)
-        try:
-            if not _has_table(con, name):
-                _run(con, f"CREATE TABLE {name} AS SELECT * FROM _ztwin_new")
-            else:
-                _run(con, f"INSERT INTO {name} BY NAME SELECT * FROM _ztwin_new")
-        finally:
-            con.unregister("_ztwin_new")
+        sink.add(entity, t)
         res.rows_added[entity] = res.rows_added.get(entity, 0) + n
     stored.update(end_of[i] for i in keep)
 
