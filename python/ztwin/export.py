@@ -51,6 +51,11 @@ def _fmt(v: float) -> str:
     return repr(float(v))
 
 
+def _q(s: str) -> str:
+    """Text inside single quotes in SQL."""
+    return s.replace("'", "''")
+
+
 def _esc(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
@@ -112,14 +117,13 @@ def export_db(db: str | Path, fmt: str, out: str | Path, system: str | None = No
         for e in ENTITIES:
             src = f"SELECT *, CAST(\"end\" AS DATE) AS day FROM {table_name(e)}{where}"
             dest = out / e
-            q = lambda s: s.replace("'", "''")  # noqa: E731
             if fmt == "parquet":
-                con.execute(f"COPY ({src}) TO '{q(str(dest))}' (FORMAT PARQUET, PARTITION_BY (system, day), "
+                con.execute(f"COPY ({src}) TO '{_q(str(dest))}' (FORMAT PARQUET, PARTITION_BY (system, day), "
                             "OVERWRITE_OR_IGNORE)", args).fetchall()  # fmt: skip
                 written.append(dest)
             else:
                 path = out / f"{e}.csv"
-                con.execute(f"COPY ({src} ORDER BY system, end_tod) TO '{q(str(path))}' (HEADER, DELIMITER ',')",
+                con.execute(f"COPY ({src} ORDER BY system, end_tod) TO '{_q(str(path))}' (HEADER, DELIMITER ',')",
                             args).fetchall()  # fmt: skip
                 written.append(path)
         return written

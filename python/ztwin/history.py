@@ -19,6 +19,7 @@ grown adds only its new intervals, damaged spans are skipped and reported.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -60,7 +61,7 @@ def table_name(entity: str) -> str:
 # --------------------------------------------------------------------------
 
 
-def _connect(path: str | Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+def _connect(path: str | os.PathLike[str], read_only: bool = False) -> duckdb.DuckDBPyConnection:
     import duckdb
 
     p = Path(path)
@@ -111,7 +112,7 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
                 "kind VARCHAR, reason VARCHAR)")  # fmt: skip
 
 
-def _check_version(path: str | Path, v: int | None) -> None:
+def _check_version(path: str | os.PathLike[str], v: int | None) -> None:
     if v is None:
         raise HistoryError(f"{path}: not a ztwin history database (no ztwin_meta table)")
     if v > SCHEMA_VERSION:
@@ -123,7 +124,7 @@ def _check_version(path: str | Path, v: int | None) -> None:
         raise HistoryError(f"{path}: history schema version {v} is older than {SCHEMA_VERSION} and cannot be migrated")
 
 
-def connect(path: str | Path = DEFAULT_DB, *, create: bool = False, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, create: bool = False, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection to a history database, created when ``create`` and
     missing; raises :class:`HistoryError` for a database that cannot be opened,
     that is not a history database, or whose schema version is newer than this
@@ -444,7 +445,7 @@ def _ts(v: str | datetime | None) -> datetime | None:
 class History:
     """An open history database (:func:`open`)."""
 
-    def __init__(self, path: str | Path, con: duckdb.DuckDBPyConnection) -> None:
+    def __init__(self, path: str | os.PathLike[str], con: duckdb.DuckDBPyConnection) -> None:
         self.path = str(path)
         self.connection = con
 
@@ -469,7 +470,8 @@ class History:
     def _where(self, system: str | None, start: str | datetime | None, end: str | datetime | None,
                alias: str = "") -> tuple[str, list[Any]]:  # fmt: skip
         a = f"{alias}." if alias else ""
-        cond, args = [], []
+        cond: list[str] = []
+        args: list[Any] = []
         if system is not None:
             cond.append(f"{a}system = ?")
             args.append(system)
@@ -661,7 +663,7 @@ def _text(v: str | datetime | None) -> str | None:
     return v
 
 
-def open(path: str | Path = DEFAULT_DB) -> History:  # noqa: A001 - the documented name
+def open(path: str | os.PathLike[str] = DEFAULT_DB) -> History:  # noqa: A001 - the documented name
     """Open a history database for reading (and adding tables): raises
     :class:`HistoryError` when it is missing, unreadable or newer than this
     ztwin."""
@@ -693,15 +695,15 @@ def totals_from_intervals(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]
             kcols = [t.column(k).to_pylist() for k in keys]
             kl = list(zip(*kcols, strict=True))
             first: dict[Any, list[int]] = {}
-            for i, k in enumerate(kl):
-                first.setdefault(k, []).append(i)
+            for i, kt in enumerate(kl):
+                first.setdefault(kt, []).append(i)
             groups = list(first.items())
         else:
             groups = [((), list(range(t.num_rows)))]
-        res: dict[str, list[Any]] = {k: [] for k in [*keys, *vals]}
-        for key, rows in groups:
-            for j, k in enumerate(keys):
-                res[k].append(key[j])
+        res: dict[str, list[Any]] = {c: [] for c in [*keys, *vals]}
+        for gkey, _rows in groups:
+            for j, kname in enumerate(keys):
+                res[kname].append(gkey[j])
         for v in vals:
             col = t.column(v)
             is_int = pa.types.is_integer(col.type)

@@ -755,7 +755,7 @@ def _series(t: Any, key_cols: list[str], schema: str) -> dict[Any, list[tuple[in
     keys = list(zip(*(t.column(k).to_pylist() for k in key_cols), strict=True))
     for i, raw in enumerate(raws):
         k = keys[i][0] if len(key_cols) == 1 else keys[i]
-        out.setdefault(k, []).append((idx[i], raw))
+        out.setdefault(k, []).append((idx[i], raw))  # type: ignore[arg-type]
     return out
 
 
@@ -797,10 +797,10 @@ def add_intervals(iv: Intervals, tables: Mapping[str, Any], *, detail: bool, ser
         iv.intervals.append(SysInterval(idx[i], s_tod[i], e_tod[i], starts[i], ends[i], secs[i], raws[i]))  # type: ignore[arg-type]
     if detail:
         for (k, cpu), raw in zip(_keyed_rows(t["cpu"], ["cpu"]), _compact_rows(t["cpu"], "cpu", 4), strict=True):
-            iv.intervals[k].cpus[cpu] = raw
+            iv.intervals[k].cpus[cpu] = raw  # type: ignore[assignment]
         for (k, key), raw in zip(_keyed_rows(t["lpar"], ["partition", "cpu"]),
                                  _compact_rows(t["lpar"], "lpar", 5), strict=True):  # fmt: skip
-            iv.intervals[k].lpar[key] = raw
+            iv.intervals[k].lpar[key] = raw  # type: ignore[assignment]
     if series:
         for name, ent, keys in (("user_series", "user", ["userid"]), ("device_series", "device", ["devno"]),
                                 ("exposure_series", "exposure", ["devno"])):  # fmt: skip
