@@ -570,7 +570,7 @@ class History:
         name = table_name(entity)
         keys = KEYS[entity]
         schema = self.connection.sql(f"SELECT * FROM {name} LIMIT 0").arrow().read_all().schema
-        skip = {"system", "start", "end", "end_tod", "ord", *keys}
+        skip = {"system", "start", "end", "end_tod", "ord", "flags", *keys}
         vals = [f for f in schema if f.name not in skip]
         if not wanted:
             return pa.table({f.name: pa.array([], f.type) for f in [*(schema.field(k) for k in keys), *vals]})
@@ -638,7 +638,7 @@ class History:
             assert t is not None
             n = t.num_rows
             t = t.drop_columns(["system", "ord"])
-            cols = ["start", "end", "start_tod", "end_tod"]
+            cols = ["start", "end", "start_tod", "end_tod", "flags"]
             rest = [c for c in t.column_names if c not in cols]
             t = t.select([*cols, *rest])
             return t.add_column(0, "interval", pa.array(range(n), pa.uint64()))
@@ -685,8 +685,7 @@ def totals_from_intervals(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]
     out = {}
     for entity, t in tables.items():
         keys = KEYS[entity]
-        skip = 3 + (2 if entity == "system" else len(keys))
-        vals = t.column_names[skip:]
+        vals = t.column_names[t.column_names.index("flags") + 1:]
         if t.num_rows == 0:
             cols = {k: t.column(k).slice(0, 0) for k in [*keys, *vals]}
             out[entity] = pa.table(cols) if cols else pa.table({})

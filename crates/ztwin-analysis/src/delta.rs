@@ -217,12 +217,15 @@ struct Prev<G> {
 /// Previous samples of one record family's counters, per key.
 pub struct Tracker<K, G> {
     prev: Map<K, Prev<G>>,
+    /// Why the last [`Tracker::delta`] gave nothing: [`RESET`] or [`BASELINE`].
+    pub why: u8,
 }
 
 impl<K: Hash + Eq, G: PartialEq> Default for Tracker<K, G> {
     fn default() -> Self {
         Tracker {
             prev: Map::default(),
+            why: 0,
         }
     }
 }
@@ -232,7 +235,20 @@ impl<K: Hash + Eq, G: PartialEq> Default for Tracker<K, G> {
 pub struct Delta<'a> {
     pub seconds: f64,
     pub d: &'a [Option<i128>],
+    /// [`WRAPPED`] and [`GLITCH`] bits of this sample.
+    pub flags: u8,
 }
+
+/// Per-sample flags (the `flags` column of the interval tables).
+/// A 16- or 32-bit counter decreased and was taken as a wrap.
+pub const WRAPPED: u8 = 1;
+/// A 64-bit time stepped back by less than half: taken as no increase.
+pub const GLITCH: u8 = 2;
+/// A key's 64-bit time was reset: its sample only set a new baseline.
+pub const RESET: u8 = 4;
+/// A key's sample only set a baseline: its first, one after a set without
+/// it, or one of a new generation (logon, vary on).
+pub const BASELINE: u8 = 8;
 
 impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
     /// Store a sample without differencing (outside the window).
@@ -274,6 +290,7 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         out: &'o mut Vec<Option<i128>>,
     ) -> Option<Delta<'o>> {
         out.clear();
+        self.why = BASELINE;
         let p = match self.prev.get_mut(&key) {
             Some(p) => p,
             None => {
@@ -284,6 +301,7 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         let ok = p.seq + 1 == seq && p.gen == gen;
         let prev_tod = p.tod;
         let mut result = ok;
+        let mut flags = 0u8;
         if ok {
             let seconds = div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128);
             if seconds <= 0.0 {
@@ -296,9 +314,17 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
                                 out.push(Some(c - pv));
                             } else {
                                 match counter_delta(*pv, *c, r.modulus, r.down) {
-                                    Some(d) => out.push(Some(d)),
+                                    Some(d) => {
+                                        let fell = if r.down { c > pv } else { c < pv };
+                                        if fell {
+                                            flags |=
+                                                if r.modulus.is_some() { WRAPPED } else { GLITCH };
+                                        }
+                                        out.push(Some(d))
+                                    }
                                     None => {
                                         result = false;
+                                        self.why = RESET;
                                         break;
                                     }
                                 }
@@ -317,8 +343,13 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         if !result {
             return None;
         }
+        self.why = 0;
         let seconds = div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128);
-        Some(Delta { seconds, d: out })
+        Some(Delta {
+            seconds,
+            d: out,
+            flags,
+        })
     }
 }
 

@@ -74,6 +74,9 @@ pub struct Row<K, const N: usize> {
     pub interval: u64,
     pub key: K,
     pub v: [f64; N],
+    /// Per-sample flags of the key's samples in the interval
+    /// ([`crate::delta::WRAPPED`], [`crate::delta::GLITCH`]).
+    pub flags: u8,
 }
 
 /// One interval: its place and times, and the system sums.
@@ -87,6 +90,9 @@ pub struct SysRow {
     pub end_us: i64,
     pub seconds: f64,
     pub v: [f64; system::N],
+    /// Every flag of the interval's samples, and [`crate::delta::RESET`] /
+    /// [`crate::delta::BASELINE`] when a key's sample only set a baseline.
+    pub flags: u8,
 }
 
 /// Per-interval rows produced since the last [`Kernel::take`].
@@ -865,6 +871,8 @@ pub struct Kernel {
     pub totals: Totals,
     pub info: Info,
     cpu_types_seen: HashSet<Option<i64>>,
+    /// Flags of the samples of the set being closed.
+    set_flags: u8,
     /// The system column each CPU column adds into (same name).
     cpu_sys: [usize; cpu::N],
 }
@@ -956,6 +964,7 @@ impl Kernel {
             },
             info: Info::default(),
             cpu_types_seen: HashSet::new(),
+            set_flags: 0,
             cpu_sys: std::array::from_fn(cpu_to_system),
         }
     }
@@ -1208,11 +1217,13 @@ impl Kernel {
                         end_us,
                         seconds,
                         v,
+                        flags: 0,
                     });
                 }
             }
         }
         let arena = std::mem::take(&mut self.arena);
+        self.set_flags = 0;
         self.cpus(&set, &arena, seq, iv.as_mut());
         self.globals(&set, &arena, seq, iv.as_mut());
         self.lpar(&set, &arena, seq, iv.as_mut());
@@ -1221,7 +1232,8 @@ impl Kernel {
         self.exposures(&set, &arena, seq, iv.as_mut());
         self.arena = arena;
         self.arena.clear();
-        if let Some(iv) = iv {
+        if let Some(mut iv) = iv {
+            iv.flags = std::mem::take(&mut self.set_flags);
             merge(system::COLS, &mut self.totals.system, &iv.v);
             self.info.intervals += 1;
             self.batch.system.push(iv);
@@ -1236,7 +1248,7 @@ impl Kernel {
         mut iv: Option<&mut SysRow>,
     ) {
         // Per CPU sums of this interval, in first-seen order.
-        let mut per: Vec<(Option<i64>, [f64; cpu::N])> = Vec::new();
+        let mut per: Vec<(Option<i64>, [f64; cpu::N], u8)> = Vec::new();
         for fam in 0..CPU_FAMILIES {
             let (_, names, cols, _) = CPU_DEFS[fam];
             let mut seen = false;
@@ -1264,16 +1276,19 @@ impl Kernel {
                 let Some(d) =
                     self.cpu_tr[fam].delta(key, seq, b.tod, (), &self.vals, rl, &mut self.out)
                 else {
+                    self.set_flags |= self.cpu_tr[fam].why;
                     continue;
                 };
                 seen = true;
-                let i = match per.iter().position(|(k, _)| *k == key) {
+                self.set_flags |= d.flags;
+                let i = match per.iter().position(|(k, _, _)| *k == key) {
                     Some(i) => i,
                     None => {
-                        per.push((key, [f64::NAN; cpu::N]));
+                        per.push((key, [f64::NAN; cpu::N], 0));
                         per.len() - 1
                     }
                 };
+                per[i].2 |= d.flags;
                 let p = &mut per[i].1;
                 if fam == 0 {
                     let seconds = d.seconds;
@@ -1325,12 +1340,13 @@ impl Kernel {
             }
         }
         if let Some(sys) = iv {
-            for (key, p) in per {
+            for (key, p, flags) in per {
                 self.totals.cpu.merge(cpu::COLS, &key, &p);
                 self.batch.cpu.push(Row {
                     interval: sys.index,
                     key,
                     v: p,
+                    flags,
                 });
             }
         }
@@ -1365,10 +1381,13 @@ impl Kernel {
             if let Some(d) =
                 self.glob_tr[g].delta((), seq, b.tod, (), &self.vals, rl, &mut self.out)
             {
+                self.set_flags |= d.flags;
                 add(&mut sys.v, sec, Some(s));
                 for ((c, _), v) in counters.iter().zip(d.d) {
                     add(&mut sys.v, *c, f64o(*v));
                 }
+            } else {
+                self.set_flags |= self.glob_tr[g].why;
             }
             add(&mut sys.v, lsec, Some(s));
             for ((c, _), f) in levels.iter().zip(&defs[nc..]) {
@@ -1393,7 +1412,7 @@ impl Kernel {
 
     fn lpar(&mut self, set: &[(Code, Buffered)], arena: &[u8], seq: u64, iv: Option<&mut SysRow>) {
         let index = iv.as_ref().map(|s| s.index);
-        let mut per: Vec<(LparKey, [f64; lpar::N])> = Vec::new();
+        let mut per: Vec<(LparKey, [f64; lpar::N], u8)> = Vec::new();
         for (code, b) in set {
             if *code != Code::Cup {
                 continue;
@@ -1440,25 +1459,32 @@ impl Kernel {
                     self.lcpu_tr
                         .delta(key.clone(), seq, b.tod, (), &self.vals, rl, &mut self.out)
                 else {
+                    self.set_flags |= self.lcpu_tr.why;
                     continue;
                 };
+                let flags = d.flags;
+                self.set_flags |= flags;
                 let mut raw = [f64::NAN; lpar::N];
                 raw[lpar::seconds] = d.seconds;
                 add(&mut raw, lpar::dispatch, tod_s(d.d[0]));
                 add(&mut raw, lpar::overhead, tod_s(d.d[1]));
                 self.totals.lpar.merge(lpar::COLS, &key, &raw);
-                match per.iter_mut().find(|(k, _)| *k == key) {
-                    Some(e) => e.1 = raw,
-                    None => per.push((key, raw)),
+                match per.iter_mut().find(|(k, _, _)| *k == key) {
+                    Some(e) => {
+                        e.1 = raw;
+                        e.2 |= flags;
+                    }
+                    None => per.push((key, raw, flags)),
                 }
             }
         }
         if let Some(index) = index {
-            for (key, v) in per {
+            for (key, v, flags) in per {
                 self.batch.lpar.push(Row {
                     interval: index,
                     key,
                     v,
+                    flags,
                 });
             }
         }
@@ -1525,6 +1551,7 @@ impl Kernel {
             let recs = std::mem::take(&mut self.u_act[u]);
             let hfs = std::mem::take(&mut self.u_hf[u]);
             let mut raw = [f64::NAN; user::N];
+            let mut uflags = 0u8;
             let mut seconds: Option<f64> = None;
             // the base record: the lowest virtual CPU address (first of equals)
             let mut base: Option<usize> = None;
@@ -1557,8 +1584,10 @@ impl Kernel {
                     self.act_time
                         .delta(key, seq, b.tod, g, &self.vals, &rl[3..6], &mut self.out)
                 else {
+                    self.set_flags |= self.act_time.why;
                     continue;
                 };
+                uflags |= d.flags;
                 seconds = seconds.or(Some(d.seconds));
                 add(&mut raw, user::vcpu_seconds, Some(d.seconds));
                 add(&mut raw, user::ttime, tod_s(d.d[0]));
@@ -1582,6 +1611,7 @@ impl Kernel {
                     self.act_store
                         .delta(uid, seq, b.tod, g, &self.vals, &rl[6..13], &mut self.out)
                 {
+                    uflags |= d.flags;
                     let s = d.seconds;
                     seconds = seconds.or(Some(s));
                     raw[user::store_seconds] = s;
@@ -1613,8 +1643,10 @@ impl Kernel {
                     self.hf_tr
                         .delta(key, seq, b.tod, hgen, &self.vals, &rl[2..], &mut self.out)
                 else {
+                    self.set_flags |= self.hf_tr.why;
                     continue;
                 };
+                uflags |= d.flags;
                 seconds = seconds.or(Some(d.seconds));
                 for (c, v) in HF_COLS.iter().zip(d.d) {
                     add(&mut raw, *c, f64o(*v));
@@ -1647,11 +1679,13 @@ impl Kernel {
                     add(&mut sys.v, sk, opt(raw[k]));
                 }
             }
+            self.set_flags |= uflags;
             if self.opts.users.wants(&self.user_ids.names[u]) {
                 self.batch.user.push(Row {
                     interval: sys.index,
                     key: uid,
                     v: raw,
+                    flags: uflags,
                 });
             }
         }
@@ -1722,9 +1756,12 @@ impl Kernel {
                 .dev_tr
                 .delta(devno, seq, b.tod, gen, &self.vals, rl, &mut self.out)
             else {
+                self.set_flags |= self.dev_tr.why;
                 continue;
             };
             seen = true;
+            let flags = d.flags;
+            self.set_flags |= flags;
             let dd = d.d;
             let (rdevssch, hfcount, hfqueue, hfbusy, scmssch, scmcount) =
                 (dd[0], dd[1], dd[2], dd[3], dd[4], dd[5]);
@@ -1789,6 +1826,7 @@ impl Kernel {
                     interval: sys.index,
                     key: devno,
                     v: raw,
+                    flags,
                 });
             }
         }
@@ -1843,9 +1881,12 @@ impl Kernel {
                 .asp_tr
                 .delta(devno, seq, b.tod, gen, &self.vals, rl, &mut self.out)
             else {
+                self.set_flags |= self.asp_tr.why;
                 continue;
             };
             seen = true;
+            let flags = d.flags;
+            self.set_flags |= flags;
             let seconds = d.seconds;
             let (srd, swr, prd, pwr, scm, scg) = (d.d[0], d.d[1], d.d[2], d.d[3], d.d[4], d.d[5]);
             let mut raw = [f64::NAN; exposure::N];
@@ -1885,6 +1926,7 @@ impl Kernel {
                     interval: sys.index,
                     key: devno,
                     v: raw,
+                    flags,
                 });
             }
         }

@@ -2,7 +2,10 @@
 //!
 //! Per-interval tables start with `interval` (index in the window), `start`
 //! and `end` (local time of the monitored system, timestamps in
-//! microseconds), then the entity's key columns, then one column per sum
+//! microseconds), then the entity's key columns, `flags` (the per-sample
+//! flags of `crate::delta`: 1 a counter wrapped, 2 a 64-bit time stepped back
+//! (a glitch); on the system rows also 4 a key's time was reset and 8 a key's
+//! sample only set a baseline), then one column per sum
 //! (`Int64` for integer sums, `Float64` otherwise; null = absent). The system
 //! table also has `start_tod` and `end_tod`, the raw TOD clock values. Window
 //! totals have the key and sum columns only.
@@ -75,6 +78,7 @@ pub fn schema(entity: &str, per_interval: bool) -> Arc<Schema> {
         f.push(Field::new("start", ts(), false));
         f.push(Field::new("end", ts(), false));
         f.extend(key_fields(entity));
+        f.push(Field::new("flags", DataType::Int64, false));
     } else if entity != "system" {
         f.extend(key_fields(entity));
     }
@@ -191,6 +195,7 @@ fn interval_batch<K: KeyCols, const N: usize>(
     ];
     let keys: Vec<&K> = rows.iter().map(|r| &r.key).collect();
     cols.extend(K::arrays(&keys));
+    cols.push(flags_array(rows.iter().map(|r| r.flags)));
     cols.extend(value_arrays(columns(entity), rows.iter().map(|r| &r.v[..])));
     RecordBatch::try_new(schema(entity, true), cols)
 }
@@ -212,9 +217,16 @@ fn system_batch(rows: &[SysRow]) -> Result<RecordBatch, ArrowError> {
         Arc::new(UInt64Array::from(
             rows.iter().map(|r| r.end_tod).collect::<Vec<_>>(),
         )),
+        flags_array(rows.iter().map(|r| r.flags)),
     ];
     cols.extend(value_arrays(system::COLS, rows.iter().map(|r| &r.v[..])));
     RecordBatch::try_new(schema("system", true), cols)
+}
+
+fn flags_array(flags: impl Iterator<Item = u8>) -> ArrayRef {
+    Arc::new(Int64Array::from(
+        flags.map(|f| f as i64).collect::<Vec<_>>(),
+    ))
 }
 
 /// The per-interval batches of `b`, one per entity in [`ENTITIES`] order.
@@ -243,6 +255,7 @@ fn user_rows<'a>(
             interval: r.interval,
             key: UserKey(r.key, names),
             v: r.v,
+            flags: r.flags,
         })
         .collect()
 }

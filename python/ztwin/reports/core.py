@@ -713,11 +713,16 @@ def _table(obj: Any) -> Any:
     return pa.table(obj)
 
 
-def _compact_rows(t: Any, schema: str, skip: int) -> list[CompactRaw]:
-    """Each row of ``t`` (its columns from ``skip`` on) as a CompactRaw of floats."""
+def _vstart(t: Any) -> int:
+    """Where the sums start in a per-interval table (after its ``flags``)."""
+    return int(t.column_names.index("flags")) + 1
+
+
+def _compact_rows(t: Any, schema: str) -> list[CompactRaw]:
+    """Each row of a per-interval table (its sums) as a CompactRaw of floats."""
     import numpy as np
 
-    names = t.column_names[skip:]
+    names = t.column_names[_vstart(t):]
     n = t.num_rows
     if n == 0:
         return []
@@ -749,8 +754,7 @@ def _series(t: Any, key_cols: list[str], schema: str) -> dict[Any, list[tuple[in
     out: dict[Any, list[tuple[int, Raw]]] = {}
     if t.num_rows == 0:
         return out
-    skip = 3 + len(key_cols)
-    raws = _compact_rows(t, schema, skip)
+    raws = _compact_rows(t, schema)
     idx = t.column("interval").to_pylist()
     keys = list(zip(*(t.column(k).to_pylist() for k in key_cols), strict=True))
     for i, raw in enumerate(raws):
@@ -784,7 +788,7 @@ def add_intervals(iv: Intervals, tables: Mapping[str, Any], *, detail: bool, ser
     """Append the intervals of one step of per-interval tables to ``iv``."""
     t = {k: _table(v) for k, v in tables.items()}
     sys_t = t["system"]
-    raws = _compact_rows(sys_t, "system", 5)
+    raws = _compact_rows(sys_t, "system")
     idx = sys_t.column("interval").to_pylist()
     starts = sys_t.column("start").to_pylist()
     ends = sys_t.column("end").to_pylist()
@@ -796,10 +800,10 @@ def add_intervals(iv: Intervals, tables: Mapping[str, Any], *, detail: bool, ser
         assert idx[i] == base + i, "intervals out of order"
         iv.intervals.append(SysInterval(idx[i], s_tod[i], e_tod[i], starts[i], ends[i], secs[i], raws[i]))  # type: ignore[arg-type]
     if detail:
-        for (k, cpu), raw in zip(_keyed_rows(t["cpu"], ["cpu"]), _compact_rows(t["cpu"], "cpu", 4), strict=True):
+        for (k, cpu), raw in zip(_keyed_rows(t["cpu"], ["cpu"]), _compact_rows(t["cpu"], "cpu"), strict=True):
             iv.intervals[k].cpus[cpu] = raw  # type: ignore[assignment]
         for (k, key), raw in zip(_keyed_rows(t["lpar"], ["partition", "cpu"]),
-                                 _compact_rows(t["lpar"], "lpar", 5), strict=True):  # fmt: skip
+                                 _compact_rows(t["lpar"], "lpar"), strict=True):  # fmt: skip
             iv.intervals[k].lpar[key] = raw  # type: ignore[assignment]
     if series:
         for name, ent, keys in (("user_series", "user", ["userid"]), ("device_series", "device", ["devno"]),

@@ -205,3 +205,29 @@ def test_kernel_agrees_with_the_reference(tmp_path: Path, plans: list[dict[str, 
 def test_kernel_agrees_on_the_report_fixture(basic_file: Path) -> None:
     for kw in ({}, {"users": "all", "devices": "all", "exposures": "all"}, {"start": "10:01:30", "end": "10:04:00"}):
         same(collect(basic_file, **kw), reference_collect(basic_file, **kw), "users" in kw)  # type: ignore[arg-type]
+
+
+def test_per_sample_flags(tmp_path: Path) -> None:
+    """The kernel marks wraps and glitches per row, and on the system rows also
+    the keys whose sample only set a baseline or whose time was reset."""
+    import pyarrow as pa
+
+    from ztwin._native import IntervalKernel
+
+    f = MonFile(tmp_path / "flags.monwrite")
+    f.sample_set(START, config_records(1, []))
+    dev = lambda n, ssch: ("MRIODDEV", {"IODDEV_RDEVDEV": n, "IODDEV_RDEVCLAS": 4, "IODDEV_SCMSSCH": ssch})  # noqa: E731
+    cpu = lambda t: ("MRSYTPRP", {"SYTPRP_PFXCPUAD": 0, "SYTPRP_PFXTOTWT": t, "SYTPRP_PFXPRBTM": PRBTM_START})  # noqa: E731
+    f.sample_set(START + 60 * S, [dev(0x200, 65_000), cpu(10 * S)])
+    f.sample_set(START + 120 * S, [dev(0x200, 100), cpu(40 * S)])  # SCMSSCH wraps
+    f.sample_set(START + 180 * S, [dev(0x200, 200), dev(0x201, 5), cpu(39 * S)])  # new device; TOTWT glitch
+    f.sample_set(START + 240 * S, [dev(0x200, 300), dev(0x201, 9), cpu(10)])  # TOTWT reset
+    k = IntervalKernel(str(f.close()), None, None, None, "all", None)
+    k.step()
+    t = k.take()
+    system = pa.table(t["system"]).column("flags").to_pylist()
+    devices = pa.table(t["device"])
+    assert list(zip(devices.column("devno").to_pylist(), devices.column("flags").to_pylist(), strict=True)) == [
+        (0x200, 1), (0x200, 0), (0x200, 0), (0x201, 0)
+    ]
+    assert system == [1, 2 | 8, 4]
