@@ -9,14 +9,14 @@ use super::storage::{
     idx, pte, tag, Cat, PageEntry, NO_BLOCK, P_CHG, P_REF, RES, T_DASD, T_NONE, T_PAGEOUT,
     T_READIN, T_RES, T_XS,
 };
-use super::{prefetch, Ev, Twin, TEST_IDLE};
-use crate::rng::Rng;
+use super::{prefetch, Core, Cx, Ev, Model, TEST_IDLE};
+use crate::core::rng::Rng;
+use crate::core::units::{Ns, US};
 use crate::scenario::{Pattern, Touch, Workload, MINOR_SLICE};
-use crate::units::{Ns, US};
 use std::collections::VecDeque;
 
 /// Per logical CPU counters (cumulative).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CpuCounters {
     /// Guest (emulation) time.
     pub emul_ns: Ns,
@@ -24,9 +24,6 @@ pub struct CpuCounters {
     pub cp_user_ns: Ns,
     /// CP time not attributable to a guest.
     pub sys_ns: Ns,
-    pub ssch: u64,
-    pub pages_read: u64,
-    pub pages_written: u64,
     pub dispatches: u64,
     pub hf_count: u64,
 }
@@ -62,14 +59,6 @@ pub struct Burst {
 pub struct Cpu {
     pub running: Option<Burst>,
     pub c: CpuCounters,
-    /// Storage work done on this CPU: steals, frame waits, XSTOR moves.
-    pub steals: u64,
-    pub frame_waits: u64,
-    pub xs_in: u64,
-    pub xs_out: u64,
-    pub migrated: u64,
-    /// Steals by pass (first, second, emergency) and category (dormant, eligible, dispatch).
-    pub by_pass: [[u64; 3]; 3],
     /// System time owed by interrupt-level CP work, added to the next burst.
     pub owed_sys: Ns,
 }
@@ -87,7 +76,7 @@ pub enum VState {
 }
 
 /// Per virtual CPU high-frequency counters (USEINT).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HfCounters {
     pub total: u64,
     pub running: u64,
@@ -167,19 +156,6 @@ pub enum Sched {
     Dispatch,
 }
 
-/// Per guest paging counters (UPAGE).
-#[derive(Clone, Debug, Default)]
-pub struct GuestCounters {
-    pub page_reads: u64,
-    pub page_writes: u64,
-    pub steals: u64,
-    pub x_to_ms: u64,
-    pub ms_to_x: u64,
-    pub x_to_ds: u64,
-    pub faults: u64,
-    pub first_touch: u64,
-}
-
 pub struct Guest {
     pub userid: String,
     pub vpages: u32,
@@ -201,7 +177,6 @@ pub struct Guest {
     pub ufo: VecDeque<(u32, u32)>,
     pub idle_gen: u32,
     pub logon_ns: Ns,
-    pub c: GuestCounters,
 }
 
 impl Guest {
@@ -232,7 +207,6 @@ impl Guest {
             ufo: VecDeque::new(),
             idle_gen: 0,
             logon_ns: 0,
-            c: GuestCounters::default(),
         }
     }
 
@@ -260,14 +234,92 @@ impl Guest {
     }
 }
 
+/// A guest as the monitor sees it (MTRUSR, USEACT, USELON, USELOF).
+#[derive(Clone, Copy, Debug)]
+pub struct GuestSample<'a> {
+    pub userid: &'a str,
+    pub vpages: u32,
+    pub nvcpu: u32,
+    pub share: u32,
+    pub quickdsp: bool,
+    pub logged_on: bool,
+    pub logon_ns: Ns,
+    /// Its storage: frames, working-set estimate, XSTOR blocks, DASD pages.
+    pub resident: u32,
+    pub wss: f64,
+    pub xstor: u32,
+    pub dasd: u32,
+}
+
+/// A virtual CPU as the monitor sees it (USEACT, USEINT).
+#[derive(Clone, Copy, Debug)]
+pub struct VcpuSample {
+    pub addr: u16,
+    /// Total (virtual + CP) and virtual time.
+    pub ttime: Ns,
+    pub vtime: Ns,
+    /// Virtual I/Os (minidisk).
+    pub vio: u64,
+    pub hf: HfCounters,
+}
+
 fn us_f(x: f64) -> Ns {
     (x * US as f64).round().max(1.0) as Ns
 }
 
-impl Twin {
+impl Model {
+    // ------------------------------------------------------------ samples
+
+    /// Each logical CPU's counters.
+    pub(crate) fn cpu_counters(&self) -> impl ExactSizeIterator<Item = CpuCounters> + '_ {
+        self.cpus.iter().map(|c| c.c)
+    }
+
+    /// Guests, logged on or not.
+    pub(crate) fn guest_count(&self) -> u32 {
+        self.guests.len() as u32
+    }
+
+    /// Guest `g` for the monitor.
+    pub(crate) fn guest_sample(&self, g: u32) -> GuestSample<'_> {
+        let gu = &self.guests[g as usize];
+        GuestSample {
+            userid: &gu.userid,
+            vpages: gu.vpages,
+            nvcpu: gu.nvcpu,
+            share: gu.share,
+            quickdsp: gu.quickdsp,
+            logged_on: gu.sched != Sched::LoggedOff,
+            logon_ns: gu.logon_ns,
+            resident: gu.resident,
+            wss: gu.wss,
+            xstor: gu.xstor,
+            dasd: gu.dasd,
+        }
+    }
+
+    /// Guest `g`'s virtual CPUs for the monitor, base first.
+    pub(crate) fn vcpu_samples(&self, g: u32) -> impl Iterator<Item = VcpuSample> + '_ {
+        self.guests[g as usize].vcpus().map(|v| {
+            let vc = &self.vcpus[v as usize];
+            VcpuSample {
+                addr: vc.addr,
+                ttime: vc.ttime,
+                vtime: vc.vtime,
+                vio: vc.vio,
+                hf: vc.hf,
+            }
+        })
+    }
+
+    /// Guests on the eligible list.
+    pub(crate) fn eligible_count(&self) -> u32 {
+        self.eligible.len() as u32
+    }
+
     // ------------------------------------------------------------ guests
 
-    pub(crate) fn logon(&mut self, g: u32) {
+    pub(crate) fn logon(&mut self, cx: &mut Cx, g: u32) {
         let gi = g as usize;
         if self.guests[gi].sched != Sched::LoggedOff {
             return;
@@ -281,14 +333,14 @@ impl Twin {
             n
         ];
         self.guests[gi].sched = Sched::Dormant;
-        self.guests[gi].logon_ns = self.now;
-        self.events_pending
-            .push((super::monitor::PendingEvent::Logon, g, self.now));
+        self.guests[gi].logon_ns = cx.now();
+        self.mon
+            .event(super::monitor::PendingEvent::Logon, g, cx.now());
         let w = self.guests[gi].workload.clone();
-        self.start_workload(g, w);
+        self.start_workload(cx, g, w);
     }
 
-    pub(crate) fn logoff(&mut self, g: u32) {
+    pub(crate) fn logoff(&mut self, cx: &mut Cx, g: u32) {
         let gi = g as usize;
         if self.guests[gi].sched == Sched::LoggedOff {
             return;
@@ -299,11 +351,11 @@ impl Twin {
             self.discard_page(g, vp);
         }
         self.guests[gi].wss = 0.0;
-        self.events_pending
-            .push((super::monitor::PendingEvent::Logoff, g, self.now));
+        self.mon
+            .event(super::monitor::PendingEvent::Logoff, g, cx.now());
     }
 
-    pub(crate) fn start_workload(&mut self, g: u32, w: Workload) {
+    pub(crate) fn start_workload(&mut self, cx: &mut Cx, g: u32, w: Workload) {
         let gi = g as usize;
         if self.guests[gi].sched == Sched::LoggedOff {
             return;
@@ -316,7 +368,11 @@ impl Twin {
             ..
         } = &w
         {
-            self.place_paged_out(g, area.pages().min(self.guests[gi].vpages as u64) as u32);
+            self.place_paged_out(
+                cx,
+                g,
+                area.pages().min(self.guests[gi].vpages as u64) as u32,
+            );
         }
         for v in self.guests[gi].vcpus() {
             let vi = v as usize;
@@ -341,11 +397,9 @@ impl Twin {
                     if spread {
                         dev += self.group_of(g).1 as u16;
                     }
-                    let vol = self.pg.paging_vols.len()
-                        + self.sc.dasd_volume_index(dev).expect("validated");
                     WorkState::Io {
                         phase: 0,
-                        vol: vol as u32,
+                        vol: self.io.by_devno(dev).expect("validated"),
                     }
                 }
             };
@@ -436,37 +490,38 @@ impl Twin {
         self.ready.push_back(v);
     }
 
-    pub(crate) fn dispatch_idle_cpus(&mut self) {
+    pub(crate) fn dispatch_idle_cpus(&mut self, core: &mut Core) {
         for c in 0..self.cpus.len() {
             if self.ready.is_empty() {
                 return;
             }
             if self.cpus[c].running.is_none() {
-                self.dispatch(c as u16);
+                self.dispatch(core, c as u16);
             }
         }
     }
 
     /// Run the next ready virtual CPU on logical CPU `c`.
-    fn dispatch(&mut self, c: u16) {
+    fn dispatch(&mut self, core: &mut Core, c: u16) {
         while let Some(v) = self.ready.pop_front() {
             if self.vcpus[v as usize].state != VState::Ready {
                 continue;
             }
-            self.cur_cpu = c;
+            self.irq_cpu = c;
             self.vcpus[v as usize].state = VState::Running;
-            let mut b = self.run_vcpu(v, MINOR_SLICE);
+            let mut cx = Cx::new(core, c);
+            let mut b = self.run_vcpu(&mut cx, v, MINOR_SLICE);
             b.sys += std::mem::take(&mut self.cpus[c as usize].owed_sys);
             self.cpus[c as usize].c.dispatches += 1;
             self.cpus[c as usize].running = Some(b);
             let total = (b.virt + b.cp + b.sys).max(1);
-            self.at(total, Ev::BurstEnd { cpu: c });
+            cx.at(total, Ev::BurstEnd { cpu: c });
             return;
         }
     }
 
     /// A burst ended: account for it and act on its outcome.
-    pub(crate) fn burst_end(&mut self, c: u16) {
+    pub(crate) fn burst_end(&mut self, cx: &mut Cx, c: u16) {
         let b = self.cpus[c as usize]
             .running
             .take()
@@ -478,7 +533,7 @@ impl Twin {
         let v = b.vcpu;
         let vi = v as usize;
         if let Some(r) = b.io {
-            self.submit_io(r);
+            self.io.submit(cx, r);
         }
         let woken = std::mem::take(&mut self.vcpus[vi].woken);
         self.vcpus[vi].vtime += b.virt;
@@ -493,37 +548,35 @@ impl Twin {
                 Outcome::PageWait | Outcome::FrameWait => {
                     self.vcpus[vi].state = VState::PageWait;
                     if b.outcome == Outcome::FrameWait {
-                        self.st.c.frame_waits += 1;
-                        self.cpus[c as usize].frame_waits += 1;
-                        self.st.waiters.push_back(v);
+                        self.st.wait_for_frame(c, v);
                     }
                 }
                 Outcome::IoWait => self.vcpus[vi].state = VState::IoWait,
                 Outcome::Think(d) => {
                     self.vcpus[vi].state = VState::Think;
-                    self.at(d, Ev::Wake { vcpu: v });
+                    cx.at(d, Ev::Wake { vcpu: v });
                     // Back before the test-idle time is up, this CPU keeps its
                     // guest in the dispatch list: no test-idle check needed.
                     if d >= TEST_IDLE {
-                        self.maybe_test_idle(g);
+                        self.maybe_test_idle(cx, g);
                     }
                 }
                 Outcome::Idle => {
                     self.vcpus[vi].state = VState::Idle;
-                    self.maybe_test_idle(g);
+                    self.maybe_test_idle(cx, g);
                 }
             }
         }
     }
 
-    fn maybe_test_idle(&mut self, g: u32) {
+    fn maybe_test_idle(&mut self, cx: &mut Cx, g: u32) {
         let gi = g as usize;
         let all_idle = self.guests[gi]
             .vcpus()
             .all(|v| matches!(self.vcpus[v as usize].state, VState::Idle | VState::Think));
         if all_idle && self.guests[gi].sched == Sched::Dispatch {
             let gen = self.guests[gi].idle_gen;
-            self.at(TEST_IDLE, Ev::TestIdle { guest: g, gen });
+            cx.at(TEST_IDLE, Ev::TestIdle { guest: g, gen });
         }
     }
 
@@ -550,6 +603,7 @@ impl Twin {
     }
 
     /// An I/O (page read or minidisk) the virtual CPU waited for completed.
+    #[inline]
     pub(crate) fn io_wait_over(&mut self, v: u32) {
         let vi = v as usize;
         if self.vcpus[vi].state == VState::Running {
@@ -604,39 +658,47 @@ impl Twin {
                 }
             }
         }
-        for v in &mut self.pg.vols {
-            v.c.hf_count += 1;
-            v.c.hf_queue += v.queue.len() as u64;
-            v.c.hf_busy += v.busy.is_some() as u64;
-        }
-        self.st.update_rate(self.sc.monitor.hf_rate.0);
+        self.io.hf_tick();
+        self.st.update_rate(self.mon.hf_rate);
         self.admit_eligible();
     }
 
     // ------------------------------------------------------------ bursts
 
     /// Compute one burst of virtual CPU `v` of at most `budget` ns.
-    fn run_vcpu(&mut self, v: u32, budget: Ns) -> Burst {
+    /// Its CP time is what `cx` was charged (which starts with the dispatch).
+    fn run_vcpu(&mut self, cx: &mut Cx, v: u32, budget: Ns) -> Burst {
         let vi = v as usize;
+        cx.charge.cp += self.costs.dispatch + std::mem::take(&mut self.vcpus[vi].owed_cp);
         let mut b = Burst {
             virt: 0,
-            cp: self.costs.dispatch + std::mem::take(&mut self.vcpus[vi].owed_cp),
+            cp: 0,
             sys: 0,
             outcome: Outcome::Slice,
             vcpu: v,
             io: None,
         };
+        self.run_workload(cx, v, budget, &mut b);
+        b.cp = cx.charge.cp;
+        b.sys = cx.charge.sys;
+        b
+    }
+
+    /// The workload's part of a burst: `b.virt`, its outcome and its I/O.
+    #[inline(always)]
+    fn run_workload(&mut self, cx: &mut Cx, v: u32, budget: Ns, b: &mut Burst) {
+        let vi = v as usize;
         let g = self.vcpus[vi].guest;
         if let Some(spec) = self.guests[g as usize].thrash {
             if self.lookahead && spec.pattern != Pattern::Serial {
-                self.thrash_ahead(v, &spec, budget, &mut b);
+                self.thrash_ahead(cx, v, &spec, budget, b);
             } else {
-                self.thrash::<false>(v, &spec, budget, &mut b);
+                self.thrash::<false>(cx, v, &spec, budget, b);
             }
             if spec.cp_overhead > 0.0 {
-                b.cp += (b.virt as f64 * spec.cp_overhead) as Ns;
+                cx.charge.cp += (b.virt as f64 * spec.cp_overhead) as Ns;
             }
-            return b;
+            return;
         }
         // Borrow the workload out of the guest for the burst (nothing in a burst
         // reads it), so no burst clones it.
@@ -659,7 +721,7 @@ impl Twin {
                 let run = (*left).min(budget);
                 *left -= run;
                 b.virt = run;
-                b.cp += (run as f64 * cp_overhead) as Ns;
+                cx.charge.cp += (run as f64 * cp_overhead) as Ns;
                 if *left == 0 {
                     let idle = burst.0 as f64 * (1.0 - utilization) / utilization;
                     let d = if idle > 0.0 {
@@ -692,9 +754,10 @@ impl Twin {
                     1 => {
                         *phase = 2;
                         let vol = *vol;
-                        b.cp += self.costs.virtual_io;
+                        cx.charge.cp += self.costs.virtual_io;
                         self.vcpus[vi].vio += 1;
-                        b.io = Some(self.new_minidisk_io(vol, *pages_per_io, v));
+                        let origin = super::io::Origin::Minidisk { vcpu: v };
+                        b.io = Some(self.io.alloc(cx, vol, *pages_per_io, origin));
                         b.outcome = Outcome::IoWait;
                     }
                     _ => {
@@ -709,7 +772,6 @@ impl Twin {
             }
         }
         self.guests[g as usize].workload = w;
-        b
     }
 
     /// The page-toucher loop: the resident fast path touches pages with no
@@ -718,13 +780,20 @@ impl Twin {
     /// The prefetching instance of the toucher loop, kept out of line so the
     /// plain instance is compiled exactly as it would be without it.
     #[inline(never)]
-    fn thrash_ahead(&mut self, v: u32, s: &ThrashSpec, budget: Ns, b: &mut Burst) {
-        self.thrash::<true>(v, s, budget, b)
+    fn thrash_ahead(&mut self, cx: &mut Cx, v: u32, s: &ThrashSpec, budget: Ns, b: &mut Burst) {
+        self.thrash::<true>(cx, v, s, budget, b)
     }
 
     /// `AHEAD`: prefetch page-table entries ahead of a random toucher (a
     /// separate instance of the loop, so the plain one pays nothing for it).
-    fn thrash<const AHEAD: bool>(&mut self, v: u32, s: &ThrashSpec, budget: Ns, b: &mut Burst) {
+    fn thrash<const AHEAD: bool>(
+        &mut self,
+        cx: &mut Cx,
+        v: u32,
+        s: &ThrashSpec,
+        budget: Ns,
+        b: &mut Burst,
+    ) {
         let vi = v as usize;
         let g = self.vcpus[vi].guest;
         let gi = g as usize;
@@ -772,7 +841,7 @@ impl Twin {
             {
                 let pte_v = &mut self.guests[gi].pt;
                 let write = s.write || prefill_left > 0;
-                while b.virt + b.cp + b.sys + s.cpu <= budget {
+                while b.virt + cx.charge.cp + cx.charge.sys + s.cpu <= budget {
                     let e = &mut pte_v[cur as usize].e;
                     if *e & RES == 0 {
                         break;
@@ -821,7 +890,7 @@ impl Twin {
                     }
                 }
             }
-            if b.virt + b.cp + b.sys + s.cpu > budget {
+            if b.virt + cx.charge.cp + cx.charge.sys + s.cpu > budget {
                 b.outcome = Outcome::Slice;
                 return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
             }
@@ -839,27 +908,26 @@ impl Twin {
                     let _ = write;
                 }
                 T_NONE => {
-                    let Some(f) = self.get_frame(g, vp, &mut b.sys) else {
+                    let Some(f) = self.get_frame(cx, g, vp) else {
                         b.outcome = Outcome::FrameWait;
                         return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                     };
                     self.guests[gi].pt[vp as usize].e = pte(T_RES, f) | P_REF | P_CHG;
-                    b.cp += self.costs.first_touch;
-                    self.guests[gi].c.first_touch += 1;
-                    self.st.c.first_touch += 1;
+                    cx.charge.cp += self.costs.first_touch;
+                    self.st.count_first_touch(g);
                 }
                 T_XS => {
-                    let Some(f) = self.get_frame(g, vp, &mut b.sys) else {
+                    let Some(f) = self.get_frame(cx, g, vp) else {
                         b.outcome = Outcome::FrameWait;
                         return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                     };
-                    self.xstor_in(g, vp, f);
-                    b.cp += self.costs.xmove;
-                    self.guests[gi].c.faults += 1;
+                    self.xstor_in(cx, g, vp, f);
+                    cx.charge.cp += self.costs.xmove;
+                    self.st.count_fault(g);
                 }
                 T_DASD => {
-                    self.guests[gi].c.faults += 1;
-                    b.outcome = match self.start_block_read(g, vp, v, &mut b.cp, &mut b.sys) {
+                    self.st.count_fault(g);
+                    b.outcome = match self.start_block_read(cx, g, vp, v) {
                         Some(io) => {
                             b.io = io;
                             Outcome::PageWait
@@ -869,10 +937,10 @@ impl Twin {
                     return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                 }
                 T_READIN => {
-                    self.guests[gi].c.faults += 1;
+                    self.st.count_fault(g);
                     let r = idx(e);
-                    self.io[r as usize].waiters.push(v);
-                    b.cp += self.costs.fault;
+                    self.pg.join_read(r, v);
+                    cx.charge.cp += self.costs.fault;
                     b.outcome = Outcome::PageWait;
                     return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                 }
@@ -884,7 +952,7 @@ impl Twin {
                         blk: NO_BLOCK,
                     };
                     self.guests[gi].ufo.push_back((f, vp));
-                    b.cp += self.costs.fault;
+                    cx.charge.cp += self.costs.fault;
                 }
                 _ => unreachable!("bad page state"),
             }

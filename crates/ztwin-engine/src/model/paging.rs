@@ -1,113 +1,84 @@
-//! DASD volumes (paging and minidisk), page slots, block paging and the I/O path.
+//! Paging: page slots on the paging volumes, the table of paging blocks, and
+//! the block read and write policy (which volume, how many pages per block).
 //!
-//! Each volume is one exposure: one I/O at a time, a FIFO queue in CP in front
-//! of it. Service time = pending + disconnect + connect (per I/O + per page), each
-//! with a small uniform spread. Paging blocks are runs of contiguous slots holding
-//! pages written together; a fault on any of them reads the whole block.
+//! Paging blocks are runs of contiguous slots holding pages written together;
+//! a fault on any of them reads the whole block. The I/O itself is the `io`
+//! component's: paging allocates a request with an [`Origin`] naming the
+//! block, and `model/mod.rs` routes the completion back here.
 
 use super::blocks::{BlockTable, GONE};
+use super::io::{Done, Io, Origin};
 use super::storage::{idx, pte, tag, PageEntry, F_LOCK, NO_BLOCK, T_DASD, T_READIN, T_RES};
-use super::{Ev, Twin};
-use crate::rng::{Rng, Stream};
-use crate::scenario::{cylinders_of, parse_devno, volser, Scenario, ServiceTime, SLOTS_PER_CYL};
-use crate::units::{Ns, MS};
-use std::collections::VecDeque;
+use super::{Cx, Model};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IoKind {
-    PageRead,
-    PageWrite,
-    Migrate,
-    Minidisk,
-}
-
-/// One I/O request.
-#[derive(Clone, Debug)]
-pub struct IoReq {
-    pub kind: IoKind,
-    pub vol: u32,
-    pub block: u32,
-    pub pages: u32,
-    pub queued_at: Ns,
-    pub started_at: Ns,
-    /// Virtual CPUs waiting for this I/O.
-    pub waiters: Vec<u32>,
-    /// Page reads: (guest, page, frame) being filled.
-    pub frames: Vec<(u32, u32, u32)>,
-    /// Logical CPU that started it (for per-CPU counters).
-    pub cpu: u16,
-}
-
-/// Counters of one device, cumulative (the monitor takes differences).
-#[derive(Clone, Debug, Default)]
-pub struct DevCounters {
-    pub ssch: u64,
-    pub pend_ns: u64,
-    pub disc_ns: u64,
-    pub conn_ns: u64,
-    /// Paging: SSCHs for reads/writes and pages read/written.
+/// Paging counters of one paging volume (STOASP), cumulative.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SlotCounters {
+    /// SSCHs for reads and writes, and pages read and written.
     pub ssch_rd: u64,
     pub ssch_wr: u64,
     pub pages_rd: u64,
     pub pages_wr: u64,
-    /// Sum over completed I/Os of queue wait + service (for MLOAD).
-    pub resp_ns: u64,
-    /// High-frequency samples: count, summed queue length, busy count.
-    pub hf_count: u64,
-    pub hf_queue: u64,
-    pub hf_busy: u64,
 }
 
-pub struct Volume {
-    pub devno: u16,
-    pub volser: String,
-    pub device_type: String,
-    pub cylinders: u32,
-    pub paging: bool,
-    /// Page slots (paging volumes) and the slot bitmap.
+/// System-wide paging counters (cumulative).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PagingCounters {
+    /// Pages read from and written to paging volumes.
+    pub pages_read: u64,
+    pub pages_written: u64,
+}
+
+/// Pages read and written by one logical CPU or for one guest (cumulative).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PageIo {
+    pub read: u64,
+    pub written: u64,
+}
+
+/// Paging space as the monitor sees it (SYTASG).
+#[derive(Clone, Copy, Debug)]
+pub struct PagingSample {
+    pub total_slots: u64,
+    pub used_slots: u64,
+    /// Times slot use crossed 90%.
+    pub full90: u64,
+    pub c: PagingCounters,
+}
+
+/// One paging volume as the monitor sees it (STOASP, MTRPAG).
+#[derive(Clone, Copy, Debug)]
+pub struct PagingVolSample {
+    /// The volume in the `io` component.
+    pub dev: u32,
     pub slots: u32,
+    pub used: u32,
+    pub c: SlotCounters,
+}
+
+/// The page slots of one paging volume.
+pub struct PagingVol {
+    /// The volume in the `io` component.
+    pub dev: u32,
+    pub slots: u32,
+    /// One bit per slot, set when used.
     pub bitmap: Vec<u64>,
     pub used: u32,
+    /// Where the next search for free slots starts (next fit).
     pub cursor: u32,
-    pub svc: ServiceTime,
-    pub rng: Rng,
-    pub busy: Option<u32>,
-    pub queue: VecDeque<u32>,
-    /// Smoothed response time (ms) used to pick volumes for page-outs.
-    pub smoothed_ms: f64,
-    pub c: DevCounters,
+    pub c: SlotCounters,
 }
 
-impl Volume {
-    /// An idle volume; `slots` > 0 makes it a paging volume with that many
-    /// page slots, all free. Its service-time stream is the `id`-th device's.
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        devno: u16,
-        volser: String,
-        device_type: &str,
-        cylinders: u32,
-        slots: u32,
-        svc: &ServiceTime,
-        seed: u64,
-        id: u64,
-    ) -> Volume {
-        Volume {
-            devno,
-            volser,
-            device_type: device_type.to_string(),
-            cylinders,
-            paging: slots > 0,
+impl PagingVol {
+    /// `slots` free page slots on volume `dev`.
+    fn new(dev: u32, slots: u32) -> PagingVol {
+        PagingVol {
+            dev,
             slots,
             bitmap: vec![0; (slots as usize).div_ceil(64)],
             used: 0,
             cursor: 0,
-            svc: svc.clone(),
-            rng: Rng::new(seed, Stream::Device, id),
-            busy: None,
-            queue: VecDeque::new(),
-            smoothed_ms: 0.0,
-            c: DevCounters::default(),
+            c: SlotCounters::default(),
         }
     }
 
@@ -151,94 +122,85 @@ impl Volume {
         }
         None
     }
+}
 
-    /// Service time of one I/O moving `pages` pages: (pend, disc, conn) in ns.
-    fn service(&mut self, pages: u32) -> (Ns, Ns, Ns) {
-        let j = self.svc.jitter;
-        let mut draw = |ms: f64| -> Ns {
-            if ms <= 0.0 {
-                return 0;
-            }
-            let f = 1.0 + j * (2.0 * self.rng.f64() - 1.0);
-            // Rounded to the nearest ns (non-negative: adding a half and
-            // truncating is `round()` without the libm call).
-            (ms * f * MS as f64 + 0.5) as Ns
-        };
-        let pend = draw(self.svc.pending_ms);
-        let disc = draw(self.svc.disconnect_ms);
-        let conn = draw(self.svc.connect_ms_per_io + self.svc.connect_ms_per_page * pages as f64);
-        (pend, disc, conn)
-    }
+/// A block read in flight: the frames being filled and the virtual CPUs
+/// waiting for it (the faulting one first).
+#[derive(Default)]
+pub struct Read {
+    /// (guest, page, frame) of each page being read.
+    pub frames: Vec<(u32, u32, u32)>,
+    pub waiters: Vec<u32>,
 }
 
 pub struct Paging {
-    pub vols: Vec<Volume>,
-    /// Indices of the paging volumes.
-    pub paging_vols: Vec<u32>,
+    /// The paging volumes; a block's volume is an index here.
+    pub vols: Vec<PagingVol>,
     pub blocks: BlockTable,
     pub total_slots: u64,
     pub used_slots: u64,
     /// Times slot use crossed 90%.
     pub full90: u64,
     rr: usize,
+    /// Block reads in flight (a page being read in points to its read), reused
+    /// through `read_free`.
+    pub reads: Vec<Read>,
+    read_free: Vec<u32>,
+    c: PagingCounters,
+    by_cpu: Vec<PageIo>,
+    by_guest: Vec<PageIo>,
 }
 
 impl Paging {
-    pub fn new(sc: &Scenario, seed: u64) -> Paging {
-        let mut vols = Vec::new();
-        let mut paging_vols = Vec::new();
-        let mut total = 0u64;
-        for g in &sc.paging {
-            let base = parse_devno(&g.first_address).expect("validated");
-            let full = cylinders_of(&g.device_type).expect("validated");
-            let cyls = g.cylinders.unwrap_or(full);
-            for k in 0..g.count {
-                let slots = (cyls as u64 * SLOTS_PER_CYL) as u32;
-                total += slots as u64;
-                paging_vols.push(vols.len() as u32);
-                let id = vols.len() as u64;
-                let devno = base + k as u16;
-                let vs = volser(&g.volser_prefix, k, g.count);
-                vols.push(Volume::new(
-                    devno,
-                    vs,
-                    &g.device_type,
-                    cyls,
-                    slots,
-                    &g.service,
-                    seed,
-                    id,
-                ));
-            }
-        }
-        for g in &sc.dasd {
-            let base = parse_devno(&g.first_address).expect("validated");
-            let cyls = cylinders_of(&g.device_type).expect("validated");
-            for k in 0..g.count {
-                let id = vols.len() as u64;
-                let devno = base + k as u16;
-                let vs = volser(&g.volser_prefix, k, g.count);
-                vols.push(Volume::new(
-                    devno,
-                    vs,
-                    &g.device_type,
-                    cyls,
-                    0,
-                    &g.service,
-                    seed,
-                    id,
-                ));
-            }
-        }
+    /// Paging volumes `(io volume, slots)`, blocks of at most `block_max`
+    /// pages, for `cpus` logical CPUs and `guests` guests.
+    pub fn new(vols: &[(u32, u32)], block_max: u32, cpus: usize, guests: usize) -> Paging {
         Paging {
-            vols,
-            paging_vols,
-            blocks: BlockTable::new(sc.srm.block_max),
-            total_slots: total,
+            vols: vols
+                .iter()
+                .map(|&(dev, slots)| PagingVol::new(dev, slots))
+                .collect(),
+            blocks: BlockTable::new(block_max),
+            total_slots: vols.iter().map(|&(_, s)| s as u64).sum(),
             used_slots: 0,
             full90: 0,
             rr: 0,
+            reads: Vec::new(),
+            read_free: Vec::new(),
+            c: PagingCounters::default(),
+            by_cpu: vec![PageIo::default(); cpus],
+            by_guest: vec![PageIo::default(); guests],
         }
+    }
+
+    /// Paging space now.
+    pub fn sample(&self) -> PagingSample {
+        PagingSample {
+            total_slots: self.total_slots,
+            used_slots: self.used_slots,
+            full90: self.full90,
+            c: self.c,
+        }
+    }
+
+    /// The paging volumes, in order.
+    pub fn volumes(&self) -> impl Iterator<Item = PagingVolSample> + '_ {
+        self.vols.iter().map(|v| PagingVolSample {
+            dev: v.dev,
+            slots: v.slots,
+            used: v.used,
+            c: v.c,
+        })
+    }
+
+    /// Pages read and written by each logical CPU.
+    pub fn by_cpu(&self) -> &[PageIo] {
+        &self.by_cpu
+    }
+
+    /// Pages read and written for guest `g`.
+    pub fn guest(&self, g: u32) -> PageIo {
+        self.by_guest[g as usize]
     }
 
     /// Effective block size cap given paging-space fullness: full size below
@@ -259,30 +221,32 @@ impl Paging {
 
     /// Pick the paging volume for a write: the lowest smoothed response among
     /// volumes with free slots, round-robin among equals.
-    fn pick_volume(&mut self) -> Option<u32> {
-        let n = self.paging_vols.len();
+    fn pick_volume(&mut self, io: &Io) -> Option<u32> {
+        let n = self.vols.len();
         let mut best: Option<(f64, u32)> = None;
         for k in 0..n {
-            let vi = self.paging_vols[(self.rr + k) % n];
-            let v = &self.vols[vi as usize];
+            let pv = ((self.rr + k) % n) as u32;
+            let v = &self.vols[pv as usize];
             if v.used >= v.slots {
                 continue;
             }
             // Expected wait: smoothed response scaled by requests already queued.
-            let load = v.smoothed_ms * (1 + v.queue.len() + v.busy.is_some() as usize) as f64;
+            let l = io.load(v.dev);
+            let load = l.smoothed_ms * (1 + l.in_flight as usize) as f64;
             if best.is_none_or(|(b, _)| load < b) {
-                best = Some((load, vi));
+                best = Some((load, pv));
             }
         }
         self.rr = (self.rr + 1) % n.max(1);
         best.map(|(_, v)| v)
     }
 
-    /// Mark slots `first..first + pages.len()` of volume `vol` used and record
-    /// them as one block holding `pages`; `writing` while its write is in flight.
-    fn claim_block(&mut self, vol: u32, first: u32, pages: &[(u32, u32)], writing: bool) -> u32 {
+    /// Mark slots `first..first + pages.len()` of paging volume `pv` used and
+    /// record them as one block holding `pages`; `writing` while its write is
+    /// in flight.
+    fn claim_block(&mut self, pv: u32, first: u32, pages: &[(u32, u32)], writing: bool) -> u32 {
         let n = pages.len() as u32;
-        let v = &mut self.vols[vol as usize];
+        let v = &mut self.vols[pv as usize];
         for s in first..first + n {
             v.set(s, true);
         }
@@ -291,7 +255,7 @@ impl Paging {
         if self.total_slots > 0 && self.used_slots * 10 >= self.total_slots * 9 {
             self.full90 += 1;
         }
-        self.blocks.claim(vol, first, pages, writing)
+        self.blocks.claim(pv, first, pages, writing)
     }
 
     /// Forget page (g, vp) in block `b`: free its slot.
@@ -301,6 +265,61 @@ impl Paging {
             v.set(slot, false);
             v.used -= 1;
             self.used_slots -= 1;
+        }
+    }
+
+    /// A new read record (empty lists, their capacity kept).
+    fn new_read(&mut self) -> u32 {
+        match self.read_free.pop() {
+            Some(rd) => {
+                let r = &mut self.reads[rd as usize];
+                r.frames.clear();
+                r.waiters.clear();
+                rd
+            }
+            None => {
+                self.reads.push(Read::default());
+                (self.reads.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Virtual CPU `v` waits for read `rd` too.
+    #[inline]
+    pub fn join_read(&mut self, rd: u32, v: u32) {
+        self.reads[rd as usize].waiters.push(v);
+    }
+
+    /// Consistency: each volume's used-slot count is its bitmap's, and the
+    /// totals are the volumes' sums.
+    #[cfg(any(test, debug_assertions))]
+    pub fn check(&self) {
+        let mut used = 0u64;
+        for (k, v) in self.vols.iter().enumerate() {
+            let bits: u32 = v.bitmap.iter().map(|w| w.count_ones()).sum();
+            assert_eq!(
+                bits, v.used,
+                "paging volume {k}: bitmap and used count differ"
+            );
+            assert!(v.used <= v.slots);
+            used += v.used as u64;
+        }
+        assert_eq!(used, self.used_slots, "used slots");
+        assert_eq!(
+            self.vols.iter().map(|v| v.slots as u64).sum::<u64>(),
+            self.total_slots
+        );
+    }
+
+    /// Count a completed paging I/O on its volume.
+    fn count(&mut self, block: u32, pages: u32, write: bool) {
+        let c = &mut self.vols[self.blocks.vol(block) as usize].c;
+        if write {
+            c.ssch_wr += 1;
+            c.pages_wr += pages as u64;
+        } else {
+            c.ssch_rd += 1;
+            c.pages_rd += pages as u64;
         }
     }
 }
@@ -327,120 +346,65 @@ fn awaits_read(pe: PageEntry, b: u32) -> bool {
     tag(pe.e) == T_DASD && pe.blk == b
 }
 
-impl Twin {
-    fn new_io(&mut self, kind: IoKind, vol: u32, block: u32, pages: u32, cpu: u16) -> u32 {
-        match self.io_free.pop() {
-            Some(i) => {
-                // Reuse the request and its vectors' capacity.
-                let q = &mut self.io[i as usize];
-                q.kind = kind;
-                q.vol = vol;
-                q.block = block;
-                q.pages = pages;
-                q.queued_at = self.now;
-                q.started_at = 0;
-                q.waiters.clear();
-                q.frames.clear();
-                q.cpu = cpu;
-                i
-            }
-            None => {
-                let r = IoReq {
-                    kind,
-                    vol,
-                    block,
-                    pages,
-                    queued_at: self.now,
-                    started_at: 0,
-                    waiters: Vec::new(),
-                    frames: Vec::new(),
-                    cpu,
-                };
-                self.io.push(r);
-                (self.io.len() - 1) as u32
-            }
-        }
-    }
+/// Why a block is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteKind {
+    /// Pages stolen from central storage.
+    PageOut,
+    /// Pages migrated from XSTOR.
+    Migrate,
+}
 
-    /// A guest's minidisk I/O of `pages` pages to volume `vol`.
-    pub(crate) fn new_minidisk_io(&mut self, vol: u32, pages: u32, v: u32) -> u32 {
-        let cpu = self.cur_cpu;
-        let r = self.new_io(IoKind::Minidisk, vol, 0, pages, cpu);
-        self.io[r as usize].waiters.push(v);
-        r
-    }
-
-    /// Queue an I/O on its volume, starting it if the exposure is free.
-    pub(crate) fn submit_io(&mut self, r: u32) {
-        let vol = self.io[r as usize].vol;
-        let v = &mut self.pg.vols[vol as usize];
-        if v.busy.is_none() {
-            self.start_io(vol, r);
-        } else {
-            v.queue.push_back(r);
-        }
-    }
-
-    fn start_io(&mut self, vol: u32, r: u32) {
-        let pages = self.io[r as usize].pages;
-        let v = &mut self.pg.vols[vol as usize];
-        let (pend, disc, conn) = v.service(pages);
-        v.busy = Some(r);
-        v.c.ssch += 1;
-        v.c.pend_ns += pend;
-        v.c.disc_ns += disc;
-        v.c.conn_ns += conn;
-        self.io[r as usize].started_at = self.now;
-        let cpu = self.io[r as usize].cpu as usize;
-        self.cpus[cpu].c.ssch += 1;
-        self.at(pend + disc + conn, Ev::IoDone { vol });
-    }
-
+impl Model {
     /// Write pages as one block: allocate contiguous slots on the best volume
     /// (possibly fewer pages than offered). Returns pages taken; 0 means paging
     /// space is exhausted (the run abends with PGT004).
     pub(crate) fn start_block_write(
         &mut self,
+        cx: &mut Cx,
         items: &[(u32, u32)],
-        kind: IoKind,
-        sys_ns: &mut Ns,
+        kind: WriteKind,
     ) -> u32 {
         let cap = self.pg.block_cap(self.block_max).min(items.len() as u32);
-        let mut tries = self.pg.paging_vols.len();
-        let (vol, first, n) = loop {
-            let Some(vol) = self.pg.pick_volume() else {
-                self.abend(
+        let mut tries = self.pg.vols.len();
+        let (pv, first, n) = loop {
+            let Some(pv) = self.pg.pick_volume(&self.io) else {
+                cx.abend(
                     "PGT004",
                     "paging space is exhausted: no free page slots on any paging volume".into(),
                 );
                 return 0;
             };
-            if let Some((s, n)) = self.pg.vols[vol as usize].find_run(cap) {
-                break (vol, s, n);
+            if let Some((s, n)) = self.pg.vols[pv as usize].find_run(cap) {
+                break (pv, s, n);
             }
             tries -= 1;
             if tries == 0 {
-                self.abend("PGT004", "paging space is exhausted".into());
+                cx.abend("PGT004", "paging space is exhausted".into());
                 return 0;
             }
         };
-        let b = self.pg.claim_block(vol, first, &items[..n as usize], true);
-        self.st.c.pages_written_dasd += n as u64;
+        let b = self.pg.claim_block(pv, first, &items[..n as usize], true);
+        self.pg.c.pages_written += n as u64;
         for &(g, _) in &items[..n as usize] {
-            self.guests[g as usize].c.page_writes += 1;
+            self.pg.by_guest[g as usize].written += 1;
         }
-        *sys_ns += self.costs.io + self.costs.page_io * n as u64;
-        let cpu = self.cur_cpu;
-        self.cpus[cpu as usize].c.pages_written += n as u64;
-        let r = self.new_io(kind, vol, b, n, cpu);
-        self.submit_io(r);
+        cx.charge.sys += self.costs.io + self.costs.page_io * n as u64;
+        self.pg.by_cpu[cx.cpu as usize].written += n as u64;
+        let origin = match kind {
+            WriteKind::PageOut => Origin::PageWrite { block: b },
+            WriteKind::Migrate => Origin::Migrate { block: b },
+        };
+        let dev = self.pg.vols[pv as usize].dev;
+        let r = self.io.alloc(cx, dev, n, origin);
+        self.io.submit(cx, r);
         n
     }
 
     /// Put pages 0..n of guest `g` that have no content yet on paging slots, in
     /// blocks of the block size, without simulating the writes (an initial
     /// state: the guest was paged out before the run began).
-    pub(crate) fn place_paged_out(&mut self, g: u32, n: u32) {
+    pub(crate) fn place_paged_out(&mut self, cx: &mut Cx, g: u32, n: u32) {
         let gi = g as usize;
         let bmax = self.block_max as usize;
         let mut vp = 0u32;
@@ -458,19 +422,19 @@ impl Twin {
             }
             let mut rest = &items[..];
             while !rest.is_empty() {
-                let placed = self.pg.pick_volume().and_then(|vol| {
-                    self.pg.vols[vol as usize]
+                let placed = self.pg.pick_volume(&self.io).and_then(|pv| {
+                    self.pg.vols[pv as usize]
                         .find_run(rest.len() as u32)
-                        .map(|(first, k)| (vol, first, k))
+                        .map(|(first, k)| (pv, first, k))
                 });
-                let Some((vol, first, k)) = placed else {
-                    self.abend(
+                let Some((pv, first, k)) = placed else {
+                    cx.abend(
                         "PGT004",
                         "paging space is exhausted while placing paged-out guest storage".into(),
                     );
                     return;
                 };
-                let b = self.pg.claim_block(vol, first, &rest[..k as usize], false);
+                let b = self.pg.claim_block(pv, first, &rest[..k as usize], false);
                 for &(_, p) in &rest[..k as usize] {
                     self.guests[gi].pt[p as usize].e = pte(T_DASD, 0);
                     self.guests[gi].pt[p as usize].blk = b;
@@ -483,26 +447,23 @@ impl Twin {
 
     /// Prepare the read of block `b` after a fault on (g, vp) by virtual CPU
     /// `v`. Frames are taken for the pages still on DASD, the faulting page
-    /// first. Returns `Some(Some(r))` with the request to submit when the
+    /// first. Returns `Some(Some(r))` with the I/O request to submit when the
     /// faulting burst ends, `Some(None)` when the block is already being read
     /// (the CPU joined its waiters), `None` when not even one frame could be had.
     pub(crate) fn start_block_read(
         &mut self,
+        cx: &mut Cx,
         g: u32,
         vp: u32,
         v: u32,
-        cp_ns: &mut Ns,
-        sys_ns: &mut Ns,
     ) -> Option<Option<u32>> {
         let b = self.guests[g as usize].pt[vp as usize].blk;
         debug_assert_ne!(b, NO_BLOCK);
-        if let Some(r) = self.pg.blocks.reading(b) {
-            self.io[r as usize].waiters.push(v);
+        if let Some(rd) = self.pg.blocks.reading(b) {
+            self.pg.join_read(rd, v);
             return Some(None);
         }
-        let cpu = self.cur_cpu;
-        let vol = self.pg.blocks.vol(b);
-        let r = self.new_io(IoKind::PageRead, vol, b, 0, cpu);
+        let rd = self.pg.new_read();
         // The faulting page first, then the other pages of the block still on
         // DASD (slot k of the block, k = 0..n; no list is built).
         let slots = self.pg.blocks.len(b);
@@ -515,11 +476,10 @@ impl Twin {
             // Frames to spare: no demand scan can run while the block's pages
             // take theirs, so nothing else changes under the loop and it runs
             // on borrowed tables. The same steps as the loop below.
-            let Twin {
-                st, guests, pg, io, ..
-            } = self;
-            let list = pg.blocks.pages(b);
-            let out = &mut io[r as usize].frames;
+            let Model { st, guests, pg, .. } = self;
+            let Paging { blocks, reads, .. } = pg;
+            let list = blocks.pages(b);
+            let out = &mut reads[rd as usize].frames;
             for k in 0..=list.len() / 2 {
                 let Some((pg_, pp)) = read_order(k, (g, vp), |i| (list[2 * i], list[2 * i + 1]))
                 else {
@@ -531,36 +491,41 @@ impl Twin {
                 }
                 let f = st.take(pg_, pp, F_LOCK).expect("frames were counted");
                 guest.gained_frame(f, pp);
-                guest.pt[pp as usize].e = pte(T_READIN, r);
+                guest.pt[pp as usize].e = pte(T_READIN, rd);
                 out.push((pg_, pp, f));
                 n += 1;
             }
         } else {
-            n = self.block_read_frames(b, r, g, vp, slots, sys_ns);
+            n = self.block_read_frames(cx, b, rd, g, vp, slots);
         }
         if n == 0 {
-            self.io_free.push(r);
+            self.pg.read_free.push(rd);
             return None;
         }
-        self.io[r as usize].pages = n;
-        self.io[r as usize].waiters.push(v);
-        self.pg.blocks.set_reading(b, Some(r));
-        *cp_ns += self.costs.fault + self.costs.io;
-        Some(Some(r))
+        self.pg.join_read(rd, v);
+        self.pg.blocks.set_reading(b, Some(rd));
+        cx.charge.cp += self.costs.fault + self.costs.io;
+        let dev = self.pg.vols[self.pg.blocks.vol(b) as usize].dev;
+        Some(Some(self.io.alloc(
+            cx,
+            dev,
+            n,
+            Origin::PageRead { block: b },
+        )))
     }
 
-    /// Frames for read `r` of block `b` when they may run short: each page
+    /// Frames for read `rd` of block `b` when they may run short: each page
     /// takes its frame through `get_frame` (which may run the demand scan, and
     /// the scan may change the pages' states, so each is checked just before).
     /// Returns the pages that got one; stops at the first that cannot.
     fn block_read_frames(
         &mut self,
+        cx: &mut Cx,
         b: u32,
-        r: u32,
+        rd: u32,
         g: u32,
         vp: u32,
         slots: u32,
-        sys_ns: &mut Ns,
     ) -> u32 {
         let mut n = 0u32;
         for k in 0..=slots as usize {
@@ -572,105 +537,58 @@ impl Twin {
             if !awaits_read(self.guests[gi].pt[pp as usize], b) {
                 continue;
             }
-            let Some(f) = self.get_frame(pg_, pp, sys_ns) else {
+            let Some(f) = self.get_frame(cx, pg_, pp) else {
                 break;
             };
             self.st.flags[f as usize] = F_LOCK;
-            self.guests[gi].pt[pp as usize].e = pte(T_READIN, r);
-            self.io[r as usize].frames.push((pg_, pp, f));
+            self.guests[gi].pt[pp as usize].e = pte(T_READIN, rd);
+            self.pg.reads[rd as usize].frames.push((pg_, pp, f));
             n += 1;
         }
         n
     }
 
-    /// An I/O finished on `vol`: complete it and start the next queued one.
-    pub(crate) fn io_done(&mut self, vol: u32) {
-        let r = self.pg.vols[vol as usize]
-            .busy
-            .take()
-            .expect("I/O done on an idle volume");
-        let req = std::mem::take(&mut self.io[r as usize].waiters);
-        let (kind, block, pages, queued, started) = {
-            let q = &self.io[r as usize];
-            (q.kind, q.block, q.pages, q.queued_at, q.started_at)
-        };
-        let resp = self.now - queued;
-        {
-            let v = &mut self.pg.vols[vol as usize];
-            v.c.resp_ns += resp;
-            let ms = resp as f64 / MS as f64;
-            v.smoothed_ms = if v.smoothed_ms == 0.0 {
-                ms
-            } else {
-                0.8 * v.smoothed_ms + 0.2 * ms
-            };
-            let _ = started;
-            match kind {
-                IoKind::PageRead => {
-                    v.c.ssch_rd += 1;
-                    v.c.pages_rd += pages as u64;
-                }
-                IoKind::PageWrite | IoKind::Migrate => {
-                    v.c.ssch_wr += 1;
-                    v.c.pages_wr += pages as u64;
-                }
-                IoKind::Minidisk => {}
-            }
-        }
-        match kind {
-            IoKind::PageRead => self.block_read_done(block, r, pages),
-            IoKind::PageWrite => {
-                self.pg.blocks.end_write(block);
-                self.pageout_done(block);
-            }
-            IoKind::Migrate => {
-                self.pg.blocks.end_write(block);
-                self.migration_done(block);
-            }
-            IoKind::Minidisk => {}
-        }
-        if kind == IoKind::PageRead {
-            // Validating the pages read is CP work for the guest that faulted.
-            if let Some(&w) = req.first() {
-                self.vcpus[w as usize].owed_cp += self.costs.page_io * pages as u64;
-            }
-        }
-        for w in &req {
-            self.io_wait_over(*w);
-        }
-        let mut req = req;
-        req.clear();
-        self.io[r as usize].waiters = req;
-        self.io_free.push(r);
-        // Completion work may already have started a new I/O on this volume.
-        if self.pg.vols[vol as usize].busy.is_none() {
-            if let Some(next) = self.pg.vols[vol as usize].queue.pop_front() {
-                self.start_io(vol, next);
-            }
-        }
+    /// The write of block `block` completed (`Origin::PageWrite` or `Migrate`).
+    pub(crate) fn block_written(&mut self, d: &Done, block: u32) {
+        self.pg.count(block, d.pages, true);
+        self.pg.blocks.end_write(block);
     }
 
-    fn block_read_done(&mut self, b: u32, r: u32, pages: u32) {
-        self.st.c.pages_read_dasd += pages as u64;
-        let frames = std::mem::take(&mut self.io[r as usize].frames);
+    /// The read of block `b` completed: its pages are resident, the virtual
+    /// CPUs waiting for it run again.
+    pub(crate) fn block_read_done(&mut self, d: &Done, b: u32) {
+        let pages = d.pages;
+        self.pg.count(b, pages, false);
+        let rd = self.pg.blocks.reading(b).expect("a block read in flight");
+        self.pg.c.pages_read += pages as u64;
+        let frames = std::mem::take(&mut self.pg.reads[rd as usize].frames);
         for &(g, vp, f) in &frames {
             let gi = g as usize;
             let e = self.guests[gi].pt[vp as usize].e;
-            debug_assert!(tag(e) == T_READIN && idx(e) == r);
+            debug_assert!(tag(e) == T_READIN && idx(e) == rd);
             // Pages arrive unreferenced; the faulting virtual CPU references its
             // page when it runs again.
             self.guests[gi].pt[vp as usize].e = pte(T_RES, f);
             self.st.flags[f as usize] = 0;
-            self.guests[gi].c.page_reads += 1;
+            self.pg.by_guest[gi].read += 1;
             if self.logged_off(g) {
                 self.discard_page(g, vp);
             }
         }
-        self.io[r as usize].frames = frames;
-        let cpu = self.io[r as usize].cpu as usize;
-        self.cpus[cpu].c.pages_read += pages as u64;
+        self.pg.reads[rd as usize].frames = frames;
+        self.pg.by_cpu[d.cpu as usize].read += pages as u64;
         self.pg.blocks.set_reading(b, None);
         // Pages discarded meanwhile may have left the block empty.
         self.pg.blocks.maybe_free(b);
+        let waiters = std::mem::take(&mut self.pg.reads[rd as usize].waiters);
+        // Validating the pages read is CP work for the guest that faulted.
+        if let Some(&w) = waiters.first() {
+            self.vcpus[w as usize].owed_cp += self.costs.page_io * pages as u64;
+        }
+        for &w in &waiters {
+            self.io_wait_over(w);
+        }
+        self.pg.reads[rd as usize].waiters = waiters;
+        self.pg.read_free.push(rd);
     }
 }

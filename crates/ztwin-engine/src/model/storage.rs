@@ -12,8 +12,8 @@
 //!   ([`T_PAGEOUT`]) keeps its frame number in the block word, which is free
 //!   then (a stolen page's old DASD copy was released before its write began).
 
-use super::{Ev, Twin};
-use crate::units::Ns;
+use super::{Cx, Model};
+use crate::core::units::Ns;
 use std::collections::VecDeque;
 
 /// Resident: the entry holds a frame and its reference and change bits.
@@ -113,7 +113,8 @@ pub enum Cat {
     Dispatch,
 }
 
-#[derive(Default, Clone, Debug)]
+/// System-wide storage counters (cumulative).
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StorageCounters {
     pub frame_requests: u64,
     pub frame_waits: u64,
@@ -124,12 +125,52 @@ pub struct StorageCounters {
     /// Steals by pass (first, second, emergency) and category (dormant, eligible, dispatch).
     pub by_pass: [[u64; 3]; 3],
     pub examined: u64,
-    pub pages_read_dasd: u64,
-    pub pages_written_dasd: u64,
     pub xstor_in: u64,
     pub xstor_out: u64,
     pub migrated: u64,
     pub first_touch: u64,
+}
+
+/// Storage work done on one logical CPU (cumulative): SYTRSP, SYTXSP, STORSP.
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StorCpu {
+    pub steals: u64,
+    pub frame_waits: u64,
+    pub xs_in: u64,
+    pub xs_out: u64,
+    pub migrated: u64,
+    /// Steals by pass (first, second, emergency) and category (dormant, eligible, dispatch).
+    pub by_pass: [[u64; 3]; 3],
+}
+
+/// Storage counters of one guest (cumulative): USEACT.
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GuestStor {
+    /// Page faults on pages with content (in XSTOR, on DASD, being read or
+    /// written), not first touches.
+    pub faults: u64,
+    pub first_touch: u64,
+    pub steals: u64,
+    /// Pages moved central storage to XSTOR, XSTOR to central, XSTOR to DASD.
+    pub ms_to_x: u64,
+    pub x_to_ms: u64,
+    pub x_to_ds: u64,
+}
+
+/// Real storage and XSTOR as the monitor sees them.
+#[derive(Clone, Copy, Debug)]
+pub struct StorageSample {
+    pub fixed: u32,
+    pub dpa: u32,
+    pub avail: u32,
+    pub low: u32,
+    pub high: u32,
+    pub c: StorageCounters,
+    pub xs_total: u32,
+    pub xs_free: u32,
+    pub xs_low: u32,
+    /// Mean age of the pages in XSTOR, ns.
+    pub xs_mean_age: u128,
 }
 
 /// A frame's owner (a guest, or [`FREE`]) and the guest page in it.
@@ -159,11 +200,16 @@ pub struct Storage {
     pub pageout_frames: u32,
     /// Where the next demand scan starts among the users.
     pub scan_cursor: u32,
-    pub c: StorageCounters,
+    pub xs: Xstor,
+    c: StorageCounters,
+    by_cpu: Vec<StorCpu>,
+    by_guest: Vec<GuestStor>,
 }
 
 impl Storage {
-    pub fn new(total: u32, fixed: u32) -> Storage {
+    /// `total` frames of which CP keeps `fixed`, XSTOR `xs`, for `cpus`
+    /// logical CPUs and `guests` guests.
+    pub fn new(total: u32, fixed: u32, xs: Xstor, cpus: usize, guests: usize) -> Storage {
         let dpa = total - fixed;
         let mut s = Storage {
             total,
@@ -185,7 +231,10 @@ impl Storage {
             waiters: VecDeque::new(),
             pageout_frames: 0,
             scan_cursor: 0,
+            xs,
             c: StorageCounters::default(),
+            by_cpu: vec![StorCpu::default(); cpus],
+            by_guest: vec![GuestStor::default(); guests],
         };
         s.set_thresholds(dpa);
         s
@@ -218,6 +267,53 @@ impl Storage {
         };
         self.flags[f as usize] = flags;
         Some(f)
+    }
+
+    /// Virtual CPU `v` on logical CPU `cpu` waits for a frame.
+    pub fn wait_for_frame(&mut self, cpu: u16, v: u32) {
+        self.c.frame_waits += 1;
+        self.by_cpu[cpu as usize].frame_waits += 1;
+        self.waiters.push_back(v);
+    }
+
+    /// Guest `g` touched a page for the first time.
+    #[inline]
+    pub fn count_first_touch(&mut self, g: u32) {
+        self.by_guest[g as usize].first_touch += 1;
+        self.c.first_touch += 1;
+    }
+
+    /// Guest `g` faulted on a page that has content (in XSTOR, on DASD, being
+    /// read or written).
+    #[inline]
+    pub fn count_fault(&mut self, g: u32) {
+        self.by_guest[g as usize].faults += 1;
+    }
+
+    /// Real storage and XSTOR now.
+    pub fn sample(&self, now: Ns) -> StorageSample {
+        StorageSample {
+            fixed: self.fixed,
+            dpa: self.dpa(),
+            avail: self.avail.len() as u32,
+            low: self.low,
+            high: self.high,
+            c: self.c,
+            xs_total: self.xs.total,
+            xs_free: self.xs.free.len() as u32,
+            xs_low: self.xs.low,
+            xs_mean_age: self.xs.mean_age(now),
+        }
+    }
+
+    /// Storage work by logical CPU.
+    pub fn by_cpu(&self) -> &[StorCpu] {
+        &self.by_cpu
+    }
+
+    /// Guest `g`'s storage counters.
+    pub fn guest(&self, g: u32) -> GuestStor {
+        self.by_guest[g as usize]
     }
 
     /// Dynamic-paging-area frames.
@@ -317,18 +413,88 @@ impl Xstor {
     }
 }
 
-impl Twin {
+impl Model {
     /// Take a frame for guest `g`, page `vp`, running the demand scan when the
     /// available list is low. `None` when no frame can be had now.
     #[inline(always)]
-    pub(crate) fn get_frame(&mut self, g: u32, vp: u32, sys_ns: &mut Ns) -> Option<u32> {
+    pub(crate) fn get_frame(&mut self, cx: &mut Cx, g: u32, vp: u32) -> Option<u32> {
         // Frames already being paged out are on their way to the list.
         if self.st.avail.len() as u32 + self.st.pageout_frames <= self.st.low {
-            self.demand_scan(sys_ns);
+            self.demand_scan(cx);
         }
         let f = self.st.take(g, vp, 0)?;
         self.guests[g as usize].gained_frame(f, vp);
         Some(f)
+    }
+
+    /// Consistency of real storage, XSTOR and the page tables: every frame
+    /// is free (and on the available list once) or owned by a resident page
+    /// (or one being read or paged out) of its owner, whose frame count
+    /// matches; every XSTOR block is free (once) or owned by the page that
+    /// points to it, and back.
+    #[cfg(any(test, debug_assertions))]
+    pub(crate) fn check_storage(&self) {
+        let st = &self.st;
+        let mut on_list = vec![false; st.total as usize];
+        for &f in &st.avail {
+            assert!(
+                !on_list[f as usize],
+                "frame {f} is on the available list twice"
+            );
+            on_list[f as usize] = true;
+            assert_eq!(
+                st.frames[f as usize].owner, FREE,
+                "available frame {f} has an owner"
+            );
+        }
+        let mut owned = vec![0u32; self.guests.len()];
+        for (f, fr) in st.frames.iter().enumerate() {
+            if fr.owner == FREE {
+                continue;
+            }
+            owned[fr.owner as usize] += 1;
+            let pe = self.guests[fr.owner as usize].pt[fr.vpage as usize];
+            let holds = match tag(pe.e) {
+                T_RES => idx(pe.e) == f as u32,
+                T_PAGEOUT => pe.blk == f as u32,
+                T_READIN => st.flags[f] & F_LOCK != 0,
+                _ => false,
+            };
+            assert!(
+                holds,
+                "frame {f} owned by ({}, {}) which is elsewhere",
+                fr.owner, fr.vpage
+            );
+        }
+        for (g, gu) in self.guests.iter().enumerate() {
+            assert_eq!(
+                owned[g], gu.resident,
+                "{}: frames owned vs resident",
+                gu.userid
+            );
+        }
+        let xs = &st.xs;
+        let mut free = vec![false; xs.total as usize];
+        for &b in &xs.free {
+            assert!(!free[b as usize], "XSTOR block {b} is free twice");
+            free[b as usize] = true;
+            assert_eq!(xs.owner[b as usize], FREE);
+        }
+        let mut in_xs = vec![0u32; self.guests.len()];
+        for (b, &o) in xs.owner.iter().enumerate() {
+            if o == FREE {
+                assert!(free[b], "XSTOR block {b} has no owner and is not free");
+                continue;
+            }
+            let e = self.guests[o as usize].pt[xs.vpage[b] as usize].e;
+            assert_eq!((tag(e), idx(e)), (T_XS, b as u32), "XSTOR block {b}");
+            in_xs[o as usize] += 1;
+        }
+        for (g, gu) in self.guests.iter().enumerate() {
+            let n = gu.pt.iter().filter(|pe| tag(pe.e) == T_XS).count() as u32;
+            assert_eq!(n, in_xs[g], "{}: pages in XSTOR vs blocks owned", gu.userid);
+            assert_eq!(n, gu.xstor, "{}: XSTOR count", gu.userid);
+        }
     }
 
     /// Return a frame to the available list and wake a frame waiter.
@@ -351,7 +517,7 @@ impl Twin {
     /// unreferenced frames above a dispatch-list user's working set, pass 2 any
     /// unreferenced frame, the emergency pass anything not locked.
     #[inline(never)]
-    pub(crate) fn demand_scan(&mut self, sys_ns: &mut Ns) {
+    pub(crate) fn demand_scan(&mut self, cx: &mut Cx) {
         let target = (self.st.high as usize).saturating_sub(self.st.pageout_frames as usize);
         if self.st.avail.len() >= target {
             return;
@@ -378,7 +544,7 @@ impl Twin {
                         {
                             continue;
                         }
-                        self.steal_from(g, pass, cat, target, sys_ns, &mut batches);
+                        self.steal_from(cx, g, pass, cat, target, &mut batches);
                     }
                     if self.st.avail.len() >= target || self.st.avail.len() == before {
                         break;
@@ -390,16 +556,16 @@ impl Twin {
                 break;
             }
         }
-        self.flush_pageouts(batches, sys_ns);
+        self.flush_pageouts(cx, batches);
     }
 
     fn steal_from(
         &mut self,
+        cx: &mut Cx,
         g: u32,
         pass: Pass,
         cat: Cat,
         target: usize,
-        sys_ns: &mut Ns,
         batches: &mut Vec<(u32, Vec<u32>)>,
     ) {
         let gi = g as usize;
@@ -445,7 +611,7 @@ impl Twin {
                 _ => continue, // stale entry: the frame was freed or reused since
             }
             self.st.c.examined += 1;
-            *sys_ns += self.costs.steal_frame;
+            cx.charge.sys += self.costs.steal_frame;
             // The reference bit first: it is in the entry already loaded, and
             // it decides most examinations without touching the frame's flags.
             if (pass != Pass::Emergency && e & P_REF != 0) || self.st.flags[fi] & F_LOCK != 0 {
@@ -453,7 +619,7 @@ impl Twin {
                 self.guests[gi].ufo.push_back((f, vp));
                 continue;
             }
-            self.steal_frame(g, vp, f, sys_ns, batches);
+            self.steal_frame(cx, g, vp, f, batches);
             taken += 1;
             let p = match pass {
                 Pass::First => 0,
@@ -466,7 +632,7 @@ impl Twin {
                 Cat::Dispatch => 2,
             };
             self.st.c.by_pass[p][c] += 1;
-            self.cpus[self.cur_cpu as usize].by_pass[p][c] += 1;
+            self.st.by_cpu[cx.cpu as usize].by_pass[p][c] += 1;
         }
     }
 
@@ -474,16 +640,16 @@ impl Twin {
     /// released; others go to XSTOR if it has room, else join a DASD write block.
     fn steal_frame(
         &mut self,
+        cx: &mut Cx,
         g: u32,
         vp: u32,
         f: u32,
-        sys_ns: &mut Ns,
         batches: &mut Vec<(u32, Vec<u32>)>,
     ) {
         let gi = g as usize;
         self.st.c.steals += 1;
-        self.cpus[self.cur_cpu as usize].steals += 1;
-        self.guests[gi].c.steals += 1;
+        self.st.by_cpu[cx.cpu as usize].steals += 1;
+        self.st.by_guest[gi].steals += 1;
         let changed = self.guests[gi].pt[vp as usize].e & P_CHG != 0;
         let backing = self.guests[gi].pt[vp as usize].blk;
         if !changed && backing != NO_BLOCK {
@@ -494,22 +660,22 @@ impl Twin {
         if backing != NO_BLOCK {
             self.release_slot(g, vp);
         }
-        if self.xs.total > 0 && self.xs.has_room() {
-            let b = self.xs.take(g, vp, self.now);
+        if self.st.xs.total > 0 && self.st.xs.has_room() {
+            let b = self.st.xs.take(g, vp, cx.now());
             self.guests[gi].pt[vp as usize].e = pte(T_XS, b);
             self.guests[gi].xstor += 1;
-            self.guests[gi].c.ms_to_x += 1;
+            self.st.by_guest[gi].ms_to_x += 1;
             self.st.c.xstor_out += 1;
-            self.cpus[self.cur_cpu as usize].xs_out += 1;
-            *sys_ns += self.costs.xmove;
+            self.st.by_cpu[cx.cpu as usize].xs_out += 1;
+            cx.charge.sys += self.costs.xmove;
             self.free_frame(f);
-            self.maybe_migrate(sys_ns);
+            self.maybe_migrate(cx);
             return;
         }
         // XSTOR is full: make room for later steals, and send this page to DASD.
         // Keep the frame (locked) until the write completes.
-        if self.xs.total > 0 {
-            self.maybe_migrate(sys_ns);
+        if self.st.xs.total > 0 {
+            self.maybe_migrate(cx);
         }
         self.guests[gi].pt[vp as usize] = PageEntry {
             e: pte(T_PAGEOUT, 0),
@@ -524,14 +690,14 @@ impl Twin {
     }
 
     /// Write stolen pages to DASD in blocks of up to the block size.
-    fn flush_pageouts(&mut self, batches: Vec<(u32, Vec<u32>)>, sys_ns: &mut Ns) {
+    fn flush_pageouts(&mut self, cx: &mut Cx, batches: Vec<(u32, Vec<u32>)>) {
         for (g, pages) in batches {
             let mut rest = &pages[..];
             while !rest.is_empty() {
                 let want = (rest.len() as u32).min(self.block_max);
                 let items: Vec<(u32, u32)> =
                     rest[..want as usize].iter().map(|&vp| (g, vp)).collect();
-                let n = self.start_block_write(&items, super::paging::IoKind::PageWrite, sys_ns);
+                let n = self.start_block_write(cx, &items, super::paging::WriteKind::PageOut);
                 if n == 0 {
                     return; // abend raised
                 }
@@ -542,26 +708,26 @@ impl Twin {
 
     /// Migrate the oldest XSTOR blocks to DASD when free XSTOR runs below the
     /// low threshold, until free plus in-flight blocks reach twice that.
-    pub(crate) fn maybe_migrate(&mut self, sys_ns: &mut Ns) {
-        if self.xs.free.len() as u32 + self.xs.migrating >= self.xs.low {
+    pub(crate) fn maybe_migrate(&mut self, cx: &mut Cx) {
+        if self.st.xs.free.len() as u32 + self.st.xs.migrating >= self.st.xs.low {
             return;
         }
         // Migration runs in the background with a bounded number of pages in
         // flight, MIGRATE_BLOCKS_PER_VOLUME blocks per paging volume.
-        let cap = MIGRATE_BLOCKS_PER_VOLUME * self.block_max * self.pg.paging_vols.len() as u32;
-        while (self.xs.free.len() as u32 + self.xs.migrating) < 2 * self.xs.low
-            && self.xs.migrating < cap
+        let cap = MIGRATE_BLOCKS_PER_VOLUME * self.block_max * self.pg.vols.len() as u32;
+        while (self.st.xs.free.len() as u32 + self.st.xs.migrating) < 2 * self.st.xs.low
+            && self.st.xs.migrating < cap
         {
             let mut items = Vec::with_capacity(self.block_max as usize);
             while items.len() < self.block_max as usize {
-                let Some((b, gen)) = self.xs.fifo.pop_front() else {
+                let Some((b, gen)) = self.st.xs.fifo.pop_front() else {
                     break;
                 };
                 let bi = b as usize;
-                if self.xs.gen[bi] != gen || self.xs.owner[bi] == FREE {
+                if self.st.xs.gen[bi] != gen || self.st.xs.owner[bi] == FREE {
                     continue;
                 }
-                items.push((self.xs.owner[bi], self.xs.vpage[bi]));
+                items.push((self.st.xs.owner[bi], self.st.xs.vpage[bi]));
             }
             if items.is_empty() {
                 return;
@@ -571,15 +737,15 @@ impl Twin {
             // what is actually in flight.
             let mut rest = &items[..];
             while !rest.is_empty() {
-                let n = self.start_block_write(rest, super::paging::IoKind::Migrate, sys_ns);
+                let n = self.start_block_write(cx, rest, super::paging::WriteKind::Migrate);
                 if n == 0 {
                     return; // abend raised
                 }
-                self.xs.migrating += n;
+                self.st.xs.migrating += n;
                 self.st.c.migrated += n as u64;
-                self.cpus[self.cur_cpu as usize].migrated += n as u64;
+                self.st.by_cpu[cx.cpu as usize].migrated += n as u64;
                 for &(g, _) in &rest[..n as usize] {
-                    self.guests[g as usize].c.x_to_ds += 1;
+                    self.st.by_guest[g as usize].x_to_ds += 1;
                 }
                 rest = &rest[n as usize..];
             }
@@ -587,26 +753,23 @@ impl Twin {
     }
 
     /// A migration write finished: pages still in XSTOR now live on DASD.
-    /// Continue migrating if XSTOR is still short.
-    pub(crate) fn migration_done(&mut self, block: u32) {
+    /// Continue migrating if XSTOR is still short (interrupt-level CP work:
+    /// the caller owes `cx`'s charge to the CPU's next burst).
+    pub(crate) fn migration_done(&mut self, cx: &mut Cx, block: u32) {
         self.finish_migration(block);
-        let mut sys = 0;
-        self.maybe_migrate(&mut sys);
-        // Interrupt-level CP work: charged to the CPU's next burst, so busy
-        // time never runs ahead of elapsed time.
-        self.cpus[self.cur_cpu as usize].owed_sys += sys;
+        self.maybe_migrate(cx);
     }
 
     fn finish_migration(&mut self, block: u32) {
         // By index, not by copying the list: completion work may mark slots gone.
         for k in 0..self.pg.blocks.len(block) {
             let (g, vp) = self.pg.blocks.page(block, k);
-            self.xs.migrating = self.xs.migrating.saturating_sub(1);
+            self.st.xs.migrating = self.st.xs.migrating.saturating_sub(1);
             let gi = g as usize;
             let e = self.guests[gi].pt[vp as usize].e;
             if tag(e) == T_XS {
                 let b = idx(e);
-                self.xs.release(b);
+                self.st.xs.release(b);
                 self.guests[gi].xstor -= 1;
                 self.guests[gi].pt[vp as usize].e = pte(T_DASD, 0);
                 self.guests[gi].pt[vp as usize].blk = block;
@@ -672,7 +835,7 @@ impl Twin {
                 self.free_frame(f);
             }
             T_XS => {
-                self.xs.release(idx(e));
+                self.st.xs.release(idx(e));
                 self.guests[gi].xstor -= 1;
             }
             T_READIN | T_PAGEOUT => return,
@@ -700,22 +863,17 @@ impl Twin {
     }
 
     /// Bring an XSTOR page into frame `f` (synchronous page move).
-    pub(crate) fn xstor_in(&mut self, g: u32, vp: u32, f: u32) {
+    pub(crate) fn xstor_in(&mut self, cx: &mut Cx, g: u32, vp: u32, f: u32) {
         let gi = g as usize;
         let e = self.guests[gi].pt[vp as usize].e;
         let b = idx(e);
-        self.xs.release(b);
+        self.st.xs.release(b);
         self.guests[gi].xstor -= 1;
         // The page has no other copy now: mark it changed so a steal writes it.
         self.guests[gi].pt[vp as usize].e = pte(T_RES, f) | P_REF | P_CHG;
-        self.guests[gi].c.x_to_ms += 1;
+        self.st.by_guest[gi].x_to_ms += 1;
         self.st.c.xstor_in += 1;
-        self.cpus[self.cur_cpu as usize].xs_in += 1;
-    }
-
-    /// Schedule `ev` at `now + d`.
-    pub(crate) fn at(&mut self, d: Ns, ev: Ev) {
-        self.q.push(self.now + d, ev);
+        self.st.by_cpu[cx.cpu as usize].xs_in += 1;
     }
 }
 
