@@ -1176,7 +1176,9 @@ class Collector:
             u = _text(f.get("USEINT_VMDUSER"))
             if u is not None:
                 hf_by_user[u].append((tod, f))
-        logged = set(by_user) | set(hf_by_user)
+        # In record order, not a set's: the sums over users must not depend on
+        # string hashing (PYTHONHASHSEED), or figures differ in the last bits between processes.
+        logged = list(dict.fromkeys([*by_user, *hf_by_user]))
         sysraw = iv.raw if iv is not None else None
         if sysraw is not None:
             add(sysraw, "sec_users", iv.seconds)  # type: ignore[union-attr]
