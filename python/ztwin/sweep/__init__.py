@@ -137,6 +137,8 @@ def execute(
     n_workers = workers or sweep.limits.workers or default_workers()
     if keep_monwrite and out is None:
         raise SweepError("keeping MONWRITE files needs an output directory")
+    if db is not None:
+        store.check_db(db)
     t0 = time.monotonic()
     tmp_root = None
     if out is None:

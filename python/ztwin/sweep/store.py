@@ -224,15 +224,21 @@ _SCHEMA = [
 ]
 
 
+def check_db(path: str | os.PathLike[str]) -> None:
+    """Refuse a database path that cannot be one, before any run starts."""
+    p = Path(path)
+    if p.exists() and not p.is_file():
+        raise StoreError(f"--db {p}: exists and is not a regular file")
+    if not (p.parent if str(p.parent) else Path(".")).is_dir():
+        raise StoreError(f"--db {p}: {p.parent} is not a directory")
+
+
 def open_db(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
     """Open (or create) the history database with the sweep tables in it."""
     import duckdb
 
     p = Path(path)
-    if p.exists() and not p.is_file():
-        raise StoreError(f"--db {p}: exists and is not a regular file")
-    if not p.parent.is_dir():
-        raise StoreError(f"--db {p}: {p.parent} is not a directory")
+    check_db(p)
     try:
         con = duckdb.connect(str(p))
     except duckdb.Error as e:
