@@ -76,10 +76,12 @@ fuzz:
 bench: build
 	$(PY) benches/run.py
 	$(PY) benches/twin.py
+	$(PY) benches/sweep.py
 
 bench-quick: build
 	$(PY) benches/run.py --quick
 	$(PY) benches/twin.py --quick
+	$(PY) benches/sweep.py --quick
 
 lint:
 	cargo clippy --workspace --all-targets -- -D warnings

@@ -37,7 +37,7 @@ __all__ = [
     "Sweep", "SweepError", "Window", "execute", "load", "loads", "parse_metric", "results_table", "run",
 ]  # fmt: skip
 
-RESULT_TAIL = ["wall_s", "sim_wall_s", "error", "monwrite"]
+RESULT_TAIL = ["wall_s", "cpu_s", "sim_wall_s", "error", "monwrite"]
 
 
 @dataclass
@@ -54,6 +54,8 @@ class Outcome:
     wall_s: float
     backend: str
     interrupted: bool = False
+    #: Seconds spent starting and stopping the backend (Ray's init and shutdown; 0 for the pool).
+    backend_s: float = 0.0
 
     @property
     def first_error(self) -> str | None:
@@ -91,7 +93,8 @@ def _cell(v: Any, typ: Any) -> Any:
 def results_table(sweep: Sweep, records: dict[str, dict[str, Any]]) -> pa.Table:
     """The results of the sweep's runs found in ``records`` (by run id), in
     run order: run_id, point, one column per parameter, seed, one per metric,
-    wall_s (the run, metrics included), sim_wall_s (the simulation alone),
+    wall_s (the run, metrics included), cpu_s (its processor time),
+    sim_wall_s (the simulation alone),
     error, monwrite (the kept file, relative to the output directory)."""
     import pyarrow as pa
 
@@ -106,6 +109,7 @@ def results_table(sweep: Sweep, records: dict[str, dict[str, Any]]) -> pa.Table:
         typ = pa.float64() if m.numeric else pa.string()
         cols[name] = pa.array([_cell(r["metrics"].get(name), typ) for r in rows], typ)
     cols["wall_s"] = pa.array([r.get("wall_s") for r in rows], pa.float64())
+    cols["cpu_s"] = pa.array([r.get("cpu_s") for r in rows], pa.float64())
     cols["sim_wall_s"] = pa.array([r.get("sim_wall_s") for r in rows], pa.float64())
     cols["error"] = pa.array([r.get("error") for r in rows], pa.string())
     cols["monwrite"] = pa.array([r.get("monwrite") for r in rows], pa.string())
@@ -196,10 +200,11 @@ def execute(
         bar.update(bool(res.get("error")))
 
     interrupted = False
+    backend_s = 0.0
     try:
         bar.draw(force=True)
         if use_ray:
-            run_ray(tasks, ray if isinstance(ray, str) and ray else None, n_workers, sweep.limits.memory_bytes, on_result)
+            backend_s = run_ray(tasks, ray if isinstance(ray, str) and ray else None, n_workers, sweep.limits.memory_bytes, on_result)
         else:
             run_pool(tasks, n_workers, sweep.limits.memory_bytes, sweep.limits.timeout_s, on_result)
     except KeyboardInterrupt:
@@ -215,7 +220,7 @@ def execute(
         if db is not None:
             current = {r.run_id for r in runs}
             db_rows = store.store_db(db, sweep, None if tmp_root else out_dir, (v for k, v in journal.done.items() if k in current))
-        outcome = Outcome(sweep, table, ran, reused, failed, None if tmp_root else out_dir, db_rows, time.monotonic() - t0, backend, interrupted)
+        outcome = Outcome(sweep, table, ran, reused, failed, None if tmp_root else out_dir, db_rows, time.monotonic() - t0, backend, interrupted, backend_s)
         if tmp_root is not None:
             shutil.rmtree(tmp_root, ignore_errors=True)
     return outcome

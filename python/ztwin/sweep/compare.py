@@ -189,7 +189,7 @@ def _f(v: Any) -> str:
 
 def to_text(sections: list[Section], a: str, b: str, threshold_pct: float, changed_only: bool) -> str:
     out = [f"ztwin compare: A = {a}", f"               B = {b}",
-           f"* marks a figure that differs by {threshold_pct:g}% or more (of A); + a row only in B, - a row only in A", ""]  # fmt: skip
+           f"Marked: * a figure that differs by {threshold_pct:g}% or more (of A); + a row only in B, - a row only in A", ""]  # fmt: skip
     for s in sections:
         out.append(f"{s.fcx} {s.name}: {s.title}  ({s.marked} marked)")
         cells = [c for c in s.cells if c.mark] if changed_only else s.cells

@@ -60,6 +60,7 @@ def execute(task: Task) -> dict[str, Any]:
     from ztwin.twin import Scenario, ScenarioError, SimulationError
 
     t0 = time.perf_counter()
+    c0 = time.process_time()
     res: dict[str, Any] = {
         "run_id": task.run_id,
         "point": task.point,
@@ -67,6 +68,7 @@ def execute(task: Task) -> dict[str, Any]:
         "params": dict(task.sets),
         "metrics": dict.fromkeys(task.metrics),
         "wall_s": None,
+        "cpu_s": None,
         "sim_wall_s": None,
         "error": None,
         "monwrite": None,
@@ -116,6 +118,7 @@ def execute(task: Task) -> dict[str, Any]:
         return res
     finally:
         res["wall_s"] = time.perf_counter() - t0
+        res["cpu_s"] = time.process_time() - c0
         if tmp_holder is not None:
             shutil.rmtree(tmp_holder, ignore_errors=True)
 
@@ -171,7 +174,7 @@ class _Worker:
 def _failed(task: Task, message: str, started: float) -> dict[str, Any]:
     return {
         "run_id": task.run_id, "point": task.point, "seed": task.seed, "params": dict(task.sets),
-        "metrics": dict.fromkeys(task.metrics), "wall_s": time.monotonic() - started, "sim_wall_s": None,
+        "metrics": dict.fromkeys(task.metrics), "wall_s": time.monotonic() - started, "cpu_s": None, "sim_wall_s": None,
         "error": message, "monwrite": None,
     }  # fmt: skip
 
@@ -242,21 +245,24 @@ def run_ray(
     workers: int,
     memory_bytes: int | None,
     on_result: Callable[[dict[str, Any]], None],
-) -> None:
+) -> float:
     """Run tasks as Ray tasks: on the cluster at ``address`` (``ray.init(address)``),
     or on a local Ray instance with ``workers`` CPUs started here and shut down
-    at the end. Each task asks for one CPU (and ``memory_bytes`` of memory)."""
+    at the end. Each task asks for one CPU (and ``memory_bytes`` of memory).
+    Returns the seconds spent starting and stopping Ray."""
     try:
         import ray
     except ImportError:
         raise RuntimeError("--ray needs Ray: pip install ray") from None
     started = False
+    t0 = time.perf_counter()
     if not ray.is_initialized():
         if address:
             ray.init(address=address, log_to_driver=False)
         else:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
             started = True
+    startup = time.perf_counter() - t0
     try:
         opts: dict[str, Any] = {"num_cpus": 1, "max_retries": 0}
         if memory_bytes:
@@ -280,8 +286,11 @@ def run_ray(
                     ray.cancel(ref, force=True)
             raise
     finally:
+        t1 = time.perf_counter()
         if started:
             ray.shutdown()
+        startup += time.perf_counter() - t1
+    return startup
 
 
 def default_workers() -> int:

@@ -506,7 +506,7 @@ def loads(text: str, origin: str = "<sweep>", root: str | Path | None = None) ->
     for name, spec in raw_metrics.items():
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
             raise ctx.err("metrics", name, f"metric name {name!r}: use letters, digits and _")
-        if name in ("run_id", "point", "seed", "wall_s", "sim_wall_s", "error", "monwrite") or name in seen:
+        if name in ("run_id", "point", "seed", "wall_s", "cpu_s", "sim_wall_s", "error", "monwrite") or name in seen:
             raise ctx.err("metrics", name, f"metric name {name!r} is taken by a results column")
         try:
             metrics[name] = parse_metric(spec)

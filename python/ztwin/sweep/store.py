@@ -216,6 +216,7 @@ _SCHEMA = [
         params JSON,
         metrics JSON,
         wall_s DOUBLE,
+        cpu_s DOUBLE,
         sim_wall_s DOUBLE,
         error VARCHAR,
         monwrite VARCHAR,
@@ -265,7 +266,7 @@ def store_db(path: str | os.PathLike[str], sweep: Sweep, out_dir: Path | None, r
     rows = [
         (
             ident, r["run_id"], r["point"], r["seed"], json.dumps(_jsonable(r["params"])),
-            json.dumps(_jsonable(r["metrics"])), r.get("wall_s"), r.get("sim_wall_s"), r.get("error"), r.get("monwrite"),
+            json.dumps(_jsonable(r["metrics"])), r.get("wall_s"), r.get("cpu_s"), r.get("sim_wall_s"), r.get("error"), r.get("monwrite"),
         )
         for r in records
     ]  # fmt: skip
@@ -290,7 +291,7 @@ def store_db(path: str | os.PathLike[str], sweep: Sweep, out_dir: Path | None, r
         if rows:
             con.execute("CREATE TEMP TABLE IF NOT EXISTS _new_runs AS SELECT * FROM sweep_runs LIMIT 0")
             con.execute("DELETE FROM _new_runs")
-            con.executemany("INSERT INTO _new_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            con.executemany("INSERT INTO _new_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             con.execute(
                 "DELETE FROM sweep_runs WHERE sweep_id = ? AND run_id IN (SELECT run_id FROM _new_runs)", [ident]
             )

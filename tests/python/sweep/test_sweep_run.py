@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "sweep-s1-storage.toml"
 #: The test's window and duration (the example measures 330-370 s of 450 s).
 DURATION, W_FROM, W_TO = "60s", 20.0, 60.0
-WALL = ["wall_s", "sim_wall_s"]
+WALL = ["wall_s", "cpu_s", "sim_wall_s"]
 
 
 def short_sweep(tmp: Path, seeds: str = "[1, 2]", extra: str = "") -> Path:
@@ -66,7 +66,7 @@ def test_results_parquet_has_a_row_per_run_and_a_column_per_parameter_seed_and_m
     assert names[:4] == ["run_id", "point", "system.central_storage", "seed"]
     metric_names = list(ztwin.sweep.load(EXAMPLE).metrics)
     assert names[4 : 4 + len(metric_names)] == metric_names
-    assert names[-4:] == ["wall_s", "sim_wall_s", "error", "monwrite"]
+    assert names[-5:] == ["wall_s", "cpu_s", "sim_wall_s", "error", "monwrite"]
     df = t.to_pandas()
     assert list(df["system.central_storage"]) == ["1G", "1G", "2G", "2G", "4G", "4G"]
     assert list(df["seed"]) == [1, 2, 1, 2, 1, 2]
