@@ -625,6 +625,10 @@ def _validate_variants(ctx: _Ctx, sweep: Sweep) -> None:
             if culprit is None:
                 culprit = next((i for i, p in enumerate(sweep.params) if p.key.split(".")[0] in msg), 0 if sweep.params else None)
             table = f"param[{culprit}]" if culprit is not None else "sweep"
+            if culprit is not None and "unknown field" in msg:
+                p = sweep.params[culprit]
+                reason = msg.split(": ", 1)[1] if msg.startswith(p.key + ": ") else msg
+                raise ctx.err(table, "key", f"param {p.key}: not a scenario key: {reason}") from None
             key = sweep.params[culprit].kind if culprit is not None else "base"
             raise ctx.err(table, key, f"variant {shown}: {msg}") from None
 

@@ -125,7 +125,7 @@ def test_run_ids_depend_on_the_variant_and_seed_only() -> None:
 @pytest.mark.parametrize(
     ("body", "needle", "message"),
     [
-        ('[[param]]\nkey = "system.foo"\nvalues = [1, 2]\n', 'values = [1, 2]', "unknown field `foo`"),
+        ('[[param]]\nkey = "system.foo"\nvalues = [1, 2]\n', 'key = "system.foo"', "param system.foo: not a scenario key: unknown field `foo`"),
         ('[[param]]\nkey = "guest[9].userid"\nvalues = ["A"]\n', 'key = "guest[9]', "not a key of the base scenario"),
         ('[[param]]\nkey = "system.central_storage"\nvalues = []\n', "values = []", "values is empty"),
         ('[[param]]\nkey = "srm.block_max"\nrange = { from = 8, to = 2, step = 1 }\n', "range =", "empty range"),
