@@ -138,7 +138,7 @@ def main(argv: list[str]) -> int:
     speedup = res["pool_2"]["runs_per_s"] / res["pool_1"]["runs_per_s"]
 
     def overhead(r: dict[str, Any], workers: int, startup: float = 0.0) -> float:
-        return ((r["wall_s"] - startup) * workers - r["sum_run_wall_s"]) / r["runs"]
+        return float(((r["wall_s"] - startup) * workers - r["sum_run_wall_s"]) / r["runs"])
 
     out: dict[str, Any] = {
         "sweep_runs": n,

@@ -99,7 +99,7 @@ def compare_reports(a: Any, b: Any, threshold_pct: float, intervals: bool) -> Se
             if _skip_column(a, col):
                 continue
             va, vb = x.get(col), y.get(col)
-            if _num(va) and _num(vb):
+            if isinstance(va, int | float) and isinstance(vb, int | float) and _num(va) and _num(vb):
                 diff = float(vb) - float(va)
                 pct = None if va == 0 else 100.0 * diff / abs(float(va))
                 changed = diff != 0 and (pct is None or abs(pct) >= threshold_pct)

@@ -265,6 +265,10 @@ def _axis(values: list[Any]) -> tuple[list[Any], str]:
     return uniq, "category"
 
 
+def _half_width(s: Stat) -> float | None:
+    return None if s.lo is None or s.mean is None else s.mean - s.lo
+
+
 def _charts(summary: Summary) -> list[str]:
     import plotly.graph_objects as go  # type: ignore[import-untyped]
 
@@ -283,7 +287,7 @@ def _charts(summary: Summary) -> list[str]:
                 pts = sorted(pts, key=lambda p: xs.index(p.params[key] if axis == "linear" else _show(p.params[key])))
                 x = [p.params[key] if axis == "linear" else _show(p.params[key]) for p in pts]
                 y = [p.stats[m].mean for p in pts]
-                err = [None if p.stats[m].lo is None or p.stats[m].mean is None else p.stats[m].mean - p.stats[m].lo for p in pts]
+                err = [_half_width(p.stats[m]) for p in pts]
                 traces.append(
                     go.Scatter(
                         x=x, y=y, name=label, mode="lines+markers",

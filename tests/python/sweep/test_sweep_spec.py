@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ztwin.sweep import SweepError, loads
+from ztwin.sweep import Sweep, SweepError, loads
 from ztwin.sweep.metrics import parse_metric
 from ztwin.sweep.report import t975
 from ztwin.sweep.spec import latin_hypercube, run_id
@@ -27,7 +27,7 @@ paging_rate = "SYSSUMLG.read_write_rate"
 """
 
 
-def sweep(body: str, metrics: str = METRICS) -> object:
+def sweep(body: str, metrics: str = METRICS) -> Sweep:
     return loads(HEAD + body + metrics, "t.toml")
 
 
