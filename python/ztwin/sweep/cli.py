@@ -13,6 +13,8 @@ import signal
 import sys
 from typing import Any
 
+from ztwin.safeout import Terminated
+
 EXIT_OK = 0
 EXIT_FAILED_RUNS = 1
 EXIT_FATAL = 2
@@ -114,6 +116,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         return _err("sweep report", str(e))
     except OSError as e:
         return _err("sweep report", f"{e.filename or args.html}: {e.strerror or e}")
+    except Terminated as e:
+        return 128 + e.signum
     return EXIT_OK
 
 
@@ -135,6 +139,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return _err("compare", str(e))
     except OSError as e:
         return _err("compare", f"{e.filename or args.html}: {e.strerror or e}")
+    except Terminated as e:
+        return 128 + e.signum
     sys.stdout.write(cmp.to_text(sections, args.a, args.b, args.threshold, args.changed))
     return EXIT_OK
 

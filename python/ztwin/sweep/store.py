@@ -4,10 +4,11 @@
 All writing of the sweep package is here, so that moving to the project's
 shared output helpers and history store is a change in one place:
 
-- every file is written to a temporary name in its target directory and
-  renamed over the target, and only over a regular file;
-- an output directory is ours only if it is new, empty, or carries the
-  marker file :data:`MARKER` of the same sweep;
+- every file is written through :mod:`ztwin.safeout` (a temporary name in
+  its target directory, renamed over the target, and only over a regular file;
+  HTML directories are :class:`ztwin.safeout.OutputDir`);
+- a sweep's output directory, written run by run and resumed, is ours only if
+  it is new, empty, or carries the marker file :data:`MARKER` of the same sweep;
 - the database is opened by :func:`open_db` alone, and each sweep's rows are
   written in one transaction.
 """
@@ -19,10 +20,11 @@ import json
 import math
 import os
 import stat
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from ztwin import safeout
 
 if TYPE_CHECKING:
     import duckdb
@@ -45,40 +47,25 @@ class StoreError(Exception):
 
 
 # --------------------------------------------------------------------------
-# Files
+# Files (through ztwin.safeout: temporary file in the target's directory,
+# renamed only over a regular file)
 # --------------------------------------------------------------------------
-
-
-def _check_target(path: Path) -> None:
-    """Refuse to write over anything but a regular file (a symlink, device,
-    FIFO or directory is left alone)."""
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return
-    if not stat.S_ISREG(st.st_mode):
-        raise StoreError(f"cannot write {path}: it exists and is not a regular file")
 
 
 @contextlib.contextmanager
 def atomic_file(path: str | os.PathLike[str]) -> Iterator[Path]:
     """A temporary path in ``path``'s directory, renamed to ``path`` when the
     block ends without an error and removed otherwise."""
-    target = Path(path)
-    _check_target(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    os.close(fd)
     try:
-        yield Path(tmp)
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        _check_target(target)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+        out = safeout.OutputFile(path)
+    except safeout.OutputError as e:
+        raise StoreError(str(e)) from None
+    with out:
+        yield out.temp
+        try:
+            out.commit()
+        except safeout.OutputError as e:
+            raise StoreError(str(e)) from None
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:
@@ -96,6 +83,16 @@ def write_parquet(path: str | os.PathLike[str], table: pa.Table) -> None:
 
     with atomic_file(path) as tmp:
         pq.write_table(table, tmp)
+
+
+def _check_target(path: Path) -> None:
+    """Refuse to append to anything but a regular file."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(st.st_mode):
+        raise StoreError(f"cannot write {path}: it exists and is not a regular file")
 
 
 def prepare_out(out: str | os.PathLike[str], sweep: Sweep) -> Path:
@@ -320,48 +317,22 @@ def _remove_db(p: Path) -> None:
 # HTML directories
 # --------------------------------------------------------------------------
 
-HTML_MARKER = ".ztwin-html"
 PLOTLY_JS = "plotly.min.js"
 
 
-def write_html_dir(target: str | os.PathLike[str], pages: dict[str, str], with_plotly: bool, written_by: str) -> Path:
+def write_html_dir(target: str | os.PathLike[str], pages: dict[str, str], with_plotly: bool, owner: str) -> Path:
     """Write ``pages`` (file name -> HTML text) and, when asked, the plotly.js
-    bundle into ``target``: built under a temporary name beside it and renamed
-    into place, so an error leaves no half-written directory. An existing
-    ``target`` is replaced only if it is empty or was written by ztwin."""
-    import shutil
-
-    t = Path(target)
-    parent = t.parent if str(t.parent) else Path(".")
-    if not parent.is_dir():
-        raise StoreError(f"cannot write {t}: {parent} is not a directory")
-    if t.is_symlink() or (t.exists() and not t.is_dir()):
-        raise StoreError(f"cannot write {t}: it exists and is not a directory")
-    if t.exists() and not ((t / HTML_MARKER).exists() or (t / ".ztwin-report").exists() or not any(t.iterdir())):
-        raise StoreError(f"{t} exists and was not written by ztwin; remove it or choose another directory")
-    tmp = Path(tempfile.mkdtemp(prefix=f".{t.name}.", dir=parent))
+    bundle into the directory ``target`` (:class:`ztwin.safeout.OutputDir`:
+    a new, empty or ztwin-written directory; nothing half-written)."""
     try:
-        if with_plotly:
-            import plotly.offline  # type: ignore[import-untyped]
+        out = safeout.OutputDir(target, owner=owner)
+        with out:
+            if with_plotly:
+                import plotly.offline  # type: ignore[import-untyped]
 
-            (tmp / PLOTLY_JS).write_text(plotly.offline.get_plotlyjs(), encoding="utf-8")
-        for name, text in pages.items():
-            (tmp / name).write_text(text, encoding="utf-8")
-        (tmp / HTML_MARKER).write_text(f"written by {written_by}\n", encoding="utf-8")
-        os.chmod(tmp, 0o755)
-        if t.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{t.name}.old.", dir=parent))
-            os.rmdir(old)
-            os.rename(t, old)
-            try:
-                os.rename(tmp, t)
-            except BaseException:
-                os.rename(old, t)
-                raise
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(tmp, t)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return t
+                (out.stage / PLOTLY_JS).write_text(plotly.offline.get_plotlyjs(), encoding="utf-8")
+            for name, text in pages.items():
+                (out.stage / name).write_text(text, encoding="utf-8")
+            return out.commit()
+    except safeout.OutputError as e:
+        raise StoreError(str(e)) from None
