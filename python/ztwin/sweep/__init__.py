@@ -206,7 +206,7 @@ def execute(
         if use_ray:
             backend_s = run_ray(tasks, ray if isinstance(ray, str) and ray else None, n_workers, sweep.limits.memory_bytes, on_result)
         else:
-            run_pool(tasks, n_workers, sweep.limits.memory_bytes, sweep.limits.timeout_s, on_result)
+            run_pool(tasks, n_workers, sweep.limits.memory_bytes, sweep.limits.timeout_s, on_result, str(tmp))
     except KeyboardInterrupt:
         interrupted = True
         raise

@@ -128,10 +128,15 @@ def execute(task: Task) -> dict[str, Any]:
 # --------------------------------------------------------------------------
 
 
-def _worker_main(conn: Connection, memory_bytes: int | None) -> None:
+def _worker_main(conn: Connection, memory_bytes: int | None, log: str | None) -> None:
     """A pool worker: run tasks from the pipe until it closes. Ctrl-C is the
-    parent's to handle; the memory limit caps the worker's address space."""
+    parent's to handle; the memory limit caps the worker's address space;
+    what the worker writes to stderr (a crash's last words) goes to ``log``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if log is not None:
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(fd, 2)
+        os.close(fd)
     if memory_bytes:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     while True:
@@ -152,9 +157,10 @@ def _worker_main(conn: Connection, memory_bytes: int | None) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any, memory_bytes: int | None) -> None:
+    def __init__(self, ctx: Any, memory_bytes: int | None, log: str | None) -> None:
+        self.log = log
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, memory_bytes), daemon=True)
+        self.proc = ctx.Process(target=_worker_main, args=(child, memory_bytes, log), daemon=True)
         self.proc.start()
         child.close()
         self.task: Task | None = None
@@ -179,15 +185,49 @@ def _failed(task: Task, message: str, started: float) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def run_pool(tasks: Sequence[Task], workers: int, memory_bytes: int | None, timeout_s: float | None, on_result: Callable[[dict[str, Any]], None]) -> None:
+def _last_words(log: str | None) -> str:
+    """The last message a dead worker wrote to stderr (e.g. Rust's "memory
+    allocation of N bytes failed"), without the backtrace that may follow it."""
+    if log is None:
+        return ""
+    try:
+        size = os.path.getsize(log)
+        with open(log, "rb") as f:
+            f.seek(max(0, size - 65536))
+            lines = f.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    if size > 65536:
+        lines = lines[1:]  # a partial first line
+    if "stack backtrace:" in lines:
+        lines = lines[: len(lines) - 1 - lines[::-1].index("stack backtrace:")]
+    lines = [x.strip() for x in lines if x.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+def run_pool(
+    tasks: Sequence[Task],
+    workers: int,
+    memory_bytes: int | None,
+    timeout_s: float | None,
+    on_result: Callable[[dict[str, Any]], None],
+    log_dir: str | None = None,
+) -> None:
     """Run tasks on ``workers`` processes, one task each at a time. A worker
     that dies (a crash, the memory limit) or overruns the timeout by
-    :data:`KILL_GRACE_S` fails its run and is replaced."""
+    :data:`KILL_GRACE_S` fails its run and is replaced. Workers' stderr goes
+    to files in ``log_dir`` (the last words of a dead one are in its run's error)."""
     if not tasks:
         return
     ctx = mp.get_context("spawn")
     pending = list(reversed(tasks))
-    pool = [_Worker(ctx, memory_bytes) for _ in range(min(workers, len(tasks)))]
+    serial = iter(range(1, 2**31))
+
+    def start() -> _Worker:
+        log = None if log_dir is None else os.path.join(log_dir, f"worker-{next(serial)}.log")
+        return _Worker(ctx, memory_bytes, log)
+
+    pool = [start() for _ in range(min(workers, len(tasks)))]
     try:
         busy = 0
         while pending or busy:
@@ -225,7 +265,10 @@ def run_pool(tasks: Sequence[Task], workers: int, memory_bytes: int | None, time
                         msg = f"worker process died (signal {-code}{', over [limits] memory?' if memory_bytes else ''})"
                     else:
                         msg = f"worker process died (exit status {code})"
-                    pool[i] = _Worker(ctx, memory_bytes)
+                    words = _last_words(w.log)
+                    if words and not (overdue and not dead):
+                        msg += f": {words}"
+                    pool[i] = start()
                     busy -= 1
                     on_result(_failed(task, msg, w.started))
     finally:
@@ -266,6 +309,13 @@ def run_ray(
     try:
         opts: dict[str, Any] = {"num_cpus": 1, "max_retries": 0}
         if memory_bytes:
+            # A task no node can hold would wait for ever: refuse it here.
+            biggest = max((n.get("Resources", {}).get("memory", 0) for n in ray.nodes() if n.get("Alive")), default=0)
+            if biggest and memory_bytes > biggest:
+                raise RuntimeError(
+                    f"[limits] memory ({memory_bytes / 2**30:.1f} GiB per run) is more than any Ray node offers "
+                    f"({biggest / 2**30:.1f} GiB); lower it"
+                )
             opts["memory"] = memory_bytes
         remote = ray.remote(execute).options(**opts)
         refs = {remote.remote(t): t for t in tasks}

@@ -260,3 +260,34 @@ def test_output_directory_safety(pool_run: tuple[Path, Path], tmp_path: Path) ->
     assert r.returncode == 2 and "holds the results of another sweep" in r.stderr
     r = sweep_cli(spec, "--out", out, "--db", tmp_path)
     assert r.returncode == 2 and "is not a regular file" in r.stderr
+
+
+def test_a_run_over_its_memory_limit_fails_alone_with_the_reason(tmp_path: Path) -> None:
+    """1 TB of central storage needs GBs of frame tables: under a 512 MB address
+    space the worker dies (Rust aborts); its run fails with the worker's last
+    words, the other run succeeds and the pool goes on with a new worker."""
+    spec = tmp_path / "mem.toml"
+    spec.write_text(
+        f"""[sweep]
+name = "mem"
+base = "{ROOT}/studies/paging-single-thread.toml"
+duration = "20s"
+[[param]]
+key = "system.central_storage"
+values = ["1T", "1G"]
+[metrics]
+cpu = "cpu_busy_pct"
+[limits]
+memory = "512M"
+""",
+        encoding="utf-8",
+    )
+    r = sweep_cli(spec, "--out", tmp_path / "out", "--workers", "1", "--no-db")
+    assert r.returncode == 1, r.stderr
+    assert "2 ran, 0 reused, 1 failed" in r.stderr
+    df = pq.read_table(tmp_path / "out" / "results.parquet").to_pandas()
+    err = df["error"].iloc[0]
+    assert err.startswith("worker process died (signal 6, over [limits] memory?): memory allocation of "), err
+    assert err.endswith(" bytes failed"), err
+    assert df["error"].isna().iloc[1] and df["cpu"].iloc[1] > 0
+    assert "stack backtrace" not in r.stderr
