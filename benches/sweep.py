@@ -127,7 +127,7 @@ def main(argv: list[str]) -> int:
         r = one(sweep, workers, ray)
         util = r["sum_run_cpu_s"] / (r["wall_s"] * workers)
         print(f"  {name:<7} {r['wall_s']:7.2f} s  {r['runs_per_s']:6.2f} runs/s  mean run {r['mean_run_wall_s']:.3f} s wall, "
-              f"runs' CPU time / (wall x workers) {util:.0%}", flush=True)  # fmt: skip
+              f"{r['sum_run_cpu_s'] / r['runs']:.3f} s CPU; runs' CPU time / (wall x workers) {util:.0%}", flush=True)  # fmt: skip
         r["cpu_share"] = util
         if name not in res or r["wall_s"] < res[name]["wall_s"]:
             res[name] = r
@@ -153,6 +153,8 @@ def main(argv: list[str]) -> int:
         "sweep_pool2_overhead_per_run_s": round(overhead(res["pool_2"], 2), 4),
         "sweep_mean_run_wall_s_pool1": round(res["pool_1"]["mean_run_wall_s"], 4),
         "sweep_mean_run_wall_s_pool2": round(res["pool_2"]["mean_run_wall_s"], 4),
+        "sweep_cpu_per_run_s_pool1": round(res["pool_1"]["sum_run_cpu_s"] / n, 4),
+        "sweep_cpu_per_run_s_pool2": round(res["pool_2"]["sum_run_cpu_s"] / n, 4),
         "sweep_pool1_cpu_share": round(res["pool_1"]["cpu_share"], 3),
         "sweep_pool2_cpu_share": round(res["pool_2"]["cpu_share"], 3),
         "sweep_figures_identical": same,
