@@ -142,7 +142,7 @@ def execute(
     if keep_monwrite and out is None:
         raise SweepError("keeping MONWRITE files needs an output directory")
     if db is not None:
-        store.check_db(db)
+        store.check_db(db, open_it=True)
     t0 = time.monotonic()
     tmp_root = None
     if out is None:

@@ -222,13 +222,40 @@ _SCHEMA = [
 ]
 
 
-def check_db(path: str | os.PathLike[str]) -> None:
-    """Refuse a database path that cannot be one, before any run starts."""
+def check_db(path: str | os.PathLike[str], open_it: bool = False) -> None:
+    """Refuse a database path that cannot be one, before any run starts; with
+    ``open_it``, an existing database is opened (and closed) to check it."""
     p = Path(path)
     if p.exists() and not p.is_file():
         raise StoreError(f"--db {p}: exists and is not a regular file")
     if not (p.parent if str(p.parent) else Path(".")).is_dir():
         raise StoreError(f"--db {p}: {p.parent} is not a directory")
+    if open_it and p.exists():
+        _connect(p).close()
+
+
+def _connect(p: Path) -> duckdb.DuckDBPyConnection:
+    """A connection to the history database: through ``ztwin.history.connect``
+    (its documented way for other components to add tables: version checks,
+    creation) when the history store is installed, else DuckDB directly."""
+    import importlib
+
+    import duckdb
+
+    try:
+        history: Any = importlib.import_module("ztwin.history")
+    except ImportError:
+        history = None
+    if history is not None and hasattr(history, "connect"):
+        try:
+            con: duckdb.DuckDBPyConnection = history.connect(p, create=True)
+        except history.HistoryError as e:
+            raise StoreError(f"--db {e}") from None
+        return con
+    try:
+        return duckdb.connect(str(p))
+    except duckdb.Error as e:
+        raise StoreError(f"--db {p}: cannot open the database: {str(e).splitlines()[0]}") from None
 
 
 def open_db(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
@@ -237,10 +264,7 @@ def open_db(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
 
     p = Path(path)
     check_db(p)
-    try:
-        con = duckdb.connect(str(p))
-    except duckdb.Error as e:
-        raise StoreError(f"--db {p}: cannot open the database: {str(e).splitlines()[0]}") from None
+    con = _connect(p)
     try:
         for stmt in _SCHEMA:
             con.execute(stmt)
