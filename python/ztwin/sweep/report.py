@@ -190,11 +190,15 @@ def _best_lines(summary: Summary, goal: Goal | None) -> list[str]:
 def to_text(summary: Summary, goal: Goal | None) -> str:
     d = summary.desc
     win = d["window"]
-    span = "the whole run" if win["from_s"] is None and win["to_s"] is None else f"{win['from_s'] or 0:g} s to {'end' if win['to_s'] is None else format(win['to_s'], 'g') + ' s'}"
+    if win["from_s"] is None and win["to_s"] is None:
+        span = "every complete sample interval of each run"
+    else:
+        to = "the end" if win["to_s"] is None else f"{win['to_s']:g} s"
+        span = f"{win['from_s'] or 0:g} s to {to} after monitoring started"
     out = [
         f"ztwin sweep report: {d['name']} ({summary.runs} runs of {d['runs']}, {len(summary.points)} variants, seeds {', '.join(map(str, d['seeds']))})",
         f"Base scenario: {d['base']}" + (f", {d['duration_s']:g} s simulated" if d.get("duration_s") else ""),
-        f"Window: {span} after monitoring started",
+        f"Window: {span}",
         "",
     ]
     width = max([len(k) for k in summary.keys] + [len(_show(v)) for p in summary.points for v in p.params.values()] + [8])

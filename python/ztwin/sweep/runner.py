@@ -293,6 +293,10 @@ def run_ray(
     or on a local Ray instance with ``workers`` CPUs started here and shut down
     at the end. Each task asks for one CPU (and ``memory_bytes`` of memory).
     Returns the seconds spent starting and stopping Ray."""
+    if not address and "ray" not in sys.modules:
+        # A local instance stays on the loopback interface (Ray otherwise listens
+        # on the machine's network address): the setting Ray reads at import.
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     try:
         import ray
     except ImportError:
@@ -301,7 +305,13 @@ def run_ray(
     t0 = time.perf_counter()
     if not ray.is_initialized():
         if address:
-            ray.init(address=address, log_to_driver=False)
+            try:
+                ray.init(address=address, log_to_driver=False)
+            except ConnectionError as e:
+                raise RuntimeError(
+                    f"cannot connect to the Ray cluster at {address}: {str(e).splitlines()[0]} "
+                    "(a cluster with token authentication also needs RAY_AUTH_MODE=token and its token)"
+                ) from None
         else:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
             started = True

@@ -119,6 +119,37 @@ def test_same_results_on_a_local_ray_cluster(pool_run: tuple[Path, Path], tmp_pa
         assert (out / m).read_bytes() == (ray_out / m).read_bytes()
 
 
+def test_same_results_on_a_ray_cluster_given_by_address(pool_run: tuple[Path, Path], tmp_path: Path) -> None:
+    """--ray ADDRESS joins a running cluster (ray.init(address)): here one
+    started by a helper process on the loopback interface."""
+    spec, out = pool_run
+    env = {**os.environ, "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}
+    code = (
+        "import sys, ray\nray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)\n"
+        "print(ray.get_runtime_context().gcs_address, flush=True)\nsys.stdin.read()\nray.shutdown()\n"
+    )
+    head = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=env)  # fmt: skip
+    try:
+        assert head.stdout is not None
+        address = head.stdout.readline().strip()
+        assert address.startswith("127.0.0.1:"), address
+        r = subprocess.run(
+            [sys.executable, "-m", "ztwin", "sweep", str(spec), "--out", str(tmp_path / "o"), "--ray", address, "--no-db"],
+            capture_output=True, text=True, timeout=300, check=False, env=env,
+        )  # fmt: skip
+        assert r.returncode == 0, r.stderr
+        assert f"on Ray at {address}" in r.stderr and "6 ran" in r.stderr
+    finally:
+        assert head.stdin is not None and head.stdout is not None
+        head.stdin.close()
+        head.wait(timeout=120)
+        head.stdout.close()
+    a = pq.read_table(out / "results.parquet").drop([*WALL, "monwrite"])
+    b = pq.read_table(tmp_path / "o" / "results.parquet").drop([*WALL, "monwrite"])
+    assert a.equals(b)
+
+
 def test_figures_do_not_depend_on_the_hash_seed(pool_run: tuple[Path, Path]) -> None:
     """Report sums must not follow set order (PYTHONHASHSEED differs between
     processes: pool workers, Ray workers, the command line)."""
