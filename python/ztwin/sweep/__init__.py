@@ -214,7 +214,7 @@ def execute(
         bar.close()
         journal.close()
         shutil.rmtree(tmp, ignore_errors=True)
-        table = results_table(sweep, journal.done)
+        table = results_table(sweep, journal.reread())
         store.write_parquet(out_dir / store.RESULTS, table)
         db_rows = None
         if db is not None:

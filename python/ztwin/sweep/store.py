@@ -135,23 +135,36 @@ class Journal:
     def __init__(self, directory: Path) -> None:
         self.path = directory / JOURNAL
         _check_target(self.path)
-        self.done: dict[str, dict[str, Any]] = {}
-        good = 0
-        if self.path.exists():
-            data = self.path.read_bytes()
-            for line in data.splitlines(keepends=True):
-                if not line.endswith(b"\n"):
-                    break
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    break
-                self.done[rec["run_id"]] = rec
-                good += len(line)
-            if good != len(data):
-                with open(self.path, "r+b") as f:
-                    f.truncate(good)
+        self.done, good, size = self._read()
+        if good != size:
+            with open(self.path, "r+b") as f:
+                f.truncate(good)
         self._f = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (closed in close())
+
+    def _read(self) -> tuple[dict[str, dict[str, Any]], int, int]:
+        """The runs in the file (the last line of a run wins), the bytes of
+        whole lines, and the file's size."""
+        done: dict[str, dict[str, Any]] = {}
+        good = 0
+        if not self.path.exists():
+            return done, 0, 0
+        data = self.path.read_bytes()
+        for line in data.splitlines(keepends=True):
+            if not line.endswith(b"\n"):
+                break
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                break
+            done[rec["run_id"]] = rec
+            good += len(line)
+        return done, good, len(data)
+
+    def reread(self) -> dict[str, dict[str, Any]]:
+        """The runs the file holds now: what a restart will find (an interrupt
+        may land between writing a line and noting it in :attr:`done`)."""
+        self.done = self._read()[0]
+        return self.done
 
     def add(self, rec: dict[str, Any]) -> None:
         self._f.write(json.dumps(_jsonable(rec), sort_keys=True, allow_nan=False) + "\n")
