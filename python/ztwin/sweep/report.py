@@ -201,16 +201,17 @@ def to_text(summary: Summary, goal: Goal | None) -> str:
         f"Window: {span}",
         "",
     ]
-    width = max([len(k) for k in summary.keys] + [len(_show(v)) for p in summary.points for v in p.params.values()] + [8])
+    widths = {k: max([len(k)] + [len(_show(p.params[k])) for p in summary.points]) for k in summary.keys}
+    width = 8
     for m in summary.metrics:
         out.append(f"{m}: {summary.metrics[m]}" + ("" if m in summary.numeric else "  (most frequent value)"))
-        head = "  ".join(f"{k:<{width}}" for k in summary.keys) or f"{'variant':<{width}}"
+        head = "  ".join(f"{k:<{widths[k]}}" for k in summary.keys) or f"{'variant':<{width}}"
         if m in summary.numeric:
             out.append(f"  {head}  {'n':>2}  {'mean':>12}  {'95% CI':<24}")
         else:
             out.append(f"  {head}  value")
         for p in summary.points:
-            vals = "  ".join(f"{_show(p.params[k]):<{width}}" for k in summary.keys) or f"{'(base)':<{width}}"
+            vals = "  ".join(f"{_show(p.params[k]):<{widths[k]}}" for k in summary.keys) or f"{'(base)':<{width}}"
             if m in summary.numeric:
                 s = p.stats[m]
                 out.append(f"  {vals}  {s.n:>2}  {_fmt(s.mean):>12}  {_ci(s):<24}".rstrip())
@@ -273,19 +274,29 @@ def _half_width(s: Stat) -> float | None:
     return None if s.lo is None or s.mean is None else s.mean - s.lo
 
 
+#: Most lines in one chart; beyond, the variants are drawn as one scatter.
+MAX_TRACES = 12
+
+
 def _charts(summary: Summary) -> list[str]:
     import plotly.graph_objects as go  # type: ignore[import-untyped]
 
     out: list[str] = []
     n = 0
+    kinds = {p["key"]: p.get("kind", "values") for p in summary.desc["params"]}
     for m in summary.numeric:
         for key in summary.keys:
             xs, axis = _axis([p.params[key] for p in summary.points])
-            others = [k for k in summary.keys if k != key]
+            # A line per combination of the other grid parameters (sampled ones
+            # vary continuously: their points are a scatter); one trace if too many.
+            others = [k for k in summary.keys if k != key and kinds.get(k) != "sample"]
             groups: dict[str, list[Point]] = {}
             for p in summary.points:
                 label = ", ".join(f"{k}={_show(p.params[k])}" for k in others) or m
                 groups.setdefault(label, []).append(p)
+            if len(groups) > MAX_TRACES:
+                groups = {f"{m} (all variants)": list(summary.points)}
+            scatter = any(kinds.get(k) == "sample" for k in summary.keys)
             traces = []
             for label, pts in groups.items():
                 pts = sorted(pts, key=lambda p: xs.index(p.params[key] if axis == "linear" else _show(p.params[key])))
@@ -294,7 +305,7 @@ def _charts(summary: Summary) -> list[str]:
                 err = [_half_width(p.stats[m]) for p in pts]
                 traces.append(
                     go.Scatter(
-                        x=x, y=y, name=label, mode="lines+markers",
+                        x=x, y=y, name=label, mode="markers" if scatter else "lines+markers",
                         error_y={"type": "data", "array": [e if e is not None else 0 for e in err], "visible": any(e is not None for e in err)},
                     )
                 )  # fmt: skip

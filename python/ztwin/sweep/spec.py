@@ -430,7 +430,7 @@ def loads(text: str, origin: str = "<sweep>", root: str | Path | None = None) ->
     base = sw.get("base")
     if not isinstance(base, str):
         raise ctx.err("sweep", "base", "[sweep] needs base = \"path/to/scenario.toml\"")
-    base_path = Path(base) if Path(base).is_absolute() or root is None else Path(root) / base
+    base_path = Path(os.path.normpath(Path(base) if Path(base).is_absolute() or root is None else Path(root) / base))
     try:
         base_text = base_path.read_text(encoding="utf-8")
     except OSError as e:

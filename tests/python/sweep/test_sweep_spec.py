@@ -195,3 +195,11 @@ def test_student_t_quantiles() -> None:
     assert t975(10) == 2.228
     assert abs(t975(60) - 2.000) < 0.001
     assert abs(t975(120) - 1.980) < 0.001
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("sweep-*.toml")), ids=lambda p: p.name)
+def test_shipped_sweep_files_are_valid(path: Path) -> None:
+    from ztwin.sweep import load
+
+    sw = load(path)
+    assert sw.runs() and sw.metrics and sw.goal is not None
