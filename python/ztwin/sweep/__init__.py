@@ -37,8 +37,6 @@ __all__ = [
     "Sweep", "SweepError", "Window", "execute", "load", "loads", "parse_metric", "results_table", "run",
 ]  # fmt: skip
 
-RESULT_TAIL = ["wall_s", "cpu_s", "sim_wall_s", "error", "monwrite"]
-
 
 @dataclass
 class Outcome:
