@@ -320,7 +320,8 @@ def run_ray(
         opts: dict[str, Any] = {"num_cpus": 1, "max_retries": 0}
         if memory_bytes:
             # A task no node can hold would wait for ever: refuse it here.
-            biggest = max((n.get("Resources", {}).get("memory", 0) for n in ray.nodes() if n.get("Alive")), default=0)
+            nodes = ray.nodes()  # type: ignore[no-untyped-call]
+            biggest = max((n.get("Resources", {}).get("memory", 0) for n in nodes if n.get("Alive")), default=0)
             if biggest and memory_bytes > biggest:
                 raise RuntimeError(
                     f"[limits] memory ({memory_bytes / 2**30:.1f} GiB per run) is more than any Ray node offers "
