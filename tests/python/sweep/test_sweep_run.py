@@ -11,6 +11,8 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import duckdb
@@ -23,7 +25,7 @@ from ztwin.sweep import metrics as sweep_metrics
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "sweep-s1-storage.toml"
-#: The test's window and duration (the example measures 330-370 s of 450 s).
+#: The test's window and duration (the example measures 330-380 s of 540 s).
 DURATION, W_FROM, W_TO = "60s", 20.0, 60.0
 WALL = ["wall_s", "cpu_s", "sim_wall_s"]
 
@@ -33,8 +35,8 @@ def short_sweep(tmp: Path, seeds: str = "[1, 2]", extra: str = "") -> Path:
     text = EXAMPLE.read_text(encoding="utf-8")
     text = text.replace('base = "../studies/', f'base = "{ROOT}/studies/')
     text = text.replace("seeds = [1, 2]", f'seeds = {seeds}\nduration = "{DURATION}"')
-    text = text.replace('from = "330s"', f'from = "{W_FROM:g}s"').replace('to = "370s"', f'to = "{W_TO:g}s"')
-    assert text.count(f'duration = "{DURATION}"') == 1 and f'from = "{W_FROM:g}s"' in text
+    text = text.replace('from = "330s"', f'from = "{W_FROM:g}s"').replace('to = "380s"', f'to = "{W_TO:g}s"')
+    assert text.count(f'duration = "{DURATION}"') == 1 and f'from = "{W_FROM:g}s"' in text and f'to = "{W_TO:g}s"' in text
     path = tmp / "sweep.toml"
     path.write_text(text + extra, encoding="utf-8")
     return path
@@ -97,9 +99,12 @@ def test_same_results_as_single_ztwin_run_calls(pool_run: tuple[Path, Path], tmp
         figures = sweep_metrics.compute(single, W_FROM, W_TO, sw.metrics)
         for name, value in figures.items():
             assert row[name] == value or (value is None and row[name] != row[name]), name
-    # and one figure straight from `ztwin report` over the same window (15:05:20-15:06:00)
+    # and one figure straight from `ztwin report` over the same window: the
+    # scenario's start (monitoring starts with the run) plus 20 s and 60 s
+    t0 = datetime.fromisoformat(tomllib.loads(base)["scenario"]["start"].replace("Z", "+00:00"))
+    frm, to = ((t0 + timedelta(seconds=s)).strftime("%H:%M:%S") for s in (W_FROM, W_TO))
     first = df.iloc[0]
-    r = run_ztwin("report", out / first["monwrite"], "-r", "SYSSUMLG", "--from", "15:05:20", "--to", "15:06:00", "--format", "json")
+    r = run_ztwin("report", out / first["monwrite"], "-r", "SYSSUMLG", "--from", frm, "--to", to, "--format", "json")
     assert r.returncode == 0, r.stderr
     mean = json.loads(r.stdout)["rows"][0]
     assert mean["interval_end"] == ">>Mean>>"
