@@ -38,8 +38,8 @@ RESULTS = "results.parquet"
 DESCRIPTION = "sweep.json"
 MONWRITE_DIR = "monwrite"
 TMP_DIR = ".tmp"
-#: The history database's default path (the same as ``ztwin ingest``'s).
-DEFAULT_DB = "ztwin.duckdb"
+#: The history database's default path (``ztwin ingest``'s).
+DEFAULT_DB = "ztwin.duckdb"  # = ztwin.history.DEFAULT_DB (not imported: keeps `ztwin --help` light)
 
 
 class StoreError(Exception):
@@ -248,27 +248,15 @@ def check_db(path: str | os.PathLike[str], open_it: bool = False) -> None:
 
 
 def _connect(p: Path) -> duckdb.DuckDBPyConnection:
-    """A connection to the history database: through ``ztwin.history.connect``
-    (its documented way for other components to add tables: version checks,
-    creation) when the history store is installed, else DuckDB directly."""
-    import importlib
-
-    import duckdb
+    """A connection to the history database through its documented way for
+    other components (``ztwin.history.connect(path, create=True)``: created
+    when missing, schema version checked)."""
+    from ztwin import history
 
     try:
-        history: Any = importlib.import_module("ztwin.history")
-    except ImportError:
-        history = None
-    if history is not None and hasattr(history, "connect"):
-        try:
-            con: duckdb.DuckDBPyConnection = history.connect(p, create=True)
-        except history.HistoryError as e:
-            raise StoreError(f"--db {e}") from None
-        return con
-    try:
-        return duckdb.connect(str(p))
-    except duckdb.Error as e:
-        raise StoreError(f"--db {p}: cannot open the database: {str(e).splitlines()[0]}") from None
+        return history.connect(p, create=True)
+    except history.HistoryError as e:
+        raise StoreError(f"--db {e}") from None
 
 
 def open_db(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
