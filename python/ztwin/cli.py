@@ -13,10 +13,11 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from ztwin import __version__, run_cli, study_cli
+from ztwin import __version__, history_cli, run_cli, study_cli
 from ztwin.advisor import cli as advisor_cli
 from ztwin.monitor import MonwriteError, dump, layouts
 from ztwin.reports import cli as report_cli
+from ztwin.sweep import cli as sweep_cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -154,12 +155,14 @@ def build_parser() -> argparse.ArgumentParser:
     study_cli.register(sub)
     report_cli.register(sub)
     advisor_cli.register(sub)
+    history_cli.register(sub)
+    sweep_cli.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ztwin`` command line; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(history_cli.positionals_last(sys.argv[1:] if argv is None else list(argv)))
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
