@@ -380,7 +380,8 @@ impl Twin {
             if m.cpu.any_ready() {
                 m.dispatch_idle_cpus(&mut self.core);
             }
-            if let Some(e) = self.core.abend.take() {
+            if self.core.abend.is_some() {
+                let e = self.core.abend.take().expect("an abend");
                 return Err(e.into());
             }
         }
