@@ -67,14 +67,15 @@ fn file() -> Vec<u8> {
     put(&mut page1, 184 + 48, &5_000_000u32.to_be_bytes()); // SYTRSG_RSAPGABL
     header(&mut page1, 676, 20, 1, 13, TOD_2010); // end of frame
     page1[700..720].fill(0xEE); // left-over DCSS bytes after D1R13: ignored
-                                // Page 2: USEACT (360) for LIN102, then D1R11 interval end.
+                                // Page 2: USEACT (440) for LIN102, then D1R11 interval end.
     let mut page2 = vec![0u8; 4096];
-    header(&mut page2, 0, 360, 4, 3, TOD_2021);
+    header(&mut page2, 0, 440, 4, 3, TOD_2021);
     put(&mut page2, 20, &LIN102);
-    put(&mut page2, 32, &(4096u64 * 1_500_000).to_be_bytes()); // VMDTTIME 1.5 s
-    put(&mut page2, 104, &439u32.to_be_bytes()); // CALCPPGR
-    header(&mut page2, 360, 20, 1, 11, TOD_2021);
-    let end1 = p1 + 4096 + 379;
+    put(&mut page2, 28, &1u16.to_be_bytes()); // VMDCPUAD: virtual CPU 1
+    put(&mut page2, 36, &(4096u64 * 1_500_000).to_be_bytes()); // VMDTTIME 1.5 s
+    put(&mut page2, 112, &439u32.to_be_bytes()); // CALCPPGR
+    header(&mut page2, 440, 20, 1, 11, TOD_2021);
+    let end1 = p1 + 4096 + 459;
     f.extend(control(1, &[(0xE2, 0xC8, p1, end1)]));
     f.extend(page1);
     f.extend(page2);
@@ -119,7 +120,7 @@ fn decodes_a_hand_built_file() {
     let offsets: Vec<_> = seen.iter().map(|s| s.0).collect();
     assert_eq!(
         offsets,
-        [4096, 4096 + 184, 8192, 8192 + 360, 4 * 4096 + 100]
+        [4096, 4096 + 184, 8192, 8192 + 440, 4 * 4096 + 100]
     );
     assert_eq!(seen[4].3, SetKind::Event);
     assert_eq!(
@@ -149,6 +150,10 @@ fn decodes_a_hand_built_file() {
     assert_eq!(
         decode_field(&seen[2].4, act.f("USEACT_VMDUSER")),
         Some(Value::Text("LIN102".into()))
+    );
+    assert_eq!(
+        decode_field(&seen[2].4, act.f("USEACT_VMDCPUAD")),
+        Some(Value::U(1))
     );
     assert_eq!(
         decode_field(&seen[2].4, act.f("USEACT_VMDTTIME")),

@@ -78,8 +78,11 @@ fn entry_spec() -> impl Strategy<Value = EntrySpec> {
         .prop_map(|(event, records)| EntrySpec { event, records })
 }
 
-/// Build a record set; returns the set and the expected (field values) per record.
-fn build(spec: &EntrySpec, t: u64) -> (RecordSet, Vec<Vec<(usize, Value)>>) {
+/// Per record: the layout index and the (field index, value) pairs set.
+type Built = Vec<(usize, Vec<(usize, Value)>)>;
+
+/// Build a record set; returns the set and what each record holds.
+fn build(spec: &EntrySpec, t: u64) -> (RecordSet, Built) {
     let mut set = RecordSet::new(if spec.event {
         SetKind::Event
     } else {
@@ -127,7 +130,7 @@ fn build(spec: &EntrySpec, t: u64) -> (RecordSet, Vec<Vec<(usize, Value)>>) {
             vals.retain(|(j, _)| l.fields[*j].offset != len_at);
             vals.push((i, v));
         }
-        expect.push(vals);
+        expect.push((r.layout, vals));
     }
     (set, expect)
 }
@@ -148,9 +151,8 @@ proptest! {
                 .collect();
             w.write_group(&entries).unwrap();
             for (set, vals) in &built {
-                for (rec, v) in set.records().zip(vals) {
-                    let l = LAYOUTS.iter().position(|l| l.domain == rec[4] && l.record == u16::from_be_bytes([rec[6], rec[7]])).unwrap();
-                    expected.push((rec[4], u16::from_be_bytes([rec[6], rec[7]]), rec.to_vec(), Some(v.clone()), l));
+                for (rec, (l, v)) in set.records().zip(vals) {
+                    expected.push((rec[4], u16::from_be_bytes([rec[6], rec[7]]), rec.to_vec(), Some(v.clone()), *l));
                 }
                 if set.kind == SetKind::Sample {
                     expected.push((1, 11, Vec::new(), None, 0));
@@ -167,8 +169,8 @@ proptest! {
             prop_assert_eq!(rec.offset % FRAME as u64 + rec.bytes.len() as u64 <= FRAME as u64, true);
             if let Some(vals) = vals {
                 prop_assert_eq!(rec.bytes, &raw[..]);
+                // Decode with the layout (version) the record was built from.
                 let l = &LAYOUTS[*li];
-                // Layout lookup may pick the same (domain, record) entry; decode with it.
                 for (i, v) in vals {
                     let f = &l.fields[*i];
                     let dv = decode_field(rec.bytes, f).unwrap();
