@@ -56,10 +56,10 @@ fuzz_target!(|data: &[u8]| {
             "record at {off} of {len} bytes crosses a 4 KB block"
         );
         out.clear();
-        dump::record_json(&mut out, &rec, DEFAULT_RELEASE);
+        dump::record_json(&mut out, &rec);
         assert!(out.starts_with('{') && out.ends_with('}'));
         out.clear();
-        dump::record_line(&mut out, &rec, DEFAULT_RELEASE, 200);
+        dump::record_line(&mut out, &rec, 200);
     }
     let s = &reader.stats;
     assert_eq!(

@@ -229,9 +229,24 @@ def test_layouts_one_record_as_text_and_json() -> None:
     assert text.stdout.startswith("MRSYTRSG  D0R3  sample  492 bytes")
     assert any(line.split() == ["52", "34", "U4", "Z53", "SYTRSG_RSAAVAIL"] for line in text.stdout.splitlines())
 
-    data = json.loads(run_ztwin("layouts", "--json", "D0R16").stdout)
-    assert (data["name"], data["confidence"], data["group"]["name"]) == ("MRSYTCUP", "INF", "SYTCUP_LCPU")
-    assert data["fields"][0] == {"name": "SYTCUP_CALCPUOF", "offset": 20, "type": "U2", "width": 2, "confidence": "INF"}
+    data = json.loads(run_ztwin("layouts", "--json", "--release", "6.2", "D0R16").stdout)
+    assert (data["name"], data["confidence"], data["group"]["name"]) == ("MRSYTCUP", "Z53", "SYTCUP_CPUDATA")
+    assert (data["size"], data["covered"], data["group"]["entry_size"]) == (64, True, 40)
+    assert data["fields"][4] == {"name": "SYTCUP_CALCPUOF", "offset": 32, "type": "U2", "width": 2, "confidence": "Z53"}
+    # In a release whose page was not seen the layout is carried over: inferred.
+    later = json.loads(run_ztwin("layouts", "--json", "--release", "7.3", "D0R16").stdout)
+    assert (later["covered"], later["fields"][4]["confidence"]) == (False, "INF")
+
+
+def test_layouts_per_release_and_summary() -> None:
+    text = run_ztwin("layouts", "--release", "5.4", "MRSYTPRP").stdout
+    assert text.startswith("MRSYTPRP  D0R2  sample  124 bytes  Z53  z/VM 5.4")
+    assert "size seen for z/VM 5.4; confirmed" in text
+    summary = run_ztwin("layouts", "--summary").stdout.splitlines()
+    assert summary[0].startswith("| record | 5.3 | 5.4 |")
+    assert any(row.startswith("| D0R2 MRSYTPRP | 108 4/9/0 | 124 4/9/0 | 124* 0/0/13 |") for row in summary)
+    bad = run_ztwin("layouts", "--release", "seven")
+    assert bad.returncode == 2 and "is not a z/VM release" in bad.stderr
 
 
 def test_layouts_unknown_name() -> None:

@@ -47,11 +47,12 @@ fn create_temp(path: &Path) -> PyResult<(PathBuf, File)> {
 /// `ValueError` for a field name a record does not have, saying why when it
 /// is a former ztwin name.
 fn no_field(record: &str, what: &str, key: &str) -> PyErr {
+    let has = if what.is_empty() { "has" } else { "have" };
     match retired_reason(key) {
         Some(why) => PyValueError::new_err(format!(
-            "{record}{what} have no field {key:?} any more: {why}"
+            "{record}{what} {has} no field {key:?} any more: {why}"
         )),
-        None => PyValueError::new_err(format!("{record}{what} have no field {key:?}")),
+        None => PyValueError::new_err(format!("{record}{what} {has} no field {key:?}")),
     }
 }
 

@@ -1119,6 +1119,13 @@ pub static ALIASES: &[(&str, &str)] = &[
     ("SYTCUP_LCCOVHTM", "SYTCUP_LCUCLPTM"),
     // IBM's prolog lists the field at offset 24 as CALSVMWT; its map names it CALTSVM.
     ("SYTUWT_CALSVMWT", "SYTUWT_CALTSVM"),
+    // zpmd's MRIODDEV has two high-frequency counters; their meaning (requests
+    // queued on the RDEV, I/O active, each summed over the samples) is inferred
+    // from the names only.
+    ("IODDEV_HFQUEUE", "IODDEV_HFRDEVCT"),
+    ("IODDEV_HFBUSY", "IODDEV_HFCTIO"),
+    // RDEVMCIA: minidisk-cache I/Os avoided (meaning inferred from the name).
+    ("IODDEV_RDEVMDCH", "IODDEV_RDEVMCIA"),
 ];
 
 /// Field names ztwin used that have no counterpart in IBM's pages or zpmd's
@@ -1129,10 +1136,7 @@ pub static RETIRED: &[(&str, &str)] = &[
     ("IODDEV_RDEVCLAS", "device class is in the configuration record MRMTRDEV"),
     ("IODDEV_CALFLAGS", "not in the device activity record"),
     ("IODDEV_RDEVSSCH", "no such RDEV counter in the record; SSCHs are SCMSSCH / SCGSSCH"),
-    ("IODDEV_HFCOUNT", "not in the record; the high-frequency counters are HFRDEVCT and HFCTIO, meaning not documented"),
-    ("IODDEV_HFQUEUE", "not in the record; the high-frequency counters are HFRDEVCT and HFCTIO, meaning not documented"),
-    ("IODDEV_HFBUSY", "not in the record; the high-frequency counters are HFRDEVCT and HFCTIO, meaning not documented"),
-    ("IODDEV_RDEVMDCH", "not in the record (minidisk cache counters: RDEVMCIA)"),
+    ("IODDEV_HFCOUNT", "not in the record: the number of high-frequency samples is the processor's (PRCPRP_HFCOUNT)"),
     ("IODDEV_RDEVMDCI", "not in the record (minidisk cache counters: RDEVMCIA)"),
     ("IODDEV_CALRDEVDEV", "PAV base device is in MRMTRDEV (CALRDEVDEV)"),
     ("MTRDEV_RDEVSHAR", "not in the record"),
