@@ -259,3 +259,51 @@ def test_no_subcommand_is_a_usage_error() -> None:
     result = run_ztwin()
     assert result.returncode == 2
     assert "usage: ztwin" in result.stderr
+
+
+def test_release_detected_and_forced(tmp_path: Path) -> None:
+    """The release comes from MTRSYS_HCPCPEID; --release overrides it; records
+    longer than the layouts of the release read are decoded and warned about."""
+    path = tmp_path / "r62.monwrite"
+    with Writer(path, release="6.2") as w:
+        w.add("MRMTRSYS", T1, {"MTRSYS_HCPCPEID": "6.2.0"})
+        w.add("MRUSEACT", T1, {"USEACT_VMDUSER": "LINUX01", "USEACT_VMDCPUAD": 1})
+        w.write_sample_set(T1)
+    detected = run_ztwin("dump", "--json", path)
+    assert detected.returncode == 0, detected.stderr
+    assert "decoded as z/VM 6.2 (MTRSYS_HCPCPEID \"6.2.0\")" in detected.stderr
+    assert "longer than" not in detected.stderr
+    act = [o for o in json_lines(detected.stdout) if o["name"] == "MRUSEACT"][0]
+    assert (act["length"], act["fields"]["USEACT_VMDCPUAD"]) == (508, 1)
+    forced = run_ztwin("dump", "--release", "6.1", path)
+    assert forced.returncode == 0, forced.stderr
+    assert "decoded as z/VM 6.1 (given with --release)" in forced.stderr
+    assert "1 record(s) of 1 type(s) are longer than ztwin's z/VM 6.1 layouts" in forced.stderr
+    assert "first: MRUSEACT" in forced.stderr and "508 bytes, 440 known" in forced.stderr
+    bad = run_ztwin("report", "--release", "v7", path)
+    assert bad.returncode == 2 and "ztwin report: \"v7\" is not a z/VM release" in bad.stderr
+
+
+def test_layout_pack_option(tmp_path: Path, sample_file: Path) -> None:
+    pack = tmp_path / "pack.toml"
+    pack.write_text(
+        '[[record]]\nname = "MRMTRSYS"\n[[record.field]]\nname = "MTRSYS_MYFIELD"\noffset = 68\ntype = "U4"\n',
+        encoding="utf-8",
+    )
+    out = run_ztwin("dump", "--json", "--layouts", pack, sample_file)
+    assert out.returncode == 0, out.stderr
+    sys_rec = json_lines(out.stdout)[0]
+    assert sys_rec["fields"]["MTRSYS_MYFIELD"] == 0
+    listing = json.loads(run_ztwin("layouts", "--json", "--layouts", pack, "--release", "5.4", "MRMTRSYS").stdout)
+    assert any(f["name"] == "MTRSYS_MYFIELD" and f["confidence"] == "INF" for f in listing["fields"])
+    pack.write_text(
+        '[[record]]\nname = "MRMTRSYS"\n[[record.field]]\nname = "MTRSYS_MYFIELD"\noffset = 66\ntype = "U4"\n',
+        encoding="utf-8",
+    )
+    for cmd in ("dump", "report", "diagnose"):
+        bad = run_ztwin(cmd, "--layouts", pack, sample_file)
+        assert bad.returncode == 2
+        assert bad.stderr.startswith(f"ztwin {cmd}: {pack}: record MRMTRSYS: field MTRSYS_MYFIELD: overlaps")
+        assert "Traceback" not in bad.stderr
+    missing = run_ztwin("dump", "--layouts", tmp_path / "nope.toml", sample_file)
+    assert missing.returncode == 2 and "nope.toml: cannot read" in missing.stderr

@@ -704,9 +704,11 @@ impl<R: Read + Seek> Reader<R> {
     fn header_score(&mut self, bases: &[u64]) -> Result<usize, FatalError> {
         let mut score = 0;
         for (e, &base) in self.entries.iter().zip(bases) {
-            let at = base + (e.start as usize % FRAME) as u64;
-            let to = at + HEADER_LEN as u64;
-            if to > base + FRAME as u64 {
+            let first_page = e.start as u64 & !(FRAME as u64 - 1);
+            let at = base + e.start as u64 - first_page;
+            // The rest of the frame, or of the entry when it ends in this frame.
+            let to = base + (FRAME as u64).min(e.end as u64 - first_page + 1);
+            if at + HEADER_LEN as u64 > to {
                 continue;
             }
             if self

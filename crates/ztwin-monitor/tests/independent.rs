@@ -3,48 +3,12 @@
 //! frames ended by D1R13, an interval ended by D1R11, an event entry ending at its
 //! end address, and an entry that starts in the middle of a page.
 
+mod handmade;
+
+use handmade::{control, header, put, BASE};
 use std::io::Cursor;
 use ztwin_monitor::layout::{by_name, decode_field, Value};
 use ztwin_monitor::{Reader, SetKind};
-
-const BASE: u32 = 0x0A00_0000;
-
-fn put(b: &mut [u8], off: usize, bytes: &[u8]) {
-    b[off..off + bytes.len()].copy_from_slice(bytes);
-}
-
-/// MRRECHDR by hand: length, zeros, domain, reserved, record, TOD, reserved.
-fn header(b: &mut [u8], off: usize, len: u16, dm: u8, rc: u16, tod: u64) {
-    b[off..off + 20].fill(0);
-    put(b, off, &len.to_be_bytes());
-    put(b, off + 4, &[dm]);
-    put(b, off + 6, &rc.to_be_bytes());
-    put(b, off + 8, &tod.to_be_bytes());
-}
-
-/// MWTBK by hand: IPARML copy (path 1, flags X'80', type X'09', message id,
-/// MCA start/end at 12/16) and the 12-byte MCA entries from byte 40.
-fn control(msg: u32, entries: &[(u8, u8, u32, u32)]) -> Vec<u8> {
-    let mut b = vec![0u8; 4096];
-    put(&mut b, 0, &1u16.to_be_bytes());
-    b[2] = 0x80;
-    b[3] = 0x09;
-    put(&mut b, 4, &msg.to_be_bytes());
-    put(&mut b, 12, &BASE.to_be_bytes());
-    put(
-        &mut b,
-        16,
-        &(BASE + 12 * entries.len() as u32 - 1).to_be_bytes(),
-    );
-    for (i, (flag, mask, start, end)) in entries.iter().enumerate() {
-        let o = 40 + 12 * i;
-        b[o] = *flag;
-        b[o + 1] = *mask;
-        put(&mut b, o + 4, &start.to_be_bytes());
-        put(&mut b, o + 8, &end.to_be_bytes());
-    }
-    b
-}
 
 // EBCDIC by hand: "ZVMSYS1" and "LIN102".
 const ZVMSYS1: [u8; 8] = [0xE9, 0xE5, 0xD4, 0xE2, 0xE8, 0xE2, 0xF1, 0x40];

@@ -8,7 +8,7 @@ mod common;
 use proptest::prelude::*;
 use std::io::Cursor;
 use ztwin_monitor::layout::{decode_field, encode_field, FieldType, Value, LAYOUTS};
-use ztwin_monitor::writer::{Entry, MonwriteWriter, RecordSet};
+use ztwin_monitor::writer::{DataLayout, Entry, MonwriteWriter, RecordSet};
 use ztwin_monitor::{tod, Reader, SetKind, FRAME};
 
 /// A record expected back: (domain, record, bytes, values set, layout index).
@@ -240,4 +240,47 @@ fn writer_rejects_oversized_records_and_sets() {
     }
     let err = w.write_sample_set(&set, 0).unwrap_err();
     assert!(err.to_string().contains("needs 3 pages"), "{err}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// The same groups written as whole frames and as contiguous entry bytes
+    /// read back as the same records, each group's layout detected.
+    #[test]
+    fn both_data_layouts_read_the_same(groups in prop::collection::vec(prop::collection::vec(entry_spec(), 1..4), 1..5)) {
+        let mut files = Vec::new();
+        for layout in [DataLayout::Frames, DataLayout::Contiguous] {
+            let mut w = MonwriteWriter::new(Vec::new());
+            w.set_data_layout(layout);
+            for (gi, g) in groups.iter().enumerate() {
+                let t = tod::from_unix_us(common::T0_US + gi as i64 * 60_000_000);
+                let built: Vec<_> = g.iter().map(|e| build(e, t)).collect();
+                let entries: Vec<Entry> = built
+                    .iter()
+                    .map(|(set, _)| Entry { set, interval_end: (set.kind == SetKind::Sample).then_some(t) })
+                    .collect();
+                w.write_group(&entries).unwrap();
+            }
+            files.push(w.finish().unwrap());
+        }
+        let mut seen = Vec::new();
+        for (bytes, layout) in files.iter().zip([DataLayout::Frames, DataLayout::Contiguous]) {
+            prop_assert_eq!(bytes.len() % FRAME, 0);
+            let mut r = Reader::new(Cursor::new(bytes)).unwrap();
+            let mut recs = Vec::new();
+            while let Some(rec) = r.next_record().unwrap() {
+                recs.push((rec.header, rec.set_kind, rec.bytes.to_vec()));
+            }
+            prop_assert_eq!(r.stats.damage_count, 0, "{:?}: {:?}", layout, r.stats.damage);
+            prop_assert_eq!(r.stats.groups as usize, groups.len());
+            // A group whose data is the same either way (one entry of whole
+            // frames) counts as frames.
+            if layout == DataLayout::Frames {
+                prop_assert_eq!(r.stats.contiguous_groups, 0);
+            }
+            seen.push(recs);
+        }
+        prop_assert_eq!(&seen[0], &seen[1]);
+    }
 }
