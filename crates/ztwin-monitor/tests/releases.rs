@@ -97,7 +97,11 @@ fn records(r: Release) -> Vec<Vec<u8>> {
 
 fn field(rec: &RecordRef<'_>, name: &str) -> Option<Value> {
     let l = rec.layout.expect("a known record");
-    decode_field(rec.bytes, l.field(name).unwrap_or_else(|| panic!("{} has no {name}", l.name)))
+    decode_field(
+        rec.bytes,
+        l.field(name)
+            .unwrap_or_else(|| panic!("{} has no {name}", l.name)),
+    )
 }
 
 fn text(s: &str) -> Option<Value> {
@@ -106,7 +110,14 @@ fn text(s: &str) -> Option<Value> {
 
 /// Decode one release's file; returns the LPAR CPUs found (address, time).
 fn check(r: Release, data: Data) -> Vec<(u64, u64)> {
-    let file = sample_group(1, 1, if data == Data::Contiguous { 100 } else { 0 }, &records(r), TOD, data);
+    let file = sample_group(
+        1,
+        1,
+        if data == Data::Contiguous { 100 } else { 0 },
+        &records(r),
+        TOD,
+        data,
+    );
     let mut reader = Reader::new(Cursor::new(&file)).unwrap();
     let mut lcpus = Vec::new();
     let mut names = Vec::new();
@@ -120,13 +131,22 @@ fn check(r: Release, data: Data) -> Vec<(u64, u64)> {
                 assert_eq!(field(&rec, "USEACT_VMDCPUAD"), Some(Value::U(2)));
                 assert_eq!(field(&rec, "USEACT_VMDMODE"), Some(Value::Bits(vec![0x01])));
                 assert_eq!(field(&rec, "USEACT_CALMODE"), Some(Value::Bits(vec![0x44])));
-                assert_eq!(field(&rec, "USEACT_VMDSLIST"), Some(Value::Bits(vec![0x20])));
+                assert_eq!(
+                    field(&rec, "USEACT_VMDSLIST"),
+                    Some(Value::Bits(vec![0x20]))
+                );
             }
             "MRUSELOF" => {
                 assert_eq!(field(&rec, "USELOF_VMDUSER"), text("LINUX07"));
                 assert_eq!(field(&rec, "USELOF_VMDCPUAD"), Some(Value::U(1)));
-                assert_eq!(field(&rec, "USELOF_VMDTTIME"), Some(Value::Dur(4096 * 2_500_000)));
-                assert_eq!(field(&rec, "USELOF_VMDVTIME"), Some(Value::Dur(4096 * 2_000_000)));
+                assert_eq!(
+                    field(&rec, "USELOF_VMDTTIME"),
+                    Some(Value::Dur(4096 * 2_500_000))
+                );
+                assert_eq!(
+                    field(&rec, "USELOF_VMDVTIME"),
+                    Some(Value::Dur(4096 * 2_000_000))
+                );
             }
             "MRIODDEV" => {
                 assert_eq!(field(&rec, "IODDEV_RDEVSID"), Some(Value::U(0x0001_0042)));
@@ -141,7 +161,8 @@ fn check(r: Release, data: Data) -> Vec<(u64, u64)> {
                 assert_eq!(field(&rec, "SYTCUP_LCUPPNUM"), Some(Value::U(7)));
                 assert_eq!(field(&rec, "SYTCUP_LCUPCPCT"), Some(Value::U(3)));
                 for e in decode_group(rec.bytes, rec.layout.unwrap()) {
-                    let get = |n: &str| e.iter().find(|(f, _)| *f == n).and_then(|(_, v)| v.clone());
+                    let get =
+                        |n: &str| e.iter().find(|(f, _)| *f == n).and_then(|(_, v)| v.clone());
                     assert_eq!(get("SYTCUP_LCUCWGHT"), Some(Value::U(250)));
                     match (get("SYTCUP_LCUCPUID"), get("SYTCUP_LCUCACTM")) {
                         (Some(Value::U(c)), Some(Value::Dur(t))) => lcpus.push((c, t)),
@@ -156,8 +177,14 @@ fn check(r: Release, data: Data) -> Vec<(u64, u64)> {
     let s = &reader.stats;
     assert_eq!(s.damage_count, 0, "{r} {data:?}: {:?}", s.damage);
     assert_eq!(s.release, r, "{r}: release from MTRSYS_HCPCPEID");
-    assert!(matches!(&s.release_source, ztwin_monitor::layout::ReleaseSource::Hcpcpeid(_)));
-    assert_eq!(names.iter().filter(|n| **n == "MRSYTCUP").count(), if r < Release(6, 3) { 1 } else { 2 });
+    assert!(matches!(
+        &s.release_source,
+        ztwin_monitor::layout::ReleaseSource::Hcpcpeid(_)
+    ));
+    assert_eq!(
+        names.iter().filter(|n| **n == "MRSYTCUP").count(),
+        if r < Release(6, 3) { 1 } else { 2 }
+    );
     match data {
         Data::Frames => assert_eq!((s.frame_groups, s.contiguous_groups), (1, 0), "{r}"),
         Data::Contiguous => assert_eq!((s.frame_groups, s.contiguous_groups), (0, 1), "{r}"),
@@ -172,7 +199,10 @@ fn check(r: Release, data: Data) -> Vec<(u64, u64)> {
     if r >= Release(6, 3) {
         assert!(longer.contains(&"MRIODDEV"), "{r}: {longer:?}");
         assert!(longer.contains(&"MRUSEACT"), "{r}: {longer:?}");
-        assert_eq!(s.longer_by_type.values().map(|l| l.count).sum::<u64>(), s.longer);
+        assert_eq!(
+            s.longer_by_type.values().map(|l| l.count).sum::<u64>(),
+            s.longer
+        );
     } else {
         assert!(longer.is_empty(), "{r}: {longer:?}");
     }
@@ -204,5 +234,8 @@ fn the_release_can_be_forced() {
     let mut reader = Reader::with_options(Cursor::new(&file), opts).unwrap();
     while reader.next_record().unwrap().is_some() {}
     assert_eq!(reader.stats.release, Release(5, 4));
-    assert_eq!(reader.stats.release_source, ztwin_monitor::layout::ReleaseSource::Override);
+    assert_eq!(
+        reader.stats.release_source,
+        ztwin_monitor::layout::ReleaseSource::Override
+    );
 }

@@ -85,7 +85,14 @@ pub enum Data {
 /// One sample entry holding `records`, packed into 4 KB frames (D1R13 where a
 /// record does not fit, D1R11 at the end), starting `skip` bytes into DCSS
 /// page `page`; then a control record and the data in layout `data`.
-pub fn sample_group(msg: u32, page: u32, skip: usize, records: &[Vec<u8>], tod: u64, data: Data) -> Vec<u8> {
+pub fn sample_group(
+    msg: u32,
+    page: u32,
+    skip: usize,
+    records: &[Vec<u8>],
+    tod: u64,
+    data: Data,
+) -> Vec<u8> {
     let mut frames: Vec<Vec<u8>> = vec![vec![0u8; FRAME]];
     let mut pos = skip;
     let fin = record(20, 1, 11, tod);
