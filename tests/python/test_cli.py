@@ -249,6 +249,16 @@ def test_layouts_per_release_and_summary() -> None:
     assert bad.returncode == 2 and "is not a z/VM release" in bad.stderr
 
 
+def test_format_doc_summary_matches_the_tables() -> None:
+    # docs/monitor-format.md carries the --summary table between two markers.
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "monitor-format.md").read_text()
+    start, end = "<!-- summary:start -->\n", "\n<!-- summary:end -->"
+    table = doc[doc.index(start) + len(start) : doc.index(end)]
+    assert table == run_ztwin("layouts", "--summary").stdout.rstrip("\n"), (
+        "docs/monitor-format.md: replace the summary table with `ztwin layouts --summary`"
+    )
+
+
 def test_layouts_unknown_name() -> None:
     result = run_ztwin("layouts", "MRNOSUCH")
     assert result.returncode == 2
