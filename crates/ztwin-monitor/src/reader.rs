@@ -334,6 +334,10 @@ struct Blocks<R> {
     count: usize,
     /// Whole blocks in the source.
     total: u64,
+    /// The source's read position.
+    pos: u64,
+    /// Bytes read by [`Blocks::peek`] from outside the window.
+    side: Vec<u8>,
 }
 
 impl<R: Read + Seek> Blocks<R> {
@@ -347,6 +351,8 @@ impl<R: Read + Seek> Blocks<R> {
                 first: 0,
                 count: 0,
                 total: len / FRAME as u64,
+                pos: 0,
+                side: vec![0u8; FRAME],
             },
             len,
         ))
@@ -359,12 +365,13 @@ impl<R: Read + Seek> Blocks<R> {
         }
         if idx < self.first || idx >= self.first + self.count as u64 {
             let n = (self.total - idx).min(WINDOW_BLOCKS as u64) as usize;
-            if idx != self.first + self.count as u64 {
+            if idx * FRAME as u64 != self.pos {
                 self.src.seek(SeekFrom::Start(idx * FRAME as u64))?;
             }
             self.src.read_exact(&mut self.buf[..n * FRAME])?;
             self.first = idx;
             self.count = n;
+            self.pos = (idx + n as u64) * FRAME as u64;
         }
         Ok(Some(self.block(idx)))
     }
@@ -390,6 +397,30 @@ impl<R: Read + Seek> Blocks<R> {
             return Ok(true);
         }
         Ok(self.get(from / FRAME as u64)?.is_some())
+    }
+
+    /// The file bytes `[from, to)` (at most one block long) without moving the
+    /// window: from the window when they are in it, else read on the side (a
+    /// look ahead at a group's end must not make the reader read its data
+    /// twice). `None` when they run past the last whole block.
+    fn peek(&mut self, from: u64, to: u64) -> io::Result<Option<&[u8]>> {
+        if to > self.total * FRAME as u64 {
+            return Ok(None);
+        }
+        let (lo, hi) = (
+            self.first * FRAME as u64,
+            (self.first + self.count as u64) * FRAME as u64,
+        );
+        if from >= lo && to <= hi {
+            return Ok(Some(self.slice(from, to)));
+        }
+        let n = (to - from) as usize;
+        if from != self.pos {
+            self.src.seek(SeekFrom::Start(from))?;
+        }
+        self.src.read_exact(&mut self.side[..n])?;
+        self.pos = to;
+        Ok(Some(&self.side[..n]))
     }
 
     /// The file bytes `[from, to)`, already in the window (after a successful
@@ -661,19 +692,29 @@ impl<R: Read + Seek> Reader<R> {
             candidates.push((shared, n2, DataLayout::Frames));
         }
         candidates.push((contiguous, n3, DataLayout::Contiguous));
-        let mut best: Option<(usize, Vec<u64>, u64, DataLayout)> = None;
-        for (bases, n, layout) in candidates {
-            if !self.is_control_or_eof(b + 1 + n)? {
-                continue;
-            }
-            let score = self.header_score(&bases)?;
-            if best.as_ref().is_none_or(|(s, ..)| score > *s) {
-                best = Some((score, bases, n, layout));
+        // The look ahead peeks at single blocks without moving the window; the
+        // record headers are only compared when more than one hypothesis fits.
+        let mut fits = Vec::with_capacity(candidates.len());
+        for c in candidates {
+            if self.is_control_or_eof(b + 1 + c.1)? {
+                fits.push(c);
             }
         }
+        let chosen = if fits.len() > 1 {
+            let mut best = (0usize, 0usize); // (score, index)
+            for (i, (bases, ..)) in fits.iter().enumerate() {
+                let score = self.header_score(bases)?;
+                if i == 0 || score > best.0 {
+                    best = (score, i);
+                }
+            }
+            Some(fits.swap_remove(best.1))
+        } else {
+            fits.pop()
+        };
         // None fits: frames per entry, and resynchronise later if needed.
-        let (bases, n, layout) = match best {
-            Some((_, bases, n, layout)) => (bases, n, layout),
+        let (bases, n, layout) = match chosen {
+            Some(c) => c,
             None => {
                 let bases = (0..self.entries.len())
                     .scan(0u64, |acc, i| {
@@ -711,12 +752,11 @@ impl<R: Read + Seek> Reader<R> {
             if at + HEADER_LEN as u64 > to {
                 continue;
             }
-            if self
+            let bytes = self
                 .blocks
-                .ensure(at, to)
-                .map_err(|er| Self::io_err(at, er))?
-                && Header::parse(self.blocks.slice(at, to)).is_ok()
-            {
+                .peek(at, to)
+                .map_err(|er| Self::io_err(at, er))?;
+            if bytes.is_some_and(|b| Header::parse(b).is_ok()) {
                 score += 1;
             }
         }
@@ -726,9 +766,13 @@ impl<R: Read + Seek> Reader<R> {
     fn is_control_or_eof(&mut self, blk: u64) -> Result<bool, FatalError> {
         let off = blk * FRAME as u64;
         Ok(
-            match self.blocks.get(blk).map_err(|e| Self::io_err(off, e))? {
+            match self
+                .blocks
+                .peek(off, off + FRAME as u64)
+                .map_err(|e| Self::io_err(off, e))?
+            {
                 None => true,
-                Some(b) => ControlRecord::looks_valid(b),
+                Some(b) => ControlRecord::looks_valid(b.try_into().expect("one block")),
             },
         )
     }

@@ -284,3 +284,88 @@ proptest! {
         prop_assert_eq!(&seen[0], &seen[1]);
     }
 }
+
+/// A source that counts the bytes read from it.
+struct Counting<'a> {
+    inner: Cursor<&'a [u8]>,
+    read: u64,
+}
+
+impl std::io::Read for Counting<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Counting<'_> {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+/// Groups larger than the reader's 1 MiB window and ending at every kind of
+/// place in it, in both data layouts: every record read back, and the file
+/// read once (the look ahead at a group's end peeks at single blocks instead of
+/// moving the window there and back).
+#[test]
+fn groups_across_the_window_are_read_once() {
+    let act = ztwin_monitor::layout::by_name("MRUSEACT").unwrap();
+    let sizes = [3000usize, 17, 2500, 900, 2900, 1, 1200, 2600];
+    for layout in [DataLayout::Frames, DataLayout::Contiguous] {
+        let mut w = MonwriteWriter::new(Vec::new());
+        w.set_data_layout(layout);
+        let mut written = 0usize;
+        for (gi, &n) in sizes.iter().enumerate() {
+            let t = tod::from_unix_us(common::T0_US + gi as i64 * 60_000_000);
+            let mut s = RecordSet::new(SetKind::Sample);
+            for u in 0..n {
+                let mut r = s.push_layout(act, t);
+                r.set_text(act.f("USEACT_VMDUSER"), &format!("U{u:07}"));
+                r.set_u(act.f("USEACT_VMDCPUAD"), (u % 4) as u64);
+            }
+            let mut e = RecordSet::new(SetKind::Event);
+            e.push(4, 1, t, 96 + gi).unwrap();
+            written += n + 2; // + D1R11 + the event
+            let entries = [
+                Entry {
+                    set: &s,
+                    interval_end: Some(t),
+                },
+                Entry {
+                    set: &e,
+                    interval_end: None,
+                },
+            ];
+            w.write_group(&entries).unwrap();
+        }
+        let bytes = w.finish().unwrap();
+        assert!(bytes.len() > 4 << 20, "{}", bytes.len());
+        let mut src = Counting {
+            inner: Cursor::new(&bytes[..]),
+            read: 0,
+        };
+        let mut r = Reader::new(&mut src).unwrap();
+        let mut n = 0usize;
+        while r.next_record().unwrap().is_some() {
+            n += 1;
+        }
+        assert_eq!(r.stats.damage_count, 0, "{layout:?}: {:?}", r.stats.damage);
+        assert_eq!(n, written, "{layout:?}");
+        let groups = sizes.len() as u64;
+        match layout {
+            DataLayout::Frames => assert_eq!(r.stats.frame_groups, groups),
+            DataLayout::Contiguous => assert_eq!(r.stats.contiguous_groups, groups),
+        }
+        drop(r);
+        // One block of look ahead per hypothesis and group at most.
+        let extra = src.read.saturating_sub(bytes.len() as u64);
+        assert!(
+            extra <= groups * 3 * FRAME as u64,
+            "{layout:?}: {} bytes read for {}",
+            src.read,
+            bytes.len()
+        );
+    }
+}

@@ -497,17 +497,43 @@ fn run_at<S: Spec, const K: usize>(rec: &[u8], whole: &[u8], vals: &mut [u64]) {
     }
 }
 
+/// Run `K` of `S` on a record shorter than `S::PLAN.full`: the run checks its
+/// own bounds. Returns the number of absent fields.
+#[inline(always)]
+fn run_at_short<S: Spec, const K: usize>(whole: &[u8], vals: &mut [u64]) -> usize {
+    if RunAt::<S, K>::LIVE {
+        exec_one(whole, whole, &RunAt::<S, K>::RUN, vals)
+    } else {
+        0
+    }
+}
+
 /// `S`'s decoding with its runs unrolled: [`exec`] with constants.
 fn exec_spec<S: Spec>(whole: &[u8], vals: &mut [u64]) -> usize {
     let p = &S::PLAN;
-    let (Some(rec), Some(vals)) = (whole.get(..p.full), vals.get_mut(..p.fields)) else {
+    let Some(vals) = vals.get_mut(..p.fields) else {
         return exec(whole, &p.runs[..p.n], vals);
+    };
+    let Some(rec) = whole.get(..p.full) else {
+        return exec_spec_short::<S>(whole, vals);
     };
     macro_rules! runs {
         ($($k:literal)*) => { $( run_at::<S, $k>(rec, whole, vals); )* };
     }
     runs!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
     0
+}
+
+/// [`exec_spec`] for a record (or entry) shorter than the layout: an older
+/// release's record, or one cut short; still constants, one bounds check per run.
+#[inline(never)]
+fn exec_spec_short<S: Spec>(whole: &[u8], vals: &mut [u64]) -> usize {
+    let mut absent = 0;
+    macro_rules! runs {
+        ($($k:literal)*) => { $( absent += run_at_short::<S, $k>(whole, vals); )* };
+    }
+    runs!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+    absent
 }
 
 /// A specialised decoder: `(record or entry, slots) -> absent fields`.
