@@ -928,7 +928,6 @@ class Collector:
                 d.model = f.get("MTRDEV_CALMODLN") or d.model
                 d.type_code = f.get("MTRDEV_RDEVTYPE")
                 d.dev_class = f.get("MTRDEV_RDEVCLAS")
-                d.cylinders = f.get("MTRDEV_RDEVCYLS") or d.cylinders
                 d.sid = f.get("MTRDEV_RDEVSID")
                 base = f.get("MTRDEV_CALRDEVDEV")
                 d.base = base if base and base != devno else None
