@@ -13,7 +13,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from ztwin import __version__, run_cli, study_cli
+from ztwin import __version__, history_cli, run_cli, study_cli
 from ztwin.advisor import cli as advisor_cli
 from ztwin.monitor import LayoutPackError, MonwriteError, dump, layouts, set_read_options
 from ztwin.reports import cli as report_cli
@@ -208,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     study_cli.register(sub)
     report_cli.register(sub)
     advisor_cli.register(sub)
+    history_cli.register(sub)
     for name in ("dump", "report", "diagnose"):
         _read_option_args(sub.choices[name])
     return parser
@@ -215,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ztwin`` command line; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(history_cli.positionals_last(sys.argv[1:] if argv is None else list(argv)))
     handler: Callable[[argparse.Namespace], int] = args.handler
     if args.command in ("dump", "report", "diagnose"):
         try:

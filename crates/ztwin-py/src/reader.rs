@@ -111,7 +111,7 @@ pub fn stats_dict<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyDict
 /// One decoded record as a dict (see `Record` in `_native.pyi`). Field values
 /// follow `ztwin dump --json`: TOD fields as ISO text, bit strings as hex text,
 /// absent fields as `None`, a repeating group as a list of dicts.
-fn record_dict<'py>(py: Python<'py>, r: &RecordRef<'_>) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn record_dict<'py>(py: Python<'py>, r: &RecordRef<'_>) -> PyResult<Bound<'py, PyDict>> {
     let h = &r.header;
     let layout = r.layout;
     let d = PyDict::new(py);
