@@ -239,7 +239,8 @@ class IntervalKernel:
     """The interval kernel (crates/ztwin-analysis) over a file, in steps.
     ``start``/``end``: None, ("day", seconds after midnight on the first
     interval's date) or ("at", local seconds since 1900-01-01); selections:
-    None, "all" or a set of keys whose per-interval rows are kept."""
+    None, "all" or a set of keys whose per-interval rows are kept;
+    ``release``/``layouts``: as for :class:`Reader`."""
 
     def __init__(
         self,
@@ -249,6 +250,8 @@ class IntervalKernel:
         users: str | set[str] | None = None,
         devices: str | set[int] | None = None,
         exposures: str | set[int] | None = None,
+        release: str | None = None,
+        layouts: StrPath | None = None,
     ) -> None: ...
     def step(self, max_intervals: int = 0) -> bool: ...
     def take(self) -> dict[str, ArrowTable]: ...

@@ -111,8 +111,8 @@ def _summary(pack: str | None) -> None:
     fields confirmed from IBM / another public source / inferred."""
     per: dict[str, dict[str, LayoutInfo]] = {}
     for rel in RELEASES:
-        for lay in layouts(rel, pack):
-            per.setdefault(lay["name"], {})[rel] = lay
+        for one in layouts(rel, pack):
+            per.setdefault(one["name"], {})[rel] = one
     print("| record | " + " | ".join(RELEASES) + " |")
     print("|---|" + "---|" * len(RELEASES))
     for name in sorted(per, key=lambda n: (per[n][RELEASES[-1]]["domain"], per[n][RELEASES[-1]]["record"])):

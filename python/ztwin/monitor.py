@@ -129,7 +129,10 @@ def dump(
     stops after that many printed records. The iterator's ``summary()`` is the
     closing summary (records per type, unknown records, damaged spans).
     """
-    return DumpChunks(path, json=json, domain=domain, record=record, limit=limit, **_READ_OPTIONS)
+    opts = _READ_OPTIONS
+    return DumpChunks(
+        path, json=json, domain=domain, record=record, limit=limit, release=opts["release"], layouts=opts["layouts"]
+    )
 
 
 def _warn_damage(path: StrPath, stats: Stats) -> None:

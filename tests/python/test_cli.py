@@ -292,6 +292,17 @@ def test_release_detected_and_forced(tmp_path: Path) -> None:
     assert "first: MRUSEACT" in forced.stderr and "508 bytes, 440 known" in forced.stderr
     bad = run_ztwin("report", "--release", "v7", path)
     assert bad.returncode == 2 and "ztwin report: \"v7\" is not a z/VM release" in bad.stderr
+    # The reports read through the interval kernel, with the same options.
+    from ztwin.monitor import set_read_options
+    from ztwin.reports import collect
+
+    try:
+        set_read_options("6.1")
+        assert collect(path).stats["release"] == "6.1"
+        assert collect(path).stats["longer"] == 1
+    finally:
+        set_read_options()
+    assert collect(path).stats["release"] == "6.2"
 
 
 def test_layout_pack_option(tmp_path: Path, sample_file: Path) -> None:

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ztwin.monitor import layouts
+from ztwin.monitor import layouts, read_options
 from ztwin.reports.metrics import system_metrics
 
 if TYPE_CHECKING:
@@ -631,8 +631,11 @@ def apply_config(c: Config, name: str, tod: int, f: Fields) -> None:
         kind = {"PAGE": "PAGE", "SPOL": "SPOOL"}.get(_text(f.get("MTRPAG_CALTYPE")) or "", "?????")
         start, count = f.get("MTRPAG_CALSTART"), f.get("MTRPAG_CALCYLNO")
         end = start + count - 1 if isinstance(start, int) and isinstance(count, int) and count else None
+        # Slots: cylinders times pages per cylinder (MTRPAG_RDCPCYL), when both are given.
+        ppc = f.get("MTRPAG_RDCPCYL")
+        slots = count * ppc if isinstance(count, int) and isinstance(ppc, int) and count and ppc else None
         c.paging.append(
-            PagingExtent(_text(f.get("MTRPAG_CPVOLSER")) or "", f.get("MTRPAG_RDEVDEV"), kind, start, end, None)
+            PagingExtent(_text(f.get("MTRPAG_CPVOLSER")) or "", f.get("MTRPAG_RDEVDEV"), kind, start, end, slots)
         )
     elif name == "MRMTRSPR":
         c.sample_interval_s = f.get("MTRSPR_INTERVAL")
@@ -843,6 +846,12 @@ def finish(iv: Intervals, totals: Mapping[str, Any], info: Mapping[str, Any]) ->
     sys_tot = tt["system"].to_pylist()
     if iv.intervals and sys_tot:
         iv._total = (len(iv.intervals), {k: v for k, v in sys_tot[0].items() if v is not None})
+    # A logon record (MRUSELON) has no virtual CPU count (IBM): count the user's
+    # virtual CPUs from its activity records, one per virtual CPU per interval.
+    for userid, u in c.users.items():
+        t = iv.users.get(userid)
+        if u.vcpus is None and t and t.get("seconds") and t.get("vcpu_seconds"):
+            u.vcpus = round(t["vcpu_seconds"] / t["seconds"])
 
 
 def _keyed_rows(t: Any, key_cols: list[str]) -> list[tuple[int, Any]]:
@@ -879,7 +888,10 @@ def collect(
 
     window = Window.parse(start, end)
     sel_users = {u.upper() for u in users} if isinstance(users, set) else users
-    k = IntervalKernel(str(path), _spec(window.start), _spec(window.end), sel_users, devices, exposures)
+    ro = read_options()
+    k = IntervalKernel(
+        str(path), _spec(window.start), _spec(window.end), sel_users, devices, exposures, ro["release"], ro["layouts"]
+    )
     iv = Intervals(str(path), Config(), window)
     detail = any(s is not None for s in (users, devices, exposures))
     more = True

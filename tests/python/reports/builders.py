@@ -72,7 +72,7 @@ def config_records(
             {"MTRSPR_INTERVAL": interval, "MTRSPR_HFRATE": 200, "MTRSPR_SDOMAINS": "DE", "MTRSPR_HDOMAINS": "0E"},
         )
     )
-    recs.append(("MRMTRMEM", {"MTRMEM_RSASTORE": 2**31, "MTRMEM_SYSGSTOR": 2**31}))
+    recs.append(("MRMTRMEM", {"MTRMEM_RSASTORE": 2**31, "MTRMEM_RSAGSTOR": 2**31}))
     for u in users:
         recs.append(
             ("MRMTRUSR", {"MTRUSR_VMDUSER": u, "MTRUSR_VMDCPUCT": 1, "MTRUSR_VMDRELSH": 100, "MTRUSR_VMDSSIZE": 131072})
