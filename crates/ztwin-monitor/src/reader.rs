@@ -492,6 +492,28 @@ impl Reader<io::BufReader<File>> {
     }
 }
 
+/// The number of records in `bytes` (the rest of a DCSS frame from a record's
+/// start) when they read as a consistent chain, else `None`: every header
+/// valid with a domain of 0 to 10, the chain ending exactly at the end, at an
+/// end-of-frame record (D1R13) or where only zeros remain.
+fn record_chain(bytes: &[u8]) -> Option<usize> {
+    let (mut pos, mut n) = (0usize, 0usize);
+    while pos < bytes.len() {
+        let rest = &bytes[pos..];
+        match Header::parse(rest) {
+            Ok(h) if h.domain <= 10 => {
+                n += 1;
+                if (h.domain, h.record) == (1, 13) {
+                    return Some(n);
+                }
+                pos += h.len as usize;
+            }
+            _ => return rest.iter().all(|&b| b == 0).then_some(n),
+        }
+    }
+    Some(n)
+}
+
 /// The record length beyond which each layout of `t` has trailing bytes it
 /// does not describe (none for layouts of variable length).
 fn known_lengths(t: &DenseLayouts) -> Box<[u16; DENSE]> {
@@ -701,7 +723,7 @@ impl<R: Read + Seek> Reader<R> {
             }
         }
         let chosen = if fits.len() > 1 {
-            let mut best = (0usize, 0usize); // (score, index)
+            let mut best = ((0usize, 0usize), 0usize); // (score, index)
             for (i, (bases, ..)) in fits.iter().enumerate() {
                 let score = self.header_score(bases)?;
                 if i == 0 || score > best.0 {
@@ -740,10 +762,14 @@ impl<R: Read + Seek> Reader<R> {
         Ok(true)
     }
 
-    /// How many entries have a valid record header where `bases` (file
-    /// offsets of each entry's first frame) put their first record.
-    fn header_score(&mut self, bases: &[u64]) -> Result<usize, FatalError> {
-        let mut score = 0;
+    /// How well `bases` (file offsets of each entry's first frame) fit the
+    /// data: (entries whose first frame reads as a consistent chain of
+    /// records, records in those chains). A chain is consistent when every
+    /// header is valid (domain 0-10) and it ends exactly at the end of the
+    /// frame (or of the entry), at an end-of-frame record, or at a zero tail;
+    /// a valid header met by chance inside a record rarely starts one.
+    fn header_score(&mut self, bases: &[u64]) -> Result<(usize, usize), FatalError> {
+        let (mut entries, mut records) = (0, 0);
         for (e, &base) in self.entries.iter().zip(bases) {
             let first_page = e.start as u64 & !(FRAME as u64 - 1);
             let at = base + e.start as u64 - first_page;
@@ -756,11 +782,12 @@ impl<R: Read + Seek> Reader<R> {
                 .blocks
                 .peek(at, to)
                 .map_err(|er| Self::io_err(at, er))?;
-            if bytes.is_some_and(|b| Header::parse(b).is_ok()) {
-                score += 1;
+            if let Some(n) = bytes.and_then(record_chain) {
+                entries += 1;
+                records += n;
             }
         }
-        Ok(score)
+        Ok((entries, records))
     }
 
     fn is_control_or_eof(&mut self, blk: u64) -> Result<bool, FatalError> {
