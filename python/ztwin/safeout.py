@@ -76,7 +76,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 from types import FrameType, TracebackType
-from typing import IO, Any
+from typing import IO, Any, BinaryIO, Literal, TextIO, overload
 
 __all__ = ["MARKER", "OutputDir", "OutputError", "OutputFile", "Terminated"]
 
@@ -306,6 +306,11 @@ class OutputFile:
         self._temp = Path(name)
         self._key = _register(self._temp)
         return self
+
+    @overload
+    def open(self, mode: Literal["w"] = "w", **kw: Any) -> TextIO: ...
+    @overload
+    def open(self, mode: Literal["wb"], **kw: Any) -> BinaryIO: ...
 
     def open(self, mode: str = "w", **kw: Any) -> IO[Any]:
         """The temporary file opened for writing (``"w"`` or ``"wb"``)."""

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
+from ztwin.safeout import OutputDir, OutputError
 from ztwin.studies import STUDIES, StudyResult, run_study
 from ztwin.twin import ScenarioError, SimulationError
 
@@ -34,13 +35,33 @@ def cmd_study_run(args: argparse.Namespace) -> int:
         if n not in STUDIES:
             print(f"ztwin study: no study named {n!r} (known: {', '.join(STUDIES)})", file=sys.stderr)
             return EXIT_FATAL
-    results = []
-    for n in names:
+    # --keep DIR is checked before any study runs; the MONWRITE files are
+    # written into a staging directory and moved into DIR when all studies ran.
+    keep: OutputDir | None = None
+    if args.keep is not None:
         try:
-            results.append(run_study(n, quick=args.quick, workdir=Path(args.keep) if args.keep else None))
-        except (ScenarioError, SimulationError, OSError) as e:
-            print(f"ztwin study {n}: {e}", file=sys.stderr)
+            keep = OutputDir(args.keep, owner="ztwin study", force=args.force)
+        except OutputError as e:
+            print(f"ztwin study: --keep {e}", file=sys.stderr)
             return EXIT_FATAL
+    results = []
+    try:
+        with keep if keep is not None else contextlib.nullcontext():
+            for n in names:
+                try:
+                    results.append(run_study(n, quick=args.quick, workdir=keep.stage if keep is not None else None))
+                except (ScenarioError, SimulationError, OutputError) as e:
+                    print(f"ztwin study {n}: {e}", file=sys.stderr)
+                    return EXIT_FATAL
+                except OSError as e:
+                    what = f"{e.filename}: " if e.filename else ""
+                    print(f"ztwin study {n}: {what}{e.strerror or e}", file=sys.stderr)
+                    return EXIT_FATAL
+            if keep is not None:
+                keep.commit()
+    except OutputError as e:
+        print(f"ztwin study: --keep {e}", file=sys.stderr)
+        return EXIT_FATAL
     if args.json:
         out: Any = results[0].to_json() if len(results) == 1 else [r.to_json() for r in results]
         print(json.dumps(out, indent=2))
@@ -64,7 +85,10 @@ def register(sub: Any) -> None:
     r.add_argument("name", metavar="NAME", help=f"study name ({', '.join(STUDIES)}) or 'all'")
     r.add_argument("--quick", action="store_true", help="the short form used by the test suite")
     r.add_argument("--json", action="store_true", help="print JSON")
-    r.add_argument("--keep", metavar="DIR", help="keep the MONWRITE files in DIR")
+    r.add_argument(
+        "--keep", metavar="DIR", help="keep the MONWRITE files in DIR (new, empty, or written by ztwin before)"
+    )
+    r.add_argument("--force", action="store_true", help="if DIR is a symbolic link, write where it points")
     r.set_defaults(handler=cmd_study_run)
     lp = ss.add_parser("list", help="list the studies")
     lp.set_defaults(handler=cmd_study_list)

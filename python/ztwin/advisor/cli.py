@@ -8,7 +8,6 @@ no complete sample interval (in the window).
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 from typing import Any
@@ -38,8 +37,6 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
             f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: {first['reason']}",
             file=sys.stderr,
         )
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        sys.stdout.reconfigure(encoding="utf-8")
     if args.json:
         sys.stdout.write(json.dumps(d.to_json(), indent=2) + "\n")
     else:

@@ -1,19 +1,23 @@
 """``ztwin report``: Performance Toolkit style reports from a MONWRITE file.
 
 Exit codes: 0 success; 2 bad usage (unknown report, bad time, --from not
-before --to), a file that cannot be opened or read, or no data to report.
+before --to, a -u user the file does not have), a file that cannot be opened or
+read, an output path that must not be written, or no data to report.
+
+Outputs (``-o FILE``, ``--html DIR``) are checked before the file is read and
+written through :mod:`ztwin.safeout`.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ztwin.monitor import MonwriteError
 from ztwin.reports import REPORTS, ReportError, Window, build_from, collect, resolve_names
+from ztwin.safeout import OutputDir, OutputError, OutputFile
 
 if TYPE_CHECKING:
     from ztwin.reports.model import Report
@@ -59,6 +63,16 @@ def cmd_report(args: argparse.Namespace) -> int:
         return _error(str(e))
     if Path(path).is_dir():
         return _error(f"cannot open {path}: Is a directory")
+    # Outputs are checked before the file is read.
+    out_dir: OutputDir | None = None
+    out_file: OutputFile | None = None
+    try:
+        if args.html:
+            out_dir = OutputDir(args.html, owner="ztwin report", inputs=[path], force=args.force)
+        elif args.output is not None:
+            out_file = OutputFile(args.output, inputs=[path], force=args.force)
+    except OutputError as e:
+        return _error(str(e))
     users = [u.upper() for u in args.users] if args.users else None
     needs_logs = any(REPORTS[n].user_logs for n in names)
     try:
@@ -82,23 +96,44 @@ def cmd_report(args: argparse.Namespace) -> int:
             span = f"the file has samples from {iv.data_start:%Y/%m/%d %H:%M:%S} to {iv.data_end:%Y/%m/%d %H:%M:%S}"
             return _error(f"no complete sample interval between --from and --to ({span})")
         return _error(f"{path}: no complete sample interval (the file needs two sample sets with data)")
+    if users and needs_logs:
+        unknown = [u for u in users if u not in iv.seen_users and u not in iv.config.users]
+        if unknown:
+            return _error(_no_such_users(unknown, iv.seen_users | set(iv.config.users), path, iv.stopped_early))
     reports = build_from(iv, names, users)
-    if args.html:
+    if out_dir is not None:
         from ztwin.reports.html import write_html
 
         try:
-            out = write_html(reports, args.html, path)
-        except ReportError as e:
+            out = write_html(reports, out_dir, path)
+        except OutputError as e:
             return _error(str(e))
         except OSError as e:
             return _error(f"cannot write {args.html}: {e.strerror or e}")
         print(f"{out / 'index.html'}")
         return EXIT_OK
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        sys.stdout.reconfigure(encoding="utf-8")
-    _write(reports, args.format, sys.stdout)
-    sys.stdout.flush()
+    if out_file is None:
+        _write(reports, args.format, sys.stdout)
+        return EXIT_OK
+    try:
+        with out_file:
+            with out_file.open("w", encoding="utf-8", newline="") as f:
+                _write(reports, args.format, f)
+            out_file.commit()
+    except OutputError as e:
+        return _error(str(e))
+    except OSError as e:
+        return _error(f"cannot write {args.output}: {e.strerror or e}")
     return EXIT_OK
+
+
+def _no_such_users(unknown: list[str], known: set[str], path: str, partial: bool) -> str:
+    names = ", ".join(unknown)
+    where = f"{path} up to the end of the window" if partial else path
+    some = sorted(known)
+    seen = f"{len(some)} user(s) seen: {', '.join(some[:8])}{', ...' if len(some) > 8 else ''}" if some else "no users seen"
+    s = "" if len(unknown) == 1 else "s"
+    return f"-u {names}: no user{s} of that name in {where} ({seen})"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -118,7 +153,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--from", dest="start", metavar="HH:MM:SS", help="first interval start (or YYYY-MM-DD HH:MM:SS)")
     p.add_argument("--to", dest="end", metavar="HH:MM:SS", help="last interval end (or YYYY-MM-DD HH:MM:SS)")
     p.add_argument("--format", choices=("text", "csv", "json"), default="text", help="output format (default text)")
-    p.add_argument("--html", metavar="DIR", help="write an index and one HTML page per report into DIR")
+    dest = p.add_mutually_exclusive_group()
+    dest.add_argument("-o", "--output", metavar="OUT", help="write the reports to OUT (atomically) instead of stdout")
+    dest.add_argument(
+        "--html",
+        metavar="DIR",
+        help="write an index and one HTML page per report into DIR (new, empty, or written by ztwin before)",
+    )
+    p.add_argument("--force", action="store_true", help="if OUT or DIR is a symbolic link, write where it points")
     p.add_argument(
         "-u", "--user", action="append", dest="users", metavar="USERID", help="user for USTATLOG/UPAGELOG (repeatable)"
     )

@@ -537,6 +537,8 @@ class Intervals:
     data_start: datetime | None = None
     data_end: datetime | None = None
     sets: int = 0
+    #: User IDs with activity records in what was read (the window and before).
+    seen_users: set[str] = field(default_factory=set)
     stats: Stats | None = None
     stopped_early: bool = False
     _total: tuple[int, Raw] | None = field(default=None, repr=False)
@@ -1177,6 +1179,7 @@ class Collector:
             if u is not None:
                 hf_by_user[u].append((tod, f))
         logged = set(by_user) | set(hf_by_user)
+        self.iv.seen_users |= logged
         sysraw = iv.raw if iv is not None else None
         if sysraw is not None:
             add(sysraw, "sec_users", iv.seconds)  # type: ignore[union-attr]
