@@ -230,3 +230,65 @@ def test_study_keep_writes_a_new_directory_and_rewrites_it(tmp_path: Path) -> No
     assert code == 0, err
     assert sorted(p.name for p in d.iterdir()) == [".ztwin-output", "notes", "s3.monwrite"]
     assert [p.name for p in tmp_path.iterdir()] == ["keep"]
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_run_stopped_by_a_signal_leaves_nothing(tmp_path: Path, sig: str) -> None:
+    import signal
+    import time
+
+    slow = tmp_path / "slow.toml"
+    slow.write_text(SCENARIO.replace('duration = "60s"', 'duration = "2000h"'))
+    out = tmp_path / "x.monwrite"
+    with subprocess.Popen(
+        [sys.executable, "-m", "ztwin", "run", str(slow), "-o", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as proc:
+        deadline = time.monotonic() + 60
+        while not any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        time.sleep(0.3)  # well into the simulation
+        proc.send_signal(getattr(signal, sig))
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + getattr(signal, sig)
+    assert one_line(err.decode(), "run") == f"ztwin run: terminated by {sig}; no output was written"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["slow.toml"]
+
+
+def test_scenario_api_errors_name_the_users_key(tmp_path: Path) -> None:
+    from ztwin.twin import Scenario, ScenarioError
+
+    p = tmp_path / "s.toml"
+    p.write_text(SCENARIO)
+    sc = Scenario.load(p)
+    cases = [
+        ("system.processors", "two", "system.processors", 'invalid type: string "two", expected u16'),
+        ("system.bogus", 1, "system.bogus", "unknown field `bogus`"),
+        ("system.central_storage", float("nan"), "system.central_storage", "nan is not a number"),
+        ("guest[0].virtual_storage", float("inf"), "guest[0].virtual_storage", "inf is not a number"),
+    ]
+    for key, value, place, reason in cases:
+        with pytest.raises(ScenarioError) as e:
+            sc.copy().set(key, value).run(tmp_path / "x")
+        assert e.value.place == place
+        assert reason in e.value.reason
+        assert "line 1 column" not in str(e.value)
+    with pytest.raises(KeyError, match="is a value, not a table"):
+        sc.copy().set("system.processors.x", 1)
+    assert sorted(q.name for q in tmp_path.iterdir()) == ["s.toml"]
+
+
+def test_scenario_files_that_are_not_text(tmp_path: Path) -> None:
+    from ztwin.twin import Scenario, ScenarioError
+
+    p = tmp_path / "s.toml"
+    p.write_bytes(b"[system]\nprocessors = 1\n\x00\x01")
+    with pytest.raises(ScenarioError) as e:
+        Scenario.load(p)
+    assert (e.value.place, e.value.reason) == ("line 3", "a binary file, not a TOML scenario (byte X'00' at offset 24)")
+    p.write_bytes(b"[system]\n# caf\xe9\n")
+    with pytest.raises(ScenarioError) as e:
+        Scenario.load(p)
+    assert e.value.place == "line 2" and e.value.reason.startswith("not UTF-8 text (byte X'E9' at offset 14)")

@@ -53,10 +53,35 @@ fn scenario_error(py: Python<'_>, e: &CoreScenarioError) -> PyErr {
     }
 }
 
+/// serde_json ends its messages with the position in the JSON text; that text
+/// is the Python API's own serialisation of the user's dict, so the position
+/// means nothing to the user (the key path in `place` is what names their key).
+fn without_json_position(reason: &str) -> &str {
+    if let Some(i) = reason.rfind(" at line ") {
+        let tail = &reason[i + " at line ".len()..];
+        if let Some((line, col)) = tail.split_once(" column ") {
+            if !line.is_empty()
+                && !col.is_empty()
+                && line.bytes().all(|b| b.is_ascii_digit())
+                && col.bytes().all(|b| b.is_ascii_digit())
+            {
+                return &reason[..i];
+            }
+        }
+    }
+    reason
+}
+
 fn parse(py: Python<'_>, text: &str, origin: &str, format: &str) -> PyResult<Scenario> {
     let r = match format {
         "toml" => Scenario::from_toml(text, origin),
-        "json" => Scenario::from_json(text, origin),
+        "json" => Scenario::from_json(text, origin).map_err(|mut e| {
+            e.reason = without_json_position(&e.reason).to_string();
+            if e.place.is_empty() || e.place == "." {
+                e.place = "(top level)".into();
+            }
+            e
+        }),
         other => {
             return Err(pyo3::exceptions::PyValueError::new_err(format!(
                 "unknown scenario format {other:?} (toml or json)"
