@@ -39,6 +39,22 @@ class Stats(TypedDict):
     damage_count: int
     damaged_bytes: int
     truncated: bool
+    segments: list[Segment]
+    segment_count: int
+
+class Segment(TypedDict):
+    """One collection in a file (``ztwin_monitor::segment``)."""
+
+    index: int
+    offset: int
+    end: int
+    start: Literal["file-start", "monitor-start", "system-changed", "cpu-model-changed", "time-went-back"]
+    reason: str
+    system_id: str | None
+    cpu_model: str | None
+    first_tod: int | None
+    last_tod: int | None
+    intervals: int
 
 class Record(TypedDict):
     """One decoded monitor record."""
@@ -93,10 +109,13 @@ class MonwriteError(Exception):
 class Reader:
     """Iterator over the records of a MONWRITE file, each a :class:`Record`."""
 
-    def __init__(self, path: StrPath) -> None: ...
+    def __init__(self, path: StrPath, ranges: list[tuple[int, int]] | None = None) -> None: ...
     def __iter__(self) -> Self: ...
     def __next__(self) -> Record: ...
     def stats(self) -> Stats: ...
+
+def scan(path: StrPath) -> Stats:
+    """Read a file to the end without decoding fields: its statistics."""
 
 class DumpChunks:
     """Iterator over ``ztwin dump`` output in large ``str`` chunks."""

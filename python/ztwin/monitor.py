@@ -31,6 +31,7 @@ from ztwin._native import (
     iso_to_tod,
     layouts,
     read_columns,
+    scan,
     tod_to_iso,
 )
 
@@ -55,6 +56,7 @@ __all__ = [
     "iso_to_tod",
     "layouts",
     "read",
+    "scan",
     "tables",
     "tod_to_iso",
 ]
@@ -64,17 +66,20 @@ class DamageWarning(UserWarning):
     """Damaged spans of a file were skipped while building tables."""
 
 
-def read(path: StrPath) -> Reader:
+def read(path: StrPath, ranges: Sequence[tuple[int, int]] | None = None) -> Reader:
     """Stream the records of a MONWRITE file.
 
     Returns an iterator of record dicts (``offset``, ``domain``, ``record``,
     ``name``, ``tod``, ``tod_raw``, ``length``, ``kind``, ``fields``); its
-    ``stats()`` method reports record counts and damaged spans.
+    ``stats()`` method reports record counts, damaged spans and the file's
+    segments (collections joined in one file). ``ranges`` (``(start, end)``
+    byte offsets, e.g. from :func:`ztwin.segments.choose`) keeps only the
+    records that start inside them.
 
     Raises ``OSError`` if the file cannot be opened and :class:`MonwriteError`
     (possibly during iteration) if it is not a readable MONWRITE file.
     """
-    return Reader(path)
+    return Reader(path, None if ranges is None else list(ranges))
 
 
 def dump(

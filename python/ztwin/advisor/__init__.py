@@ -14,7 +14,7 @@ persistence qualifiers come from ``rules.toml`` merged with a user's file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +25,7 @@ from ztwin.advisor.finding import Evidence, Finding, rank, render_text
 from ztwin.advisor.rules import SEVERITIES, AdvisorError, Persist, Rule, Rules, load_rules
 from ztwin.monitor import MonwriteError
 from ztwin.reports.core import ReportError, Window, collect
+from ztwin.segments import SegmentError, choose
 
 if TYPE_CHECKING:
     from ztwin._native import Stats, StrPath
@@ -64,6 +65,8 @@ class Diagnosis:
     findings: list[Finding]
     rules: Rules
     stats: Stats | None = None
+    #: Notes for the user (e.g. several collections reported together).
+    notes: list[str] = field(default_factory=list)
 
     def ids(self, at_least: str = "info") -> list[str]:
         lo = SEVERITIES.index(at_least)
@@ -124,13 +127,18 @@ def diagnose(
     start: str | datetime | None = None,
     end: str | datetime | None = None,
     rules: Rules | str | Path | None = None,
+    *,
+    system: str | None = None,
+    segment: int | None = None,
 ) -> Diagnosis:
     """Read a MONWRITE file and judge the intervals between ``start`` and
     ``end`` (``HH:MM:SS`` on the first sample's date or ``YYYY-MM-DD
     HH:MM:SS``, local time of the monitored system; the reports' --from/--to
     convention; a timezone-aware ``datetime`` is an instant, a naive one local
     time). Intervals before ``start`` serve as history. ``rules``: a
-    :class:`Rules` or a rules file merged over the defaults. Raises
+    :class:`Rules` or a rules file merged over the defaults. A file holding
+    collections of several systems needs ``system`` (or ``segment``, counted
+    from 1) to pick one (:func:`ztwin.segments.choose`). Raises
     :class:`AdvisorError` with a message naming the place and the reason."""
     texts = not isinstance(start, datetime) and not isinstance(end, datetime)
     try:
@@ -144,7 +152,10 @@ def diagnose(
     # Read up to --to (the Collector stops there); everything before --from is history.
     to_text = end if isinstance(end, str) else None
     try:
-        iv = collect(path, None, to_text, users="all", devices="all", exposures="all")
+        plan = choose(path, system=system, segment=segment)
+        iv = collect(path, None, to_text, users="all", devices="all", exposures="all", segments=plan.ranges)
+    except SegmentError as e:
+        raise AdvisorError(str(e)) from None
     except MonwriteError as e:
         raise AdvisorError(f"{path}: offset {e.offset} (X'{e.offset:X}'): {e.reason}") from None
     except ReportError as e:
@@ -163,7 +174,7 @@ def diagnose(
     period = period_from(iv, window)
     if not period.intervals:
         raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)})")
-    return Diagnosis(period, evaluate(period, rules), rules, iv.stats)
+    return Diagnosis(period, evaluate(period, rules), rules, iv.stats, plan.notes)
 
 
 def _span(iv: Any) -> str:

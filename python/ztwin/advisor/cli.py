@@ -26,9 +26,11 @@ def _error(message: str) -> int:
 def cmd_diagnose(args: argparse.Namespace) -> int:
     path: str = args.file
     try:
-        d = diagnose(path, args.start, args.end, rules=args.rules)
+        d = diagnose(path, args.start, args.end, rules=args.rules, system=args.system, segment=args.segment)
     except AdvisorError as e:
         return _error(str(e))
+    for note in d.notes:
+        print(f"ztwin diagnose: note: {note}", file=sys.stderr)
     stats = d.stats
     if stats is not None and stats["damage_count"]:
         first = stats["damage"][0]
@@ -62,4 +64,6 @@ def register(sub: Any) -> None:
     p.add_argument("--to", dest="end", metavar="HH:MM:SS", help="last interval end (or YYYY-MM-DD HH:MM:SS)")
     p.add_argument("--json", action="store_true", help='print JSON: {"findings": [...], ...}')
     p.add_argument("--rules", metavar="FILE", help="a TOML rules file merged over the built-in rules")
+    p.add_argument("--system", metavar="NAME", help="in a file joining collections of several systems: this one")
+    p.add_argument("--segment", type=int, metavar="N", help="only collection N of a file joining several (from 1)")
     p.set_defaults(handler=cmd_diagnose)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 from ztwin.monitor import MonwriteError
 from ztwin.reports import REPORTS, ReportError, Window, build_from, collect, resolve_names
 from ztwin.safeout import OutputDir, OutputError, OutputFile
+from ztwin.segments import SegmentError, choose
 
 if TYPE_CHECKING:
     from ztwin.reports.model import Report
@@ -76,7 +77,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     users = [u.upper() for u in args.users] if args.users else None
     needs_logs = any(REPORTS[n].user_logs for n in names)
     try:
-        iv = collect(path, args.start, args.end, users=set(users) if users and needs_logs else None)
+        plan = choose(path, system=args.system, segment=args.segment)
+        for note in plan.notes:
+            print(f"ztwin report: note: {note}", file=sys.stderr)
+        iv = collect(
+            path, args.start, args.end, users=set(users) if users and needs_logs else None, segments=plan.ranges
+        )
+    except SegmentError as e:
+        return _error(str(e))
     except MonwriteError as e:
         return _error(f"{path}: offset {e.offset} (X'{e.offset:X}'): {e.reason}")
     except ReportError as e:
@@ -164,4 +172,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "-u", "--user", action="append", dest="users", metavar="USERID", help="user for USTATLOG/UPAGELOG (repeatable)"
     )
+    p.add_argument("--system", metavar="NAME", help="in a file joining collections of several systems: this one")
+    p.add_argument("--segment", type=int, metavar="N", help="only collection N of a file joining several (from 1)")
     p.set_defaults(handler=cmd_report)

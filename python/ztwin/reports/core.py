@@ -823,8 +823,13 @@ class Collector:
         users: Selection = None,
         devices: Selection = None,
         exposures: Selection = None,
+        segments: list[tuple[int, int]] | None = None,
     ) -> None:
         self.iv = Intervals(str(path), Config(), window or Window())
+        #: Byte ranges of the chosen segments (ztwin.segments.choose); None: all.
+        self._ranges = segments
+        self._next_start = iter([s for s, _ in segments[1:]] if segments else [])
+        self._boundary: int | None = next(self._next_start, None)
         self.sel_users = {u.upper() for u in users} if isinstance(users, set) else users
         self.sel_devices = devices
         self.sel_exposures = exposures
@@ -854,8 +859,10 @@ class Collector:
     # -- reading ---------------------------------------------------------
 
     def run(self) -> Intervals:
-        reader = read(self.iv.path)
+        reader = read(self.iv.path, self._ranges)
         for rec in reader:
+            if self._boundary is not None and rec["offset"] >= self._boundary:
+                self._new_segment(rec["offset"])
             self._record(rec)
             if self._stop:
                 self.iv.stopped_early = True
@@ -866,6 +873,18 @@ class Collector:
                 self._close_set(self._set_last)
         self.iv.stats = reader.stats()
         return self.iv
+
+    def _new_segment(self, offset: int) -> None:
+        """A new collection starts: no interval spans the boundary and every
+        counter starts from a new baseline (its monitor counters do not
+        continue the previous collection's)."""
+        while self._boundary is not None and offset >= self._boundary:
+            self._boundary = next(self._next_start, None)
+        self._set = defaultdict(list)
+        self._set_first = None
+        self._seen_end = False
+        self._prev_end = None
+        self._seq += 1
 
     def _record(self, rec: Mapping[str, Any]) -> None:
         name: str = rec["name"]
@@ -1376,6 +1395,7 @@ def collect(
     users: Selection = None,
     devices: Selection = None,
     exposures: Selection = None,
+    segments: list[tuple[int, int]] | None = None,
 ) -> Intervals:
     """Read a MONWRITE file once and aggregate it per sample interval.
 
@@ -1383,10 +1403,12 @@ def collect(
     ``YYYY-MM-DD HH:MM:SS``, local time of the monitored system) limit the
     intervals; ``users``/``devices``/``exposures`` select keys whose
     per-interval sums are kept (``"all"`` or a set; window totals are always
-    kept). Raises ``OSError``, :class:`~ztwin.monitor.MonwriteError` or
+    kept). ``segments``: byte ranges of the collections to read (the ranges of
+    :func:`ztwin.segments.choose`; None reads the whole file). Raises
+    ``OSError``, :class:`~ztwin.monitor.MonwriteError` or
     :class:`ReportError`.
     """
-    return Collector(path, Window.parse(start, end), users, devices, exposures).run()
+    return Collector(path, Window.parse(start, end), users, devices, exposures, segments).run()
 
 
 def iter_series(series: list[tuple[int, Raw]], intervals: list[SysInterval]) -> Iterator[tuple[SysInterval, Raw]]:
