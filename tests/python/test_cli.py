@@ -244,3 +244,19 @@ def test_no_subcommand_is_a_usage_error() -> None:
     result = run_ztwin()
     assert result.returncode == 2
     assert "usage: ztwin" in result.stderr
+
+
+def test_dump_text_shows_device_numbers_in_hex(tmp_path: Path) -> None:
+    path = tmp_path / "dev.monwrite"
+    with Writer(path) as w:
+        w.add("MRIODDEV", T1, {"IODDEV_RDEVDEV": 0x9F01, "IODDEV_RDEVSSCH": 17})
+        w.add("MRSTOASP", T1, {"STOASP_RDEVDEV": 0x0A00})
+        w.write_sample_set(T1)
+    result = run_ztwin("dump", path)
+    assert result.returncode == 0, result.stderr
+    dev, asp = result.stdout.splitlines()[:2]
+    assert " RDEVDEV=9F01 " in dev and "RDEVSSCH=17" in dev
+    assert " RDEVDEV=0A00" in asp
+    # JSON keeps numbers as numbers
+    objs = json_lines(run_ztwin("dump", "--json", path).stdout)
+    assert objs[0]["fields"]["IODDEV_RDEVDEV"] == 0x9F01

@@ -55,7 +55,9 @@ class Interval:
     #: Per paging exposure (device number): CPOWNED figures.
     exposures: Mapping[int, Figures] = field(default_factory=dict)
     #: LPAR figures: ``physical_load_pct`` (all partitions over the physical
-    #: CPUs), ``suspended_pct`` (z/VM's logical CPUs, mean), ``partitions``.
+    #: CPUs), ``others_load_pct`` (the other partitions' part of it),
+    #: ``suspended_pct`` (z/VM's logical CPUs, mean), ``partitions``,
+    #: ``dedicated`` (z/VM's partition has dedicated processors).
     lpar: Figures = field(default_factory=dict)
 
 
@@ -204,6 +206,12 @@ def _lpar_figures(iv: Intervals, idx: int) -> dict[str, Any]:
         out["physical_cpus"] = phys
     out["partitions"] = len({p for p, _ in s.lpar})
     own = cfg.lpar_name
+    if phys and s.seconds > 0 and own is not None:
+        others = sum(r.get("dispatch", 0.0) for (p, _), r in s.lpar.items() if p != own)
+        out["others_load_pct"] = 100.0 * others / (s.seconds * phys)
+    info = cfg.lpars.get(own) if own is not None else None
+    if info is not None and info.get("dedicated") is not None:
+        out["dedicated"] = bool(info["dedicated"])
     susp = []
     for (pname, cpu), raw in s.lpar.items():
         if pname != own:

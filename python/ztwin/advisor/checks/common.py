@@ -110,6 +110,16 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+def lower_first(title: str) -> str:
+    """A title inside a sentence: its first letter lower-cased unless the
+    first word is an acronym or a name written with capitals (CP, MLOAD,
+    XSTOR, I/Os), which keep their case; the rest is never touched."""
+    first = title.split(" ", 1)[0]
+    if not first or any(c.isupper() for c in first[1:]) or not first[0].isupper():
+        return title
+    return first[0].lower() + title[1:]
+
+
 def names(items: Sequence[str], limit: int = 6) -> str:
     shown = list(items[:limit])
     text = ", ".join(shown)

@@ -12,6 +12,7 @@ from ztwin.advisor.checks.common import (
     gb,
     grade,
     held_intervals,
+    lower_first,
     mean_over,
     sysfig,
     names,
@@ -93,7 +94,9 @@ def check_user_page_wait(ctx: Context, rule: Rule) -> Finding | None:
         ],
         f"The active users were found waiting for CP to bring in a page in {num(share)}% of the samples "
         f"that found them active, in {plural(len(held), 'interval')}. A guest in page wait does nothing "
-        "until the page arrives from XSTOR or paging DASD, so its work is delayed by that share.",
+        "until the page arrives from "
+        + ("XSTOR or paging DASD" if ctx.period.xstor_bytes else "paging DASD")
+        + ", so its work is delayed by that share.",
         "Find out why their pages are not resident: if central storage is short (see "
         "storage-constrained, user pages on DASD) add storage or reduce the guests' virtual storage; "
         "if paging is slow (see the paging findings) add paging volumes.",
@@ -236,6 +239,8 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
     dread = mean_over(held, lambda iv: iv.sys.get("dasd_read_rate"))
     dwrite = mean_over(held, lambda iv: iv.sys.get("dasd_write_rate"))
     xs_used = mean_over(held, lambda iv: iv.sys.get("xstor_used_pct"))
+    # XSTOR is mentioned only on a system that has it (configuration or figures).
+    has_xstor = bool(ctx.period.xstor_bytes) or bool(xs_used)
     avail = mean_over(held, sysfig("avail_frames"))
     low = mean_over(held, sysfig("avail_low"))
     high = mean_over(held, sysfig("avail_high"))
@@ -272,14 +277,17 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
     ]  # fmt: skip
     users = _user_rows(held, rule["user_min"], exclude)
     ev = [
-        Evidence("USTAT", f"{n_users} of {num(active, 0)} active users in page wait; {num(pw)}% of the active "
-                 "users' samples", held, len(ivs), users),
+        Evidence("USTAT", f"{n_users} of {plural(round(active or 0), 'active user')} in page wait; {num(pw)}% of "
+                 "the active users' samples", held, len(ivs), users),
         Evidence("STORAGE", f"{num(steal, 0)} frames stolen/s for {num(pin, 0)} pages brought in/s "
-                 f"({num(pgin, 0)} from XSTOR, {num(dread, 0)} from DASD); {num(dwrite, 0)} pages written "
-                 f"to DASD/s; XSTOR {num(xs_used, 0)}% used", held, len(ivs), rows),
+                 + (f"({num(pgin, 0)} from XSTOR, {num(dread, 0)} from DASD)" if has_xstor else f"(from DASD: {num(dread, 0)})")
+                 + f"; {num(dwrite, 0)} pages written to DASD/s"
+                 + (f"; XSTOR {num(xs_used, 0)}% used" if has_xstor and xs_used is not None else ""),
+                 held, len(ivs), rows),
     ]
     if dasd_pages is not None:
-        ev.append(Evidence("UPAGE", f"user pages on DASD {gb(dasd_pages)}, in XSTOR {gb(xstor_pages)}; central "
+        ev.append(Evidence("UPAGE", f"user pages on DASD {gb(dasd_pages)}"
+                           + (f", in XSTOR {gb(xstor_pages)}" if has_xstor else "") + "; central "
                            f"storage {gb(central)}"))
     if signs:
         ev.append(Evidence("CHECKLIST", "corroborating: " + "; ".join(t for _, t in signs),
@@ -297,7 +305,7 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
     return Finding(
         rule.id, sev, "Central storage is too small for the active guests",
         ev,
-        f"In {plural(len(held), 'interval')} {n_users} active users waited for pages in {num(pw)}% of their "
+        f"In {plural(len(held), 'interval')} {plural(n_users, 'active user')} waited for pages in {num(pw)}% of their "
         f"active samples while CP stole {num(steal, 0)} frames per second to bring in {num(pin, 0)} pages per "
         "second: pages are pushed out to make room for others and then faulted back in, so the guests' "
         "working sets do not fit in central storage"
@@ -311,18 +319,20 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
     )
 
 
-# Checks of the emergency-scan study (S4): (rule id, question, report).
+# Checks of the emergency-scan study (S4): (rule id, question, report, whether
+# "yes" is the sign of duress). The questions keep the study's wording, so for
+# "Is ... OK?" the answer is "no" when the rule fired.
 _S4_CHECKS = [
-    ("free-frames-empty", "Are free frame lists routinely zero?", "AVAILLOG"),
-    ("tv-ratio", "Is system T/V high?", "SYSSUMLG"),
-    ("user-page-wait", "Does USTAT show users in page wait?", "USTAT"),
-    ("storage-constrained", "Is central storage too small for the active guests?", "USTAT"),
-    ("eligible-list", "Is an eligible list forming?", "SYSSUMLG"),
-    ("xstor-vs-dasd", "Is DASD page rate > XSTORE page rate?", "PAGELOG"),
-    ("paging-device-queue", "Are there queues at paging DASD?", "CPOWNED"),
-    ("paging-mload", "Is paging MLOAD OK?", "CPOWNED"),
-    ("paging-blocking", "Is paging blocking factor OK?", "STORAGE"),
-    ("paging-space-full", "Is paging space too full?", "CPOWNED"),
+    ("free-frames-empty", "Are free frame lists routinely zero?", "AVAILLOG", True),
+    ("tv-ratio", "Is system T/V high?", "SYSSUMLG", True),
+    ("user-page-wait", "Does USTAT show users in page wait?", "USTAT", True),
+    ("storage-constrained", "Is central storage too small for the active guests?", "USTAT", True),
+    ("eligible-list", "Is an eligible list forming?", "SYSSUMLG", True),
+    ("xstor-vs-dasd", "Is DASD page rate > XSTORE page rate?", "PAGELOG", True),
+    ("paging-device-queue", "Are there queues at paging DASD?", "CPOWNED", True),
+    ("paging-mload", "Is paging MLOAD OK?", "CPOWNED", False),
+    ("paging-blocking", "Is paging blocking factor OK?", "STORAGE", False),
+    ("paging-space-full", "Is paging space too full?", "CPOWNED", True),
 ]
 
 
@@ -344,12 +354,14 @@ def check_emergency_scan(ctx: Context, rule: Rule) -> Finding | None:
     spin = mean_over(held, lambda iv: iv.sys.get("cpu_spin_pct"))
     checklist = []
     signs = []
-    for rid, question, report in _S4_CHECKS:
+    for rid, question, report, yes_is_duress in _S4_CHECKS:
         at_least = "warning" if rid in ("tv-ratio", "paging-blocking") else "info"
         f = ctx.fired(rid, at_least)
         if f is not None:
-            signs.append(f"{rid} ({f.title.lower()})")
-        checklist.append({"question": question, "report": report, "rule": rid, "answer": "yes" if f else "no"})
+            signs.append(f"{rid} ({lower_first(f.title)})")
+        duress = f is not None
+        answer = "yes" if duress == yes_is_duress else "no"
+        checklist.append({"question": question, "report": report, "rule": rid, "answer": answer, "duress": duress})
     rows = [{"interval_end": iv.end, "steals": iv.sys.get("steals"), "steals_emergency": iv.sys.get("steals_emergency"),
              "emergency_pct": share(iv), "emergency_scans": iv.sys.get("emergency_scans")} for iv in held]  # fmt: skip
     ev = [

@@ -24,6 +24,11 @@ STATES = [
 ]
 
 
+def _the_active(active: float | None) -> str:
+    n = round(active or 0)
+    return "The active user was" if n == 1 else f"The {n} active users were"
+
+
 def check_no_constraint(ctx: Context, rule: Rule) -> Finding | None:
     if any(SEVERITIES.index(f.severity) >= 1 for f in ctx.found.values()):
         return None
@@ -80,7 +85,7 @@ def check_no_constraint(ctx: Context, rule: Rule) -> Finding | None:
         f"Every check passed: the processors were {num(busy, 0)}% busy, T/V was {num(tv, 2)} (1.0 is perfect), "
         f"the system paged {num(paging, 1)} pages per second, users were in page wait in {num(pgw or 0.0, 1)}% "
         f"of their active samples, {resp_text} and no eligible list formed. "
-        + (f"The {num(active, 0)} active users were {doing}; {verdict}." if q else f"But {verdict}."),
+        + (f"{_the_active(active)} {doing}; {verdict}." if q else f"But {verdict}."),
         "Look inside the guests for the cause of slow responses: their own tools (for Linux top, vmstat, "
         "sar, the application's and JVM's logs, database statistics) show what they are waiting for.",
         order=90,
