@@ -50,6 +50,7 @@ __all__ = [
     "Reader",
     "Writer",
     "arrow_tables",
+    "damage_text",
     "dump",
     "ebcdic_decode",
     "ebcdic_encode",
@@ -100,13 +101,23 @@ def dump(
     return DumpChunks(path, json=json, domain=domain, record=record, limit=limit)
 
 
+def damage_text(stats: Stats | None) -> str | None:
+    """The damage a read skipped, in one clause ("N damaged span(s) skipped
+    (B bytes), the first at offset X: reason"), or None if there was none."""
+    if stats is None or not stats["damage_count"]:
+        return None
+    first = stats["damage"][0]
+    return (
+        f"{stats['damage_count']} damaged span(s) skipped ({stats['damaged_bytes']} bytes), "
+        f"the first at offset {first['offset']}: {first['reason']}"
+    )
+
+
 def _warn_damage(path: StrPath, stats: Stats) -> None:
-    if stats["damage_count"]:
-        first = stats["damage"][0]
+    text = damage_text(stats)
+    if text is not None:
         warnings.warn(
-            f"{path}: {stats['damage_count']} damaged span(s) skipped "
-            f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: "
-            f"{first['reason']}",
+            f"{path}: {text}",
             DamageWarning,
             stacklevel=3,  # the caller of tables() / arrow_tables()
         )

@@ -23,7 +23,7 @@ from ztwin.advisor.checks import CHECKS, Context
 from ztwin.advisor.facts import Interval, Period, period_from, resolve_window
 from ztwin.advisor.finding import Evidence, Finding, rank, render_text
 from ztwin.advisor.rules import SEVERITIES, AdvisorError, Persist, Rule, Rules, load_rules
-from ztwin.monitor import MonwriteError
+from ztwin.monitor import MonwriteError, damage_text
 from ztwin.reports.core import ReportError, Window, collect
 from ztwin.segments import SegmentError, choose
 
@@ -162,10 +162,12 @@ def diagnose(
         raise AdvisorError(f"{path}: {e}") from None
     except OSError as e:
         raise AdvisorError(f"cannot open {path}: {e.strerror or e}") from None
+    damage = damage_text(iv.stats)
+    also = f"; {damage}" if damage else ""
     if not iv.intervals:
         if window.interim and iv.data_start is not None and iv.sets > 1:
-            raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)})")
-        raise AdvisorError(f"{path}: no complete sample interval (the file needs two sample sets with data)")
+            raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)}){also}")
+        raise AdvisorError(f"{path}: no complete sample interval (the file needs two sample sets with data){also}")
     if not texts:
         window = Window.parse(_local_text(start, iv.config.zone_s), _local_text(end, iv.config.zone_s))
     frm, to = resolve_window(window, iv.intervals[0].start)
@@ -173,7 +175,7 @@ def diagnose(
         raise AdvisorError(f"--from {window.start.text} is not before --to {window.end.text}")
     period = period_from(iv, window)
     if not period.intervals:
-        raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)})")
+        raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)}){also}")
     return Diagnosis(period, evaluate(period, rules), rules, iv.stats, plan.notes)
 
 

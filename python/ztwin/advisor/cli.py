@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from ztwin.advisor import AdvisorError, diagnose
+from ztwin.monitor import damage_text
 
 EXIT_OK = 0
 EXIT_FATAL = 2
@@ -31,14 +32,9 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         return _error(str(e))
     for note in d.notes:
         print(f"ztwin diagnose: note: {note}", file=sys.stderr)
-    stats = d.stats
-    if stats is not None and stats["damage_count"]:
-        first = stats["damage"][0]
-        print(
-            f"ztwin diagnose: warning: {path}: {stats['damage_count']} damaged span(s) skipped "
-            f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: {first['reason']}",
-            file=sys.stderr,
-        )
+    damage = damage_text(d.stats)
+    if damage:
+        print(f"ztwin diagnose: warning: {path}: {damage}", file=sys.stderr)
     if args.json:
         sys.stdout.write(json.dumps(d.to_json(), indent=2) + "\n")
     else:

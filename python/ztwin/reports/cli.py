@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ztwin.monitor import MonwriteError
+from ztwin.monitor import MonwriteError, damage_text
 from ztwin.reports import REPORTS, ReportError, Window, build_from, collect, resolve_names
 from ztwin.safeout import OutputDir, OutputError, OutputFile
 from ztwin.segments import SegmentError, choose
@@ -91,23 +91,21 @@ def cmd_report(args: argparse.Namespace) -> int:
         return _error(str(e))
     except OSError as e:
         return _error(f"cannot open {path}: {e.strerror or e}")
-    stats = iv.stats
-    if stats is not None and stats["damage_count"]:
-        first = stats["damage"][0]
-        print(
-            f"ztwin report: warning: {path}: {stats['damage_count']} damaged span(s) skipped "
-            f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: {first['reason']}",
-            file=sys.stderr,
-        )
+    # An error that ends the command carries the damage in its one line; on
+    # success the damage is a warning.
+    damage = damage_text(iv.stats)
+    also = f"; {damage}" if damage else ""
     if not iv.intervals and any(n not in CONFIG_ONLY for n in names):
         if window.interim and iv.data_start is not None:
             span = f"the file has samples from {iv.data_start:%Y/%m/%d %H:%M:%S} to {iv.data_end:%Y/%m/%d %H:%M:%S}"
-            return _error(f"no complete sample interval between --from and --to ({span})")
-        return _error(f"{path}: no complete sample interval (the file needs two sample sets with data)")
+            return _error(f"{path}: no complete sample interval between --from and --to ({span}){also}")
+        return _error(f"{path}: no complete sample interval (the file needs two sample sets with data){also}")
     if users and needs_logs:
         unknown = [u for u in users if u not in iv.seen_users and u not in iv.config.users]
         if unknown:
             return _error(_no_such_users(unknown, iv.seen_users | set(iv.config.users), path, iv.stopped_early))
+    if damage:
+        print(f"ztwin report: warning: {path}: {damage}", file=sys.stderr)
     reports = build_from(iv, names, users)
     if out_dir is not None:
         from ztwin.reports.html import write_html
