@@ -188,6 +188,12 @@ class ScenarioError(Exception):
 class SimulationError(Exception):
     """The simulated system could not continue, or output could not be written."""
 
+    code: str | None
+    at_s: float | None
+    kept: bool
+    #: Where the data up to the abend was kept (set by ``ztwin.twin``).
+    path: Path
+
 class RunSummaryDict(TypedDict):
     sim_s: float
     wall_s: float

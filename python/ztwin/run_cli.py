@@ -13,6 +13,8 @@ from ztwin.units import format_duration, parse_duration
 
 EXIT_OK = 0
 EXIT_FATAL = 2
+#: The simulated system abended; the MONWRITE data up to the abend was kept.
+EXIT_ABEND = 3
 
 
 class ProgressBar:
@@ -82,7 +84,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         bar.close()
         if getattr(e, "code", None) is None:
             return _error(f"cannot write {args.output}: {e}")
-        return _error(f"{args.scenario}: {e}")
+        if getattr(e, "kept", False):
+            _error(f"{args.scenario}: {e}; the MONWRITE data up to the abend is in {args.output}")
+            return EXIT_ABEND
+        return _error(f"{args.scenario}: {e}; no output was written")
     except (ScenarioError, OutputError, ValueError) as e:
         bar.close()
         return _error(str(e))

@@ -209,13 +209,25 @@ class Scenario:
         stop. ``out`` may be an :class:`~ztwin.safeout.OutputFile` the caller
         has already checked; ``force`` lets a path that is a symbolic link be
         written through. Raises :class:`~ztwin.safeout.OutputError` (before
-        simulating) for an output path that must not be written.
+        simulating) for an output path that must not be written, and
+        :class:`SimulationError` when the simulated system abends (``code``,
+        e.g. "PGT004", and ``at_s``); if the MONWRITE data up to the abend was
+        kept (``kept``), it is at ``path``.
         """
         check_seed(seed)
         text, fmt = self._source()
         target = out if isinstance(out, OutputFile) else OutputFile(out, inputs=self._inputs(), force=force)
         with target:
-            d = run_scenario(text, self.origin, fmt, str(target.temp), seed, duration, progress)
+            try:
+                d = run_scenario(text, self.origin, fmt, str(target.temp), seed, duration, progress)
+            except SimulationError as e:
+                # A simulated abend with the data up to it written as a whole
+                # file (with an event record saying so): keep it, as a real
+                # MONWRITE would have it, and say where.
+                if getattr(e, "kept", False):
+                    target.commit()
+                    e.path = target.path
+                raise
             target.commit()
         return RunResult(
             path=target.path,

@@ -143,3 +143,16 @@ def test_study_registry_matches_the_modules() -> None:
     for s in STUDIES.values():
         mod = importlib.import_module(f"ztwin.studies.{s.module}")
         assert mod.NAME == s.name and mod.TITLE == s.title
+
+
+def test_cli_abend_names_the_scenario_in_one_line(small: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "tiny-paging.toml"
+    bad.write_text(SMALL.replace('count = 2\nfirst_address = "0A00"', 'count = 1\ncylinders = 10\nfirst_address = "0A00"'))
+    out = tmp_path / "out.monwrite"
+    p = ztwin("run", str(bad), "-o", str(out))
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in p.stderr
+    assert lines[0].startswith(f"ztwin run: {bad}: simulated system abend PGT004 at ")
+    assert "paging space is exhausted" in lines[0] and lines[0].endswith("; no output was written")
+    assert sorted(q.name for q in tmp_path.iterdir()) == ["small.toml", "tiny-paging.toml"]

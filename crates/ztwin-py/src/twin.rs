@@ -21,7 +21,9 @@ create_exception!(
     PyException,
     "The simulated system could not continue (e.g. abend PGT004, paging space \
 exhausted), or the output could not be written. `code` is the abend code (None \
-for an output error), `at_s` the simulated second it happened at (or None)."
+for an output error), `at_s` the simulated second it happened at (or None), \
+`kept` whether the MONWRITE data up to the abend was written as a whole file \
+(the Python layer then keeps it)."
 );
 
 fn simulation_error(py: Python<'_>, e: &RunError) -> PyErr {
@@ -31,9 +33,13 @@ fn simulation_error(py: Python<'_>, e: &RunError) -> PyErr {
         RunError::Abend { at_ns, code, .. } => (Some(*code), Some(*at_ns as f64 / 1e9)),
         _ => (None, None),
     };
+    // The engine does not yet finish the MONWRITE file at an abend (that
+    // waits on the carve of the engine into components): nothing is kept.
+    let kept = false;
     match v
         .setattr("code", code)
         .and_then(|()| v.setattr("at_s", at_s))
+        .and_then(|()| v.setattr("kept", kept))
     {
         Ok(()) => err,
         Err(x) => x,
