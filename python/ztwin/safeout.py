@@ -238,12 +238,61 @@ def _parent_of(path: Path) -> Path:
     return path.parent if str(path.parent) else Path(".")
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class _Staged:
+    """What an output file and an output directory share: the temporary
+    output (``_temp``) that exists inside the ``with`` block, is removed on
+    signals while it lives, and is discarded unless committed."""
+
+    shown: str
+    _temp: Path | None = None
+    _key: int | None = None
+    committed = False
+
+    def _hold(self, temp: Path) -> None:
+        self._temp = temp
+        self._key = _register(temp)
+
+    def _held(self, what: str) -> Path:
+        if self._temp is None:
+            raise RuntimeError(f"{type(self).__name__}.{what} is only there inside its with block")
+        return self._temp
+
+    def _done(self) -> None:
+        self.committed = True
+        self._forget()
+
+    def discard(self) -> None:
+        """Remove the temporary output (nothing reaches the target)."""
+        if self._temp is not None and not self.committed:
+            _remove(self._temp)
+        self._forget()
+
+    def _forget(self) -> None:
+        if self._key is not None:
+            _unregister(self._key)
+            self._key = None
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.discard()
+
+
 # --------------------------------------------------------------------------
 # Files
 # --------------------------------------------------------------------------
 
 
-class OutputFile:
+class OutputFile(_Staged):
     """One output file, written atomically (see the module documentation).
 
     ``path`` is the user's path; ``inputs`` the files the command reads (never
@@ -256,9 +305,6 @@ class OutputFile:
         self.shown = text
         self.inputs = [i for i in inputs if i is not None]
         self.force = force
-        self._temp: Path | None = None
-        self._key: int | None = None
-        self.committed = False
         if text == "":
             raise OutputError("no output file named (the path is empty)")
         if text.endswith(("/", os.sep)) or text in (".", ".."):
@@ -292,9 +338,7 @@ class OutputFile:
     @property
     def temp(self) -> Path:
         """The temporary file (inside the ``with`` block)."""
-        if self._temp is None:
-            raise RuntimeError("OutputFile.temp is only there inside its with block")
-        return self._temp
+        return self._held("temp")
 
     def __enter__(self) -> OutputFile:
         target = self.target
@@ -303,8 +347,7 @@ class OutputFile:
         except OSError as e:
             raise OutputError(f"cannot write {self.shown}: {e.strerror or e}") from None
         os.close(fd)
-        self._temp = Path(name)
-        self._key = _register(self._temp)
+        self._hold(Path(name))
         return self
 
     @overload
@@ -325,36 +368,14 @@ class OutputFile:
         try:
             mode = self.target.stat().st_mode & 0o7777
         except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
+            mode = 0o666 & ~_umask()
         try:
             os.chmod(temp, mode)
             os.replace(temp, self.target)
         except OSError as e:
             raise OutputError(f"cannot write {self.shown}: {e.strerror or e}") from None
-        self.committed = True
-        self._forget()
+        self._done()
         return self.target
-
-    def discard(self) -> None:
-        """Remove the temporary file (nothing reaches the target)."""
-        if self._temp is not None and not self.committed:
-            _remove(self._temp)
-        self._forget()
-
-    def _forget(self) -> None:
-        if self._key is not None:
-            _unregister(self._key)
-            self._key = None
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.discard()
 
 
 # --------------------------------------------------------------------------
@@ -378,7 +399,7 @@ def _marker_files(directory: Path) -> tuple[bool, set[str] | None]:
     return False, None
 
 
-class OutputDir:
+class OutputDir(_Staged):
     """One output directory (see the module documentation).
 
     ``owner`` names the command in the marker ("ztwin report"). Checks run
@@ -398,9 +419,6 @@ class OutputDir:
         self.owner = owner
         self.inputs = [i for i in inputs if i is not None]
         self.force = force
-        self._stage: Path | None = None
-        self._key: int | None = None
-        self.committed = False
         if text == "":
             raise OutputError("no output directory named (the path is empty)")
         self.path = Path(text)
@@ -436,9 +454,7 @@ class OutputDir:
     @property
     def stage(self) -> Path:
         """The staging directory to write into (inside the ``with`` block)."""
-        if self._stage is None:
-            raise RuntimeError("OutputDir.stage is only there inside its with block")
-        return self._stage
+        return self._held("stage")
 
     def __enter__(self) -> OutputDir:
         try:
@@ -448,8 +464,7 @@ class OutputDir:
                 stage = tempfile.mkdtemp(prefix=".ztwin-stage.", dir=self.target)
         except OSError as e:
             raise OutputError(f"cannot write {self.shown}: {e.strerror or e}") from None
-        self._stage = Path(stage)
-        self._key = _register(self._stage)
+        self._hold(Path(stage))
         return self
 
     def _write_marker(self, directory: Path, names: Iterable[str]) -> None:
@@ -476,16 +491,13 @@ class OutputDir:
             self.target, new, own = self._check()
             if new:
                 self._write_marker(stage, names)
-                umask = os.umask(0)
-                os.umask(umask)
-                os.chmod(stage, 0o777 & ~umask)
+                os.chmod(stage, 0o777 & ~_umask())
                 os.rename(stage, self.target)
             else:
                 self._commit_into(stage, names, own)
         except OSError as e:
             raise OutputError(f"cannot write {self.shown}: {e.strerror or e}") from None
-        self.committed = True
-        self._forget()
+        self._done()
         return self.target
 
     def _commit_into(self, stage: Path, names: list[str], own: set[str] | None) -> None:
@@ -503,12 +515,11 @@ class OutputDir:
             same = _same_as_input(dest, self.inputs)
             if same is not None:
                 raise OutputError(f"{self.shown}: {n} is the input file {same}; choose another directory")
-        umask = os.umask(0)
-        os.umask(umask)
+        mode = 0o666 & ~_umask()
         # Pages first, the index last: a reader never finds an index whose links are missing.
         order = sorted(names, key=lambda n: (n == "index.html", n))
         for n in order:
-            os.chmod(stage / n, 0o666 & ~umask)
+            os.chmod(stage / n, mode)
             os.replace(stage / n, target / n)
         for n in sorted((own or set()) - set(names)):
             old = target / n
@@ -521,23 +532,3 @@ class OutputDir:
             if lm.is_file() and not lm.is_symlink():
                 lm.unlink()
         _remove(stage)
-
-    def discard(self) -> None:
-        """Remove the staging directory (the target is untouched)."""
-        if self._stage is not None and not self.committed:
-            _remove(self._stage)
-        self._forget()
-
-    def _forget(self) -> None:
-        if self._key is not None:
-            _unregister(self._key)
-            self._key = None
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.discard()
-
