@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from typing import Any
@@ -83,7 +84,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     except SimulationError as e:
         bar.close()
         if getattr(e, "code", None) is None:
-            return _error(f"cannot write {args.output}: {e}")
+            # An output error (a full disk): the engine's text without Rust's "(os error N)".
+            reason = re.sub(r" \(os error \d+\)$", "", str(e))
+            return _error(f"cannot write {args.output}: {reason}")
         if getattr(e, "kept", False):
             _error(f"{args.scenario}: {e}; the MONWRITE data up to the abend is in {args.output}")
             return EXIT_ABEND

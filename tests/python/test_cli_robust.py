@@ -292,3 +292,30 @@ def test_scenario_files_that_are_not_text(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as e:
         Scenario.load(p)
     assert e.value.place == "line 2" and e.value.reason.startswith("not UTF-8 text (byte X'E9' at offset 14)")
+
+
+def test_run_that_cannot_write_its_output_leaves_nothing(files: dict[str, Path], tmp_path: Path) -> None:
+    """The disk fills while the twin writes (a file size limit stands in for
+    it): one line naming the output, nothing left behind."""
+    import resource
+    import signal
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+
+    long = tmp_path / "long.toml"
+    long.write_text(SCENARIO.replace('duration = "60s"', 'duration = "1h"'))
+    out = tmp_path / "x.monwrite"
+    proc = subprocess.run(
+        [sys.executable, "-m", "ztwin", "run", str(long), "-o", str(out), "-q"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        preexec_fn=limit,
+    )
+    assert proc.returncode == 2
+    line = one_line(proc.stderr, "run")
+    assert line.startswith(f"ztwin run: cannot write {out}: ") and line.endswith("File too large"), line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.toml"]
