@@ -17,7 +17,7 @@ FUZZ_SECONDS ?= 20
 help:
 	@echo "make demo        build everything and run the demo on a bundled example"
 	@echo "make test        clippy and rustfmt, Rust tests, Python tests (with the studies' short forms), fuzz smoke run"
-	@echo "make bench       full benchmarks (writes BENCHMARKS figures and bench-results.json)"
+	@echo "make bench       full benchmarks and the fidelity scoreboard (writes BENCHMARKS.md's scoreboard and bench-results.json)"
 	@echo "make bench-quick reduced benchmarks (< 3 min)"
 	@echo "make fuzz        long fuzzing: every target to FUZZ_RUNS executions (default 10M)"
 
@@ -48,15 +48,15 @@ browser:
 
 # The main job on the bundled paging scenario: simulate study S1, report on the
 # MONWRITE file it wrote (text on the terminal, HTML with charts in demo-out/),
-# ask the advisor what limits the system during the re-read (15:10:30-15:11:10),
+# ask the advisor what limits the system during the re-read (15:12:30-15:13:20),
 # then compare the model with the published figures.
 demo: build
 	@mkdir -p demo-out
 	$(ZTWIN) run studies/paging-single-thread.toml -o demo-out/s1.monwrite
-	$(ZTWIN) report demo-out/s1.monwrite -r SYSSUMLG -r DEVICE -r USTAT -r UPAGE --from 15:10:30 --to 15:11:10
+	$(ZTWIN) report demo-out/s1.monwrite -r SYSSUMLG -r DEVICE -r USTAT -r UPAGE --from 15:12:30 --to 15:13:20
 	$(ZTWIN) report demo-out/s1.monwrite --html demo-out/html
 	@echo "HTML reports: demo-out/html/index.html"
-	$(ZTWIN) diagnose demo-out/s1.monwrite --from 15:10:30 --to 15:11:10
+	$(ZTWIN) diagnose demo-out/s1.monwrite --from 15:12:30 --to 15:13:20
 	$(ZTWIN) study run paging-single-thread --quick
 
 test: lint test-rust test-python fuzz-smoke
@@ -78,6 +78,7 @@ fuzz:
 bench: build
 	$(PY) benches/run.py
 	$(PY) benches/twin.py
+	$(PY) benches/fidelity.py
 
 bench-quick: build
 	$(PY) benches/run.py --quick

@@ -512,7 +512,9 @@ def bench_s2(h: Harness, quick: bool) -> dict[str, Any]:
     real = (ROOT / S2_REAL).exists()
     scen = S2_REAL if real else S2_STANDIN
     day = 14 * 3600.0
-    dur = 1800.0 if quick else None
+    # The study's scenario runs 16 h (two warm-up hours before the published day);
+    # the benchmark times the first 14.
+    dur = 1800.0 if quick else day
     log(f"S2 day: {scen}{'' if real else ' (stand-in: ' + S2_REAL + ' not found)'}"
         f"{', 30 simulated minutes, extrapolated to 14 h' if quick else ', 14 simulated hours'}")
     r = h.twin(scen, "s2-day", duration=dur)

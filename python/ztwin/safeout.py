@@ -55,10 +55,11 @@ Writing a directory::
         out.commit()      # the files move into the target; stale own files go
 
 The stage is a fresh directory on the target's file system. On commit its
-files are renamed into the target one by one (each appears whole), files that
-ztwin wrote there before and did not write this time are removed, and the
-marker is rewritten to list the new files. Only regular files directly in the
-stage are moved; give them plain names (no sub-directories).
+files are renamed into the target one by one (each appears whole; folders in
+the stage are made in the target as needed), files that ztwin wrote there
+before and did not write this time are removed (and a folder they leave empty),
+and the marker is rewritten to list the new files by their paths relative to
+the directory. Only regular files and folders may be in the stage.
 
 Every check is made again just before the rename, so a path that changed while
 the command worked is still refused.
@@ -383,6 +384,28 @@ class OutputFile(_Staged):
 # --------------------------------------------------------------------------
 
 
+def _plain_relative(name: str) -> bool:
+    """A marker line that names a file below the directory (no absolute path,
+    no '..'): anything else in a marker is ignored."""
+    parts = name.split("/")
+    return not name.startswith("/") and all(p not in ("", ".", "..") for p in parts)
+
+
+def _staged_files(stage: Path, shown: str) -> list[str]:
+    """The files in a stage, as paths relative to it ('a/b.monwrite');
+    anything but regular files and folders is refused."""
+    out = []
+    for p in sorted(stage.rglob("*")):
+        rel = p.relative_to(stage).as_posix()
+        if p.is_symlink() or not (p.is_file() or p.is_dir()):
+            raise OutputError(f"cannot write {shown}: {rel} in the stage is not a plain file")
+        if rel == MARKER:
+            raise OutputError(f"cannot write {shown}: {MARKER} is ztwin's own marker name")
+        if p.is_file():
+            out.append(rel)
+    return out
+
+
 def _marker_files(directory: Path) -> tuple[bool, set[str] | None]:
     """(ztwin's directory?, the files its marker lists or None if unknown)."""
     m = directory / MARKER
@@ -391,7 +414,7 @@ def _marker_files(directory: Path) -> tuple[bool, set[str] | None]:
             lines = m.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError):
             return True, set()
-        return True, {ln for ln in lines[1:] if ln and not ln.startswith("#") and "/" not in ln}
+        return True, {ln for ln in lines[1:] if ln and not ln.startswith("#") and _plain_relative(ln)}
     for legacy in LEGACY_MARKERS:
         lm = directory / legacy
         if lm.is_file() and not lm.is_symlink():
@@ -482,11 +505,7 @@ class OutputDir(_Staged):
     def commit(self) -> Path:
         """Move the staged files into the target (checked again first)."""
         stage = self.stage
-        names = sorted(p.name for p in stage.iterdir())
-        for n in names:
-            p = stage / n
-            if n == MARKER or not p.is_file() or p.is_symlink():
-                raise OutputError(f"cannot write {self.shown}: {n} in the stage is not a plain file")
+        names = _staged_files(stage, self.shown)
         try:
             self.target, new, own = self._check()
             if new:
@@ -506,6 +525,10 @@ class OutputDir(_Staged):
         # Refuse before moving anything.
         for n in names:
             dest = target / n
+            for parent in list(Path(n).parents)[:-1]:
+                d = target / parent
+                if os.path.lexists(d) and (d.is_symlink() or not d.is_dir()):
+                    raise OutputError(f"{self.shown}: {parent.as_posix()} exists and is not a folder ztwin can write in")
             if not os.path.lexists(dest):
                 continue
             if dest.is_symlink() or not dest.is_file():
@@ -520,12 +543,17 @@ class OutputDir(_Staged):
         order = sorted(names, key=lambda n: (n == "index.html", n))
         for n in order:
             os.chmod(stage / n, mode)
+            (target / n).parent.mkdir(parents=True, exist_ok=True)
             os.replace(stage / n, target / n)
         for n in sorted((own or set()) - set(names)):
             old = target / n
             if old.is_file() and not old.is_symlink() and _same_as_input(old, self.inputs) is None:
                 with contextlib.suppress(FileNotFoundError):
                     old.unlink()
+                # a folder only ztwin's files were in goes with them
+                for parent in list(Path(n).parents)[:-1]:
+                    with contextlib.suppress(OSError):
+                        (target / parent).rmdir()
         self._write_marker(target, names)
         for legacy in LEGACY_MARKERS:
             lm = target / legacy

@@ -247,9 +247,12 @@ def system_metrics(raw: Raw) -> dict[str, Any]:
     """System figures of one interval or any merge of intervals.
 
     CPU: busy per processor from wait time, averaged over processors; on-line
-    processors = processor-seconds / seconds. T/V = user total / user virtual
-    time (system-wide (user + system) / emulation time without user records);
-    capture ratio = user total time / processor (user + system) time.
+    processors = processor-seconds / seconds. T/V as Performance Toolkit's
+    SYSSUMLG computes it, system-wide: all processor time used (user + system)
+    over guest emulation time (the users' own T/V, their total over virtual
+    time, when the file has no processor records); ``user_tv_ratio`` = the
+    users' total / virtual time (what USER and USTAT show per user); capture
+    ratio = user total time / processor (user + system) time.
     I/O: SSCH + RSCH issued by CP per second; DASD response = I/O-weighted mean
     of the devices' response times. Users: logged on (with records), active
     (CPU time or in-queue samples), in the eligible list (SRMCELIG). Paging:
@@ -263,10 +266,10 @@ def system_metrics(raw: Raw) -> dict[str, Any]:
     busy_pct = pct(raw.get("cpu_busy"), cpu_s)
     online = ratio(cpu_s, seconds)
     tt, vt = raw.get("user_ttime"), raw.get("user_vtime")
-    if vt:
-        tv = ratio(tt, vt)
-    else:
-        tv = ratio(_sum(raw.get("cpu_user"), raw.get("cpu_sys", 0.0)), raw.get("cpu_emul"))
+    user_tv = ratio(tt, vt) if vt else None
+    tv = ratio(_sum(raw.get("cpu_user"), raw.get("cpu_sys", 0.0)), raw.get("cpu_emul"))
+    if tv is None:
+        tv = user_tv
     pgin = _rate(raw, ("pgin",), "MRSYTXSP")
     pgout = _rate(raw, ("pgout",), "MRSYTXSP")
     migr = _rate(raw, ("migrations",), "MRSYTXSP")
@@ -297,6 +300,7 @@ def system_metrics(raw: Raw) -> dict[str, Any]:
         "cpu_emul_pct": pct(raw.get("cpu_emul"), cpu_s),
         "cpu_wait_pct": pct(raw.get("cpu_wait"), cpu_s),
         "tv_ratio": tv,
+        "user_tv_ratio": user_tv,
         "capture_ratio": ratio(tt, _sum(raw.get("cpu_user"), raw.get("cpu_sys", 0.0))),
         "ssch_rate": ssch,
         "dasd_io_rate": _rate(raw, ("dasd_ssch",), "MRIODDEV"),

@@ -14,7 +14,7 @@ SYSSUMLG_KEYS = [
     "interval_end", "cpu_busy_pct", "tv_ratio", "capture_ratio", "cpus_online",
     "users_logged", "users_active", "ssch_rate", "dasd_resp_ms", "users_in_elist",
     "page_rate", "read_write_rate", "xstor_rate", "spool_rate", "pgin_rate", "pgout_rate",
-    "migrate_rate", "dasd_io_rate", "cpu_busy_total_pct", "interval_start", "seconds",
+    "migrate_rate", "dasd_io_rate", "cpu_busy_total_pct", "user_tv_ratio", "interval_start", "seconds",
 ]  # fmt: skip
 
 

@@ -1,20 +1,148 @@
 """Figures the studies compare with published values, computed from decoded
 monitor records only (never from simulator internals).
 
-Each function takes the per-record-type DataFrames of one MONWRITE file
-(:func:`ztwin.monitor.tables`) and a time window, and returns a number. Counter
-deltas follow the report conventions: differences between consecutive samples of
-the same key, divided by the seconds between their timestamps.
+:class:`Run` reads a run's MONWRITE file with ztwin's own reports
+(:func:`ztwin.reports.build`): the same decoding and the same Performance
+Toolkit formulas a user gets from ``ztwin report``. Windows are given in
+seconds after monitoring began (the scenario's time zero) and select whole
+sample intervals, as ``ztwin report --from --to`` does.
+
+The functions below :class:`Run` take the per-record-type DataFrames of one
+file (:func:`ztwin.monitor.tables`) and a time window and return a number
+(the benchmarks use them). Counter deltas follow the report conventions:
+differences between consecutive samples of the same key, divided by the
+seconds between their timestamps.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from ztwin.monitor import tables
+from ztwin.reports import Report, build
+
+#: The reports a window's figures come from (one pass over the file each).
+REPORTS = ["SYSSUMLG", "CPOWNED", "DEVICE", "UPAGE", "USTAT", "LPAR", "STORAGE", "UCONF", "MONSET", "SYSCONF"]
+MEAN = ">>Mean>>"
+SYSTEM = ">System<"
+
+
+
+class Run:
+    """One run's MONWRITE file and its reports over windows."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        sysrec = tables(self.path, ["MRMTRSYS"])["MRMTRSYS"]
+        first = sysrec["tod"].min()
+        zone = 0
+        if "MTRSYS_SYSZONE" in sysrec and len(sysrec):
+            z = sysrec["MTRSYS_SYSZONE"].iloc[0]
+            zone = int(z) if z is not None and abs(int(z)) < 86400 else 0
+        #: Local time of simulated time zero (monitoring start).
+        self.start: datetime = first.tz_convert(None).to_pydatetime() + timedelta(seconds=zone)
+        self._cache: dict[tuple[Any, ...], dict[str, Report]] = {}
+
+    def time(self, s: float) -> datetime:
+        return self.start + timedelta(seconds=s)
+
+    def clock(self, s: float) -> str:
+        return self.time(s).strftime("%H:%M:%S")
+
+    def reports(self, a: float, b: float, users: Sequence[str] = ()) -> dict[str, Report]:
+        """The reports over intervals that start at or after `a` and end at or
+        before `b` seconds; with `users`, also their USTATLOG and UPAGELOG."""
+        key = (a, b, tuple(users))
+        if key not in self._cache:
+            names = REPORTS + (["USTATLOG", "UPAGELOG"] if users else [])
+            fmt = "%Y-%m-%d %H:%M:%S"
+            self._cache[key] = build(
+                self.path, names, self.time(a).strftime(fmt), self.time(b).strftime(fmt), users=list(users) or None
+            )
+        return self._cache[key]
+
+    # -- SYSSUMLG (FCX225) --------------------------------------------------------
+
+    def sys(self, a: float, b: float) -> dict[str, Any]:
+        """The >>Mean>> line of SYSSUMLG over the window."""
+        return dict(self.reports(a, b)["SYSSUMLG"].rows[0])
+
+    def sys_intervals(self, a: float, b: float) -> list[dict[str, Any]]:
+        """SYSSUMLG's interval lines."""
+        return [dict(r) for r in self.reports(a, b)["SYSSUMLG"].rows if r["interval_end"] != MEAN]
+
+    # -- devices (FCX108, FCX109) ---------------------------------------------------
+
+    def devices(self, a: float, b: float, paging: bool | None = None) -> list[dict[str, Any]]:
+        """DEVICE rows (not the >>All DASD<< line); `paging` True/False keeps
+        only CP-owned (paging) / other devices."""
+        rows = [dict(r) for r in self.reports(a, b)["DEVICE"].rows if r["addr"] != ">>All DASD<<"]
+        if paging is not None:
+            rows = [r for r in rows if bool(r.get("cp_owned")) == paging]
+        return rows
+
+    def exposures(self, a: float, b: float) -> list[dict[str, Any]]:
+        """CPOWNED rows: one per paging exposure."""
+        return [dict(r) for r in self.reports(a, b)["CPOWNED"].rows]
+
+    def slots(self, a: float, b: float) -> dict[str, Any]:
+        """CPOWNED's page/spool allocation summary."""
+        return dict(self.reports(a, b)["CPOWNED"].extra.get("summary", {}))
+
+    # -- users (FCX113, FCX114, FCX163, FCX164) -------------------------------------
+
+    def upage(self, a: float, b: float) -> dict[str, dict[str, Any]]:
+        return {r["userid"]: dict(r) for r in self.reports(a, b)["UPAGE"].rows}
+
+    def ustat(self, a: float, b: float) -> dict[str, dict[str, Any]]:
+        return {r["userid"]: dict(r) for r in self.reports(a, b)["USTAT"].rows}
+
+    def upagelog(self, a: float, b: float, user: str) -> list[dict[str, Any]]:
+        """UPAGELOG interval lines of `user`."""
+        rep = self.reports(a, b, [user])["UPAGELOG"]
+        return [dict(r) for r in rep.rows if r["userid"] == user and r["interval_end"] != MEAN]
+
+    def ustatlog(self, a: float, b: float, user: str) -> list[dict[str, Any]]:
+        rep = self.reports(a, b, [user])["USTATLOG"]
+        return [dict(r) for r in rep.rows if r["userid"] == user and r["interval_end"] != MEAN]
+
+    # -- processors (FCX126), storage (FCX103) --------------------------------------
+
+    def lpar(self, a: float, b: float) -> list[dict[str, Any]]:
+        """LPAR rows of the partition z/VM runs in, by logical CPU."""
+        rep = self.reports(a, b)["LPAR"]
+        name = rep.config.lpar_name
+        return [dict(r) for r in rep.rows if r["partition"] == name]
+
+    def storage(self, a: float, b: float) -> dict[str, Any]:
+        return dict(self.reports(a, b)["STORAGE"].rows[0])
+
+
+def total(rows: Sequence[dict[str, Any]], key: str) -> float:
+    return float(sum(r.get(key) or 0.0 for r in rows))
+
+
+def values(rows: Sequence[dict[str, Any]], key: str) -> list[float]:
+    return [float(r[key]) for r in rows if r.get(key) is not None]
+
+
+def weighted(rows: Sequence[dict[str, Any]], key: str, weight: str) -> float | None:
+    """Mean of `key` weighted by `weight` (e.g. service time by I/O rate)."""
+    w = total(rows, weight)
+    if not w:
+        return None
+    return sum((r.get(key) or 0.0) * (r.get(weight) or 0.0) for r in rows) / w
+
+
+# --------------------------------------------------------------------------
+# Record-table figures (the benchmarks use these)
+# --------------------------------------------------------------------------
 
 RECORDS = ["MRMTRSYS", "MRIODDEV", "MRSTOASP", "MRUSEACT", "MRUSEINT", "MRSYTPRP", "MRSYTUWT", "MRSYTSYP", "MRSYTXSP", "MRSYTRSG"]
 TOD_UNITS_PER_S = 4096e6

@@ -86,13 +86,17 @@ def test_syssumlg_exact(basic_file: Path) -> None:
         assert r["page_rate"] == approx(30.0)
         assert r["read_write_rate"] == approx(30.0)
         assert r["xstor_rate"] == approx(31.0)  # + 60 migrations
-    # T/V: (20 + 16) / (16 + 12); capture: 36 / (CPU user 42 + system 9)
-    assert i2["tv_ratio"] == approx(36 / 28)
+    # T/V as Perfkit's SYSSUMLG: all CPU time (user 42 + system 9) over emulation (24 + 9);
+    # the users' own T/V: (20 + 16) / (16 + 12); capture: 36 / (CPU user 42 + system 9)
+    assert i2["tv_ratio"] == approx(51 / 33)
+    assert i2["user_tv_ratio"] == approx(36 / 28)
     assert i2["capture_ratio"] == approx(36 / 51)
     # 10:04: LINUX02 gone, LINUX03 has its first delta (10 s / 5 s)
-    assert i4["tv_ratio"] == approx(30 / 21)
+    assert i4["tv_ratio"] == approx(51 / 33)
+    assert i4["user_tv_ratio"] == approx(30 / 21)
     assert i4["capture_ratio"] == approx(30 / 51)
-    assert mean["tv_ratio"] == approx(102 / 77)
+    assert mean["tv_ratio"] == approx(153 / 99)
+    assert mean["user_tv_ratio"] == approx(102 / 77)
     assert mean["capture_ratio"] == approx(102 / 153)
     # SSCH: 1200 + 600, then 600 (CPU 0 wrapped 2**32) + 600
     assert [r["ssch_rate"] for r in (i2, i3, i4)] == approx([30.0, 20.0, 20.0])
