@@ -71,6 +71,9 @@ OWN_KEYS = (
     "goal_decode_ratio", "goal_met", "goal_met_scan", "file_bytes", "small_file_bytes", "records",
     "report_mb_s", "report_cpu_mb_s", "report_ratio_vs_raw", "report_seconds", "report_file_bytes",
     "peak_rss_mb_report", "report_runs",
+    "kernel_mb_s", "kernel_cpu_mb_s", "ingest_mb_s", "ingest_cpu_mb_s", "ingest_seconds", "peak_rss_mb_ingest",
+    "report_db_mb_s", "report_db_seconds", "peak_rss_mb_report_db", "history_days", "history_30d_report_s",
+    "history_30d_trend_s", "history_runs",
     "fields_decoded", "runs", "quick", "all_runs", "units", "machine", "date", "command",
     "commands", "elapsed_s", "git_commit", "cpu_mb_s", "cpu_ratio_vs_raw", "user_s", "sys_s",
     "load_average", "machine_busy",
@@ -169,6 +172,79 @@ def run_report(path: Path, commands: list[str] | None = None) -> dict[str, Any]:
     }
 
 
+# Runs a ztwin command line in the interpreter running this script (stdout
+# discarded) and prints its exit code and peak RSS (VmHWM).
+_ZTWIN = r'''
+import contextlib, json, os, sys
+from ztwin.cli import main
+with open(os.devnull, "w") as out, contextlib.redirect_stdout(out):
+    rc = main(json.loads(sys.argv[1]))
+hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM:")][0].split()[1]
+print('{"rc": %d, "peak_rss_mb": %.1f}' % (rc or 0, int(hwm) * 1024 / 1e6))
+'''
+
+
+def run_ztwin(args: list[str], size: int, commands: list[str] | None = None) -> dict[str, Any]:
+    """One ``ztwin`` command: wall and CPU seconds, MB/s of ``size`` bytes, peak RSS."""
+    cmd = [sys.executable, "-c", _ZTWIN, json.dumps(args)]
+    if commands is not None:
+        commands.append(fmt_cmd([sys.executable, "-m", "ztwin", *args]) + " > /dev/null")
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    lines = [l for l in res.stdout.splitlines() if l.startswith("{")]
+    if res.returncode != 0 or not lines or json.loads(lines[-1])["rc"] != 0:
+        sys.exit(f"run.py: ztwin {' '.join(args)} failed ({res.returncode}):\n{res.stdout}{res.stderr}")
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    return {
+        "bytes": size,
+        "seconds": round(wall, 3),
+        "cpu_s": round(cpu, 3),
+        "mb_s": round(size / 1e6 / wall, 2),
+        "cpu_mb_s": round(size / 1e6 / cpu, 2) if cpu > 0 else 0.0,
+        "peak_rss_mb": json.loads(lines[-1])["peak_rss_mb"],
+    }
+
+
+def run_kernel(path: Path, commands: list[str]) -> dict[str, Any]:
+    """The interval kernel alone (Rust, no Python): examples/kernel_bench."""
+    cmd = ["cargo", "build", "--release", "-p", "ztwin-analysis", "--example", "kernel_bench"]
+    commands.append(fmt_cmd(cmd))
+    subprocess.run(cmd, cwd=ROOT, check=True)
+    exe = target_dir() / "release" / "examples" / "kernel_bench"
+    return run_mode(exe, [str(path)], commands)
+
+
+def history_bench(big: Path, work: Path, commands: list[str]) -> dict[str, Any]:
+    """Ingest the big file into a fresh database, all reports from it, and a
+    report over 30 days of stored history (the first 30 days, or all there is)."""
+    import duckdb
+
+    db = work / "bench.duckdb"
+    size = big.stat().st_size
+    ing = run_ztwin(["ingest", str(big), "--db", str(db)], size, commands)
+    log(f"  ztwin ingest: {ing['mb_s']:.1f} MB/s, {ing['seconds']:.1f} s wall, {ing['cpu_s']:.1f} s CPU, "
+        f"peak RSS {ing['peak_rss_mb']:.0f} MB")
+    rep = run_ztwin(["report", "--db", str(db), "--format", "json"], size, commands)
+    log(f"  ztwin report --db (all reports): {rep['mb_s']:.1f} MB/s of the file, {rep['seconds']:.1f} s, "
+        f"peak RSS {rep['peak_rss_mb']:.0f} MB")
+    con = duckdb.connect(str(db), read_only=True)
+    first, last = con.execute('SELECT min(start), max("end") FROM system_intervals').fetchall()[0]
+    con.close()
+    days = (last - first).total_seconds() / 86400
+    to = min(last, first + _dt.timedelta(days=30))
+    win = ["--from", first.strftime("%Y-%m-%d %H:%M:%S"), "--to", to.strftime("%Y-%m-%d %H:%M:%S")]
+    r30 = run_ztwin(["report", "--db", str(db), *win, "--format", "json", "-r", "SYSSUMLG", "-r", "PAGELOG",
+                     "-r", "USTAT", "-r", "DEVICE"], size, commands)  # fmt: skip
+    t30 = run_ztwin(["report", "--db", str(db), *win, "--by", "day", "--format", "json"], size, commands)
+    log(f"  30 days of history ({(to - first).total_seconds() / 86400:.1f} days stored of {days:.1f}): "
+        f"SYSSUMLG+PAGELOG+USTAT+DEVICE {r30['seconds']:.2f} s, TREND by day {t30['seconds']:.2f} s")
+    return {"ingest": ing, "report_db": rep, "days": round(days, 1), "window_days": round((to - first).total_seconds() / 86400, 1),
+            "report_30d": r30, "trend_30d": t30}  # fmt: skip
+
+
 def machine() -> dict[str, Any]:
     info: dict[str, Any] = {
         "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
@@ -264,6 +340,11 @@ def main() -> int:
             r = reports[-1]
             log(f"    {r['mb_s']:.1f} MB/s, {r['seconds']:.1f} s wall, {r['cpu_s']:.1f} s CPU, "
                 f"peak RSS {r['peak_rss_mb']:.1f} MB")
+
+        log("  interval kernel alone (Rust) ...")
+        kern = run_kernel(big, commands)
+        log(f"    {kern['mb_s']:.1f} MB/s wall, {kern['cpu_mb_s']:.1f} MB/s per CPU second")
+        hist = history_bench(big, work, commands)
 
         med = {m: statistics.median(r["mb_s"] for r in runs[m]) for m in MODES}
         med_s = {m: statistics.median(r["seconds"] for r in runs[m]) for m in MODES}
@@ -368,6 +449,19 @@ def main() -> int:
             "report_file_bytes": rep["bytes"],
             "peak_rss_mb_report": rep["peak_rss_mb"],
             "report_runs": reports,
+            "kernel_mb_s": kern["mb_s"],
+            "kernel_cpu_mb_s": kern["cpu_mb_s"],
+            "ingest_mb_s": hist["ingest"]["mb_s"],
+            "ingest_cpu_mb_s": hist["ingest"]["cpu_mb_s"],
+            "ingest_seconds": hist["ingest"]["seconds"],
+            "peak_rss_mb_ingest": hist["ingest"]["peak_rss_mb"],
+            "report_db_mb_s": hist["report_db"]["mb_s"],
+            "report_db_seconds": hist["report_db"]["seconds"],
+            "peak_rss_mb_report_db": hist["report_db"]["peak_rss_mb"],
+            "history_days": hist["days"],
+            "history_30d_report_s": hist["report_30d"]["seconds"],
+            "history_30d_trend_s": hist["trend_30d"]["seconds"],
+            "history_runs": hist,
             "runs": args.runs,
             "quick": args.quick,
             "all_runs": {m: [r["mb_s"] for r in runs[m]] for m in MODES},

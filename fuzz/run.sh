@@ -21,7 +21,7 @@ CARGO_FUZZ_VERSION=0.13.1
 SECONDS_PER_TARGET=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(reader control record decode_record scenario)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(reader control record decode_record kernel scenario)
 
 case "$SECONDS_PER_TARGET" in
   ''|*[!0-9]*) echo "usage: fuzz/run.sh [SECONDS] [TARGET...]" >&2; exit 2 ;;
@@ -54,9 +54,11 @@ cp ../studies/*.toml corpus/scenario/
 status=0
 for t in "${TARGETS[@]}"; do
   mkdir -p "corpus/$t" "artifacts/$t"
+  # The kernel reads whole files: it starts from the reader's seed files.
+  if [ "$t" = kernel ] && [ -z "$(ls -A corpus/kernel)" ]; then cp corpus/reader/* corpus/kernel/; fi
   # Max input size: whole small files for the reader, one block or record otherwise.
   case "$t" in
-    reader) max_len=65536 ;;
+    reader|kernel) max_len=65536 ;;
     scenario) max_len=16384 ;;
     *) max_len=4096 ;;
   esac

@@ -218,3 +218,35 @@ def run_scenario(
     duration_s: float | None = None,
     progress: Any = None,
 ) -> RunSummaryDict: ...
+
+
+class ArrowTable:
+    """Record batches of one schema; ``pa.table(t)`` (or polars, DuckDB) takes
+    them without a copy through the Arrow PyCapsule interface."""
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
+    @property
+    def num_rows(self) -> int: ...
+    def __len__(self) -> int: ...
+
+class IntervalKernel:
+    """The interval kernel (crates/ztwin-analysis) over a file, in steps.
+    ``start``/``end``: None, ("day", seconds after midnight on the first
+    interval's date) or ("at", local seconds since 1900-01-01); selections:
+    None, "all" or a set of keys whose per-interval rows are kept."""
+
+    def __init__(
+        self,
+        path: StrPath,
+        start: tuple[str, int] | None = None,
+        end: tuple[str, int] | None = None,
+        users: str | set[str] | None = None,
+        devices: str | set[int] | None = None,
+        exposures: str | set[int] | None = None,
+        ranges: list[tuple[int, int]] | None = None,
+    ) -> None: ...
+    def step(self, max_intervals: int = 0) -> bool: ...
+    def take(self) -> dict[str, ArrowTable]: ...
+    def totals(self) -> dict[str, ArrowTable]: ...
+    def stats(self) -> Stats: ...
+    def info(self) -> dict[str, Any]: ...

@@ -23,7 +23,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ztwin import __version__, run_cli, study_cli
+from ztwin import __version__, history_cli, run_cli, study_cli
 from ztwin.advisor import cli as advisor_cli
 from ztwin.monitor import MonwriteError, dump, layouts
 from ztwin.reports import cli as report_cli
@@ -225,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     study_cli.register(sub)
     report_cli.register(sub)
     advisor_cli.register(sub)
+    history_cli.register(sub)
     return parser
 
 
@@ -256,7 +257,7 @@ def _our_errors() -> tuple[type[BaseException], ...]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ztwin`` command line; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(history_cli.positionals_last(sys.argv[1:] if argv is None else list(argv)))
     handler: Callable[[argparse.Namespace], int] = args.handler
     command: str = args.command
     real = sys.stdout

@@ -12,6 +12,7 @@
 //!
 //! The Python-facing signatures are documented in `python/ztwin/_native.pyi`.
 
+mod analysis;
 mod columns;
 mod convert;
 mod dump;
@@ -28,6 +29,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("MonwriteError", m.py().get_type::<errors::MonwriteError>())?;
     m.add_class::<reader::Reader>()?;
+    m.add_class::<analysis::IntervalKernel>()?;
+    m.add_class::<analysis::ArrowTable>()?;
     m.add_class::<dump::DumpChunks>()?;
     m.add_class::<writer::Writer>()?;
     m.add_function(wrap_pyfunction!(convert::tod_to_iso, m)?)?;

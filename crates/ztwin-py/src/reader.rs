@@ -103,7 +103,7 @@ pub fn scan(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Bound<'_, PyDi
 /// One decoded record as a dict (see `Record` in `_native.pyi`). Field values
 /// follow `ztwin dump --json`: TOD fields as ISO text, bit strings as hex text,
 /// absent fields as `None`, a repeating group as a list of dicts.
-fn record_dict<'py>(py: Python<'py>, r: &RecordRef<'_>) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn record_dict<'py>(py: Python<'py>, r: &RecordRef<'_>) -> PyResult<Bound<'py, PyDict>> {
     let h = &r.header;
     let layout = lookup(h.domain, h.record, DEFAULT_RELEASE);
     let d = PyDict::new(py);

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHECKS", "SEVERITIES", "AdvisorError", "Diagnosis", "Evidence", "Finding", "Interval", "Period", "Persist",
-    "Rule", "Rules", "diagnose", "evaluate", "load_rules", "period_from",
+    "Rule", "Rules", "diagnose", "diagnose_history", "evaluate", "load_rules", "period_from",
 ]  # fmt: skip
 
 
@@ -177,6 +177,36 @@ def diagnose(
     if not period.intervals:
         raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)}){also}")
     return Diagnosis(period, evaluate(period, rules), rules, iv.stats, plan.notes)
+
+
+def diagnose_history(
+    db: StrPath,
+    system: str | None = None,
+    start: str | None = None,
+    end: str | None = None,
+    rules: Rules | str | Path | None = None,
+) -> Diagnosis:
+    """:func:`diagnose` over a window of a history database (``ztwin ingest``):
+    ``start``/``end`` are local dates and times (``YYYY-MM-DD HH:MM:SS``);
+    stored intervals before ``start`` serve as history."""
+    from ztwin.history import HistoryError
+    from ztwin.history import open as open_history
+
+    try:
+        window = Window.parse(start, end)
+    except ReportError as e:
+        raise AdvisorError(str(e)) from None
+    if not isinstance(rules, Rules):
+        rules = load_rules(rules)
+    try:
+        with open_history(db) as h:
+            iv = h.intervals(system, None, end, detail=True)
+    except HistoryError as e:
+        raise AdvisorError(str(e)) from None
+    period = period_from(iv, window)
+    if not period.intervals:
+        raise AdvisorError(f"{db}: no stored interval between --from and --to ({_span(iv)})")
+    return Diagnosis(period, evaluate(period, rules), rules, None)
 
 
 def _span(iv: Any) -> str:

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from ztwin.advisor import AdvisorError, diagnose
+from ztwin.advisor import AdvisorError, diagnose, diagnose_history
 from ztwin.monitor import damage_text
 
 EXIT_OK = 0
@@ -25,9 +25,16 @@ def _error(message: str) -> int:
 
 
 def cmd_diagnose(args: argparse.Namespace) -> int:
-    path: str = args.file
+    if (args.file is None) == (args.db is None):
+        return _error("give a MONWRITE FILE or --db PATH (one of them)")
+    path: str = args.file or args.db
     try:
-        d = diagnose(path, args.start, args.end, rules=args.rules, system=args.system, segment=args.segment)
+        if args.db is not None:
+            if args.segment is not None:
+                return _error("--segment picks a collection of a MONWRITE FILE, not of --db")
+            d = diagnose_history(args.db, args.system, args.start, args.end, rules=args.rules)
+        else:
+            d = diagnose(path, args.start, args.end, rules=args.rules, system=args.system, segment=args.segment)
     except AdvisorError as e:
         return _error(str(e))
     for note in d.notes:
@@ -55,11 +62,16 @@ def register(sub: Any) -> None:
         "overrides any of them. Times are the monitored system's local time; intervals before --from "
         "serve as history (for example a device's usual disconnect time).",
     )
-    p.add_argument("file", metavar="FILE", help="MONWRITE file")
+    p.add_argument("file", metavar="FILE", nargs="?", help="MONWRITE file (or --db)")
+    p.add_argument("--db", metavar="PATH", help="judge a window of a history database instead (ztwin ingest)")
+    p.add_argument(
+        "--system",
+        metavar="ID",
+        help="the system to judge, in a database or in a file joining collections of several systems",
+    )
     p.add_argument("--from", dest="start", metavar="HH:MM:SS", help="first interval start (or YYYY-MM-DD HH:MM:SS)")
     p.add_argument("--to", dest="end", metavar="HH:MM:SS", help="last interval end (or YYYY-MM-DD HH:MM:SS)")
     p.add_argument("--json", action="store_true", help='print JSON: {"findings": [...], ...}')
     p.add_argument("--rules", metavar="FILE", help="a TOML rules file merged over the built-in rules")
-    p.add_argument("--system", metavar="NAME", help="in a file joining collections of several systems: this one")
     p.add_argument("--segment", type=int, metavar="N", help="only collection N of a file joining several (from 1)")
     p.set_defaults(handler=cmd_diagnose)

@@ -22,6 +22,7 @@ from ztwin.reports import config as _config
 from ztwin.reports import devices as _devices
 from ztwin.reports import storage as _storage
 from ztwin.reports import system as _system
+from ztwin.reports import trend as _trend
 from ztwin.reports import users as _users
 from ztwin.reports.core import Config, Intervals, ReportError, SysInterval, Window, collect
 from ztwin.reports.metrics import (
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from ztwin._native import StrPath
 
 __all__ = [
+    "EXTRA_REPORTS",
     "REPORTS",
     "Chart",
     "Config",
@@ -99,9 +101,19 @@ REPORTS: dict[str, ReportSpec] = {
 }
 
 
+#: Reports produced only when named (``-r TREND`` or ``--by``), not in "all reports".
+EXTRA_REPORTS: dict[str, ReportSpec] = {
+    "TREND": ReportSpec("TREND", "TREND", "System Trend by Hour or Day", _trend.trend),
+}
+
+
+def spec(name: str) -> ReportSpec:
+    return REPORTS.get(name) or EXTRA_REPORTS[name]
+
+
 def _lookup() -> dict[str, str]:
     table: dict[str, str] = {}
-    for s in REPORTS.values():
+    for s in (*REPORTS.values(), *EXTRA_REPORTS.values()):
         for alias in (s.name, s.fcx, *s.aliases):
             table[alias.upper()] = s.name
     return table
@@ -128,9 +140,12 @@ def resolve_names(names: Iterable[str] | None) -> list[str]:
     return out
 
 
-def build_from(iv: Intervals, names: Iterable[str] | None = None, users: Sequence[str] | None = None) -> dict[str, Report]:
-    """Reports from an already collected :class:`Intervals`."""
-    return {n: REPORTS[n].builder(iv, users=users) for n in resolve_names(names)}
+def build_from(
+    iv: Intervals, names: Iterable[str] | None = None, users: Sequence[str] | None = None, **opts: Any
+) -> dict[str, Report]:
+    """Reports from an already collected :class:`Intervals` (``opts``: TREND's
+    ``by``, ``hours``, ``weekdays``)."""
+    return {n: spec(n).builder(iv, users=users, **opts) for n in resolve_names(names)}
 
 
 def build(
@@ -151,7 +166,7 @@ def build(
     """
     chosen = resolve_names(names)
     sel = {u.upper() for u in users} if users else None
-    if sel and any(REPORTS[n].user_logs for n in chosen):
+    if sel and any(spec(n).user_logs for n in chosen):
         collect_kw.setdefault("users", sel)
     iv = collect(path, start, end, **collect_kw)
     return build_from(iv, chosen, users)

@@ -2,7 +2,8 @@
 
 Exit codes: 0 success; 2 bad usage (unknown report, bad time, --from not
 before --to, a -u user the file does not have), a file that cannot be opened or
-read, an output path that must not be written, or no data to report.
+read, an output path that must not be written, collections of several systems
+without --system, or no data to report.
 
 Outputs (``-o FILE``, ``--html DIR``) are checked before the file is read and
 written through :mod:`ztwin.safeout`.
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ztwin.monitor import MonwriteError, damage_text
-from ztwin.reports import REPORTS, ReportError, Window, build_from, collect, resolve_names
+from ztwin.reports import REPORTS, ReportError, Window, build_from, collect, resolve_names, spec
 from ztwin.safeout import OutputDir, OutputError, OutputFile
 from ztwin.segments import SegmentError, choose
 
@@ -55,27 +56,40 @@ def _write(reports: dict[str, Report], fmt: str, out: TextIO) -> None:
         r.write_text(out, when)
 
 
+def _trend_opts(args: argparse.Namespace) -> dict[str, object]:
+    from ztwin.reports.trend import parse_hours
+
+    return {"by": args.by or "day", "hours": parse_hours(args.hours), "weekdays": args.weekdays}
+
+
 def cmd_report(args: argparse.Namespace) -> int:
-    path: str = args.file
     try:
         names = resolve_names(args.reports)
+        if args.by and "TREND" not in names:
+            names = [*(names if args.reports else []), "TREND"]
         window = Window.parse(args.start, args.end)
+        opts = _trend_opts(args)
     except ReportError as e:
         return _error(str(e))
-    if Path(path).is_dir():
-        return _error(f"cannot open {path}: Is a directory")
-    # Outputs are checked before the file is read.
-    out_dir: OutputDir | None = None
-    out_file: OutputFile | None = None
+    if args.db is not None and args.file is not None:
+        return _error("give either FILE or --db, not both")
+    if args.db is None and args.file is None:
+        return _error("give a MONWRITE FILE or --db PATH")
+    if args.db is not None and args.segment is not None:
+        return _error("--segment picks a collection of a MONWRITE FILE, not of --db")
+    source: str = args.db if args.db is not None else args.file
+    if args.file is not None and Path(source).is_dir():
+        return _error(f"cannot open {source}: Is a directory")
+    # Outputs are checked before anything is read.
     try:
-        if args.html:
-            out_dir = OutputDir(args.html, owner="ztwin report", inputs=[path], force=args.force)
-        elif args.output is not None:
-            out_file = OutputFile(args.output, inputs=[path], force=args.force)
+        out = _outputs(args, source)
     except OutputError as e:
         return _error(str(e))
+    if args.db is not None:
+        return _report_db(args, names, opts, out)
+    path = source
     users = [u.upper() for u in args.users] if args.users else None
-    needs_logs = any(REPORTS[n].user_logs for n in names)
+    needs_logs = any(spec(n).user_logs for n in names)
     try:
         plan = choose(path, system=args.system, segment=args.segment)
         for note in plan.notes:
@@ -106,31 +120,17 @@ def cmd_report(args: argparse.Namespace) -> int:
             return _error(_no_such_users(unknown, iv.seen_users | set(iv.config.users), path, iv.stopped_early))
     if damage:
         print(f"ztwin report: warning: {path}: {damage}", file=sys.stderr)
-    reports = build_from(iv, names, users)
-    if out_dir is not None:
-        from ztwin.reports.html import write_html
+    reports = build_from(iv, names, users, **opts)
+    return _output(args, reports, path, out)
 
-        try:
-            out = write_html(reports, out_dir, path)
-        except OutputError as e:
-            return _error(str(e))
-        except OSError as e:
-            return _error(f"cannot write {args.html}: {e.strerror or e}")
-        print(f"{out / 'index.html'}")
-        return EXIT_OK
-    if out_file is None:
-        _write(reports, args.format, sys.stdout)
-        return EXIT_OK
-    try:
-        with out_file:
-            with out_file.open("w", encoding="utf-8", newline="") as f:
-                _write(reports, args.format, f)
-            out_file.commit()
-    except OutputError as e:
-        return _error(str(e))
-    except OSError as e:
-        return _error(f"cannot write {args.output}: {e.strerror or e}")
-    return EXIT_OK
+
+def _outputs(args: argparse.Namespace, source: str) -> OutputDir | OutputFile | None:
+    """The checked output (``--html DIR``, ``-o OUT``) or None for stdout."""
+    if args.html:
+        return OutputDir(args.html, owner="ztwin report", inputs=[source], force=args.force)
+    if args.output is not None:
+        return OutputFile(args.output, inputs=[source], force=args.force)
+    return None
 
 
 def _no_such_users(unknown: list[str], known: set[str], path: str, partial: bool) -> str:
@@ -142,6 +142,58 @@ def _no_such_users(unknown: list[str], known: set[str], path: str, partial: bool
     return f"-u {names}: no user{s} of that name in {where} ({seen})"
 
 
+#: The window totals each report reads (the rest read per-interval system sums
+#: or the configuration only).
+TOTALS_NEEDED = {
+    "CPU": ("cpu",), "LPAR": ("lpar", "cpu"), "USTAT": ("user",), "UPAGE": ("user",),
+    "DEVICE": ("device", "exposure"), "CPOWNED": ("exposure", "device"),
+}  # fmt: skip
+
+
+def _report_db(
+    args: argparse.Namespace, names: list[str], opts: dict[str, object], out: OutputDir | OutputFile | None
+) -> int:
+    """Reports over a window of a history database."""
+    from ztwin.history import HistoryError, open
+
+    users = [u.upper() for u in args.users] if args.users else None
+    need = {e for n in names for e in TOTALS_NEEDED.get(n, ())}
+    try:
+        with open(args.db) as h:
+            iv = h.intervals(args.system, args.start, args.end, detail=bool(users), totals=need)
+    except HistoryError as e:
+        return _error(str(e))
+    reports = build_from(iv, names, users, **opts)
+    return _output(args, reports, args.db, out)
+
+
+def _output(args: argparse.Namespace, reports: dict[str, Report], path: str, out: OutputDir | OutputFile | None) -> int:
+    if isinstance(out, OutputDir):
+        from ztwin.reports.html import write_html
+
+        try:
+            where = write_html(reports, out, path)
+        except OutputError as e:
+            return _error(str(e))
+        except OSError as e:
+            return _error(f"cannot write {args.html}: {e.strerror or e}")
+        print(f"{where / 'index.html'}")
+        return EXIT_OK
+    if out is None:
+        _write(reports, args.format, sys.stdout)
+        return EXIT_OK
+    try:
+        with out:
+            with out.open("w", encoding="utf-8", newline="") as f:
+                _write(reports, args.format, f)
+            out.commit()
+    except OutputError as e:
+        return _error(str(e))
+    except OSError as e:
+        return _error(f"cannot write {args.output}: {e.strerror or e}")
+    return EXIT_OK
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``report`` subcommand to the ``ztwin`` parser."""
     listing = "\n".join(f"  {s.name:<9} {s.fcx}  {s.title}" for s in REPORTS.values())
@@ -151,10 +203,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Performance Toolkit style reports computed from the records of a MONWRITE file.",
         epilog=f"reports (all when no -r is given; FCX numbers work too):\n{listing}\n\n"
         "Times are the monitored system's local time; --from/--to make INTERIM reports over the "
-        "intervals that lie between them.",
+        "intervals that lie between them (with --db: YYYY-MM-DD HH:MM:SS). -r TREND (or --by hour|day) "
+        "rolls the system figures up by hour or day, optionally over --hours and --weekdays only.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", metavar="FILE", help="MONWRITE file")
+    p.add_argument("file", metavar="FILE", nargs="?", help="MONWRITE file (or --db)")
+    p.add_argument("--db", metavar="PATH", help="report from a history database instead (ztwin ingest)")
+    p.add_argument(
+        "--system",
+        metavar="ID",
+        help="the system to report on, in a database or in a file joining collections of several systems",
+    )
+    p.add_argument("--segment", type=int, metavar="N", help="only collection N of a file joining several (from 1)")
+    p.add_argument("--by", choices=("hour", "day"), help="add the TREND report: system figures rolled up by hour or day")
+    p.add_argument("--hours", metavar="H-H", help="TREND: only intervals ending in these hours (peak hours, e.g. 9-17)")
+    p.add_argument("--weekdays", action="store_true", help="TREND: only Monday to Friday")
     p.add_argument("-r", "--report", action="append", dest="reports", metavar="NAME", help="a report to produce (repeatable)")
     p.add_argument("--from", dest="start", metavar="HH:MM:SS", help="first interval start (or YYYY-MM-DD HH:MM:SS)")
     p.add_argument("--to", dest="end", metavar="HH:MM:SS", help="last interval end (or YYYY-MM-DD HH:MM:SS)")
@@ -170,6 +233,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "-u", "--user", action="append", dest="users", metavar="USERID", help="user for USTATLOG/UPAGELOG (repeatable)"
     )
-    p.add_argument("--system", metavar="NAME", help="in a file joining collections of several systems: this one")
-    p.add_argument("--segment", type=int, metavar="N", help="only collection N of a file joining several (from 1)")
     p.set_defaults(handler=cmd_report)

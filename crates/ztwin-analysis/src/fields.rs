@@ -1,0 +1,135 @@
+//! Fields read by IBM name through the layout tables (never by offset), so a
+//! change of a layout in `ztwin-monitor` flows through to the kernel.
+
+use crate::delta::Rule;
+use ztwin_monitor::layout::{decode_field_ref, FieldDef, RecordLayout, ValueRef};
+
+/// Field definitions of a name list in one layout, and their delta rules.
+pub type Defs = (&'static [Option<&'static FieldDef>], &'static [Rule]);
+
+/// The field definitions of a list of IBM names in one layout, resolved once
+/// per layout (a record family can meet layouts of several releases).
+pub struct Resolver {
+    names: &'static [&'static str],
+    group: &'static [&'static str],
+    /// A field that counts down (SYTPRP_PFXPRBTM).
+    down: Option<&'static str>,
+    /// Per layout address: its definitions and rules, resolved once and kept
+    /// for the life of the process (one small list per layout and family).
+    cache: Vec<(usize, Defs)>,
+}
+
+impl Resolver {
+    pub const fn new(names: &'static [&'static str], group: &'static [&'static str]) -> Self {
+        Resolver {
+            names,
+            group,
+            down: None,
+            cache: Vec::new(),
+        }
+    }
+
+    /// The same, with a field that counts down.
+    pub const fn with_down(mut self, down: &'static str) -> Self {
+        self.down = Some(down);
+        self
+    }
+
+    /// Definitions of the names (fixed part first, then group entry fields)
+    /// in `layout`; `None` where the layout has no such field.
+    #[inline]
+    pub fn defs(&mut self, layout: &'static RecordLayout) -> &'static [Option<&'static FieldDef>] {
+        self.get(layout).0
+    }
+
+    /// [`Resolver::defs`] and the delta rule of each field (wrap by its width).
+    #[inline]
+    pub fn get(&mut self, layout: &'static RecordLayout) -> Defs {
+        let addr = layout as *const RecordLayout as usize;
+        if let Some((_, d)) = self.cache.iter().find(|(a, _)| *a == addr) {
+            return *d;
+        }
+        self.resolve(layout)
+    }
+
+    #[cold]
+    fn resolve(&mut self, layout: &'static RecordLayout) -> Defs {
+        let addr = layout as *const RecordLayout as usize;
+        {
+            {
+                let mut v: Vec<Option<&'static FieldDef>> =
+                    self.names.iter().map(|n| layout.field(n)).collect();
+                let gfields = layout.group.as_ref().map(|g| g.fields).unwrap_or(&[]);
+                v.extend(
+                    self.group
+                        .iter()
+                        .map(|n| gfields.iter().find(|f| f.name == *n)),
+                );
+                let down = self.down;
+                let rules: Vec<Rule> = v
+                    .iter()
+                    .map(|f| Rule::of(*f, f.is_some_and(|f| Some(f.name) == down)))
+                    .collect();
+                let d: Defs = (
+                    Box::leak(v.into_boxed_slice()),
+                    Box::leak(rules.into_boxed_slice()),
+                );
+                self.cache.push((addr, d));
+                d
+            }
+        }
+    }
+}
+
+/// A numeric field as an integer (`None` when absent or not numeric; a TOD
+/// is its raw value).
+#[inline]
+pub fn num(rec: &[u8], f: Option<&FieldDef>) -> Option<i128> {
+    match decode_field_ref(rec, f?)? {
+        ValueRef::U(x) | ValueRef::Tod(x) | ValueRef::Dur(x) => Some(x as i128),
+        ValueRef::I(x) => Some(x as i128),
+        _ => None,
+    }
+}
+
+/// The raw bytes of a character or bit-string field (a character field
+/// without trailing blanks and NULs); `None` when absent.
+#[inline]
+pub fn raw_bytes<'a>(rec: &'a [u8], f: Option<&FieldDef>) -> Option<&'a [u8]> {
+    match decode_field_ref(rec, f?)? {
+        ValueRef::Text(t) => Some(t.bytes()),
+        ValueRef::Bits(b) => Some(b),
+        _ => None,
+    }
+}
+
+/// A character field as text without surrounding blanks; `None` when absent
+/// or blank (Python's `_text`).
+pub fn text(rec: &[u8], f: Option<&FieldDef>) -> Option<String> {
+    match decode_field_ref(rec, f?)? {
+        ValueRef::Text(t) => {
+            let s = t.decode();
+            let s = s.trim();
+            (!s.is_empty()).then(|| s.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// A bit-string field as upper-case hex text (as the Python records give it).
+pub fn bits_hex(rec: &[u8], f: Option<&FieldDef>) -> Option<String> {
+    match decode_field_ref(rec, f?)? {
+        ValueRef::Bits(b) => Some(b.iter().map(|x| format!("{x:02X}")).collect()),
+        _ => None,
+    }
+}
+
+/// A bit-string field as an integer (big-endian), `None` when absent or empty.
+pub fn bits_int(rec: &[u8], f: Option<&FieldDef>) -> Option<i128> {
+    match decode_field_ref(rec, f?)? {
+        ValueRef::Bits(b) if !b.is_empty() && b.len() <= 8 => {
+            Some(b.iter().fold(0i128, |a, &x| (a << 8) | x as i128))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,732 @@
+"""The monitor history: interval tables of many MONWRITE files, from any
+number of systems, in one DuckDB database (``docs/history.md``).
+
+>>> from ztwin import history                                   # doctest: +SKIP
+>>> history.ingest("ztwin.duckdb", ["day1.monwrite", "day2.monwrite"])
+>>> h = history.open("ztwin.duckdb")
+>>> h.relation("system", system="ZVMPROD").aggregate("max(cpu_busy)")
+>>> h.arrow("user", start="2024-03-01 00:00:00").to_pandas()
+
+Each entity table (``system_intervals``, ``cpu_intervals``, ``lpar_intervals``,
+``user_intervals``, ``device_intervals``, ``exposure_intervals``) holds one row
+per interval and key, keyed by ``system`` and ``end_tod`` (the interval's end,
+raw TOD clock) with the additive sums of the interval kernel
+(``crates/ztwin-analysis``); ``files`` lists what was ingested. Ingesting is
+one transaction per file: the same file twice adds nothing, a file that has
+grown adds only its new intervals, damaged spans are skipped and reported.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import duckdb
+    import pyarrow as pa
+
+    from ztwin.reports.core import Intervals
+
+#: The schema version this code writes; see docs/history.md ("Versions").
+SCHEMA_VERSION = 1
+DEFAULT_DB = "ztwin.duckdb"
+ENTITIES = ("system", "cpu", "lpar", "user", "device", "exposure")
+#: Key columns per entity (besides system and end_tod).
+KEYS = {"system": [], "cpu": ["cpu"], "lpar": ["partition", "cpu"], "user": ["userid"], "device": ["devno"],
+        "exposure": ["devno"]}  # fmt: skip
+#: Intervals read per step while ingesting.
+CHUNK = 500
+#: DuckDB's memory limit while ingesting (beyond it, it spills to disk).
+INGEST_MEMORY = "256MB"
+
+
+class HistoryError(Exception):
+    """A history database that cannot be used, or a request it cannot answer:
+    the message names the database or the request and the reason."""
+
+
+def table_name(entity: str) -> str:
+    return f"{entity}_intervals"
+
+
+# --------------------------------------------------------------------------
+# Opening, creating, versions
+# --------------------------------------------------------------------------
+
+
+def _connect(path: str | os.PathLike[str], read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    import duckdb
+
+    p = Path(path)
+    if not p.exists():
+        raise HistoryError(f"{path}: no such history database")
+    if p.is_dir():
+        raise HistoryError(f"{path}: is a directory, not a history database")
+    try:
+        return duckdb.connect(str(p), read_only=read_only)
+    except (duckdb.Error, OSError) as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise HistoryError(f"{path}: cannot open the history database: {first}") from None
+
+
+def _run(con: duckdb.DuckDBPyConnection, sql: str, args: Sequence[Any] | None = None) -> None:
+    """Execute a statement that returns no rows (and finish its result)."""
+    con.execute(sql, args or []).fetchall()
+
+
+def _one(con: duckdb.DuckDBPyConnection, sql: str, args: Sequence[Any] | None = None) -> Any:
+    """The first row of a query (None without rows), its result finished."""
+    rows = con.execute(sql, args or []).fetchall()
+    return rows[0] if rows else None
+
+
+def _version(con: duckdb.DuckDBPyConnection) -> int | None:
+    rows = _one(con, 
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'ztwin_meta'"
+    )
+    if not rows or rows[0] == 0:
+        return None
+    v = _one(con, "SELECT value FROM ztwin_meta WHERE key = 'schema_version'")
+    return int(v[0]) if v else None
+
+
+def _create(con: duckdb.DuckDBPyConnection) -> None:
+    """The tables of SCHEMA_VERSION (entity tables are created on the first
+    ingest, from the kernel's Arrow schemas)."""
+    _run(con, "CREATE TABLE ztwin_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
+    _run(con, "INSERT INTO ztwin_meta VALUES ('schema_version', ?), ('created_by', 'ztwin')", [str(SCHEMA_VERSION)])
+    _run(
+        con,
+        "CREATE TABLE files (system VARCHAR, path VARCHAR, bytes BIGINT, head_sha256 VARCHAR, "
+        "intervals_added BIGINT, first_end TIMESTAMP, last_end TIMESTAMP, damaged_spans BIGINT, "
+        "damaged_bytes BIGINT, ingested_at TIMESTAMP, info JSON)"
+    )
+    _run(con, "CREATE TABLE damage (system VARCHAR, path VARCHAR, \"offset\" BIGINT, \"end\" BIGINT, "
+                "kind VARCHAR, reason VARCHAR)")  # fmt: skip
+
+
+def _check_version(path: str | os.PathLike[str], v: int | None) -> None:
+    if v is None:
+        raise HistoryError(f"{path}: not a ztwin history database (no ztwin_meta table)")
+    if v > SCHEMA_VERSION:
+        raise HistoryError(
+            f"{path}: written by a newer ztwin (history schema version {v}; this ztwin reads up to "
+            f"{SCHEMA_VERSION}): upgrade ztwin"
+        )
+    if v < SCHEMA_VERSION:  # pragma: no cover - no older version exists yet
+        raise HistoryError(f"{path}: history schema version {v} is older than {SCHEMA_VERSION} and cannot be migrated")
+
+
+def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, create: bool = False, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection to a history database, created when ``create`` and
+    missing; raises :class:`HistoryError` for a database that cannot be opened,
+    that is not a history database, or whose schema version is newer than this
+    code's. Other components (sweeps) add their own tables through it:
+    ``connect(path, create=True).execute("CREATE TABLE IF NOT EXISTS sweep_... (...)")``
+    (docs/history.md, "Adding tables")."""
+    fresh = create and not Path(path).exists()
+    if fresh:
+        import duckdb
+
+        try:
+            duckdb.connect(str(path)).close()
+        except (duckdb.Error, OSError) as e:
+            raise HistoryError(f"{path}: cannot create the history database: {str(e).splitlines()[0]}") from None
+    con = _connect(path, read_only=read_only and not fresh)
+    try:
+        v = _version(con)
+        if v is None and create and _is_empty(con):
+            _create(con)
+            v = SCHEMA_VERSION
+        _check_version(path, v)
+    except HistoryError:
+        con.close()
+        raise
+    except Exception as e:  # duckdb.Error: a file that is not a database
+        con.close()
+        raise HistoryError(f"{path}: cannot read the history database: {str(e).splitlines()[0]}") from None
+    return con
+
+
+def _is_empty(con: duckdb.DuckDBPyConnection) -> bool:
+    r = _one(con, "SELECT count(*) FROM information_schema.tables")
+    return not r or r[0] == 0
+
+
+# --------------------------------------------------------------------------
+# Ingest
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class IngestResult:
+    """What one file added."""
+
+    path: str
+    system: str
+    intervals_added: int = 0
+    intervals_skipped: int = 0
+    rows_added: dict[str, int] = field(default_factory=dict)
+    damage: list[dict[str, Any]] = field(default_factory=list)
+    damage_count: int = 0
+
+    def line(self) -> str:
+        s = (f"{self.path}: system {self.system}: {self.intervals_added} interval(s) added, "
+             f"{self.intervals_skipped} already stored")  # fmt: skip
+        if self.damage_count:
+            spans = ", ".join(f"{d['offset']}-{d['end']}" for d in self.damage[:5])
+            more = f" (+{self.damage_count - 5} more)" if self.damage_count > 5 else ""
+            s += f"; {self.damage_count} damaged byte range(s) skipped: {spans}{more}"
+        return s
+
+
+def _head_sha(path: str | Path) -> str:
+    import hashlib
+
+    import builtins
+
+    with builtins.open(path, "rb") as f:
+        return hashlib.sha256(f.read(1 << 16)).hexdigest()
+
+
+def _system_of(info: Mapping[str, Any]) -> str | None:
+    for rec in info.get("config", []):
+        if rec["name"] == "MRMTRSYS":
+            v = rec["fields"].get("MTRSYS_SYSTMID")
+            if isinstance(v, str) and v.strip():
+                return v.strip()
+    return None
+
+
+def _json_default(o: Any) -> Any:
+    if isinstance(o, bytes):
+        return o.hex()
+    return str(o)
+
+
+class _Progress:
+    """A progress bar on stderr (bytes of the file read)."""
+
+    def __init__(self, enabled: bool, total: int, label: str) -> None:
+        self.enabled, self.total, self.label = enabled, max(total, 1), label
+        self.last = -1
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        pct = min(100, int(100 * done / self.total))
+        if pct != self.last:
+            self.last = pct
+            bar = "#" * (pct // 4)
+            sys.stderr.write(f"\r{self.label[-40:]:<40} [{bar:<25}] {pct:3d}%")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str | None = None,
+                progress: bool = False) -> IngestResult:
+    """Ingest one file in one transaction (see :func:`ingest`)."""
+    import pyarrow as pa
+
+    from ztwin._native import IntervalKernel
+
+    k = IntervalKernel(str(path), None, None, "all", "all", "all")
+    size = Path(path).stat().st_size
+    bar = _Progress(progress, size, str(path))
+    stored: set[int] | None = None
+    sysid = system
+    res = IngestResult(str(path), system or "?")
+    # The new rows are spooled to Parquet files first (memory stays flat in
+    # the file's size), then moved into the database in one transaction.
+    with tempfile.TemporaryDirectory(prefix="ztwin-ingest-") as spool:
+        sink = _Spool(Path(spool))
+        try:
+            more = True
+            while more:
+                more = k.step(CHUNK)
+                tables = {e: pa.table(t) for e, t in k.take().items()}
+                if sysid is None:
+                    sysid = _system_of(k.info()) or "UNKNOWN"
+                res.system = sysid
+                if stored is None:
+                    stored = _stored_ends(con, sysid)
+                _insert(sink, sysid, tables, stored, res)
+                st = k.stats()
+                bar.update(min(size, st["groups"] * 4096 + st["records"] * 200))
+        finally:
+            sink.close()
+        info = k.info()
+        st = k.stats()
+        res.damage = [dict(d) for d in st["damage"]]
+        res.damage_count = st["damage_count"]
+        assert sysid is not None
+        _run(con, "BEGIN TRANSACTION")
+        try:
+            for entity, f in sink.files.items():
+                name = table_name(entity)
+                src = "read_parquet('" + str(f).replace("'", "''") + "')"
+                if not _has_table(con, name):
+                    _run(con, f"CREATE TABLE {name} AS SELECT * FROM {src}")
+                else:
+                    _run(con, f"INSERT INTO {name} BY NAME SELECT * FROM {src}")
+            for d in res.damage:
+                _run(con, "INSERT INTO damage VALUES (?, ?, ?, ?, ?, ?)",
+                     [sysid, str(path), d["offset"], d["end"], d["kind"], d["reason"]])  # fmt: skip
+            sys_rows = _one(con, "SELECT min(\"end\"), max(\"end\") FROM system_intervals WHERE system = ?",
+                            [sysid]) if _has_table(con, "system_intervals") else (None, None)  # fmt: skip
+            _run(
+                con,
+                "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?)",
+                [sysid, str(path), size, _head_sha(path), res.intervals_added, sys_rows[0] if sys_rows else None,
+                 sys_rows[1] if sys_rows else None, st["damage_count"], st["damaged_bytes"],
+                 json.dumps(_info_json(info), default=_json_default)],
+            )  # fmt: skip
+            _run(con, "COMMIT")
+        except BaseException:
+            _run(con, "ROLLBACK")
+            raise
+        finally:
+            bar.update(size)
+            bar.close()
+    return res
+
+
+class _Spool:
+    """Per-entity Parquet files of the rows to add."""
+
+    def __init__(self, d: Path) -> None:
+        self.dir = d
+        self.writers: dict[str, Any] = {}
+        self.files: dict[str, Path] = {}
+
+    def add(self, entity: str, t: pa.Table) -> None:
+        import pyarrow.parquet as pq
+
+        w = self.writers.get(entity)
+        if w is None:
+            f = self.dir / f"{entity}.parquet"
+            w = self.writers[entity] = pq.ParquetWriter(str(f), t.schema, compression="none")
+            self.files[entity] = f
+        w.write_table(t)
+
+    def close(self) -> None:
+        for w in self.writers.values():
+            w.close()
+        self.writers.clear()
+
+
+def _info_json(info: Mapping[str, Any]) -> dict[str, Any]:
+    """What the reports need besides the sums, as JSON (keys as text)."""
+    out = dict(info)
+    out["devices"] = {str(k): v for k, v in info["devices"].items()}
+    out["exposures"] = {str(k): v for k, v in info["exposures"].items()}
+    out["lpars"] = {
+        name: {**lp, "lcpus": [[c, v] for c, v in lp["lcpus"].items()]} for name, lp in info["lpars"].items()
+    }
+    return out
+
+
+def _info_from_json(d: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(d)
+    out["devices"] = {int(k): v for k, v in d.get("devices", {}).items()}
+    out["exposures"] = {int(k): v for k, v in d.get("exposures", {}).items()}
+    out["lpars"] = {name: {**lp, "lcpus": {c: v for c, v in lp["lcpus"]}} for name, lp in d.get("lpars", {}).items()}
+    out["cpu_types"] = [tuple(x) for x in d.get("cpu_types", [])]
+    out["users"] = [tuple(x) for x in d.get("users", [])]
+    return out
+
+
+def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    r = _one(con, "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name])
+    return bool(r and r[0])
+
+
+def _stored_ends(con: duckdb.DuckDBPyConnection, system: str) -> set[int]:
+    if not _has_table(con, "system_intervals"):
+        return set()
+    return {r[0] for r in con.execute("SELECT end_tod FROM system_intervals WHERE system = ?", [system]).fetchall()}
+
+
+def _insert(sink: _Spool, system: str, tables: Mapping[str, pa.Table], stored: set[int],
+            res: IngestResult) -> None:
+    """The rows of one step not stored yet, with their system and end time, into ``sink``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    st = tables["system"]
+    if st.num_rows == 0:
+        return
+    ends = st.column("end_tod").to_pylist()
+    idx = st.column("interval").to_pylist()
+    keep = [i for i, e in zip(idx, ends, strict=True) if e not in stored]
+    res.intervals_skipped += len(idx) - len(keep)
+    res.intervals_added += len(keep)
+    if not keep:
+        return
+    end_of = dict(zip(idx, ends, strict=True))
+    base = idx[0]
+    ends_arr = st.column("end_tod").combine_chunks()
+    everything = len(keep) == len(idx)
+    keep_arr = pa.array(keep, pa.uint64())
+    for entity in ENTITIES:
+        t = tables[entity]
+        if not everything:
+            t = t.filter(pc.is_in(t.column("interval"), value_set=keep_arr))
+        n = t.num_rows
+        if entity != "system":
+            # intervals of one step are consecutive: the end of row r is ends[interval - base]
+            pos = pc.subtract(t.column("interval"), pa.scalar(base, pa.uint64()))
+            t = t.append_column("end_tod", pc.take(ends_arr, pos))
+        # the order of the kernel's rows within an interval (first-seen order of keys)
+        t = t.append_column("ord", pa.array(range(n), pa.int64()))
+        t = t.drop_columns(["interval"])
+        t = t.add_column(0, "system", pa.array([system] * n, pa.string()))
+        sink.add(entity, t)
+        res.rows_added[entity] = res.rows_added.get(entity, 0) + n
+    stored.update(end_of[i] for i in keep)
+
+
+def ingest(db: str | Path, files: Iterable[str | Path], *, system: str | None = None, progress: bool = False,
+           on_result: Callable[[IngestResult], None] | None = None) -> list[IngestResult]:
+    """Add the interval tables of MONWRITE files to the history database
+    ``db`` (created if missing). Each file is one transaction: a file that
+    fails leaves the database as it was. Intervals of a system already stored
+    (same end time) are skipped, so ingesting a file again adds nothing and a
+    grown file adds its new intervals. ``system`` overrides the system id of
+    the files (MTRSYS_SYSTMID). Raises :class:`HistoryError`, ``OSError`` or
+    :class:`~ztwin.monitor.MonwriteError`."""
+    con = connect(db, create=True)
+    # DuckDB's own memory (the file's rows until the transaction commits)
+    _run(con, f"SET memory_limit = '{INGEST_MEMORY}'")
+    out = []
+    try:
+        for f in files:
+            if Path(f).is_dir():
+                raise IsADirectoryError(21, "Is a directory", str(f))
+            r = ingest_file(con, f, system=system, progress=progress)
+            out.append(r)
+            if on_result is not None:
+                on_result(r)
+    finally:
+        con.close()
+    return out
+
+
+# --------------------------------------------------------------------------
+# Reading: the Python API
+# --------------------------------------------------------------------------
+
+
+def _ts(v: str | datetime | None) -> datetime | None:
+    if v is None or isinstance(v, datetime):
+        return v
+    from ztwin.reports.core import ReportError, TimeSpec
+
+    try:
+        t = TimeSpec.parse(v)
+    except ReportError as e:
+        raise HistoryError(str(e)) from None
+    if t.when is None:
+        raise HistoryError(f"{v!r}: give a date and time (YYYY-MM-DD HH:MM:SS) for a history database")
+    return t.when
+
+
+class History:
+    """An open history database (:func:`open`)."""
+
+    def __init__(self, path: str | os.PathLike[str], con: duckdb.DuckDBPyConnection) -> None:
+        self.path = str(path)
+        self.connection = con
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> History:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def systems(self) -> list[str]:
+        if not _has_table(self.connection, "system_intervals"):
+            return []
+        return [r[0] for r in self.connection.execute(
+            "SELECT DISTINCT system FROM system_intervals ORDER BY system").fetchall()]  # fmt: skip
+
+    def files(self) -> pa.Table:
+        return self.connection.sql("SELECT * EXCLUDE (info) FROM files ORDER BY ingested_at").arrow().read_all()
+
+    def _where(self, system: str | None, start: str | datetime | None, end: str | datetime | None,
+               alias: str = "") -> tuple[str, list[Any]]:  # fmt: skip
+        a = f"{alias}." if alias else ""
+        cond: list[str] = []
+        args: list[Any] = []
+        if system is not None:
+            cond.append(f"{a}system = ?")
+            args.append(system)
+        s, e = _ts(start), _ts(end)
+        if s is not None:
+            cond.append(f"date_trunc('second', {a}start + INTERVAL 500 millisecond) >= ?")
+            args.append(s)
+        if e is not None:
+            cond.append(f"date_trunc('second', {a}\"end\" + INTERVAL 500 millisecond) <= ?")
+            args.append(e)
+        return (" WHERE " + " AND ".join(cond) if cond else ""), args
+
+    def relation(self, entity: str, system: str | None = None, start: str | datetime | None = None,
+                 end: str | datetime | None = None) -> duckdb.DuckDBPyRelation:
+        """The per-interval rows of ``entity`` (system, cpu, lpar, user,
+        device, exposure) as a DuckDB relation, optionally for one system and
+        the intervals between ``start`` and ``end`` (local times)."""
+        if entity not in ENTITIES:
+            raise HistoryError(f"unknown table {entity!r} (known: {', '.join(ENTITIES)})")
+        name = table_name(entity)
+        if not _has_table(self.connection, name):
+            raise HistoryError(f"{self.path}: nothing ingested yet")
+        if entity == "system":
+            where, args = self._where(system, start, end)
+            return self.connection.query(f"SELECT * FROM {name}{where} ORDER BY system, end_tod", params=args)
+        where, args = self._where(system, start, end, "e")
+        return self.connection.query(f"SELECT e.* FROM {name} e{where} ORDER BY e.system, e.end_tod, e.ord",
+                                     params=args)  # fmt: skip
+
+    def arrow(self, entity: str, system: str | None = None, start: str | datetime | None = None,
+              end: str | datetime | None = None) -> pa.Table:
+        """:meth:`relation` as an Arrow table."""
+        return self.relation(entity, system, start, end).arrow().read_all()
+
+    def info(self, system: str) -> dict[str, Any]:
+        """The configuration the reports need (from the latest file of ``system``)."""
+        r = _one(self.connection, 
+            "SELECT info FROM files WHERE system = ? ORDER BY ingested_at DESC LIMIT 1", [system])  # fmt: skip
+        if r is None:
+            raise HistoryError(f"{self.path}: no system {system!r} (stored: {', '.join(self.systems()) or 'none'})")
+        return _info_from_json(json.loads(r[0]))
+
+    def resolve_system(self, system: str | None) -> str:
+        systems = self.systems()
+        if not systems:
+            raise HistoryError(f"{self.path}: nothing ingested yet")
+        if system is None:
+            if len(systems) > 1:
+                raise HistoryError(f"{self.path}: holds several systems ({', '.join(systems)}): choose one with --system")
+            return systems[0]
+        if system not in systems:
+            raise HistoryError(f"{self.path}: no system {system!r} (stored: {', '.join(systems)})")
+        return system
+
+    def intervals(self, system: str | None = None, start: str | datetime | None = None,
+                  end: str | datetime | None = None, *, detail: bool = False,
+                  totals: Iterable[str] | None = None) -> Intervals:
+        """The stored intervals of a window as the :class:`~ztwin.reports.core.Intervals`
+        the reports and the advisor read (window totals summed in interval
+        order, as from the file). ``totals``: the entities whose window totals
+        are needed (default all; the reports that need none are faster)."""
+        from ztwin.reports.core import Config, Intervals, Window, from_tables
+
+        sysid = self.resolve_system(system)
+        # Without detail only the system rows come into Python; the window
+        # totals per key are summed by DuckDB in interval order.
+        wanted = ENTITIES if detail else ("system",)
+        tables = {e: self._kernel_table(e, sysid, start, end) for e in wanted}
+        if tables["system"].num_rows == 0:
+            raise HistoryError(f"{self.path}: no stored interval of system {sysid} between "
+                               f"{start or 'the start'} and {end or 'the end'}")  # fmt: skip
+        info = self.info(sysid)
+        info["data_start_us"] = _us(tables["system"].column("end")[0].as_py())
+        info["data_end_us"] = _us(tables["system"].column("end")[-1].as_py())
+        info["sets"] = tables["system"].num_rows + 1
+        info["stopped_early"] = False
+        win = Window.parse(_text(start), _text(end))
+        iv = Intervals(f"{self.path} (system {sysid})", Config(), win)
+        tot: dict[str, Any] = {}
+        if not detail:
+            want = set(ENTITIES if totals is None else totals)
+            tot = {e: self._totals_sql(e, sysid, start, end, e in want) for e in ENTITIES if e != "system"}
+            tot["system"] = totals_from_intervals({"system": tables["system"]})["system"]
+        from_tables(iv, tables, None if detail else tot, info, detail=detail, series=detail)
+        return iv
+
+    def _totals_sql(self, entity: str, system: str, start: Any, end: Any, wanted: bool = True) -> pa.Table:
+        """Window totals per key of ``entity``, as the kernel sums them (each
+        sum a left fold over the intervals in time order, ``min_``/``max_``
+        columns by minimum and maximum; keys in first-seen order), streamed:
+        DuckDB orders the rows by key and time, and one Arrow batch at a time
+        is folded into per-key running sums."""
+        import numpy as np
+        import pyarrow as pa
+
+        name = table_name(entity)
+        keys = KEYS[entity]
+        schema = self.connection.sql(f"SELECT * FROM {name} LIMIT 0").arrow().read_all().schema
+        skip = {"system", "start", "end", "end_tod", "ord", "flags", *keys}
+        vals = [f for f in schema if f.name not in skip]
+        if not wanted:
+            return pa.table({f.name: pa.array([], f.type) for f in [*(schema.field(k) for k in keys), *vals]})
+        where, args = self._where(system, start, end, "e")
+        kl = ", ".join(f'e."{k}"' for k in keys)
+        order = self.connection.query(
+            f"SELECT {kl} FROM {name} e{where} GROUP BY {kl} ORDER BY min(end_tod), arg_min(ord, end_tod)",
+            params=args,
+        ).fetchall()
+        pos = {tuple(r): i for i, r in enumerate(order)}
+        n = len(order)
+        acc = {f.name: np.full(n, np.nan) for f in vals}
+        cols = ", ".join(f'e."{f.name}"' for f in vals)
+        reader = self.connection.query(
+            f"SELECT {kl}, {cols} FROM {name} e{where} ORDER BY {kl}, e.end_tod, e.ord", params=args
+        ).arrow()
+        for batch in reader:
+            m = batch.num_rows
+            if m == 0:
+                continue
+            kc = [batch.column(i).to_pylist() for i in range(len(keys))]
+            kt = list(zip(*kc, strict=True))
+            # runs of one key (the rows are ordered by key)
+            starts = [0] + [r for r in range(1, m) if kt[r] != kt[r - 1]] + [m]
+            runs = [(pos[kt[a]], a, b) for a, b in zip(starts, starts[1:], strict=False)]
+            for j, f in enumerate(vals):
+                x = batch.column(len(keys) + j).to_numpy(zero_copy_only=False).astype(np.float64)
+                out = acc[f.name]
+                kind = 1 if f.name.startswith("min_") else 2 if f.name.startswith("max_") else 0
+                for k, a, b in runs:
+                    seg = x[a:b]
+                    seg = seg[~np.isnan(seg)]
+                    if seg.size == 0:
+                        continue
+                    old = out[k]
+                    if kind == 1:
+                        v = float(seg.min())
+                        out[k] = v if np.isnan(old) or v < old else old
+                    elif kind == 2:
+                        v = float(seg.max())
+                        out[k] = v if np.isnan(old) or v > old else old
+                    else:
+                        # the running sum continues from the previous batch: a left fold
+                        if not np.isnan(old):
+                            seg = np.concatenate(([old], seg))
+                        out[k] = float(np.add.accumulate(seg)[-1])
+        data: dict[str, Any] = {k: [r[i] for r in order] for i, k in enumerate(keys)}
+        for f in vals:
+            a = acc[f.name]
+            mask = np.isnan(a)
+            if pa.types.is_integer(f.type):
+                data[f.name] = pa.array(np.where(mask, 0, a).astype(np.int64), f.type, mask=mask)
+            else:
+                data[f.name] = pa.array(a, f.type, mask=mask)
+        out_schema = pa.schema([schema.field(k) for k in keys] + vals)
+        return pa.table(data, schema=out_schema)
+
+    def _kernel_table(self, entity: str, system: str, start: Any, end: Any) -> pa.Table:
+        """Rows in the kernel's per-interval layout: interval index, start,
+        end, keys, sums."""
+        import pyarrow as pa
+
+        t = self.arrow(entity, system, start, end) if _has_table(self.connection, table_name(entity)) else None
+        if entity == "system":
+            assert t is not None
+            n = t.num_rows
+            t = t.drop_columns(["system", "ord"])
+            cols = ["start", "end", "start_tod", "end_tod", "flags"]
+            rest = [c for c in t.column_names if c not in cols]
+            t = t.select([*cols, *rest])
+            return t.add_column(0, "interval", pa.array(range(n), pa.uint64()))
+        sys_t = self.arrow("system", system, start, end)
+        pos = {e: i for i, e in enumerate(sys_t.column("end_tod").to_pylist())}
+        if t is None:
+            raise HistoryError(f"{self.path}: table {table_name(entity)} is missing")
+        idx = pa.array([pos[e] for e in t.column("end_tod").to_pylist()], pa.uint64())
+        t = t.drop_columns(["system", "ord", "end_tod"])
+        return t.add_column(0, "interval", idx)
+
+
+def _us(dt: datetime) -> int:
+    return (dt - datetime(1970, 1, 1)) // timedelta(microseconds=1)
+
+
+def _text(v: str | datetime | None) -> str | None:
+    if v is None:
+        return None
+    if isinstance(v, datetime):
+        return v.strftime("%Y-%m-%d %H:%M:%S")
+    return v
+
+
+def open(path: str | os.PathLike[str] = DEFAULT_DB) -> History:  # noqa: A001 - the documented name
+    """Open a history database for reading (and adding tables): raises
+    :class:`HistoryError` when it is missing, unreadable or newer than this
+    ztwin."""
+    return History(path, connect(path))
+
+
+# --------------------------------------------------------------------------
+# Window totals from per-interval tables (sequential sums, as the kernel)
+# --------------------------------------------------------------------------
+
+
+def totals_from_intervals(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
+    """Window totals per key from per-interval tables, summed in interval
+    order exactly as the kernel sums them (``min_``/``max_`` columns by
+    minimum/maximum); keys in first-seen order."""
+    import numpy as np
+    import pyarrow as pa
+
+    out = {}
+    for entity, t in tables.items():
+        keys = KEYS[entity]
+        vals = t.column_names[t.column_names.index("flags") + 1:]
+        if t.num_rows == 0:
+            cols = {k: t.column(k).slice(0, 0) for k in [*keys, *vals]}
+            out[entity] = pa.table(cols) if cols else pa.table({})
+            continue
+        if keys:
+            kcols = [t.column(k).to_pylist() for k in keys]
+            kl = list(zip(*kcols, strict=True))
+            first: dict[Any, list[int]] = {}
+            for i, kt in enumerate(kl):
+                first.setdefault(kt, []).append(i)
+            groups = list(first.items())
+        else:
+            groups = [((), list(range(t.num_rows)))]
+        res: dict[str, list[Any]] = {c: [] for c in [*keys, *vals]}
+        for gkey, _rows in groups:
+            for j, kname in enumerate(keys):
+                res[kname].append(gkey[j])
+        for v in vals:
+            col = t.column(v)
+            is_int = pa.types.is_integer(col.type)
+            arr = col.to_numpy(zero_copy_only=False).astype(np.float64)
+            for _key, rows in groups:
+                x = arr[rows]
+                x = x[~np.isnan(x)]
+                if x.size == 0:
+                    res[v].append(None)
+                    continue
+                if v.startswith("min_"):
+                    r = float(x.min())
+                elif v.startswith("max_"):
+                    r = float(x.max())
+                else:
+                    r = float(np.add.accumulate(x)[-1])
+                res[v].append(int(r) if is_int else r)
+        schema = pa.schema([t.schema.field(k) for k in [*keys, *vals]])
+        out[entity] = pa.table(res, schema=schema)
+    return out
+
+
+__all__ = [
+    "DEFAULT_DB", "ENTITIES", "SCHEMA_VERSION", "History", "HistoryError", "IngestResult", "connect", "ingest",
+    "open", "table_name", "totals_from_intervals",
+]  # fmt: skip
+

@@ -1,0 +1,255 @@
+"""The monitor history (docs/history.md): ingest, reports and diagnosis from
+the database, exports, the Python API and the Arrow hand-over."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "reports"))
+
+from builders import write_synthetic  # noqa: E402
+
+from ztwin import history  # noqa: E402
+from ztwin._native import IntervalKernel  # noqa: E402
+from ztwin.cli import main  # noqa: E402
+from ztwin.export import metric_names  # noqa: E402
+from ztwin.reports import build_from, collect  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+USERS, DEVICES = 3, 4  # write_synthetic: exposures on the first half of the devices
+
+
+def counts(db: Path) -> dict[str, int]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {e: con.execute(f"SELECT count(*) FROM {e}_intervals").fetchall()[0][0] for e in history.ENTITIES}
+    finally:
+        con.close()
+
+
+def rows(n: int) -> dict[str, int]:
+    """Rows of n intervals of write_synthetic(users=3, devices=4, cpus=2)."""
+    return {"system": n, "cpu": 2 * n, "lpar": 0, "user": USERS * n, "device": DEVICES * n, "exposure": 2 * n}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("hist")
+    short = write_synthetic(d / "short.monwrite", intervals=20, users=USERS, devices=DEVICES)
+    grown = write_synthetic(d / "grown.monwrite", intervals=30, users=USERS, devices=DEVICES)
+    return {"short": short, "grown": grown}
+
+
+def test_ingest_is_idempotent(tmp_path: Path, files: dict[str, Path]) -> None:
+    db = tmp_path / "h.duckdb"
+    (r,) = history.ingest(db, [files["short"]])
+    assert (r.system, r.intervals_added, r.intervals_skipped) == ("TESTSYS", 19, 0)
+    assert counts(db) == rows(19)
+    (r,) = history.ingest(db, [files["short"]])
+    assert (r.intervals_added, r.intervals_skipped) == (0, 19)
+    assert counts(db) == rows(19)
+
+
+def test_a_grown_file_adds_only_its_new_intervals(tmp_path: Path, files: dict[str, Path]) -> None:
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    (r,) = history.ingest(db, [files["grown"]])
+    assert (r.intervals_added, r.intervals_skipped) == (10, 19)
+    assert counts(db) == rows(29)
+    # the appended intervals equal those of reading the grown file whole
+    with history.open(db) as h:
+        a = {k: v.to_json() for k, v in build_from(h.intervals()).items()}
+    b = {k: v.to_json() for k, v in build_from(collect(files["grown"])).items()}
+    assert a == b
+
+
+def test_two_systems_side_by_side(tmp_path: Path, files: dict[str, Path]) -> None:
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    history.ingest(db, [files["grown"]], system="ZVMB")
+    assert counts(db) == {k: v + w for (k, v), w in zip(rows(19).items(), rows(29).values(), strict=True)}
+    with history.open(db) as h:
+        assert h.systems() == ["TESTSYS", "ZVMB"]
+        assert h.arrow("system", system="ZVMB").num_rows == 29
+        assert h.relation("user", system="TESTSYS").aggregate("count(*)").fetchall() == [(57,)]
+        with pytest.raises(history.HistoryError, match="several systems"):
+            h.intervals()
+
+
+def test_a_damaged_file_ingests_its_readable_parts(tmp_path: Path, files: dict[str, Path]) -> None:
+    bad = tmp_path / "bad.monwrite"
+    data = bytearray(files["grown"].read_bytes())
+    mid = (len(data) // 4096 // 2) * 4096
+    data[mid : mid + 4096] = b"\xff" * 4096  # one block of garbage
+    bad.write_bytes(bytes(data))
+    db = tmp_path / "h.duckdb"
+    (r,) = history.ingest(db, [bad])
+    assert r.damage_count == 1
+    d = r.damage[0]
+    assert (d["offset"], d["end"]) == (mid, mid + 4096) or d["offset"] <= mid < d["end"]
+    expected = len(collect(bad).intervals)
+    assert r.intervals_added == expected == 28
+    assert counts(db) == {**rows(28), "lpar": 0}
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute('SELECT "offset", "end" FROM damage').fetchall() == [(d["offset"], d["end"])]
+    con.close()
+
+
+def test_a_failing_ingest_leaves_the_database_as_it_was(tmp_path: Path, files: dict[str, Path],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    calls = []
+
+    def boom(*a: Any, **k: Any) -> None:
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("disk full")
+        real(*a, **k)
+
+    real = history._insert
+    monkeypatch.setattr(history, "CHUNK", 5)
+    monkeypatch.setattr(history, "_insert", boom)
+    with pytest.raises(RuntimeError):
+        history.ingest(db, [files["grown"]], system="OTHER")
+    assert counts(db) == rows(19)
+    with history.open(db) as h:
+        assert h.systems() == ["TESTSYS"]
+        assert h.files().num_rows == 1
+
+
+def test_reports_from_the_database_equal_reports_from_the_file(tmp_path: Path, files: dict[str, Path],
+                                                               capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["grown"]])
+    for win in ((None, None), ("10:05:00", "10:17:00")):
+        fargs = [str(files["grown"])] + (["--from", win[0], "--to", win[1]] if win[0] else [])
+        dargs = ["--db", str(db)] + (["--from", f"2024-03-01 {win[0]}", "--to", f"2024-03-01 {win[1]}"] if win[0] else [])
+        assert main(["report", *fargs, "--format", "json", "-u", "LNX00001"]) == 0
+        from_file = capsys.readouterr().out
+        assert main(["report", *dargs, "--format", "json", "-u", "LNX00001"]) == 0
+        from_db = capsys.readouterr().out
+        assert from_db == from_file and from_file.count("\n") == 15
+
+
+def test_diagnose_from_the_database(tmp_path: Path, files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["grown"]])
+    assert main(["diagnose", "--db", str(db), "--json", "--from", "2024-03-01 10:10:00"]) == 0
+    a = json.loads(capsys.readouterr().out)
+    assert main(["diagnose", str(files["grown"]), "--json", "--from", "10:10:00"]) == 0
+    b = json.loads(capsys.readouterr().out)
+    assert a["findings"] == b["findings"] and a["intervals"] == b["intervals"] == 20
+
+
+def test_trend_by_day_with_peak_hours_and_weekdays(tmp_path: Path) -> None:
+    # 2024-03-01 is a Friday: 40 hours of 60 s intervals reach Saturday 02:00.
+    f = write_synthetic(tmp_path / "long.monwrite", intervals=2400, users=1, devices=1, cpus=1)
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [f])
+    with history.open(db) as h:
+        iv = h.intervals()
+    t = build_from(iv, ["TREND"], by="day")["TREND"]
+    assert [(r["period"], r["intervals"]) for r in t.rows] == [(">>Mean>>", 2399), ("2024-03-01", 839), ("2024-03-02", 1440), ("2024-03-03", 120)]
+    t = build_from(iv, ["TREND"], by="hour", hours=(9, 17), weekdays=True)["TREND"]
+    periods = [r["period"] for r in t.rows]
+    assert periods[0] == ">>Mean>>" and periods[1:] == [f"2024-03-01 {h:02d}:00" for h in range(10, 17)]
+    # a day's row is the figure of a report over that day's window
+    with history.open(db) as h:
+        day = h.intervals(start="2024-03-02 00:00:00", end="2024-03-03 00:00:00")
+    t = build_from(iv, ["TREND"], by="day")["TREND"]
+    assert t.rows[2]["cpu_busy_pct"] == day.total_metrics()["cpu_busy_pct"]
+
+
+def test_exports(tmp_path: Path, files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    history.ingest(db, [files["grown"]], system="ZVMB")
+    assert main(["export", "--db", str(db), "--format", "parquet", str(tmp_path / "pq")]) == 0
+    assert (tmp_path / "pq/user/system=ZVMB/day=2024-03-01").is_dir()
+    con = duckdb.connect()
+    got = con.execute(
+        f"SELECT system, count(*) FROM read_parquet('{tmp_path}/pq/user/*/*/*.parquet', hive_partitioning = true) "
+        "GROUP BY system ORDER BY system"
+    ).fetchall()
+    assert got == [("TESTSYS", 57), ("ZVMB", 87)]
+    assert main(["export", str(files["short"]), "--format", "csv", str(tmp_path / "csv")]) == 0
+    assert len((tmp_path / "csv/device.csv").read_text().splitlines()) == 1 + 4 * 19
+    out = tmp_path / "m.txt"
+    assert main(["export", "--db", str(db), "--format", "openmetrics", str(out)]) == 0
+    text = out.read_text()
+    assert text.endswith("# EOF\n")
+    names = set(re.findall(r"^# TYPE (\S+) gauge$", text, re.M))
+    assert names == set(metric_names())
+    sample = re.search(r'^ztwin_system_cpu_busy_pct\{system="ZVMB"\} (\S+) (\S+)$', text, re.M)
+    assert sample is not None and float(sample.group(2)) == pytest.approx(1709287320.0)
+    capsys.readouterr()
+
+
+def test_the_grafana_dashboard_names_only_exported_metrics() -> None:
+    dash = json.loads((ROOT / "grafana/ztwin-system.json").read_text())
+    exprs = [t["expr"] for p in dash["panels"] for t in p["targets"]]
+    exprs += [v["query"] for v in dash["templating"]["list"] if v["type"] == "query"]
+    used = {m for e in exprs for m in re.findall(r"\bztwin_[a-z0-9_]+", e)}
+    assert len(dash["panels"]) >= 8 and used
+    assert used <= set(metric_names()), used - set(metric_names())
+
+
+def test_python_api_and_the_arrow_hand_over(tmp_path: Path, files: dict[str, Path]) -> None:
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    with history.open(db) as h:
+        rel = h.relation("device", start="2024-03-01 10:05:00", end="2024-03-01 10:10:00")
+        assert isinstance(rel, duckdb.DuckDBPyRelation)
+        assert rel.aggregate("count(*)").fetchall() == [(5 * DEVICES,)]
+        t = h.arrow("system")
+        assert isinstance(t, pa.Table) and t.num_rows == 19
+    k = IntervalKernel(str(files["short"]), None, None, "all", None, None)
+    k.step()
+    tables = k.take()
+    users = pa.table(tables["user"])  # through __arrow_c_stream__
+    assert users.num_rows == USERS * 19 and users.schema.field("ttime").type == pa.float64()
+    assert duckdb.sql("SELECT count(DISTINCT userid) FROM users").fetchall() == [(USERS,)]
+    assert pa.table(k.totals()["device"]).num_rows == DEVICES
+
+
+def one_line(args: list[str]) -> tuple[int, str]:
+    p = subprocess.run([sys.executable, "-m", "ztwin", *args], capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stderr
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, files: dict[str, Path]) -> None:
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    junk = tmp_path / "junk.duckdb"
+    junk.write_bytes(b"not a database" * 100)
+    newer = tmp_path / "newer.duckdb"
+    history.ingest(newer, [files["short"]])
+    con = duckdb.connect(str(newer))
+    con.execute("UPDATE ztwin_meta SET value = '99' WHERE key = 'schema_version'").fetchall()
+    con.close()
+    cases = [
+        (["report", "--db", str(db), "--system", "NOSUCH"], "no system 'NOSUCH'"),
+        (["report", "--db", str(db), "--from", "2031-01-01 00:00:00"], "no stored interval"),
+        (["report", "--db", str(junk)], "cannot open the history database"),
+        (["report", "--db", str(tmp_path / "none.duckdb")], "no such history database"),
+        (["report", "--db", str(newer)], "newer ztwin (history schema version 99"),
+        (["diagnose", "--db", str(newer)], "newer ztwin"),
+        (["ingest", "--db", str(newer), str(files["short"])], "newer ztwin"),
+        (["export", "--db", str(db), "--system", "NOSUCH", "--format", "csv", str(tmp_path / "o")], "no system"),
+        (["ingest", "--db", str(db), str(tmp_path / "missing.monwrite")], "cannot open"),
+    ]
+    for args, msg in cases:
+        rc, err = one_line(args)
+        assert rc == 2, (args, err)
+        assert err.count("\n") == 1 and msg in err and "Traceback" not in err, (args, err)
+    assert not (tmp_path / "none.duckdb").exists()
