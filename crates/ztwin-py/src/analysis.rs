@@ -315,6 +315,17 @@ impl IntervalKernel {
         d.set_item("window_error", i.window_error)?;
         d.set_item("intervals", i.intervals)?;
         d.set_item("users_seen", self.kernel.user_ids.names.clone())?;
+        let bad = PyList::empty(py);
+        for x in &i.implausible {
+            let e = PyDict::new(py);
+            e.set_item("offset", x.offset)?;
+            e.set_item("record", x.record)?;
+            e.set_item("key", x.key.as_str())?;
+            e.set_item("reason", x.reason.as_str())?;
+            bad.append(e)?;
+        }
+        d.set_item("implausible", bad)?;
+        d.set_item("implausible_count", i.implausible_count)?;
         Ok(d)
     }
 }

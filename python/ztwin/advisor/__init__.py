@@ -24,7 +24,7 @@ from ztwin.advisor.facts import Interval, Period, period_from, resolve_window
 from ztwin.advisor.finding import Evidence, Finding, rank, render_text
 from ztwin.advisor.rules import SEVERITIES, AdvisorError, Persist, Rule, Rules, load_rules
 from ztwin.monitor import MonwriteError, damage_text
-from ztwin.reports.core import ReportError, Window, collect
+from ztwin.reports.core import ReportError, Window, collect, implausible_text
 from ztwin.segments import SegmentError, choose
 
 if TYPE_CHECKING:
@@ -67,6 +67,11 @@ class Diagnosis:
     stats: Stats | None = None
     #: Notes for the user (e.g. several collections reported together).
     notes: list[str] = field(default_factory=list)
+    #: Samples left out of every figure as implausible (never judged), and
+    #: one line saying so (None if there were none).
+    implausible: list[dict[str, Any]] = field(default_factory=list)
+    implausible_count: int = 0
+    implausible_note: str | None = None
 
     def ids(self, at_least: str = "info") -> list[str]:
         lo = SEVERITIES.index(at_least)
@@ -91,6 +96,8 @@ class Diagnosis:
             "to": p.iso(p.end) if p.end else None,
             "intervals": len(p.intervals),
             "rules": list(self.rules.sources),
+            "implausible_count": self.implausible_count,
+            "implausible_samples": self.implausible,
             "findings": [f.to_json(p) for f in self.findings],
         }
 
@@ -176,7 +183,16 @@ def diagnose(
     period = period_from(iv, window)
     if not period.intervals:
         raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)}){also}")
-    return Diagnosis(period, evaluate(period, rules), rules, iv.stats, plan.notes)
+    return Diagnosis(
+        period,
+        evaluate(period, rules),
+        rules,
+        iv.stats,
+        plan.notes,
+        iv.implausible,
+        iv.implausible_count,
+        implausible_text(iv),
+    )
 
 
 def diagnose_history(

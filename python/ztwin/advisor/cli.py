@@ -42,6 +42,8 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     damage = damage_text(d.stats)
     if damage:
         print(f"ztwin diagnose: warning: {path}: {damage}", file=sys.stderr)
+    if d.implausible_note:
+        print(f"ztwin diagnose: warning: {path}: {d.implausible_note}", file=sys.stderr)
     if args.json:
         sys.stdout.write(json.dumps(d.to_json(), indent=2) + "\n")
     else:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from ztwin.monitor import MonwriteError, damage_text
 from ztwin.reports import REPORTS, ReportError, Window, build_from, collect, resolve_names, spec
+from ztwin.reports.core import implausible_text
 from ztwin.safeout import OutputDir, OutputError, OutputFile
 from ztwin.segments import SegmentError, choose
 
@@ -120,6 +121,9 @@ def cmd_report(args: argparse.Namespace) -> int:
             return _error(_no_such_users(unknown, iv.seen_users | set(iv.config.users), path, iv.stopped_early))
     if damage:
         print(f"ztwin report: warning: {path}: {damage}", file=sys.stderr)
+    bad = implausible_text(iv)
+    if bad:
+        print(f"ztwin report: warning: {path}: {bad}", file=sys.stderr)
     reports = build_from(iv, names, users, **opts)
     return _output(args, reports, path, out)
 
