@@ -10,9 +10,9 @@
 //!   sample set, or one of another generation (logon, vary on, a new logon
 //!   time) only sets a baseline.
 //! * Plausibility: a counter that rose by more than its field can in T
-//!   ([`Rule::max_per_s`]: a time in TOD units by more than 64 processors'
-//!   worth, [`MAX_TIME_PER_S`]; another counter by more than [`MAX_COUNT_PER_S`]
-//!   per second) is damage no structural check sees (a flipped bit): the
+//!   (a time in TOD units, [`Rule::time`], by more than 64 processors' worth,
+//!   [`MAX_TIME_PER_S`]; another counter by more than [`MAX_COUNT_PER_S`] per
+//!   second) is damage no structural check sees (a flipped bit): the
 //!   sample is [`IMPLAUSIBLE`], gives no delta, and the key's next sample is a
 //!   new baseline.
 
@@ -212,8 +212,9 @@ pub const MAX_COUNT_PER_S: f64 = 5.0e6;
 pub struct Rule {
     pub modulus: Option<i128>,
     pub down: bool,
-    /// The most the field can rise per second of T (plausibility).
-    pub max_per_s: f64,
+    /// A time in TOD units (its plausible rise is [`MAX_TIME_PER_S`], else
+    /// [`MAX_COUNT_PER_S`]).
+    pub time: bool,
 }
 
 impl Rule {
@@ -221,10 +222,7 @@ impl Rule {
         Rule {
             modulus: f.and_then(|f| wrap_modulus(f.ty)),
             down,
-            max_per_s: match f.map(|f| f.ty) {
-                Some(FieldType::Tod) | Some(FieldType::Dur) => MAX_TIME_PER_S,
-                _ => MAX_COUNT_PER_S,
-            },
+            time: matches!(f.map(|f| f.ty), Some(FieldType::Tod) | Some(FieldType::Dur)),
         }
     }
 }
@@ -276,7 +274,8 @@ pub const RESET: u8 = 4;
 /// A key's sample only set a baseline: its first, one after a set without
 /// it, or one of a new generation (logon, vary on).
 pub const BASELINE: u8 = 8;
-/// A key's sample rose by more than its fields can ([`Rule::max_per_s`]) or
+/// A key's sample rose by more than its fields can ([`MAX_TIME_PER_S`],
+/// [`MAX_COUNT_PER_S`]) or
 /// gave figures that cannot be (a device more than 100% busy): left out of
 /// every sum, and the key's next sample is a new baseline.
 pub const IMPLAUSIBLE: u8 = 16;
@@ -338,13 +337,31 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
             if seconds <= 0.0 {
                 result = false;
             } else {
+                // The most a field can rise in T (d > max x T, exactly: d is
+                // an integer; i64 converts in one instruction, i128 does not).
+                let lim_time = (MAX_TIME_PER_S * seconds) as i64 as i128;
+                let lim_count = (MAX_COUNT_PER_S * seconds) as i64 as i128;
                 for ((c, pv), r) in cur.iter().zip(&p.vals).zip(rules) {
+                    let lim = if r.time { lim_time } else { lim_count };
                     match (c, pv) {
                         (Some(c), Some(pv)) => {
                             if !r.down && c >= pv {
-                                out.push(Some(c - pv));
+                                let d = c - pv;
+                                if d > lim {
+                                    self.bad = (out.len(), to_f64(d) / seconds);
+                                    result = false;
+                                    self.why = IMPLAUSIBLE;
+                                    break;
+                                }
+                                out.push(Some(d));
                             } else {
                                 match counter_delta(*pv, *c, r.modulus, r.down) {
+                                    Some(d) if d > lim => {
+                                        self.bad = (out.len(), to_f64(d) / seconds);
+                                        result = false;
+                                        self.why = IMPLAUSIBLE;
+                                        break;
+                                    }
                                     Some(d) => {
                                         let fell = if r.down { c > pv } else { c < pv };
                                         if fell {
@@ -366,25 +383,11 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
                 }
             }
         }
-        let seconds = div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128);
-        if result {
-            for (i, (d, r)) in out.iter().zip(rules).enumerate() {
-                if let Some(d) = d {
-                    let rate = to_f64(*d) / seconds;
-                    if rate > r.max_per_s {
-                        result = false;
-                        self.why = IMPLAUSIBLE;
-                        self.bad = (i, rate);
-                        break;
-                    }
-                }
-            }
-            if !result {
-                // Neither this sample nor the one before it is a base to
-                // difference the next one against.
-                self.prev.remove(&key);
-                return None;
-            }
+        if self.why == IMPLAUSIBLE {
+            // Neither this sample nor the one before it is a base to
+            // difference the next one against.
+            self.prev.remove(&key);
+            return None;
         }
         p.seq = seq;
         p.tod = tod;
@@ -395,6 +398,7 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
             return None;
         }
         self.why = 0;
+        let seconds = div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128);
         Some(Delta {
             seconds,
             d: out,
@@ -452,7 +456,7 @@ mod tests {
         let rules = [Rule {
             modulus: Some(1 << 32),
             down: false,
-            max_per_s: MAX_COUNT_PER_S,
+            time: false,
         }];
         let mut out = Vec::new();
         let s = TOD_PER_S;
@@ -484,12 +488,12 @@ mod tests {
             Rule {
                 modulus: Some(1 << 32),
                 down: false,
-                max_per_s: MAX_COUNT_PER_S,
+                time: false,
             },
             Rule {
                 modulus: None,
                 down: false,
-                max_per_s: MAX_TIME_PER_S,
+                time: true,
             },
         ];
         let mut out = Vec::new();

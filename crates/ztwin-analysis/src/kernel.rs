@@ -1437,17 +1437,6 @@ impl Kernel {
     ) {
         // Logical processors in this set (their records), for the users' bound.
         let mut cpus_seen: Vec<Option<i64>> = Vec::new();
-        for (code, b) in set {
-            if *code == Code::Cpu(0) {
-                let rec = &arena[b.at..b.at + b.len];
-                let defs = self.cpu_res[0].defs(b.layout);
-                let key = defs[0].map_or(Some(0), |f| num(rec, Some(f)).map(|x| x as i64));
-                if !cpus_seen.contains(&key) {
-                    cpus_seen.push(key);
-                }
-            }
-        }
-        self.set_cpus = cpus_seen.len();
         self.set_cpu_bad = false;
         // Per CPU sums of this interval, in first-seen order.
         let mut per: Vec<(Option<i64>, [f64; cpu::N], u8)> = Vec::new();
@@ -1465,6 +1454,9 @@ impl Kernel {
                     Some(f) => num(rec, Some(f)).map(|x| x as i64),
                 };
                 let n = if fam == 0 { 5 } else { names.len() - 1 };
+                if fam == 0 && !cpus_seen.contains(&key) {
+                    cpus_seen.push(key);
+                }
                 self.vals.clear();
                 for f in &defs[1..1 + n] {
                     self.vals.push(num(rec, *f));
@@ -1563,6 +1555,9 @@ impl Kernel {
                     let s = sys.seconds;
                     add(&mut sys.v, CPU_SEC[fam], Some(s));
                 }
+            }
+            if fam == 0 {
+                self.set_cpus = cpus_seen.len();
             }
         }
         if let Some(sys) = iv {

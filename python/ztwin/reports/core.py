@@ -175,7 +175,7 @@ class Tracker:
                     return None
                 append(d)
         for d, mx in zip(out, self.maxes, strict=True):
-            if d is not None and d / seconds > mx:
+            if d is not None and d > mx * seconds:
                 del self.prev[key]  # implausible: the next sample is a new baseline
                 self.implausible = True
                 return None
