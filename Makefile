@@ -78,11 +78,13 @@ fuzz:
 bench: build
 	$(PY) benches/run.py
 	$(PY) benches/twin.py
+	$(PY) benches/diagnose.py
 	$(PY) benches/fidelity.py
 
 bench-quick: build
 	$(PY) benches/run.py --quick
 	$(PY) benches/twin.py --quick
+	$(PY) benches/diagnose.py --quick
 
 lint:
 	cargo clippy --workspace --all-targets -- -D warnings

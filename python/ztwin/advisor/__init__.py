@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ztwin.advisor.checks import CHECKS, Context
-from ztwin.advisor.facts import Interval, Period, period_from, resolve_window
+from ztwin.advisor.facts import STORE_KINDS, Interval, Period, figure_sink, period_from, resolve_window
+from ztwin.advisor.tables import FigureStore
 from ztwin.advisor.finding import Evidence, Finding, rank, render_text
 from ztwin.advisor.rules import SEVERITIES, AdvisorError, Persist, Rule, Rules, load_rules
 from ztwin.monitor import MonwriteError, damage_text
@@ -129,6 +130,10 @@ class Diagnosis:
         return render_text(self.findings, self.period, self.header())
 
 
+#: Intervals the kernel hands over at a time while ``diagnose`` reads a file.
+STREAM_STEP = 10
+
+
 def diagnose(
     path: StrPath,
     start: str | datetime | None = None,
@@ -160,7 +165,20 @@ def diagnose(
     to_text = end if isinstance(end, str) else None
     try:
         plan = choose(path, system=system, segment=segment)
-        iv = collect(path, None, to_text, users="all", devices="all", exposures="all", segments=plan.ranges)
+        # Per-key figures go to a temporary store, a few intervals at a time:
+        # memory does not grow with the file (ztwin.advisor.tables).
+        store = FigureStore(STORE_KINDS)
+        iv = collect(
+            path,
+            None,
+            to_text,
+            users="all",
+            devices="all",
+            exposures="all",
+            segments=plan.ranges,
+            sink=figure_sink(store),
+            step=STREAM_STEP,
+        )
     except SegmentError as e:
         raise AdvisorError(str(e)) from None
     except MonwriteError as e:
@@ -180,7 +198,7 @@ def diagnose(
     frm, to = resolve_window(window, iv.intervals[0].start)
     if frm is not None and to is not None and frm >= to and window.start is not None and window.end is not None:
         raise AdvisorError(f"--from {window.start.text} is not before --to {window.end.text}")
-    period = period_from(iv, window)
+    period = period_from(iv, window, store)
     if not period.intervals:
         raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)}){also}")
     return Diagnosis(

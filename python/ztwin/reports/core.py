@@ -903,6 +903,8 @@ def collect(
     devices: Selection = None,
     exposures: Selection = None,
     segments: list[tuple[int, int]] | None = None,
+    sink: Callable[[Mapping[str, Any]], None] | None = None,
+    step: int | None = None,
 ) -> Intervals:
     """Read a MONWRITE file once and aggregate it per sample interval.
 
@@ -912,8 +914,12 @@ def collect(
     per-interval sums are kept (``"all"`` or a set; window totals are always
     kept). ``segments``: byte ranges of the collections to read (the ranges of
     :func:`ztwin.segments.choose`; None reads the whole file); at each later
-    range every counter starts a new baseline. Raises ``OSError``,
-    :class:`~ztwin.monitor.MonwriteError` or :class:`ReportError`.
+    range every counter starts a new baseline. ``sink``: instead of keeping
+    the selected keys' per-interval sums in the :class:`Intervals`, hand each
+    step's per-interval tables (Arrow, by entity) to ``sink``, ``step``
+    intervals at a time (bounded memory: ``ztwin diagnose``). Raises
+    ``OSError``, :class:`~ztwin.monitor.MonwriteError` or
+    :class:`ReportError`.
 
     The aggregation runs in the Rust interval kernel (``crates/ztwin-analysis``),
     which hands its tables over as Arrow data; this builds the
@@ -929,8 +935,11 @@ def collect(
     more = True
     while more:
         # a step at a time: the Arrow tables of one step are converted and dropped
-        more = k.step(COLLECT_STEP)
-        add_intervals(iv, k.take(), detail=detail, series=True)
+        more = k.step(step or COLLECT_STEP)
+        tables = k.take()
+        add_intervals(iv, tables, detail=detail, series=sink is None)
+        if sink is not None:
+            sink(tables)
     info = k.info()
     if info["window_error"]:
         assert window.start is not None and window.end is not None

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ztwin.advisor.tables import as_table
 from ztwin.advisor.facts import Interval, Period
 from ztwin.advisor.finding import Finding
 from ztwin.advisor.rules import SEVERITIES, Rule, Rules
@@ -131,16 +132,7 @@ def names(items: Sequence[str], limit: int = 6) -> str:
 def active_share(iv: Interval, count: str, exclude: Iterable[str] = ()) -> float | None:
     """Share (%) of the active users' samples (in the dispatch or eligible
     list) found in the state whose sample count is ``count`` (e.g. hf_pgw)."""
-    skip = set(exclude)
-    num_ = den = 0.0
-    for u, m in iv.users.items():
-        if u in skip:
-            continue
-        q = m.get("hf_queue")
-        if q:
-            den += q
-            num_ += m.get(count, 0.0)
-    return 100.0 * num_ / den if den else None
+    return as_table(iv.users).share(count, exclude)
 
 
 def user_active_share(m: Any, count: str) -> float | None:

@@ -18,6 +18,7 @@ from ztwin.advisor.checks.common import (
     plural,
 )
 from ztwin.advisor.facts import Interval
+from ztwin.advisor.tables import sum_over
 from ztwin.advisor.finding import Evidence, Finding
 from ztwin.advisor.rules import Rule
 
@@ -40,12 +41,8 @@ def _rows(ivs: list[Interval], keys: list[str], sort_key: str | None = None, bel
 
 def _top_users(ivs: list[Interval], count: str, n: int = 5, min_pct: float = 0.0) -> list[dict[str, Any]]:
     """Users by the share of their active samples in state ``count``, over ``ivs``."""
-    sums: dict[str, dict[str, float]] = {}
-    for iv in ivs:
-        for u, m in iv.users.items():
-            s = sums.setdefault(u, {})
-            for k in dict.fromkeys(("hf_total", "hf_queue", "hf_run", count)):  # count may be hf_run
-                s[k] = s.get(k, 0.0) + float(m.get(k, 0.0))
+    keys = tuple(dict.fromkeys(("hf_total", "hf_queue", "hf_run", count)))  # count may be hf_run
+    sums = sum_over(((iv.users, iv.seconds) for iv in ivs), keys)
     rows: list[dict[str, Any]] = []
     for u, s in sums.items():
         if not s.get("hf_queue"):

@@ -21,6 +21,7 @@ from ztwin.advisor.checks.common import (
     plural,
     user_active_share,
 )
+from ztwin.advisor.tables import as_table, sum_over
 from ztwin.advisor.facts import Interval, Period
 from ztwin.advisor.finding import Evidence, Finding
 from ztwin.advisor.rules import Rule
@@ -30,16 +31,9 @@ def _user_rows(
     ivs: list[Interval], min_active_pct: float, exclude: set[str] | frozenset[str] = frozenset(), n: int = 10
 ) -> list[dict[str, Any]]:
     """USTAT/UPAGE rows of users in page wait over ``ivs`` (counts summed)."""
-    sums: dict[str, dict[str, float]] = {}
-    for iv in ivs:
-        for u, m in iv.users.items():
-            if u in exclude:
-                continue
-            s = sums.setdefault(u, {"seconds": 0.0, "reads": 0.0})
-            for k in ("hf_total", "hf_queue", "hf_pgw"):
-                s[k] = s.get(k, 0.0) + float(m.get(k, 0.0))
-            s["seconds"] += iv.seconds
-            s["reads"] += float(m.get("page_reads") or 0.0) * iv.seconds
+    sums = sum_over(
+        ((iv.users, iv.seconds) for iv in ivs), ("hf_total", "hf_queue", "hf_pgw"), exclude, rate_names=("page_reads",)
+    )
     rows: list[dict[str, Any]] = []
     for u, s in sums.items():
         q = s.get("hf_queue", 0.0)
@@ -51,20 +45,18 @@ def _user_rows(
         tot = s.get("hf_total") or q
         rows.append({
             "userid": u, "act_pct": 100.0 * q / tot, "pgw_pct": 100.0 * s.get("hf_pgw", 0.0) / tot,
-            "pgw_active_pct": share, "page_reads": s["reads"] / s["seconds"] if s["seconds"] else None,
+            "pgw_active_pct": share, "page_reads": s["page_reads_x_s"] / s["seconds"] if s["seconds"] else None,
         })  # fmt: skip
     rows.sort(key=lambda r: -float(r["pgw_active_pct"]))
     return rows[:n] if n else rows
 
 
 def _dasd_pages(iv: Interval) -> float | None:
-    vals = [float(m["dasd"]) for m in iv.users.values() if m.get("dasd") is not None]
-    return sum(vals) if vals else None
+    return as_table(iv.users).total("dasd")
 
 
 def _xstor_pages(iv: Interval) -> float | None:
-    vals = [float(m["xstor"]) for m in iv.users.values() if m.get("xstor") is not None]
-    return sum(vals) if vals else None
+    return as_table(iv.users).total("xstor")
 
 
 def _central_pages(p: Period) -> float | None:
@@ -174,7 +166,7 @@ def check_dasd_resident(ctx: Context, rule: Rule) -> Finding | None:
     pages = mean_over(held, _dasd_pages)
     share = mean_over(held, get)
     last = held[-1]
-    top = sorted(((u, m) for u, m in last.users.items() if m.get("dasd")), key=lambda x: -float(x[1]["dasd"]))[:8]
+    top = as_table(last.users).top("dasd", 8)
     rows = [{"userid": u, "dasd": m.get("dasd"), "xstor": m.get("xstor"), "resident": m.get("resident"),
              "wss": m.get("wss")} for u, m in top]  # fmt: skip
     return Finding(
@@ -206,12 +198,7 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
         return float(iv.sys.get("pgin_rate") or 0.0) + float(iv.sys.get("dasd_read_rate") or 0.0)
 
     def users_waiting(iv: Interval) -> int:
-        n = 0
-        for u, m in iv.users.items():
-            s = user_active_share(m, "hf_pgw")
-            if u not in exclude and s is not None and s >= rule["user_min"]:
-                n += 1
-        return n
+        return len(as_table(iv.users).keys_with_share("hf_pgw", rule["user_min"], exclude))
 
     def cond(iv: Interval) -> bool | None:
         pw = active_share(iv, "hf_pgw", exclude)

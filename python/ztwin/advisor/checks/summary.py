@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ztwin.advisor.checks.common import Context, mean_over, num, sysfig
+from ztwin.advisor.tables import as_table
 from ztwin.advisor.finding import Evidence, Finding
 from ztwin.advisor.rules import SEVERITIES, Rule
 
@@ -46,9 +47,9 @@ def check_no_constraint(ctx: Context, rule: Rule) -> Finding | None:
     logged = mean_over(ivs, g("users_logged"))
     sums: dict[str, float] = {}
     for iv in ivs:
-        for m in iv.users.values():
-            for k in ("hf_queue", *(st[0] for st in STATES)):
-                sums[k] = sums.get(k, 0.0) + float(m.get(k, 0.0))
+        t = as_table(iv.users)
+        for k in ("hf_queue", *(st[0] for st in STATES)):
+            sums[k] = sums.get(k, 0.0) + (t.total(k) or 0.0)
     q = sums.get("hf_queue", 0.0)
     shares = sorted(
         ((100.0 * sums.get(k, 0.0) / q, col, text, own) for k, col, text, own in STATES if q), key=lambda x: -x[0]
