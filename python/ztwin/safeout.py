@@ -42,6 +42,10 @@ Writing a file::
             out.commit()                    # renamed over the target here
         return 0
 
+A file that is updated in place rather than replaced (a database: ``ztwin
+ingest --db``) is checked with :func:`check_updatable` before any work: the
+same refusals, and nothing is written by the check.
+
 A producer that wants a path rather than a Python file object (a Rust writer)
 writes to ``out.temp``, which exists (empty) inside the block. A producer that
 has something worth keeping even when it fails (a simulation that abended)
@@ -79,7 +83,7 @@ from pathlib import Path
 from types import FrameType, TracebackType
 from typing import IO, Any, BinaryIO, Literal, TextIO, overload
 
-__all__ = ["MARKER", "OutputDir", "OutputError", "OutputFile", "Terminated"]
+__all__ = ["MARKER", "OutputDir", "OutputError", "OutputFile", "Terminated", "check_updatable"]
 
 StrPath = str | os.PathLike[str]
 
@@ -560,3 +564,34 @@ class OutputDir(_Staged):
             if lm.is_file() and not lm.is_symlink():
                 lm.unlink()
         _remove(stage)
+
+
+def check_updatable(path: StrPath, *, inputs: Iterable[StrPath] = (), force: bool = False) -> Path:
+    """Check a file that a command updates in place (a database): it must be
+    a regular file or not exist yet, in an existing writable directory, not a
+    symbolic link unless ``force`` (then the file it points to is returned),
+    and not one of the command's ``inputs``. Returns the path to open; raises
+    :class:`OutputError`."""
+    text = os.fspath(path)
+    if text == "":
+        raise OutputError("no file named (the path is empty)")
+    if text.endswith(("/", os.sep)):
+        raise OutputError(f"{text} names a directory; give a file name")
+    p = Path(text)
+    _check_parent(text, _parent_of(p))
+    target = _resolve_link(text, p, force)
+    try:
+        st = target.lstat()
+    except FileNotFoundError:
+        return target
+    except OSError as e:
+        raise OutputError(f"cannot use {text}: {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise OutputError(f"{text} is a directory; give a file name")
+    kind = _kind(st.st_mode)
+    if kind is not None:
+        raise OutputError(f"{text} is {kind}; ztwin writes only regular files")
+    same = _same_as_input(target, [i for i in inputs if i is not None])
+    if same is not None:
+        raise OutputError(f"{text} is the input file {same}; choose another name")
+    return target

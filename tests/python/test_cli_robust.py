@@ -319,3 +319,35 @@ def test_run_that_cannot_write_its_output_leaves_nothing(files: dict[str, Path],
     line = one_line(proc.stderr, "run")
     assert line.startswith(f"ztwin run: cannot write {out}: ") and line.endswith("File too large"), line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["long.toml"]
+
+
+def test_export_and_ingest_outputs_are_checked_first(files: dict[str, Path], tmp_path: Path) -> None:
+    sample = files["sample"]
+    # openmetrics is a file: devices, FIFOs and the input are refused before reading
+    for out, message in [
+        ("/dev/null", "/dev/null is a character device"),
+        (str(sample), f"{sample} is the input file"),
+    ]:
+        code, _, err = ztwin("export", sample, "--format", "openmetrics", out)
+        assert code == 2
+        assert message in one_line(err, "export")
+    # parquet and csv go to a directory that must be new, empty or ztwin's
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes").write_text("x")
+    code, _, err = ztwin("export", sample, "--format", "csv", mine)
+    assert code == 2 and "is not empty and was not written by ztwin" in one_line(err, "export")
+    out = tmp_path / "csv"
+    code, stdout, err = ztwin("export", sample, "--format", "csv", out)
+    assert code == 0, err
+    assert all(Path(p).is_relative_to(out) and Path(p).exists() for p in stdout.split())
+    (out / "notes").write_text("mine")
+    code, _, err = ztwin("export", sample, "--format", "csv", out)
+    assert code == 0, err
+    assert (out / "notes").read_text() == "mine" and (out / ".ztwin-output").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["csv", "mine"]
+    # ingest updates a database in place: what is not a regular file is refused
+    for db, message in [(str(tmp_path), "is a directory"), (str(sample), "is the input file")]:
+        code, _, err = ztwin("ingest", sample, "--db", db)
+        assert code == 2
+        assert message in one_line(err, "ingest")
