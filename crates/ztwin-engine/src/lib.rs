@@ -3,11 +3,9 @@
 //! The twin writes MONWRITE files through `ztwin-monitor`; the toolkit reads only
 //! those files, never the model's internals.
 
+pub mod core;
 pub mod model;
-pub mod queue;
-pub mod rng;
 pub mod scenario;
-pub mod units;
 
 pub use model::{RunError, RunSummary, Twin};
 pub use scenario::{Scenario, ScenarioError};
@@ -21,9 +19,9 @@ use std::path::Path;
 pub fn run_to_file(
     sc: &Scenario,
     seed: Option<u64>,
-    duration: Option<units::Ns>,
+    duration: Option<crate::core::units::Ns>,
     out: &Path,
-    progress: &mut dyn FnMut(units::Ns, units::Ns) -> bool,
+    progress: &mut dyn FnMut(crate::core::units::Ns, crate::core::units::Ns) -> bool,
 ) -> Result<RunSummary, RunError> {
     let dir = out
         .parent()
@@ -58,9 +56,9 @@ pub fn run_to_file(
 pub fn run_to_writer<W: std::io::Write>(
     sc: &Scenario,
     seed: Option<u64>,
-    duration: Option<units::Ns>,
+    duration: Option<crate::core::units::Ns>,
     w: W,
-    progress: &mut dyn FnMut(units::Ns, units::Ns) -> bool,
+    progress: &mut dyn FnMut(crate::core::units::Ns, crate::core::units::Ns) -> bool,
 ) -> Result<RunSummary, RunError> {
     let t0 = std::time::Instant::now();
     let seed = seed.unwrap_or(sc.scenario.seed);
@@ -75,10 +73,10 @@ pub fn run_to_writer<W: std::io::Write>(
         .flush()
         .map_err(|e| RunError::Io(format!("writing the MONWRITE file: {e}")))?;
     Ok(RunSummary {
-        sim_ns: twin.now,
+        sim_ns: twin.core.now,
         wall_s: t0.elapsed().as_secs_f64(),
-        events: twin.events,
-        page_refs: twin.refs,
+        events: twin.core.events,
+        page_refs: twin.refs(),
         intervals,
         records,
         bytes,

@@ -5,7 +5,7 @@
 //! rejected with a message that names the key (and, for TOML, the line). The
 //! reference is `docs/scenario.md`.
 
-use crate::units::{Duration, Ns, Size, MS, SEC, US};
+use crate::core::units::{Duration, Ns, Size, MS, SEC, US};
 use serde::Deserialize;
 use std::collections::HashSet;
 
@@ -539,7 +539,7 @@ impl Scenario {
             );
         }
         // The page-table entry holds a 29-bit frame number.
-        if cs > crate::model::storage::MAX_FRAMES * crate::units::PAGE {
+        if cs > crate::model::storage::MAX_FRAMES * crate::core::units::PAGE {
             return err(
                 "system.central_storage".into(),
                 "central storage above 2T is not supported".into(),

@@ -31,8 +31,7 @@
 //! ones only counted.
 
 use crate::header::Header;
-use crate::layout::{decode_field_ref, lookup, FieldDef, ValueRef, DEFAULT_RELEASE};
-use std::sync::OnceLock;
+use crate::layout::{decode_field_ref, lookup, FieldDef, RecordLayout, ValueRef, DEFAULT_RELEASE};
 
 /// Segments kept in full; later ones are only counted.
 pub const MAX_SEGMENTS_KEPT: usize = 1000;
@@ -123,24 +122,15 @@ impl Segment {
     }
 }
 
-/// The MRMTRSYS fields the tracker reads, found once.
-struct SysFields {
-    systmid: &'static FieldDef,
-    mtype: &'static FieldDef,
-    mmodl: &'static FieldDef,
-}
-
-fn sys_fields() -> Option<&'static SysFields> {
-    static F: OnceLock<Option<SysFields>> = OnceLock::new();
-    F.get_or_init(|| {
-        let l = lookup(1, 4, DEFAULT_RELEASE)?;
-        Some(SysFields {
-            systmid: l.field("MTRSYS_SYSTMID")?,
-            mtype: l.field("MTRSYS_SYSMTYPE")?,
-            mmodl: l.field("MTRSYS_SYSMMODL")?,
-        })
-    })
-    .as_ref()
+/// The MRMTRSYS fields the tracker reads, in the layout of the release being
+/// read (the default release when the reader has none).
+fn sys_fields(layout: Option<&'static RecordLayout>) -> Option<[&'static FieldDef; 3]> {
+    let l = layout.or_else(|| lookup(1, 4, DEFAULT_RELEASE))?;
+    Some([
+        l.field("MTRSYS_SYSTMID")?,
+        l.field("MTRSYS_SYSMTYPE")?,
+        l.field("MTRSYS_SYSMMODL")?,
+    ])
 }
 
 fn text(rec: &[u8], f: &FieldDef) -> Option<String> {
@@ -191,17 +181,18 @@ impl SegmentTracker {
         self.group_offset = offset;
     }
 
-    /// An MRMTRSYS record (header `h`, whole record `rec`).
+    /// An MRMTRSYS record (header `h`, whole record `rec`) decoded with
+    /// `layout` (the release's MRMTRSYS layout; `None`: the default release).
     #[cold]
-    pub fn system_record(&mut self, h: &Header, rec: &[u8]) {
-        let (id, model) = match sys_fields() {
-            Some(f) => {
-                let model = match (text(rec, f.mtype), text(rec, f.mmodl)) {
+    pub fn system_record(&mut self, h: &Header, rec: &[u8], layout: Option<&'static RecordLayout>) {
+        let (id, model) = match sys_fields(layout) {
+            Some([systmid, mtype, mmodl]) => {
+                let model = match (text(rec, mtype), text(rec, mmodl)) {
                     (Some(t), Some(m)) => Some(format!("{t}-{m}")),
                     (Some(t), None) => Some(t),
                     (None, m) => m,
                 };
-                (text(rec, f.systmid), model)
+                (text(rec, systmid), model)
             }
             None => (None, None),
         };
@@ -306,7 +297,7 @@ mod tests {
     fn one_collection_is_one_segment() {
         let mut t = SegmentTracker::default();
         t.group(0);
-        t.system_record(&hdr(100), &sys("TINY", "2094-606"));
+        t.system_record(&hdr(100), &sys("TINY", "2094-606"), None);
         for k in 1..5 {
             t.group(k * 8192);
             t.interval_end(100 + k);
@@ -326,19 +317,19 @@ mod tests {
     fn each_reason_starts_a_segment_at_its_group() {
         let mut t = SegmentTracker::default();
         t.group(0);
-        t.system_record(&hdr(100), &sys("TINY", "2094-606"));
+        t.system_record(&hdr(100), &sys("TINY", "2094-606"), None);
         t.interval_end(160);
         t.group(4096);
-        t.system_record(&hdr(200), &sys("TINY", "2094-606")); // restart, forward
+        t.system_record(&hdr(200), &sys("TINY", "2094-606"), None); // restart, forward
         t.interval_end(260);
         t.group(8192);
-        t.system_record(&hdr(300), &sys("VSPSYS", "2094-606"));
+        t.system_record(&hdr(300), &sys("VSPSYS", "2094-606"), None);
         t.interval_end(360);
         t.group(12288);
-        t.system_record(&hdr(400), &sys("VSPSYS", "2817-716"));
+        t.system_record(&hdr(400), &sys("VSPSYS", "2817-716"), None);
         t.interval_end(460);
         t.group(16384);
-        t.system_record(&hdr(50), &sys("VSPSYS", "2817-716")); // earlier
+        t.system_record(&hdr(50), &sys("VSPSYS", "2817-716"), None); // earlier
         t.interval_end(110);
         t.group(20480);
         t.interval_end(100); // an interval end before the last one
@@ -364,8 +355,8 @@ mod tests {
     #[test]
     fn configuration_before_any_data_does_not_split() {
         let mut t = SegmentTracker::default();
-        t.system_record(&hdr(100), &sys("TINY", "2094-606"));
-        t.system_record(&hdr(100), &sys("TINY", "2094-606"));
+        t.system_record(&hdr(100), &sys("TINY", "2094-606"), None);
+        t.system_record(&hdr(100), &sys("TINY", "2094-606"), None);
         t.interval_end(160);
         assert_eq!(t.count, 1);
     }

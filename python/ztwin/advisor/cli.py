@@ -44,6 +44,8 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         print(f"ztwin diagnose: warning: {path}: {damage}", file=sys.stderr)
     if d.implausible_note:
         print(f"ztwin diagnose: warning: {path}: {d.implausible_note}", file=sys.stderr)
+    if d.stats is not None and d.stats.get("longer_warning"):
+        print(f"ztwin diagnose: warning: {path}: {d.stats['longer_warning']}", file=sys.stderr)
     if args.json:
         sys.stdout.write(json.dumps(d.to_json(), indent=2) + "\n")
     else:

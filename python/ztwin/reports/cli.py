@@ -124,6 +124,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     bad = implausible_text(iv)
     if bad:
         print(f"ztwin report: warning: {path}: {bad}", file=sys.stderr)
+    if iv.stats is not None and iv.stats.get("longer_warning"):
+        print(f"ztwin report: warning: {path}: {iv.stats['longer_warning']}", file=sys.stderr)
     reports = build_from(iv, names, users, **opts)
     return _output(args, reports, path, out)
 

@@ -1,60 +1,105 @@
 //! The z/VM model: one LPAR, its real storage, XSTOR, paging and minidisk
 //! volumes, processors and guests, driven by one event queue.
 //!
-//! * [`storage`] — frames, available list, the Era A demand scan, XSTOR;
-//! * [`paging`] — paging volumes, slot allocation, block paging, device service;
-//! * [`blocks`] — the table of paging blocks (a block's header and page list side by side);
-//! * [`dispatch`] — logical CPUs, virtual CPUs, scheduler lists, workloads;
-//! * [`monitor`] — turning the model's counters into CP Monitor records.
+//! The model is a set of components, each a folder with its state (private
+//! fields), its events, its counters and its samples (see each `mod.rs`):
+//!
+//! * [`storage`] — frames, available list, the Era A demand scan, XSTOR, the
+//!   guests' address spaces;
+//! * [`paging`] — page slots, paging blocks, the block read and write policy;
+//! * [`io`] — DASD volumes, I/O requests and their service;
+//! * [`cpu`] — logical CPUs, virtual CPUs, scheduler lists, the dispatcher;
+//! * [`workload`] — what virtual CPUs do in a burst (thrasher, CPU, minidisk);
+//! * [`monitor`] — the outbox of event records, and the emitter that turns
+//!   the components' samples into CP Monitor records (one file per domain);
+//! * `tests/` — whole-run tests.
+//!
+//! [`Twin`] is the clock and queue ([`Core`]) plus the [`Model`], the
+//! components side by side. This file is the wiring: [`Ev`] (one sub-enum per
+//! component), the run loop, and the steps that involve more than one
+//! component as `Model` methods that split the borrow: `handle` (which event
+//! goes where), `io_done` (each I/O completion to the owner of its
+//! [`io::Origin`]), `get_frame` (storage's frame, the scan's page-outs to
+//! paging, the frame waiters it woke to cpu), logon, logoff, HF sampling, the
+//! timeline. Every step is given a [`Cx`] (the core, the logical CPU doing the
+//! work, the CP time it costs). Counters are written only by the component
+//! that owns them (per-CPU and per-guest breakdowns included, indexed by
+//! `cx.cpu` or the guest); the monitor reads samples.
 //!
 //! Every CP operation charges CP time (to the guest it serves, or to the
 //! system), so T/V and capture ratio come out of the model rather than being
 //! set by the scenario.
 
-pub mod blocks;
-pub mod dispatch;
+pub mod cpu;
+pub mod io;
 pub mod monitor;
 pub mod paging;
 pub mod storage;
+pub mod workload;
 
-use crate::queue::EventQueue;
-use crate::rng::{Rng, Stream};
+use crate::core::rng::{Rng, Stream};
+use crate::core::units::{Ns, PAGE, US};
 use crate::scenario::{Action, Scenario, Workload};
-use crate::units::{Ns, MS, PAGE, US};
-use dispatch::{Cpu, Guest, Vcpu};
-use paging::{IoReq, Paging};
+use cpu::{Cpus, GuestDef};
+use io::{Io, Origin, VolumeDef};
+use paging::{Backing, Paging};
 use storage::{Storage, Xstor};
+use workload::Workloads;
 
-/// Events of the simulation. Small and `Copy`: the queue never allocates per event.
+/// Events of the simulation, one sub-enum per component. Small and `Copy`:
+/// the queue never allocates per event.
 #[derive(Clone, Copy, Debug)]
 pub enum Ev {
-    /// A logical CPU finishes the burst it is running.
-    BurstEnd { cpu: u16 },
-    /// The I/O running on a volume completes.
-    IoDone { vol: u32 },
-    /// A virtual CPU's think time ends.
-    Wake { vcpu: u32 },
-    /// A guest has been idle for the test-idle time (if `gen` still matches).
-    TestIdle { guest: u32, gen: u32 },
-    /// High-frequency state sampling.
-    Hf,
-    /// End of a monitor sample interval.
-    Sample,
+    /// The cpu component's (burst end, think time end, test idle).
+    Cpu(cpu::Ev),
+    /// The I/O component's.
+    Io(io::Ev),
+    /// The monitor's (HF sampling, end of interval).
+    Mon(monitor::Ev),
     /// A timeline action.
     Timeline { idx: u32 },
 }
 
-/// CP costs in nanoseconds.
-#[derive(Clone, Copy, Debug)]
-pub struct Costs {
-    pub fault: Ns,
-    pub xmove: Ns,
-    pub first_touch: Ns,
-    pub page_io: Ns,
-    pub io: Ns,
-    pub dispatch: Ns,
-    pub steal_frame: Ns,
-    pub virtual_io: Ns,
+// Events stay small: 12 bytes, 32 per queue entry with its time and sequence.
+const _: () = assert!(std::mem::size_of::<Ev>() <= 12);
+const _: () = assert!(crate::core::queue::entry_size::<Ev>() == 32);
+
+impl Ev {
+    /// Which kind of event (for counting them by kind: burst end, I/O,
+    /// wake, test idle, HF, sample, timeline).
+    #[inline]
+    pub fn kind(&self) -> usize {
+        match self {
+            Ev::Cpu(cpu::Ev::BurstEnd { .. }) => 0,
+            Ev::Io(_) => 1,
+            Ev::Cpu(cpu::Ev::Wake { .. }) => 2,
+            Ev::Cpu(cpu::Ev::TestIdle { .. }) => 3,
+            Ev::Mon(monitor::Ev::Hf) => 4,
+            Ev::Mon(monitor::Ev::Sample) => 5,
+            Ev::Timeline { .. } => 6,
+        }
+    }
+}
+
+impl From<cpu::Ev> for Ev {
+    #[inline(always)]
+    fn from(e: cpu::Ev) -> Ev {
+        Ev::Cpu(e)
+    }
+}
+
+impl From<io::Ev> for Ev {
+    #[inline(always)]
+    fn from(e: io::Ev) -> Ev {
+        Ev::Io(e)
+    }
+}
+
+impl From<monitor::Ev> for Ev {
+    #[inline(always)]
+    fn from(e: monitor::Ev) -> Ev {
+        Ev::Mon(e)
+    }
 }
 
 fn us(x: f64) -> Ns {
@@ -121,48 +166,78 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// The whole simulated LPAR.
+impl From<crate::core::Abend> for RunError {
+    fn from(a: crate::core::Abend) -> RunError {
+        RunError::Abend {
+            at_ns: a.at_ns,
+            code: a.code,
+            reason: a.reason,
+        }
+    }
+}
+
+/// The engine core as the model uses it: its events.
+pub type Core = crate::core::Core<Ev>;
+/// A component's working context: the core, the logical CPU, the CP time charged.
+pub type Cx<'a> = crate::core::Cx<'a, Ev>;
+
+/// The whole simulated LPAR: the clock and event queue, and the model.
 pub struct Twin {
+    pub(crate) core: Core,
+    pub(crate) model: Model,
+}
+
+/// The components, side by side; the steps that involve several are methods.
+pub struct Model {
     pub(crate) sc: Scenario,
-    pub(crate) costs: Costs,
-    pub(crate) now: Ns,
-    pub(crate) end: Ns,
-    pub(crate) q: EventQueue<Ev>,
     pub(crate) st: Storage,
-    pub(crate) xs: Xstor,
     pub(crate) pg: Paging,
-    pub(crate) io: Vec<IoReq>,
-    pub(crate) io_free: Vec<u32>,
-    pub(crate) cpus: Vec<Cpu>,
-    pub(crate) ready: std::collections::VecDeque<u32>,
-    pub(crate) guests: Vec<Guest>,
-    pub(crate) vcpus: Vec<Vcpu>,
-    pub(crate) refs: u64,
-    pub(crate) events: u64,
-    pub(crate) abend: Option<RunError>,
-    pub(crate) block_max: u32,
-    pub(crate) storbuf: [f64; 3],
-    pub(crate) seed: u64,
-    /// Logical CPU whose work is being computed (for per-CPU counters).
-    pub(crate) cur_cpu: u16,
-    /// Guests on the eligible list, in arrival order.
-    pub(crate) eligible: std::collections::VecDeque<u32>,
-    /// Logon/logoff events not yet written.
-    pub(crate) events_pending: Vec<(monitor::PendingEvent, u32, Ns)>,
+    pub(crate) io: Io,
+    pub(crate) cpu: Cpus,
+    pub(crate) work: Workloads,
+    pub(crate) mon: monitor::Monitor,
     /// Events handled, by kind (burst end, I/O done, wake, test idle, HF,
     /// sample, timeline), for profiling.
-    pub(crate) ev_counts: [u64; 7],
-    /// Random touchers prefetch page-table entries ahead of themselves
-    /// (dispatch.rs): worth it only when their page tables together outgrow
-    /// the processor's caches. Speed only; results are the same either way.
-    pub(crate) lookahead: bool,
-    /// A block read whose frames are there to spare takes them in one loop
-    /// over borrowed tables (paging.rs). Speed only, like `lookahead`; off
-    /// only in the test that shows it.
-    pub(crate) unscanned_reads: bool,
-    /// Block reads that took that loop (for that test).
-    #[cfg(test)]
-    pub(crate) unscanned_read_count: u64,
+    ev_counts: [u64; 7],
+}
+
+/// The scenario's volumes, paging groups first, then minidisk groups; and the
+/// page slots of each paging volume, as `(volume, slots)`.
+fn volumes(sc: &Scenario) -> (Vec<VolumeDef>, Vec<(u32, u32)>) {
+    use crate::scenario::{cylinders_of, parse_devno, volser, SLOTS_PER_CYL};
+    let mut defs = Vec::new();
+    let mut slots = Vec::new();
+    for g in &sc.paging {
+        let base = parse_devno(&g.first_address).expect("validated");
+        let full = cylinders_of(&g.device_type).expect("validated");
+        let cyls = g.cylinders.unwrap_or(full);
+        for k in 0..g.count {
+            slots.push((defs.len() as u32, (cyls as u64 * SLOTS_PER_CYL) as u32));
+            defs.push(VolumeDef {
+                devno: base + k as u16,
+                volser: volser(&g.volser_prefix, k, g.count),
+                device_type: g.device_type.clone(),
+                cylinders: cyls,
+                paging: true,
+                service: g.service.clone(),
+            });
+        }
+    }
+    for g in &sc.dasd {
+        let base = parse_devno(&g.first_address).expect("validated");
+        let cyls = cylinders_of(&g.device_type).expect("validated");
+        for k in 0..g.count {
+            defs.push(VolumeDef {
+                devno: base + k as u16,
+                volser: volser(&g.volser_prefix, k, g.count),
+                device_type: g.device_type.clone(),
+                cylinders: cyls,
+                paging: false,
+                service: g.service.clone(),
+            });
+        }
+    }
+    (defs, slots)
 }
 
 /// Page-table bytes of random touchers above which prefetching ahead of them
@@ -191,97 +266,303 @@ impl Twin {
     /// Build the model from a validated scenario.
     pub fn new(sc: &Scenario, seed: u64, duration: Option<Ns>) -> Twin {
         let c = &sc.cp_costs;
-        let costs = Costs {
-            fault: us(c.page_fault_us),
-            xmove: us(c.xstor_move_us),
-            first_touch: us(c.first_touch_us),
-            page_io: us(c.page_io_us),
-            io: us(c.io_us),
-            dispatch: us(c.dispatch_us),
-            steal_frame: us(c.steal_per_frame_us),
-            virtual_io: us(c.virtual_io_us),
-        };
+        let ncpu = sc.system.processors as usize;
+        // The guests, in group order, each group's members numbered.
+        let mut defs = Vec::new();
+        let mut vpages = Vec::new();
+        let mut works = Vec::new();
+        for g in &sc.guests {
+            for id in crate::scenario::expand_userids(&g.userid, g.count) {
+                defs.push(GuestDef {
+                    userid: id,
+                    nvcpu: g.virtual_cpus,
+                    share: g.share,
+                    quickdsp: g.quickdsp,
+                });
+                vpages.push(g.virtual_storage.pages() as u32);
+                works.push((g.workload.clone().unwrap_or(Workload::Idle), g.virtual_cpus));
+            }
+        }
         let frames = (sc.system.central_storage.0 / PAGE) as u32;
         let fixed = (sc.system.cp_fixed.0 / PAGE) as u32;
-        let st = Storage::new(frames, fixed);
         let xs = Xstor::new((sc.system.xstor.0 / PAGE) as u32, sc.srm.xstor_low);
-        let pg = Paging::new(sc, seed);
-        let cpus = (0..sc.system.processors).map(|_| Cpu::default()).collect();
-        let mut t = Twin {
-            sc: sc.clone(),
-            costs,
-            now: 0,
-            end: duration.unwrap_or(sc.scenario.duration.0),
-            q: EventQueue::new(),
-            st,
+        let st = Storage::new(
+            frames,
+            fixed,
             xs,
-            pg,
-            io: Vec::new(),
-            io_free: Vec::new(),
-            cpus,
-            ready: Default::default(),
-            guests: Vec::new(),
-            vcpus: Vec::new(),
-            refs: 0,
-            events: 0,
-            abend: None,
-            block_max: sc.srm.block_max,
-            storbuf: sc.srm.storbuf.map(|x| x as f64 / 100.0),
-            seed,
-            cur_cpu: 0,
-            eligible: Default::default(),
-            events_pending: Vec::new(),
-            ev_counts: [0; 7],
-            lookahead: random_toucher_tables(sc) > LOOKAHEAD_MIN_BYTES,
-            unscanned_reads: true,
-            #[cfg(test)]
-            unscanned_read_count: 0,
-        };
-        t.build_guests();
-        t
-    }
-
-    fn build_guests(&mut self) {
-        let groups = self.sc.guests.clone();
-        for g in &groups {
-            for id in crate::scenario::expand_userids(&g.userid, g.count) {
-                let gi = self.guests.len() as u32;
-                let first_vcpu = self.vcpus.len() as u32;
-                for k in 0..g.virtual_cpus {
-                    let vi = self.vcpus.len() as u64;
-                    self.vcpus.push(Vcpu::new(
-                        gi,
-                        k as u16,
-                        Rng::new(self.seed, Stream::Vcpu, vi),
-                    ));
-                }
-                self.guests.push(Guest::new(
-                    id,
-                    g.virtual_storage.pages() as u32,
-                    first_vcpu,
-                    g.virtual_cpus,
-                    g.share,
-                    g.quickdsp,
-                    g.workload.clone().unwrap_or(Workload::Idle),
-                ));
-            }
+            sc.srm.block_max,
+            storage::Costs {
+                steal_frame: us(c.steal_per_frame_us),
+                xmove: us(c.xstor_move_us),
+            },
+            ncpu,
+            &vpages,
+        );
+        let (vols, slots) = volumes(sc);
+        let io = Io::new(vols, ncpu, seed);
+        let pg = Paging::new(
+            &slots,
+            sc.srm.block_max,
+            paging::Costs {
+                fault: us(c.page_fault_us),
+                page_io: us(c.page_io_us),
+                io: us(c.io_us),
+            },
+            ncpu,
+            defs.len(),
+        );
+        let cpu = Cpus::new(
+            ncpu,
+            sc.srm.storbuf.map(|x| x as f64 / 100.0),
+            us(c.dispatch_us),
+            defs,
+        );
+        let work = Workloads::new(
+            works,
+            |v| Rng::new(seed, Stream::Vcpu, v as u64),
+            random_toucher_tables(sc) > LOOKAHEAD_MIN_BYTES,
+            workload::Costs {
+                first_touch: us(c.first_touch_us),
+                xmove: us(c.xstor_move_us),
+                fault: us(c.page_fault_us),
+                virtual_io: us(c.virtual_io_us),
+            },
+        );
+        let mon = monitor::Monitor::new(
+            sc.monitor.sample_interval.0,
+            sc.monitor.hf_rate.0,
+            monitor::SystemId {
+                cp_level: sc.system.cp_level.clone(),
+                system_id: sc.system.system_id.clone(),
+                cpu_model: sc.system.cpu_model.clone(),
+                lpar_name: sc.system.lpar_name.clone(),
+                cpu_type: match sc.system.processor_type {
+                    crate::scenario::ProcessorType::CP => 0,
+                    crate::scenario::ProcessorType::IFL => 3,
+                },
+                central_storage: sc.system.central_storage.0,
+            },
+        );
+        Twin {
+            core: Core::new(duration.unwrap_or(sc.scenario.duration.0)),
+            model: Model {
+                sc: sc.clone(),
+                st,
+                pg,
+                io,
+                cpu,
+                work,
+                mon,
+                ev_counts: [0; 7],
+            },
         }
     }
 
+    /// Run to the end, writing monitor records through `emit`.
+    pub fn run(
+        &mut self,
+        emit: &mut monitor::Emitter<impl std::io::Write>,
+        progress: &mut dyn FnMut(Ns, Ns) -> bool,
+    ) -> Result<(), RunError> {
+        self.model.start(&mut self.core);
+        emit.config(self)?;
+        while let Some((t, ev)) = self.core.q.pop() {
+            if t > self.core.end {
+                break;
+            }
+            self.core.now = t;
+            self.core.events += 1;
+            let m = &mut self.model;
+            m.ev_counts[ev.kind()] += 1;
+            if let Ev::Mon(monitor::Ev::Sample) = ev {
+                #[cfg(debug_assertions)]
+                self.model.check();
+                emit.sample(self)?;
+                if !progress(t, self.core.end) {
+                    return Err(RunError::Interrupted);
+                }
+                let next = t + self.model.mon.sample_interval;
+                self.core.q.push(next, monitor::Ev::Sample.into());
+            } else {
+                let mut cx = Cx::new(&mut self.core, m.cpu.irq_cpu());
+                m.handle(&mut cx, ev);
+            }
+            let m = &mut self.model;
+            if m.cpu.any_ready() {
+                m.dispatch_idle_cpus(&mut self.core);
+            }
+            if let Some(e) = self.core.abend.take() {
+                return Err(e.into());
+            }
+        }
+        self.core.now = self.core.end;
+        if std::env::var_os("ZTWIN_DEBUG").is_some() {
+            self.model.debug_summary(self.core.now);
+        }
+        Ok(())
+    }
+
+    /// Page references so far.
+    pub fn refs(&self) -> u64 {
+        self.model.work.refs()
+    }
+}
+
+impl Model {
     /// Schedule the initial events: logons, monitor ticks, timeline.
-    fn start(&mut self) {
-        for gi in 0..self.guests.len() as u32 {
+    fn start(&mut self, core: &mut Core) {
+        let mut cx = Cx::new(core, 0);
+        for gi in 0..self.cpu.guest_count() {
             let (grp, _) = self.group_of(gi);
             if self.sc.guests[grp].logged_on {
-                self.logon(gi);
+                self.logon(&mut cx, gi);
             }
         }
-        let hf = self.sc.monitor.hf_rate.0;
-        self.q.push(hf, Ev::Hf);
-        self.q.push(self.sc.monitor.sample_interval.0, Ev::Sample);
+        debug_assert_eq!(cx.charge, Default::default());
+        core.q.push(self.mon.hf_rate, monitor::Ev::Hf.into());
+        core.q
+            .push(self.mon.sample_interval, monitor::Ev::Sample.into());
         for (i, t) in self.sc.timeline.iter().enumerate() {
-            self.q.push(t.at.0, Ev::Timeline { idx: i as u32 });
+            core.q.push(t.at.0, Ev::Timeline { idx: i as u32 });
         }
+    }
+
+    /// Handle one event (all but the sample, which the emitter takes): which
+    /// component each event goes to.
+    #[inline(always)]
+    fn handle(&mut self, cx: &mut Cx, ev: Ev) {
+        match ev {
+            Ev::Cpu(cpu::Ev::BurstEnd { cpu }) => self.burst_end(cx, cpu),
+            Ev::Io(io::Ev::Done { vol }) => {
+                self.io_done(cx, vol);
+                // Interrupt-level CP work (the migration it continues) is
+                // charged to the CPU's next burst, so busy time never runs
+                // ahead of elapsed time.
+                self.cpu.owe_sys(cx.cpu, std::mem::take(&mut cx.charge.sys));
+            }
+            Ev::Cpu(cpu::Ev::Wake { vcpu }) => self.cpu.wake(&mut self.st, vcpu),
+            Ev::Cpu(cpu::Ev::TestIdle { guest, gen }) => {
+                self.cpu.test_idle(&mut self.st, guest, gen)
+            }
+            Ev::Mon(monitor::Ev::Hf) => {
+                self.hf_sample();
+                cx.at(self.mon.hf_rate, monitor::Ev::Hf);
+            }
+            Ev::Mon(monitor::Ev::Sample) => unreachable!("the emitter takes samples"),
+            Ev::Timeline { idx } => self.timeline(cx, idx as usize),
+        }
+        debug_assert_eq!(cx.charge, Default::default(), "{ev:?} charged CP time");
+    }
+
+    /// An I/O completed on `vol`: its origin's owner takes it; then the
+    /// volume starts its next request (unless the completion work already
+    /// started one there). This match is the list of who issues I/O.
+    fn io_done(&mut self, cx: &mut Cx, vol: u32) {
+        let d = self.io.done(cx, vol);
+        match d.origin {
+            Origin::PageRead { block } => self.block_read_done(&d, block),
+            Origin::PageWrite { block } => {
+                self.block_written(&d, block);
+                self.pageout_done(block);
+            }
+            Origin::Migrate { block } => {
+                self.block_written(&d, block);
+                self.migration_done(cx, block);
+            }
+            Origin::Minidisk { vcpu } => self.cpu.io_wait_over(vcpu),
+        }
+        self.io.release(d.req);
+        self.io.start_next(cx, vol);
+    }
+
+    /// A frame for page (g, vp): storage takes it, running the demand scan
+    /// if the available list is low; the page-outs the scan chose go to
+    /// paging, the frame waiters freed frames woke go to cpu.
+    #[inline(always)]
+    pub(crate) fn get_frame(&mut self, cx: &mut Cx, g: u32, vp: u32) -> Option<u32> {
+        let Model { st, pg, io, .. } = self;
+        let f = st.get_frame(cx, &mut Backing { pg, io }, g, vp);
+        if !st.pageouts().is_empty() {
+            self.write_pageouts(cx);
+        }
+        self.wake_frame_waiters();
+        f
+    }
+
+    /// Hand the demand scan's page-outs to paging.
+    #[inline(never)]
+    fn write_pageouts(&mut self, cx: &mut Cx) {
+        self.pg.write_pageouts(cx, &mut self.io, self.st.pageouts());
+        self.st.clear_pageouts();
+    }
+
+    /// Frame waiters woken by freed frames are ready to run.
+    #[inline(always)]
+    pub(crate) fn wake_frame_waiters(&mut self) {
+        for v in self.st.drain_woken() {
+            self.cpu.make_ready(v);
+        }
+    }
+
+    /// First change of resident page (g, vp): its DASD copy is released.
+    #[inline]
+    pub(crate) fn first_change(&mut self, g: u32, vp: u32) {
+        let Model { st, pg, io, .. } = self;
+        st.first_change(&mut Backing { pg, io }, g, vp);
+    }
+
+    /// Forget page `vp` of a guest that logged off (see `Storage::discard`).
+    pub(crate) fn discard_page(&mut self, g: u32, vp: u32) {
+        let Model { st, pg, io, .. } = self;
+        st.discard(&mut Backing { pg, io }, g, vp);
+        self.wake_frame_waiters();
+    }
+
+    /// Guest `g` logs on: an empty address space, dormant, its workload started.
+    pub(crate) fn logon(&mut self, cx: &mut Cx, g: u32) {
+        if self.cpu.logged_on(g) {
+            return;
+        }
+        self.st.create_space(g);
+        self.cpu.logon(g, cx.now());
+        self.mon.event(monitor::PendingEvent::Logon, g, cx.now());
+        let w = self.work.workload(g).clone();
+        self.start_workload(cx, g, w);
+    }
+
+    /// Guest `g` logs off: its workload stops and its pages are forgotten
+    /// (those with I/O in flight when the I/O completes).
+    pub(crate) fn logoff(&mut self, cx: &mut Cx, g: u32) {
+        if !self.cpu.logged_on(g) {
+            return;
+        }
+        self.stop_workload(g);
+        self.cpu.logoff(g);
+        self.st.logoff(g);
+        for vp in 0..self.st.vpages(g) {
+            self.discard_page(g, vp);
+        }
+        self.st.clear_wss(g);
+        self.mon.event(monitor::PendingEvent::Logoff, g, cx.now());
+    }
+
+    /// High-frequency sampling, the components in a fixed order: CPU counts
+    /// and virtual CPU states, working sets, device queues, the storage
+    /// demand rate, then admission to the dispatch list.
+    fn hf_sample(&mut self) {
+        self.cpu.hf_tick();
+        self.st.hf_tick();
+        self.io.hf_tick();
+        self.st.update_rate(self.mon.hf_rate);
+        self.cpu.admit_eligible(&mut self.st);
+    }
+
+    /// Consistency of the components' state (debug builds, at each sample).
+    #[cfg(any(test, debug_assertions))]
+    pub(crate) fn check(&self) {
+        self.io.check();
+        self.pg.check();
+        self.st.check();
     }
 
     /// Guest group and member index of guest `gi`.
@@ -296,124 +577,44 @@ impl Twin {
         unreachable!("guest index out of range")
     }
 
-    fn timeline(&mut self, idx: usize) {
+    fn timeline(&mut self, cx: &mut Cx, idx: usize) {
         let t = self.sc.timeline[idx].clone();
         let members = self.sc.resolve_guests(&t.guest);
         for (grp, k) in members {
             let base: u32 = self.sc.guests[..grp].iter().map(|g| g.count).sum();
             let gi = base + k;
             match t.action {
-                Action::Logon => self.logon(gi),
-                Action::Logoff => self.logoff(gi),
+                Action::Logon => self.logon(cx, gi),
+                Action::Logoff => self.logoff(cx, gi),
                 Action::Start => {
                     let w = t
                         .workload
                         .clone()
-                        .unwrap_or_else(|| self.guests[gi as usize].workload.clone());
-                    self.start_workload(gi, w);
+                        .unwrap_or_else(|| self.work.workload(gi).clone());
+                    self.start_workload(cx, gi, w);
                 }
                 Action::Stop => self.stop_workload(gi),
             }
         }
     }
 
-    /// Run to the end, writing monitor records through `emit`.
-    pub fn run(
-        &mut self,
-        emit: &mut monitor::Emitter<impl std::io::Write>,
-        progress: &mut dyn FnMut(Ns, Ns) -> bool,
-    ) -> Result<(), RunError> {
-        self.start();
-        emit.config(self)?;
-        while let Some((t, ev)) = self.q.pop() {
-            if t > self.end {
-                break;
-            }
-            self.now = t;
-            self.events += 1;
-            self.ev_counts[match ev {
-                Ev::BurstEnd { .. } => 0,
-                Ev::IoDone { .. } => 1,
-                Ev::Wake { .. } => 2,
-                Ev::TestIdle { .. } => 3,
-                Ev::Hf => 4,
-                Ev::Sample => 5,
-                Ev::Timeline { .. } => 6,
-            }] += 1;
-            match ev {
-                Ev::BurstEnd { cpu } => self.burst_end(cpu),
-                Ev::IoDone { vol } => self.io_done(vol),
-                Ev::Wake { vcpu } => self.wake(vcpu),
-                Ev::TestIdle { guest, gen } => self.test_idle(guest, gen),
-                Ev::Hf => {
-                    self.hf_sample();
-                    self.q.push(t + self.sc.monitor.hf_rate.0, Ev::Hf);
-                }
-                Ev::Sample => {
-                    emit.sample(self)?;
-                    if !progress(t, self.end) {
-                        return Err(RunError::Interrupted);
-                    }
-                    self.q
-                        .push(t + self.sc.monitor.sample_interval.0, Ev::Sample);
-                }
-                Ev::Timeline { idx } => self.timeline(idx as usize),
-            }
-            if !self.ready.is_empty() {
-                self.dispatch_idle_cpus();
-            }
-            if let Some(e) = self.abend.take() {
-                return Err(e);
-            }
-        }
-        self.now = self.end;
-        if std::env::var_os("ZTWIN_DEBUG").is_some() {
-            self.debug_summary();
-        }
-        Ok(())
-    }
-
-    /// Developer aid (`ZTWIN_DEBUG=1`): the model's internal counters at the
-    /// end of a run, on stderr. Nothing here reaches the MONWRITE file.
-    fn debug_summary(&self) {
+    /// Developer aid (`ZTWIN_DEBUG=1`): the components' samples at the end of
+    /// a run, on stderr. Nothing here reaches the MONWRITE file.
+    fn debug_summary(&self, now: Ns) {
         eprintln!(
             "events by kind (burst, io, wake, testidle, hf, sample, timeline): {:?}",
             self.ev_counts
         );
-        eprintln!("storage counters: {:?}", self.st.c);
+        eprintln!("storage: {:?}", self.st.sample(now));
+        let (migrating, fifo, waiters) = self.st.debug_state();
         eprintln!(
-            "xstor free {} migrating {} low {} fifo {}; available {} (low {}, high {}), frame waiters {}, ready {}",
-            self.xs.free.len(),
-            self.xs.migrating,
-            self.xs.low,
-            self.xs.fifo.len(),
-            self.st.avail.len(),
-            self.st.low,
-            self.st.high,
-            self.st.waiters.len(),
-            self.ready.len()
+            "xstor migrating {migrating} fifo {fifo}; frame waiters {waiters}, ready {}",
+            self.cpu.ready_count()
         );
-        let busy: Vec<_> = self
-            .pg
-            .vols
-            .iter()
-            .map(|v| (v.busy.is_some(), v.queue.len()))
-            .collect();
-        eprintln!(
-            "volumes (busy, queued): {busy:?}; I/O requests {} ({} free)",
-            self.io.len(),
-            self.io_free.len()
-        );
-    }
-
-    pub(crate) fn abend(&mut self, code: &'static str, reason: String) {
-        if self.abend.is_none() {
-            self.abend = Some(RunError::Abend {
-                at_ns: self.now,
-                code,
-                reason,
-            });
-        }
+        eprintln!("paging: {:?}", self.pg.sample());
+        let busy: Vec<_> = self.io.devices().map(|d| (d.busy, d.queued)).collect();
+        let (reqs, free) = self.io.arena();
+        eprintln!("volumes (busy, queued): {busy:?}; I/O requests {reqs} ({free} free)");
     }
 }
 
@@ -433,157 +634,5 @@ pub(crate) fn prefetch<T>(v: &[T], i: usize) {
     let _ = (v, i);
 }
 
-/// Test-idle time before a guest is dropped from the dispatch list.
-pub(crate) const TEST_IDLE: Ns = 300 * MS;
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Random touchers that page, small enough for a unit test.
-    const PAGING: &str = r#"
-[scenario]
-duration = "40s"
-[system]
-processors = 2
-central_storage = "256M"
-xstor = "64M"
-[monitor]
-sample_interval = "10s"
-[[paging]]
-device_type = "3390-3"
-count = 4
-first_address = "7900"
-volser_prefix = "PG"
-[[guest]]
-userid = "LNX"
-count = 3
-virtual_storage = "256M"
-workload = { type = "thrasher", area = "160M", pattern = "working_set", hot_fraction = 0.2, hot_share = 0.8, warm_fraction = 0.3, warm_share = 0.15, touch = "write", cpu_per_touch_us = 5.0, burst_touches = 40, think = "20ms" }
-[[guest]]
-userid = "RND"
-virtual_storage = "128M"
-workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read", cpu_per_touch_us = 2.0, prefill = true }
-"#;
-
-    /// A guest that logs off while it pages leaves nothing behind: no frame,
-    /// no XSTOR block, no slot, and no XSTOR block freed twice (I/O in flight
-    /// at logoff is cleaned up when it completes).
-    #[test]
-    fn logoff_while_paging_frees_everything_once() {
-        // A small XSTOR, so migrations are in flight when the guests leave.
-        let text = format!(
-            "{}\n[[timeline]]\nat = \"25s\"\naction = \"logoff\"\nguest = \"LNX*\"\n",
-            PAGING.replace("xstor = \"64M\"", "xstor = \"8M\"")
-        );
-        let sc = Scenario::from_toml(&text, "logoff.toml").unwrap();
-        let (_, twin) = run(&sc, 3, false);
-        assert!(twin.st.c.migrated > 1000, "{:?}", twin.st.c);
-        let off: Vec<u32> = (0..twin.guests.len() as u32)
-            .filter(|&g| twin.guests[g as usize].sched == dispatch::Sched::LoggedOff)
-            .collect();
-        assert_eq!(off.len(), 3);
-        for &g in &off {
-            let gu = &twin.guests[g as usize];
-            assert_eq!((gu.resident, gu.xstor, gu.dasd), (0, 0, 0), "{}", gu.userid);
-            assert!(!twin.st.frames.iter().any(|f| f.owner == g));
-            assert!(!twin.xs.owner.contains(&g));
-        }
-        let mut free = twin.xs.free.clone();
-        free.sort_unstable();
-        free.dedup();
-        assert_eq!(
-            free.len(),
-            twin.xs.free.len(),
-            "an XSTOR block is free twice"
-        );
-        let owned = twin
-            .xs
-            .owner
-            .iter()
-            .filter(|&&o| o != storage::FREE)
-            .count();
-        assert_eq!(owned as u32, twin.xs.used());
-        // Every XSTOR block in use belongs to the page that points to it, and back.
-        for (b, &o) in twin.xs.owner.iter().enumerate() {
-            if o != storage::FREE {
-                let e = twin.guests[o as usize].pt[twin.xs.vpage[b] as usize].e;
-                assert_eq!(
-                    (storage::tag(e), storage::idx(e)),
-                    (storage::T_XS, b as u32)
-                );
-            }
-        }
-        for (g, gu) in twin.guests.iter().enumerate() {
-            let mut in_xs = 0;
-            for (vp, pe) in gu.pt.iter().enumerate() {
-                if storage::tag(pe.e) == storage::T_XS {
-                    in_xs += 1;
-                    let b = storage::idx(pe.e) as usize;
-                    assert_eq!((twin.xs.owner[b], twin.xs.vpage[b]), (g as u32, vp as u32));
-                }
-            }
-            assert_eq!(in_xs, gu.xstor, "{}", gu.userid);
-        }
-    }
-
-    /// Run `sc` with `seed`, prefetching or not: the MONWRITE bytes and the
-    /// model at the end.
-    fn run(sc: &Scenario, seed: u64, lookahead: bool) -> (Vec<u8>, Twin) {
-        run_with(sc, seed, |t| t.lookahead = lookahead)
-    }
-
-    /// Run `sc` with `seed` after `set` adjusts the model.
-    fn run_with(sc: &Scenario, seed: u64, set: impl FnOnce(&mut Twin)) -> (Vec<u8>, Twin) {
-        let mut twin = Twin::new(sc, seed, None);
-        set(&mut twin);
-        let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
-        let mut emit = monitor::Emitter::new(Vec::new(), start);
-        twin.run(&mut emit, &mut |_, _| true).unwrap();
-        (emit.finish().unwrap(), twin)
-    }
-
-    /// Prefetching ahead of random touchers is for speed only: the MONWRITE
-    /// file is the same byte for byte with and without it.
-    #[test]
-    fn lookahead_changes_nothing_but_speed() {
-        let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
-        let (plain, a) = run(&sc, 11, false);
-        let (ahead, b) = run(&sc, 11, true);
-        assert!(a.refs > 100_000, "the guests touch pages ({})", a.refs);
-        assert_eq!(a.refs, b.refs);
-        assert!(plain == ahead, "lookahead changed the MONWRITE file");
-        // The scenario pages, so faults interrupt the lookahead.
-        assert!(
-            a.st.c.pages_read_dasd + a.st.c.xstor_in > 1000,
-            "{:?}",
-            a.st.c
-        );
-        let (other_seed, _) = run(&sc, 12, true);
-        assert!(other_seed != plain, "another seed gives another file");
-    }
-
-    /// A block read with frames to spare takes them without checking for a
-    /// demand scan before each page (paging.rs): the MONWRITE file is the same
-    /// byte for byte as when every page takes its frame through `get_frame`.
-    /// The scenario has both cases: reads while storage fills, and reads
-    /// while the demand scan keeps the available list near its threshold.
-    #[test]
-    fn unscanned_block_reads_change_nothing_but_speed() {
-        let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
-        let (per_page, a) = run_with(&sc, 5, |t| t.unscanned_reads = false);
-        let (unscanned, b) = run_with(&sc, 5, |_| {});
-        assert_eq!(a.unscanned_read_count, 0);
-        let reads = b.pg.vols.iter().map(|v| v.c.ssch_rd).sum::<u64>();
-        assert!(
-            b.unscanned_read_count > 1000 && b.unscanned_read_count + 20 < reads,
-            "both kinds of read: {} of {reads} unscanned",
-            b.unscanned_read_count
-        );
-        assert!(b.st.c.scans > 10, "{:?}", b.st.c);
-        assert!(
-            per_page == unscanned,
-            "the unscanned loop changed the MONWRITE file"
-        );
-    }
-}
+mod tests;
