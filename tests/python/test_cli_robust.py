@@ -267,6 +267,9 @@ def test_scenario_api_errors_name_the_users_key(tmp_path: Path) -> None:
         ("system.processors", "two", "system.processors", 'invalid type: string "two", expected u16'),
         ("system.bogus", 1, "system.bogus", "unknown field `bogus`"),
         ("system.central_storage", float("nan"), "system.central_storage", "nan is not a number"),
+        ("system.central_storage", 4.5e9, "system.central_storage",
+         'a size is a string such as "768M" or a whole number of bytes, not the float 4500000000.0'),
+        ("scenario.duration", -3, "scenario.duration", "a duration is a non-negative number of seconds"),
         ("guest[0].virtual_storage", float("inf"), "guest[0].virtual_storage", "inf is not a number"),
     ]
     for key, value, place, reason in cases:
