@@ -118,7 +118,9 @@ impl<'de> Deserialize<'de> for Duration {
         impl de::Visitor<'_> for V {
             type Value = Duration;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a duration: a string such as \"10s\" or \"3.1ms\", or a number of seconds")
+                f.write_str(
+                    "a duration: a string such as \"10s\" or \"3.1ms\", or a number of seconds",
+                )
             }
             fn visit_u64<E: de::Error>(self, n: u64) -> Result<Duration, E> {
                 self.visit_f64(n as f64)
