@@ -33,9 +33,9 @@ fn simulation_error(py: Python<'_>, e: &RunError) -> PyErr {
         RunError::Abend { at_ns, code, .. } => (Some(*code), Some(*at_ns as f64 / 1e9)),
         _ => (None, None),
     };
-    // The engine does not yet finish the MONWRITE file at an abend (that
-    // waits on the carve of the engine into components): nothing is kept.
-    let kept = false;
+    // At an abend the engine finishes the MONWRITE file with the data up to
+    // it and an event record naming it (ztwin_engine::run_to_writer).
+    let kept = matches!(e, RunError::Abend { .. });
     match v
         .setattr("code", code)
         .and_then(|()| v.setattr("at_s", at_s))
