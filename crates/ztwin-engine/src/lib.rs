@@ -80,7 +80,7 @@ pub fn run_to_writer<W: std::io::Write>(
     let seed = seed.unwrap_or(sc.scenario.seed);
     let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).expect("validated");
     let mut twin = Twin::new(sc, seed, duration);
-    let mut emit = model::monitor::Emitter::new(w, start);
+    let mut emit = model::monitor::Emitter::new(w, start, sc.release());
     if let Err(e) = twin.run(&mut emit, progress) {
         if let RunError::Abend {
             at_ns,

@@ -48,16 +48,57 @@ pub struct ScenarioError {
     pub origin: String,
     pub place: String,
     pub reason: String,
+    /// For a check on a TOML file's values (`place` a key path): the line of
+    /// that key in the file, when it is there (a default has no line).
+    pub line: Option<usize>,
 }
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.place.is_empty() {
-            write!(f, "{}: {}", self.origin, self.reason)
-        } else {
-            write!(f, "{}: {}: {}", self.origin, self.place, self.reason)
+        write!(f, "{}: ", self.origin)?;
+        if let Some(n) = self.line {
+            write!(f, "line {n}: ")?;
         }
+        if !self.place.is_empty() {
+            write!(f, "{}: ", self.place)?;
+        }
+        write!(f, "{}", self.reason)
     }
+}
+
+/// The line of key path `place` (`system.cp_level`, `lpar.partition[1].weight`,
+/// `guest[0] (LINUX).workload.area`) in TOML `text`: the line of the deepest
+/// key of the path the file has, or `None` when it has not even the first.
+pub fn line_of(text: &str, place: &str) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    let root = DeTable::parse(text).ok()?;
+    let mut table = Some(root.get_ref());
+    let mut at = None;
+    for seg in place.split('.') {
+        let seg = seg.split(" (").next().unwrap_or(seg);
+        let (name, idx) = match seg.split_once('[') {
+            Some((n, rest)) => (n, rest.trim_end_matches(']').parse::<usize>().ok()),
+            None => (seg, None),
+        };
+        let Some((k, mut v)) = table.and_then(|t| t.get_key_value(name)) else {
+            break;
+        };
+        at = Some(k.span().start);
+        if let (Some(i), DeValue::Array(a)) = (idx, v.get_ref()) {
+            match a.get(i) {
+                Some(e) => {
+                    v = e;
+                    at = Some(e.span().start);
+                }
+                None => break,
+            }
+        }
+        table = match v.get_ref() {
+            DeValue::Table(t) => Some(t),
+            _ => None,
+        };
+    }
+    at.map(|o| text[..o.min(text.len())].matches('\n').count() + 1)
 }
 
 impl std::error::Error for ScenarioError {}
@@ -80,6 +121,9 @@ pub struct Scenario {
     pub dasd: Vec<DasdGroup>,
     #[serde(default, rename = "guest")]
     pub guests: Vec<GuestGroup>,
+    /// The CEC and its other partitions (absent: the LPAR owns its processors).
+    #[serde(default)]
+    pub lpar: Option<crate::model::lpar::params::Params>,
     #[serde(default)]
     pub timeline: Vec<TimelineEntry>,
 }
@@ -136,8 +180,9 @@ pub enum ProcessorType {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct System {
-    /// CP level: "5.4" (Era A: XSTOR, three-pass steal). Later levels are refused
-    /// until their storage manager exists.
+    /// CP level: "5.3", "5.4", "6.1" or "6.2" (Era A: XSTOR, three-pass steal;
+    /// the monitor records are written at that level's sizes). 6.3 and later
+    /// are refused until their storage manager exists.
     #[serde(default = "default_cp_level")]
     pub cp_level: String,
     #[serde(default = "default_system_id")]
@@ -331,9 +376,13 @@ impl Scenario {
                 origin: origin.into(),
                 place,
                 reason,
+                line: None,
             }
         })?;
-        sc.validate(origin)?;
+        sc.validate(origin).map_err(|mut e| {
+            e.line = line_of(text, &e.place);
+            e
+        })?;
         Ok(sc)
     }
 
@@ -344,6 +393,7 @@ impl Scenario {
             origin: origin.into(),
             place: e.path().to_string(),
             reason: e.inner().to_string(),
+            line: None,
         })?;
         sc.validate(origin)?;
         Ok(sc)
@@ -356,16 +406,22 @@ impl Scenario {
             origin: origin.into(),
             place: e.place,
             reason: e.reason,
+            line: None,
         };
         let err = |place: String, reason: String| {
             Err(ScenarioError {
                 origin: origin.into(),
                 place,
                 reason,
+                line: None,
             })
         };
+        monitor::params::cp_release(&self.system.cp_level).map_err(at)?;
         self.storage().validate().map_err(at)?;
         self.cpu().validate().map_err(at)?;
+        if let Some(l) = &self.lpar {
+            l.validate(&self.zvm_partition()).map_err(at)?;
+        }
         monitor::params::check_system_id(&self.system.system_id).map_err(at)?;
         self.monitor.validate().map_err(at)?;
         self.paging_params().validate().map_err(at)?;
@@ -473,6 +529,26 @@ impl Scenario {
         out
     }
 
+    /// The z/VM partition as the CEC sees it (`[system]`).
+    pub fn zvm_partition(&self) -> crate::model::lpar::params::ZvmPart {
+        use crate::model::lpar::params::PType;
+        crate::model::lpar::params::ZvmPart {
+            name: self.system.lpar_name.clone(),
+            ptype: match self.system.processor_type {
+                ProcessorType::CP => PType::CP,
+                ProcessorType::IFL => PType::IFL,
+            },
+            logical: self.system.processors,
+        }
+    }
+
+    /// The z/VM release the monitor records are written for (`system.cp_level`;
+    /// validated, so a scenario that passed `validate` always has one).
+    pub fn release(&self) -> ztwin_monitor::layout::Release {
+        monitor::params::cp_release(&self.system.cp_level)
+            .unwrap_or(ztwin_monitor::layout::DEFAULT_RELEASE)
+    }
+
     /// The storage component's parameters.
     pub fn storage(&self) -> storage::params::Params {
         storage::params::Params {
@@ -536,6 +612,58 @@ count = 3
 virtual_storage = "256M"
 workload = { type = "thrasher", area = "100M" }
 "#;
+
+    /// A check on the values of a TOML file names the key and its line
+    /// (issue 15's bad-input list for the CEC).
+    #[test]
+    fn value_errors_name_the_line() {
+        let cec = |body: &str| format!("{MIN}[lpar]\nphysical = {{ ifl = 6 }}\n{body}");
+        // MIN ends at line 14; [lpar] is line 15, physical 16, the body from 17.
+        for (body, place, line, want) in [
+            ("weight = 0\n", "lpar.weight", 17, "a weight is 1 to 999"),
+            (
+                "[[lpar.partition]]\nname = \"LNX2\"\ntype = \"IFL\"\nlogical = 4\nweight = 0\n",
+                "lpar.partition[0].weight",
+                18,
+                "a weight is 1 to 999",
+            ),
+            (
+                "[[lpar.partition]]\nname = \"LNX2\"\ntype = \"IFL\"\nlogical = 4\ndedicated = true\n\
+                 [[lpar.partition]]\nname = \"LNX3\"\ntype = \"IFL\"\nlogical = 4\ndedicated = true\n",
+                "lpar.partition[1].dedicated",
+                23,
+                "but the CEC has 6 and 4 are already dedicated",
+            ),
+            (
+                "[[lpar.partition]]\nname = \"LNX2\"\ntype = \"IFL\"\nlogical = 4\ndedicated = true\nabsolute_cap = 1.5\n",
+                "lpar.partition[0].absolute_cap",
+                18,
+                "below its dedicated share",
+            ),
+        ] {
+            let e = Scenario::from_toml(&cec(body), "c.toml").unwrap_err();
+            assert_eq!(e.place, place, "{e}");
+            assert!(e.reason.contains(want), "{e}");
+            // The partition's table starts at its [[lpar.partition]] header.
+            let l = e.line.unwrap();
+            assert!(l == line || (place.contains('[') && l >= line), "{e}");
+            assert!(e.to_string().starts_with(&format!("c.toml: line {l}: {place}: ")), "{e}");
+        }
+        let e = Scenario::from_toml(
+            &MIN.replace("[system]\n", "[system]\ncp_level = \"7.3\"\n"),
+            "c.toml",
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.line, e.place.as_str()),
+            (Some(3), "system.cp_level"),
+            "{e}"
+        );
+        // A default has no line: the key is named alone.
+        assert_eq!(line_of(MIN, "lpar.weight"), None);
+        assert_eq!(line_of(MIN, "guest[0].workload"), Some(14));
+        assert_eq!(line_of(MIN, "guest[0] (LIN001).count"), Some(12));
+    }
 
     #[test]
     fn minimal_scenario_parses() {

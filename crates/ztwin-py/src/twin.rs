@@ -52,7 +52,8 @@ fn scenario_error(py: Python<'_>, e: &CoreScenarioError) -> PyErr {
     let r = v
         .setattr("origin", e.origin.as_str())
         .and_then(|()| v.setattr("place", e.place.as_str()))
-        .and_then(|()| v.setattr("reason", e.reason.as_str()));
+        .and_then(|()| v.setattr("reason", e.reason.as_str()))
+        .and_then(|()| v.setattr("line", e.line));
     match r {
         Ok(()) => err,
         Err(x) => x,

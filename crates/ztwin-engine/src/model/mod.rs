@@ -10,6 +10,8 @@
 //! * [`io`] — DASD volumes, I/O requests and their service;
 //! * [`cpu`] — logical CPUs, virtual CPUs, scheduler lists, the dispatcher;
 //! * [`workload`] — what virtual CPUs do in a burst (thrasher, CPU, minidisk);
+//! * [`lpar`] — the CEC (with `[lpar]`): physical processors, the other
+//!   partitions, PR/SM's division of the shared pools, steal;
 //! * [`monitor`] — the outbox of event records, and the emitter that turns
 //!   the components' samples into CP Monitor records (one file per domain);
 //! * `tests/` — whole-run tests.
@@ -32,6 +34,7 @@
 
 pub mod cpu;
 pub mod io;
+pub mod lpar;
 pub mod monitor;
 pub mod paging;
 pub mod storage;
@@ -72,6 +75,8 @@ pub enum Ev {
     Sample,
     /// A timeline action (the wiring's own).
     Timeline { idx: u32 },
+    /// `lpar::Ev::Tick`.
+    CecTick,
 }
 
 // Events stay small: 12 bytes, 32 per queue entry with its time and sequence.
@@ -91,6 +96,7 @@ impl Ev {
             Ev::Hf => 4,
             Ev::Sample => 5,
             Ev::Timeline { .. } => 6,
+            Ev::CecTick => 7,
         }
     }
 }
@@ -111,6 +117,15 @@ impl From<io::Ev> for Ev {
     fn from(e: io::Ev) -> Ev {
         match e {
             io::Ev::Done { vol } => Ev::IoDone { vol },
+        }
+    }
+}
+
+impl From<lpar::Ev> for Ev {
+    #[inline(always)]
+    fn from(e: lpar::Ev) -> Ev {
+        match e {
+            lpar::Ev::Tick => Ev::CecTick,
         }
     }
 }
@@ -214,13 +229,15 @@ pub struct Model {
     pub(crate) cpu: Cpus,
     pub(crate) work: Workloads,
     pub(crate) mon: monitor::Monitor,
+    /// The CEC and its other partitions (`[lpar]`), if the scenario has one.
+    pub(crate) cec: Option<lpar::Cec>,
     /// Guests logged on at time zero.
     initial: Vec<u32>,
     /// The timeline, each action resolved to the guests it names.
     timeline: Vec<TimelineAction>,
     /// Events handled, by kind (burst end, I/O done, wake, test idle, HF,
-    /// sample, timeline), for profiling.
-    ev_counts: [u64; 7],
+    /// sample, timeline, CEC tick), for profiling.
+    ev_counts: [u64; 8],
 }
 
 /// A timeline action at `at`, for guests `guests`.
@@ -296,6 +313,10 @@ impl Twin {
             random_toucher_tables(sc) > LOOKAHEAD_MIN_BYTES,
             &sc.workload_costs(),
         );
+        let cec = sc
+            .lpar
+            .as_ref()
+            .map(|p| lpar::Cec::new(p, &sc.zvm_partition()));
         let mon = monitor::Monitor::new(
             &sc.monitor,
             monitor::SystemId {
@@ -340,9 +361,10 @@ impl Twin {
                 cpu,
                 work,
                 mon,
+                cec,
                 initial,
                 timeline,
-                ev_counts: [0; 7],
+                ev_counts: [0; 8],
             },
         }
     }
@@ -413,6 +435,9 @@ impl Model {
         for (i, t) in self.timeline.iter().enumerate() {
             core.q.push(t.at, Ev::Timeline { idx: i as u32 });
         }
+        if let Some(cec) = &self.cec {
+            core.q.push(cec.interval(), lpar::Ev::Tick.into());
+        }
     }
 
     /// Handle one event (all but the sample, which the emitter takes): which
@@ -438,6 +463,11 @@ impl Model {
             }
             Ev::Sample => unreachable!("the emitter takes samples"),
             Ev::Timeline { idx } => self.timeline(cx, idx as usize),
+            Ev::CecTick => {
+                let cec = self.cec.as_mut().expect("a CEC tick without a CEC");
+                cec.tick(cx.core.now);
+                cx.at(cec.interval(), lpar::Ev::Tick);
+            }
         }
         debug_assert_eq!(cx.charge, Default::default(), "{ev:?} charged CP time");
     }

@@ -683,7 +683,11 @@ impl Model {
         let mut cx = Cx::new(core, c);
         cx.charge.cp = self.cpu.begin(c, v);
         let b = self.run_burst(&mut cx, v, MINOR_SLICE);
-        let total = self.cpu.start_burst(c, b);
+        let mut total = self.cpu.start_burst(c, b);
+        if let Some(cec) = &mut self.cec {
+            // The logical CPU runs at the share PR/SM gives it.
+            total = cec.stretch(c, total);
+        }
         cx.at(total, Ev::BurstEnd { cpu: c as u32 });
     }
 

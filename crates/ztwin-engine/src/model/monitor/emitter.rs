@@ -7,14 +7,15 @@ use super::{dur, io, paging, storage, system, user, PendingEvent};
 use crate::core::units::Ns;
 use crate::model::{Model, RunError, Twin};
 use std::io::Write;
-use ztwin_monitor::layout::{by_name, RecordLayout};
+use ztwin_monitor::layout::{by_name_release, RecordLayout, Release};
 use ztwin_monitor::writer::{MonwriteWriter, RecordSet};
 use ztwin_monitor::{tod, SetKind};
 
 /// Domain masks (bit 0 = domain 0).
 const EVENT_DOMAINS: u8 = 0x08;
 
-/// The layouts of the sample records, found once.
+/// The layouts of every record the emitter writes, in the release of the
+/// scenario's `cp_level` (its sizes and field offsets), found once.
 pub(super) struct L {
     pub sytsyp: &'static RecordLayout,
     pub sytprp: &'static RecordLayout,
@@ -34,10 +35,60 @@ pub(super) struct L {
     pub useint: &'static RecordLayout,
     pub prcprp: &'static RecordLayout,
     pub ioddev: &'static RecordLayout,
+    pub mtrsys: &'static RecordLayout,
+    pub mtrprp: &'static RecordLayout,
+    pub mtrspr: &'static RecordLayout,
+    pub mtrepr: &'static RecordLayout,
+    pub mtrecm: &'static RecordLayout,
+    pub mtrdev: &'static RecordLayout,
+    pub mtrpag: &'static RecordLayout,
+    pub mtrmem: &'static RecordLayout,
+    pub mtrxsg: &'static RecordLayout,
+    pub mtrusr: &'static RecordLayout,
+    pub uselon: &'static RecordLayout,
+    pub uselof: &'static RecordLayout,
 }
 
-pub(super) fn l(name: &str) -> &'static RecordLayout {
-    by_name(name).unwrap_or_else(|| panic!("layout {name} missing"))
+impl L {
+    /// The layouts of `release`.
+    pub fn new(release: Release) -> L {
+        let l = |name: &str| {
+            by_name_release(name, release)
+                .unwrap_or_else(|| panic!("layout {name} missing for z/VM {release}"))
+        };
+        L {
+            sytsyp: l("MRSYTSYP"),
+            sytprp: l("MRSYTPRP"),
+            sytrsg: l("MRSYTRSG"),
+            sytrsp: l("MRSYTRSP"),
+            sytxsp: l("MRSYTXSP"),
+            sytasg: l("MRSYTASG"),
+            sytuwt: l("MRSYTUWT"),
+            sytxsg: l("MRSYTXSG"),
+            sytcug: l("MRSYTCUG"),
+            sytcup: l("MRSYTCUP"),
+            storsg: l("MRSTORSG"),
+            storsp: l("MRSTORSP"),
+            stoasp: l("MRSTOASP"),
+            stoxsg: l("MRSTOXSG"),
+            useact: l("MRUSEACT"),
+            useint: l("MRUSEINT"),
+            prcprp: l("MRPRCPRP"),
+            ioddev: l("MRIODDEV"),
+            mtrsys: l("MRMTRSYS"),
+            mtrprp: l("MRMTRPRP"),
+            mtrspr: l("MRMTRSPR"),
+            mtrepr: l("MRMTREPR"),
+            mtrecm: l("MRMTRECM"),
+            mtrdev: l("MRMTRDEV"),
+            mtrpag: l("MRMTRPAG"),
+            mtrmem: l("MRMTRMEM"),
+            mtrxsg: l("MRMTRXSG"),
+            mtrusr: l("MRMTRUSR"),
+            uselon: l("MRUSELON"),
+            uselof: l("MRUSELOF"),
+        }
+    }
 }
 
 /// A write error as the run reports it.
@@ -56,32 +107,16 @@ pub struct Emitter<W: Write> {
 }
 
 impl<W: Write> Emitter<W> {
-    pub fn new(out: W, start_unix_us: i64) -> Emitter<W> {
+    /// An emitter writing to `out` records of z/VM `release` (the
+    /// scenario's `cp_level`: every record at that release's size, its fields
+    /// at that release's offsets).
+    pub fn new(out: W, start_unix_us: i64, release: Release) -> Emitter<W> {
         Emitter {
             w: MonwriteWriter::new(out),
             start_tod: tod::from_unix_us(start_unix_us),
             set: RecordSet::new(SetKind::Sample),
             ev: RecordSet::new(SetKind::Event),
-            lay: L {
-                sytsyp: l("MRSYTSYP"),
-                sytprp: l("MRSYTPRP"),
-                sytrsg: l("MRSYTRSG"),
-                sytrsp: l("MRSYTRSP"),
-                sytxsp: l("MRSYTXSP"),
-                sytasg: l("MRSYTASG"),
-                sytuwt: l("MRSYTUWT"),
-                sytxsg: l("MRSYTXSG"),
-                sytcug: l("MRSYTCUG"),
-                sytcup: l("MRSYTCUP"),
-                storsg: l("MRSTORSG"),
-                storsp: l("MRSTORSP"),
-                stoasp: l("MRSTOASP"),
-                stoxsg: l("MRSTOXSG"),
-                useact: l("MRUSEACT"),
-                useint: l("MRUSEINT"),
-                prcprp: l("MRPRCPRP"),
-                ioddev: l("MRIODDEV"),
-            },
+            lay: L::new(release),
             intervals: 0,
             records: 0,
         }
@@ -108,23 +143,24 @@ impl<W: Write> Emitter<W> {
         s.clear();
         let id = &t.mon.id;
         let ncpu = t.cpu.counters().len();
-        system::config(s, tod, id, ncpu);
-        io::config(s, tod, t.io.devices());
-        storage::config_mem(s, tod, id.central_storage);
-        paging::config(s, tod, t.pg.volumes(), &t.io);
-        system::config_spr(s, tod, &t.mon);
+        let l = &self.lay;
+        system::config(s, l, tod, id, ncpu);
+        io::config(s, l, tod, t.io.devices());
+        storage::config_mem(s, l, tod, id.central_storage);
+        paging::config(s, l, tod, t.pg.volumes(), &t.io);
+        system::config_spr(s, l, tod, &t.mon);
         for g in 0..t.cpu.guest_count() {
             let u = t.cpu.guest(g);
             if u.logged_on {
-                user::config(s, tod, self.start_tod, &u, &t.st.space(g));
+                user::config(s, l, tod, self.start_tod, &u, &t.st.space(g));
             }
         }
-        storage::config_xsg(s, tod, t.st.sample(tw.core.now).xs_total);
+        storage::config_xsg(s, l, tod, t.st.sample(tw.core.now).xs_total);
         self.records += s.len() as u64 + 1;
         self.w.write_sample_set(&self.set, tod).map_err(write_err)?;
         let ev = &mut self.ev;
         ev.clear();
-        let epr = l("MRMTREPR");
+        let epr = self.lay.mtrepr;
         ev.push_layout(epr, tod)
             .set_u(fld!(epr, "MTREPR_EDOMAINS"), EVENT_DOMAINS as u64);
         self.records += 1;
@@ -222,7 +258,7 @@ impl<W: Write> Emitter<W> {
             s
         };
         let text = format!("ZTWIN: SYSTEM ABEND {code} AT {when}: {reason}");
-        let ecm = l("MRMTRECM");
+        let ecm = self.lay.mtrecm;
         let cmd = fld!(ecm, "MTRECM_CALCMD");
         let len = (ecm.size as usize).max(cmd.offset as usize + text.len());
         let ev = &mut self.ev;
@@ -242,10 +278,16 @@ impl<W: Write> Emitter<W> {
             let u = t.cpu.guest(g);
             let tod = self.start_tod + dur(at);
             match kind {
-                PendingEvent::Logon => user::logon(ev, tod, &u, &t.st.space(g)),
-                PendingEvent::Logoff => {
-                    user::logoff(ev, tod, self.start_tod, &u, t.pg.guest(g), t.cpu.vcpus(g))
-                }
+                PendingEvent::Logon => user::logon(ev, &self.lay, tod, &u, &t.st.space(g)),
+                PendingEvent::Logoff => user::logoff(
+                    ev,
+                    &self.lay,
+                    tod,
+                    self.start_tod,
+                    &u,
+                    t.pg.guest(g),
+                    t.cpu.vcpus(g),
+                ),
             }
         }
         if self.ev.is_empty() {

@@ -1,6 +1,6 @@
 //! I/O records: each device (IODDEV) and the configuration record MTRDEV.
 
-use super::emitter::{l, L};
+use super::emitter::L;
 use crate::model::io::DevSample;
 use ztwin_monitor::writer::RecordSet;
 
@@ -11,8 +11,13 @@ fn scm(ns: u64) -> u64 {
 }
 
 /// MTRDEV per device.
-pub(super) fn config<'a>(s: &mut RecordSet, tod: u64, devs: impl Iterator<Item = DevSample<'a>>) {
-    let dev = l("MRMTRDEV");
+pub(super) fn config<'a>(
+    s: &mut RecordSet,
+    l: &L,
+    tod: u64,
+    devs: impl Iterator<Item = DevSample<'a>>,
+) {
+    let dev = l.mtrdev;
     for d in devs {
         let v = d.def;
         let mut r = s.push_layout(dev, tod);

@@ -26,19 +26,26 @@
 
 /// Field `name` of layout `l` (a `&'static RecordLayout`), found once per call
 /// site: the samples set thousands of fields per interval, and finding each by
-/// name every time was a visible share of a run. The cached field is used only
-/// for the layout it was found in.
+/// name every time was a visible share of a run. Each call site caches the
+/// field for the first four layouts it meets (one per release written in the
+/// process), and uses a cached field only for the layout it was found in.
 macro_rules! fld {
     ($l:expr, $name:literal) => {{
-        static FOUND: std::sync::OnceLock<(usize, &'static ztwin_monitor::layout::FieldDef)> =
-            std::sync::OnceLock::new();
+        type Slot = std::sync::OnceLock<(usize, &'static ztwin_monitor::layout::FieldDef)>;
+        static FOUND: [Slot; 4] = [const { Slot::new() }; 4];
         let l: &'static ztwin_monitor::layout::RecordLayout = $l;
         let key = l as *const ztwin_monitor::layout::RecordLayout as usize;
-        let &(at, f) = FOUND.get_or_init(|| (key, l.f($name)));
-        if at == key {
-            f
-        } else {
-            l.f($name)
+        let mut hit = None;
+        for slot in &FOUND {
+            let &(at, f) = slot.get_or_init(|| (key, l.f($name)));
+            if at == key {
+                hit = Some(f);
+                break;
+            }
+        }
+        match hit {
+            Some(f) => f,
+            None => l.f($name),
         }
     }};
 }

@@ -1,7 +1,7 @@
 //! Paging records: paging space (SYTASG), each paging volume (STOASP), and
 //! the configuration record MTRPAG.
 
-use super::emitter::{l, L};
+use super::emitter::L;
 use crate::model::io::{DevSample, Io};
 use crate::model::paging::{PagingSample, PagingVolSample};
 use ztwin_monitor::writer::RecordSet;
@@ -9,11 +9,12 @@ use ztwin_monitor::writer::RecordSet;
 /// MTRPAG per paging volume.
 pub(super) fn config(
     s: &mut RecordSet,
+    l: &L,
     tod: u64,
     vols: impl Iterator<Item = PagingVolSample>,
     io: &Io,
 ) {
-    let pag = l("MRMTRPAG");
+    let pag = l.mtrpag;
     for (i, pv) in vols.enumerate() {
         let v = io.def(pv.dev);
         let mut r = s.push_layout(pag, tod);

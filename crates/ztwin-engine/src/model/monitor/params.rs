@@ -5,6 +5,7 @@
 use crate::core::units::{Duration, MS, SEC};
 use crate::core::{invalid, Invalid};
 use serde::Deserialize;
+use ztwin_monitor::layout::Release;
 
 /// `[monitor]`.
 #[derive(Debug, Clone, Deserialize)]
@@ -49,4 +50,37 @@ pub fn check_system_id(id: &str) -> Result<(), Invalid> {
         );
     }
     Ok(())
+}
+
+/// The z/VM release of `cp_level` (`"5.4"`): one of the releases whose record
+/// layouts ztwin knows ([`Release::KNOWN`], 5.3 to 7.4); the emitter writes
+/// every record at that release's size and offsets. Whether the engine models
+/// the release's CP (its storage management) is the storage component's check.
+pub fn cp_release(cp_level: &str) -> Result<Release, Invalid> {
+    let known = || {
+        Release::KNOWN
+            .iter()
+            .map(|r| r.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let bad = || {
+        Invalid::new(
+            "system.cp_level",
+            format!(
+                "'{cp_level}' is not a z/VM level ztwin knows (expected one of {})",
+                known()
+            ),
+        )
+    };
+    let t = cp_level.trim();
+    // "V.R" exactly: a modification level or other decoration is not a level.
+    if t.split('.').count() != 2 {
+        return Err(bad());
+    }
+    let r: Release = t.parse().map_err(|_| bad())?;
+    if !Release::KNOWN.contains(&r) {
+        return Err(bad());
+    }
+    Ok(r)
 }

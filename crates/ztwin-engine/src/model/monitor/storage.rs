@@ -2,22 +2,22 @@
 //! STOXSG), per logical CPU (SYTRSP, SYTXSP, STORSP), and the configuration
 //! records MTRMEM and MTRXSG.
 
-use super::emitter::{l, L};
+use super::emitter::L;
 use crate::model::paging::PageIo;
 use crate::model::storage::{StorCpu, StorageSample};
 use ztwin_monitor::writer::RecordSet;
 
 /// MTRMEM: central storage, `bytes`.
-pub(super) fn config_mem(s: &mut RecordSet, tod: u64, bytes: u64) {
-    let mem = l("MRMTRMEM");
+pub(super) fn config_mem(s: &mut RecordSet, l: &L, tod: u64, bytes: u64) {
+    let mem = l.mtrmem;
     let mut r = s.push_layout(mem, tod);
     r.set_u(fld!(mem, "MTRMEM_RSASTORE"), bytes.min(u32::MAX as u64));
     r.set_u(fld!(mem, "MTRMEM_SYSGSTOR"), bytes);
 }
 
 /// MTRXSG: XSTOR of `blocks` 4 KB blocks.
-pub(super) fn config_xsg(s: &mut RecordSet, tod: u64, blocks: u32) {
-    let xsg = l("MRMTRXSG");
+pub(super) fn config_xsg(s: &mut RecordSet, l: &L, tod: u64, blocks: u32) {
+    let xsg = l.mtrxsg;
     let mut r = s.push_layout(xsg, tod);
     r.set_u(fld!(xsg, "MTRXSG_XSTOTALB"), blocks as u64);
     r.set_u(fld!(xsg, "MTRXSG_SYSXTSIZ"), blocks as u64);

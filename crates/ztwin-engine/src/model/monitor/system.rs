@@ -2,7 +2,7 @@
 //! SYTUWT, SYTCUG, SYTCUP) and the system's configuration records (MTRSYS,
 //! MTRPRP, MTRSPR).
 
-use super::emitter::{l, write_err, L};
+use super::emitter::{write_err, L};
 use super::{dur, Monitor, SystemId};
 use crate::core::units::Ns;
 use crate::model::cpu::{CpuCounters, HfCounters};
@@ -15,8 +15,8 @@ const PRBTM_START: u64 = 0x7FFF_FFFF_0000_0000;
 const SAMPLE_DOMAINS: u8 = 0x80 | 0x40 | 0x10 | 0x08 | 0x04 | 0x02;
 
 /// MTRSYS and one MTRPRP per logical CPU.
-pub(super) fn config(s: &mut RecordSet, tod: u64, id: &SystemId, ncpu: usize) {
-    let sys = l("MRMTRSYS");
+pub(super) fn config(s: &mut RecordSet, l: &L, tod: u64, id: &SystemId, ncpu: usize) {
+    let sys = l.mtrsys;
     {
         let mut r = s.push_layout(sys, tod);
         r.set_text(fld!(sys, "MTRSYS_HCPCPEID"), &format!("{}.0", id.cp_level));
@@ -34,7 +34,7 @@ pub(super) fn config(s: &mut RecordSet, tod: u64, id: &SystemId, ncpu: usize) {
         r.set_text(fld!(sys, "MTRSYS_LPARNAME"), &id.lpar_name);
         r.set_u(fld!(sys, "MTRSYS_CPUDEDCT"), ncpu as u64);
     }
-    let prp = l("MRMTRPRP");
+    let prp = l.mtrprp;
     for c in 0..ncpu {
         let mut r = s.push_layout(prp, tod);
         r.set_u(fld!(prp, "MTRPRP_PFXCPUAD"), c as u64);
@@ -43,8 +43,8 @@ pub(super) fn config(s: &mut RecordSet, tod: u64, id: &SystemId, ncpu: usize) {
 }
 
 /// MTRSPR: the monitor's settings.
-pub(super) fn config_spr(s: &mut RecordSet, tod: u64, m: &Monitor) {
-    let spr = l("MRMTRSPR");
+pub(super) fn config_spr(s: &mut RecordSet, l: &L, tod: u64, m: &Monitor) {
+    let spr = l.mtrspr;
     let mut r = s.push_layout(spr, tod);
     r.set_i(
         fld!(spr, "MTRSPR_INTERVAL"),
@@ -140,7 +140,9 @@ pub(super) fn lpar(
     let g = l.sytcup.group.expect("MRSYTCUP has logical-CPU entries");
     let (fixed, entry) = (l.sytcup.size as usize, g.entry_size as usize);
     let len = fixed + entry * n as usize;
-    let mut r = s.push(0, 16, tod, len).map_err(write_err)?;
+    let mut r = s
+        .push(l.sytcup.domain, l.sytcup.record, tod, len)
+        .map_err(write_err)?;
     r.set_u(fld!(l.sytcup, "SYTCUP_CALCPUOF"), fixed as u64);
     r.set_u(fld!(l.sytcup, "SYTCUP_CALCPULN"), entry as u64);
     r.set_u(fld!(l.sytcup, "SYTCUP_LCXLPNUM"), 1);

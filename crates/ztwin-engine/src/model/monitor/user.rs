@@ -3,7 +3,7 @@
 //! configuration record MTRUSR.
 
 use super::dur;
-use super::emitter::{l, L};
+use super::emitter::L;
 use crate::model::cpu::{GuestSample, HfCounters, VcpuSample};
 use crate::model::paging::PageIo;
 use crate::model::storage::{GuestStor, SpaceSample};
@@ -20,12 +20,13 @@ use ztwin_monitor::writer::RecordSet;
 /// MTRUSR of a logged-on guest.
 pub(super) fn config(
     s: &mut RecordSet,
+    l: &L,
     tod: u64,
     start_tod: u64,
     u: &GuestSample,
     sp: &SpaceSample,
 ) {
-    let usr = l("MRMTRUSR");
+    let usr = l.mtrusr;
     let mut r = s.push_layout(usr, tod);
     r.set_text(fld!(usr, "MTRUSR_VMDUSER"), u.userid);
     r.set_u(fld!(usr, "MTRUSR_VMDCPUCT"), u.nvcpu as u64);
@@ -107,8 +108,8 @@ pub(super) fn activity(
 }
 
 /// USELON: guest `u` logged on at `tod`.
-pub(super) fn logon(ev: &mut RecordSet, tod: u64, u: &GuestSample, sp: &SpaceSample) {
-    let lon = l("MRUSELON");
+pub(super) fn logon(ev: &mut RecordSet, l: &L, tod: u64, u: &GuestSample, sp: &SpaceSample) {
+    let lon = l.uselon;
     let mut r = ev.push_layout(lon, tod);
     r.set_text(fld!(lon, "USELON_VMDUSER"), u.userid);
     r.set_u(fld!(lon, "USELON_VMDCPUCT"), u.nvcpu as u64);
@@ -120,13 +121,14 @@ pub(super) fn logon(ev: &mut RecordSet, tod: u64, u: &GuestSample, sp: &SpaceSam
 /// USELOF: guest `u` logged off at `tod`, with its totals.
 pub(super) fn logoff(
     ev: &mut RecordSet,
+    l: &L,
     tod: u64,
     start_tod: u64,
     u: &GuestSample,
     pio: PageIo,
     vcpus: impl Iterator<Item = VcpuSample>,
 ) {
-    let lof = l("MRUSELOF");
+    let lof = l.uselof;
     let (tt, vt) = vcpus.fold((0, 0), |(a, b), v| (a + v.ttime, b + v.vtime));
     let mut r = ev.push_layout(lof, tod);
     r.set_text(fld!(lof, "USELOF_VMDUSER"), u.userid);

@@ -10,9 +10,14 @@ use crate::core::{check_cost_us, invalid, us_to_ns, Invalid};
 /// The page-table entry holds a 29-bit frame number: up to 2^29 frames (2 TB).
 pub const MAX_FRAMES: u64 = 1 << 29;
 
+/// CP levels whose storage management is modelled (Era A: XSTOR and the
+/// three-pass demand scan, z/VM up to 6.2). The storage model is the same
+/// for all four; the monitor records differ by level.
+pub const ERA_A_LEVELS: [&str; 4] = ["5.3", "5.4", "6.1", "6.2"];
+
 #[derive(Clone, Debug)]
 pub struct Params {
-    /// CP level: only "5.4" (Era A: XSTOR, three-pass demand scan).
+    /// CP level: one of [`ERA_A_LEVELS`] (Era A: XSTOR, three-pass demand scan).
     pub cp_level: String,
     /// Bytes of central storage, of CP's fixed storage, of XSTOR.
     pub central_storage: u64,
@@ -29,12 +34,15 @@ pub struct Params {
 
 impl Params {
     pub fn validate(&self) -> Result<(), Invalid> {
-        if self.cp_level != "5.4" {
+        if !ERA_A_LEVELS.contains(&self.cp_level.trim()) {
             return invalid(
                 "system.cp_level".into(),
                 format!(
-                    "CP level '{}' is not modelled yet: only \"5.4\" (XSTOR, three-pass steal) is available",
-                    self.cp_level
+                    "CP level '{}' is not modelled yet: z/VM 6.3 and later manage storage without \
+                     XSTOR (global aging list, early writes; not built); the levels with XSTOR and \
+                     the three-pass steal are available: {}",
+                    self.cp_level,
+                    ERA_A_LEVELS.join(", ")
                 ),
             );
         }

@@ -74,7 +74,7 @@ fn run_with(sc: &Scenario, seed: u64, set: impl FnOnce(&mut Twin)) -> (Vec<u8>, 
     let mut twin = Twin::new(sc, seed, None);
     set(&mut twin);
     let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
-    let mut emit = monitor::Emitter::new(Vec::new(), start);
+    let mut emit = monitor::Emitter::new(Vec::new(), start, sc.release());
     twin.run(&mut emit, &mut |_, _| true).unwrap();
     (emit.finish().unwrap(), twin)
 }
@@ -119,4 +119,123 @@ fn unscanned_block_reads_change_nothing_but_speed() {
         per_page == unscanned,
         "the unscanned loop changed the MONWRITE file"
     );
+}
+
+/// The emitter writes the scenario's `cp_level`: every record at that
+/// release's size (SYTCUP: its fixed part plus whole entries; MTRECM: its
+/// text), MTRSYS_HCPCPEID naming it. The reader detects the release from the
+/// file, decodes no record as longer than its layout, finds no damage and no
+/// unknown record.
+#[test]
+fn records_are_written_at_the_cp_levels_sizes() {
+    use ztwin_monitor::layout::{by_name_release, Release};
+    let mut sizes = Vec::new();
+    for level in ["5.3", "5.4", "6.1", "6.2"] {
+        let toml = PAGING.replace("[system]\n", &format!("[system]\ncp_level = \"{level}\"\n"));
+        let sc = Scenario::from_toml(&toml, "levels.toml").unwrap();
+        let rel: Release = level.parse().unwrap();
+        assert_eq!(sc.release(), rel);
+        let (bytes, _) = run(&sc, 3, true);
+        let rd = ztwin_monitor::reader::Reader::new(std::io::Cursor::new(bytes)).unwrap();
+        let mut seen = std::collections::BTreeMap::new();
+        let mut bad = Vec::new();
+        let stats = rd
+            .for_each(|r| {
+                let Some(l) = r.layout else { return };
+                let len = r.bytes.len();
+                let ok = match l.name {
+                    "MRSYTCUP" => {
+                        let e = l.group.unwrap().entry_size as usize;
+                        len > l.size as usize && (len - l.size as usize) % e == 0
+                    }
+                    "MRMTRECM" => len >= l.size as usize,
+                    _ => len == l.size as usize,
+                };
+                if !ok && bad.len() < 5 {
+                    bad.push(format!("{} {} bytes, layout {}", l.name, len, l.size));
+                }
+                *seen.entry(l.name).or_insert(0u32) += 1;
+            })
+            .unwrap();
+        assert!(bad.is_empty(), "z/VM {level}: {bad:?}");
+        assert_eq!(stats.release, rel, "{level}: {}", stats.release_source);
+        assert!(
+            matches!(
+                stats.release_source,
+                ztwin_monitor::layout::ReleaseSource::Hcpcpeid(_)
+            ),
+            "{level}: {}",
+            stats.release_source
+        );
+        assert_eq!(stats.longer, 0, "{level}: {:?}", stats.longer_by_type);
+        assert_eq!((stats.unknown, stats.damage_count), (0, 0), "{level}");
+        for name in ["MRSYTPRP", "MRMTRSYS", "MRSTORSG", "MRUSEACT", "MRSYTUWT"] {
+            assert!(seen.contains_key(name), "{level}: no {name}");
+        }
+        sizes.push(by_name_release("MRSYTPRP", rel).unwrap().size);
+    }
+    // IBM's SYTPRP sizes: 108 (5.3), 124 (5.4), 124 carried (6.1), 140 (6.2).
+    assert_eq!(sizes, [108, 124, 124, 140]);
+}
+
+/// Levels the engine does not model, and strings that are no level, are
+/// refused naming system.cp_level and why.
+#[test]
+fn cp_levels_refused_with_a_reason() {
+    for (level, want) in [
+        ("6.3", "not modelled yet"),
+        ("7.3", "not modelled yet"),
+        ("8.1", "not a z/VM level ztwin knows"),
+        ("5.4.0", "not a z/VM level ztwin knows"),
+        ("abc", "not a z/VM level ztwin knows"),
+    ] {
+        let toml = PAGING.replace("[system]\n", &format!("[system]\ncp_level = \"{level}\"\n"));
+        let e = Scenario::from_toml(&toml, "levels.toml").unwrap_err();
+        assert_eq!(e.place, "system.cp_level", "{level}");
+        assert!(e.reason.contains(want), "{level}: {}", e.reason);
+    }
+}
+
+/// A CEC whose other partitions saturate the shared CPs: z/VM's logical
+/// CPUs get their weight's share (0.4 engines), their bursts stretch, the guests touch
+/// fewer pages in the same time than with the CPs to themselves; z/VM's own
+/// CPU time stays at most elapsed; the run repeats byte for byte.
+#[test]
+fn a_saturated_cec_slows_the_zvm_partition() {
+    let cec = r#"
+[lpar]
+physical = { ifl = 4 }
+weight = 100
+[[lpar.partition]]
+name = "LNX2"
+type = "IFL"
+logical = 4
+weight = 900
+busy = 4.0
+"#;
+    let alone = Scenario::from_toml(PAGING, "p.toml").unwrap();
+    let shared = Scenario::from_toml(&format!("{PAGING}{cec}"), "p.toml").unwrap();
+    let (_, a) = run(&alone, 5, true);
+    let (bytes, b) = run(&shared, 5, true);
+    let (bytes2, _) = run(&shared, 5, true);
+    assert_eq!(bytes, bytes2, "same scenario, same seed");
+    let c = b.model.cec.as_ref().unwrap();
+    c.check();
+    assert!(c.ticks() >= 3000, "{} ticks in 40 s", c.ticks());
+    let z = c.partitions().next().unwrap();
+    let steal: u64 = z.lcpus.iter().map(|l| l.steal_ns()).sum();
+    let got: u64 = z.lcpus.iter().map(|l| l.dispatch_ns).sum();
+    assert!(steal > got / 4, "steal {steal} dispatch {got}");
+    // Weights 100 of 1000 on 4 IFLs: z/VM's 2 logical IFLs get at most 0.4
+    // engines (less in intervals where its guests wait for paging I/O).
+    let engines = got as f64 / 40e9;
+    assert!(engines <= 0.4 + 1e-6 && engines > 0.3, "{engines}");
+    assert!(b.refs() < a.refs() * 9 / 10, "{} vs {}", b.refs(), a.refs());
+    let busy: u64 = b
+        .model
+        .cpu
+        .counters()
+        .map(|c| c.emul_ns + c.cp_user_ns + c.sys_ns)
+        .sum();
+    assert!(busy <= 2 * 40 * 1_000_000_000, "{busy}");
 }

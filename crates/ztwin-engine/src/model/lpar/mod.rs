@@ -1,0 +1,546 @@
+//! The CEC: physical processors by type, the partitions PR/SM runs on them,
+//! and how much of a physical processor each logical one gets.
+//!
+//! **Owns** the physical processor pools (one per type: CP, IFL, zIIP, ICF;
+//! dedicated processors taken out of the shared pool), the partitions (the
+//! z/VM one first, whose logical processors are the `cpu` component's; the
+//! others as load profiles: engines demanded over time), capacity groups, and
+//! per logical processor its demand and what it got.
+//!
+//! **The model** (zvm-model.md topic 9): every dispatch interval (default
+//! 12.5 ms) PR/SM divides each shared pool among the partitions that demand
+//! it. A partition's share of the pool is its weight over the sum of the
+//! weights of the pool's partitions; what one does not use the others get, in
+//! proportion to their weights, unless capped: initial capping holds a
+//! partition to its weight's share, an absolute cap to a number of engines, a
+//! capacity group its members together to the group's limit. A logical
+//! processor never gets more than one physical processor. A partition's
+//! allocation is spread over its logical processors evenly (horizontal) or, with
+//! HiperDispatch's vertical polarisation, filling the first ones whole before
+//! the next. PR/SM's own time (LPAR management time) is charged per shared
+//! logical processor dispatched in the interval and comes off the pool first.
+//! Dedicated logical processors get their physical processor whenever they
+//! demand it.
+//!
+//! **The z/VM partition's side**: its logical processor's demand in an
+//! interval is the wall time it was running a burst; in the next interval its
+//! bursts take `cpu time / delivered fraction` of wall time ([`Cec::stretch`]),
+//! so a constrained CEC slows z/VM's work while z/VM's own CPU timers (its
+//! busy in SYTPRP) count only the time it ran: the difference shows as wait in
+//! z/VM's own figures and as steal (demand not delivered) here. The fraction
+//! is fixed when a burst starts; bursts are at most a minor time slice (5 ms),
+//! shorter than the dispatch interval.
+//!
+//! **Events**: [`Ev::Tick`] every dispatch interval.
+//!
+//! **Counters** (cumulative, owner-written): per logical processor of every
+//! partition its demand, dispatch time and management time; per pool its
+//! capacity, busy (dispatch plus management) and management time;
+//! [`Cec::partitions`], [`Cec::pools`].
+
+pub mod params;
+#[cfg(test)]
+mod tests;
+
+use crate::core::units::{Ns, SEC};
+use params::{PType, Params, ZvmPart};
+
+/// Events of the CEC.
+#[derive(Clone, Copy, Debug)]
+pub enum Ev {
+    /// A dispatch interval ended: PR/SM divides the next one.
+    Tick,
+}
+
+/// A logical processor's cumulative times (ns).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LcpuCounters {
+    /// Time it asked for (wall time with work to run).
+    pub demand_ns: u64,
+    /// Time it ran on a physical processor.
+    pub dispatch_ns: u64,
+    /// PR/SM's management time on its behalf.
+    pub mgmt_ns: u64,
+}
+
+impl LcpuCounters {
+    /// Demand not delivered: the time it waited for a physical processor.
+    pub fn steal_ns(&self) -> u64 {
+        self.demand_ns.saturating_sub(self.dispatch_ns)
+    }
+}
+
+/// A pool's cumulative times (ns).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PoolCounters {
+    /// Physical processors times elapsed time.
+    pub capacity_ns: u64,
+    /// Dispatch plus management time on the pool's processors.
+    pub busy_ns: u64,
+    /// Management time (PR/SM's own; the "*PHYSICAL*" partition of reports).
+    pub mgmt_ns: u64,
+}
+
+/// A pool as the monitor sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct PoolSample {
+    pub ptype: PType,
+    pub physical: u16,
+    pub dedicated: u16,
+    pub c: PoolCounters,
+}
+
+/// A partition as the monitor sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct PartSample<'a> {
+    /// Partition number (1 = the z/VM partition).
+    pub number: u16,
+    pub name: &'a str,
+    pub ptype: PType,
+    pub weight: u16,
+    pub dedicated: bool,
+    pub capped: bool,
+    pub absolute_cap: Option<f64>,
+    pub vertical: bool,
+    pub lcpus: &'a [LcpuCounters],
+}
+
+struct Part {
+    name: String,
+    ptype: PType,
+    nlog: usize,
+    weight: f64,
+    weight_u: u16,
+    dedicated: bool,
+    capped: bool,
+    abs_cap: Option<f64>,
+    group: Option<usize>,
+    vertical: bool,
+    /// Engines demanded now, and the changes to come: (time, engines).
+    busy: f64,
+    profile: Vec<(Ns, f64)>,
+    next: usize,
+    /// First of its logical processors in the per-LCPU arrays.
+    base: usize,
+}
+
+pub struct Cec {
+    interval: Ns,
+    mgmt: f64,
+    phys: [u16; 4],
+    ded: [u16; 4],
+    parts: Vec<Part>,
+    group_limit: Vec<f64>,
+    /// Wall time of the z/VM logical processors' bursts not yet demanded.
+    occ: Vec<Ns>,
+    /// Delivered fraction of each z/VM logical processor this interval.
+    speed: Vec<f64>,
+    /// Per logical processor (all partitions): demand and allocation of the
+    /// interval (scratch), and the cumulative counters.
+    demand: Vec<f64>,
+    alloc: Vec<f64>,
+    mgmt_of: Vec<f64>,
+    lc: Vec<LcpuCounters>,
+    pools: [PoolCounters; 4],
+    /// Per partition (scratch): limit, allocation, weight.
+    lim: Vec<f64>,
+    got: Vec<f64>,
+    w: Vec<f64>,
+    idx: Vec<usize>,
+    ticks: u64,
+}
+
+impl Cec {
+    /// The CEC of `p`, whose first partition is `zvm` (the twin's).
+    pub fn new(p: &Params, zvm: &ZvmPart) -> Cec {
+        let mut parts = Vec::new();
+        let group = |g: &Option<String>| {
+            g.as_ref()
+                .and_then(|g| p.groups.iter().position(|x| &x.name == g))
+        };
+        let mut base = 0;
+        parts.push(Part {
+            name: zvm.name.clone(),
+            ptype: zvm.ptype,
+            nlog: zvm.logical as usize,
+            weight: p.weight as f64,
+            weight_u: p.weight,
+            dedicated: p.dedicated,
+            capped: p.capped,
+            abs_cap: p.absolute_cap,
+            group: group(&p.group),
+            vertical: p.vertical,
+            busy: 0.0,
+            profile: Vec::new(),
+            next: 0,
+            base,
+        });
+        base += zvm.logical as usize;
+        for q in &p.partitions {
+            parts.push(Part {
+                name: q.name.clone(),
+                ptype: q.ptype,
+                nlog: q.logical as usize,
+                weight: q.weight as f64,
+                weight_u: q.weight,
+                dedicated: q.dedicated,
+                capped: q.capped,
+                abs_cap: q.absolute_cap,
+                group: group(&q.group),
+                vertical: q.vertical,
+                busy: q.busy,
+                profile: q
+                    .profile
+                    .iter()
+                    .map(|&(t, e)| ((t * SEC as f64) as Ns, e))
+                    .collect(),
+                next: 0,
+                base,
+            });
+            base += q.logical as usize;
+        }
+        let mut ded = [0u16; 4];
+        for q in &parts {
+            if q.dedicated {
+                ded[q.ptype.index()] += q.nlog as u16;
+            }
+        }
+        let phys = PType::ALL.map(|t| p.physical.of(t));
+        let n = parts.len();
+        Cec {
+            interval: p.dispatch_interval.0,
+            mgmt: p.mgmt_us * 1000.0,
+            phys,
+            ded,
+            group_limit: p.groups.iter().map(|g| g.limit).collect(),
+            occ: vec![0; zvm.logical as usize],
+            speed: vec![1.0; zvm.logical as usize],
+            demand: vec![0.0; base],
+            alloc: vec![0.0; base],
+            mgmt_of: vec![0.0; base],
+            lc: vec![LcpuCounters::default(); base],
+            pools: [PoolCounters::default(); 4],
+            lim: vec![0.0; n],
+            got: vec![0.0; n],
+            w: vec![0.0; n],
+            idx: Vec::with_capacity(n),
+            parts,
+            ticks: 0,
+        }
+    }
+
+    /// The dispatch interval.
+    pub fn interval(&self) -> Ns {
+        self.interval
+    }
+
+    /// A burst of `len` ns of CPU time starts on the z/VM partition's
+    /// logical processor `c`: the wall time it takes at the delivered
+    /// fraction of this interval (its demand counts that wall time).
+    #[inline]
+    pub fn stretch(&mut self, c: u16, len: Ns) -> Ns {
+        let c = c as usize;
+        let s = self.speed[c];
+        let wall = if s >= 1.0 {
+            len
+        } else {
+            // A logical processor that got nothing still moves, slowly.
+            (len as f64 / s.max(0.01)).ceil() as Ns
+        };
+        self.occ[c] += wall;
+        wall
+    }
+
+    /// End of a dispatch interval at `now`: demands, PR/SM's division,
+    /// counters, and the z/VM processors' fractions for the next interval.
+    pub fn tick(&mut self, now: Ns) {
+        let d = self.interval as f64;
+        self.ticks += 1;
+        // Demands of every logical processor.
+        for (k, p) in self.parts.iter_mut().enumerate() {
+            let lc = &mut self.demand[p.base..p.base + p.nlog];
+            if k == 0 {
+                for (c, x) in lc.iter_mut().enumerate() {
+                    let took = self.occ[c].min(self.interval);
+                    self.occ[c] -= took;
+                    *x = took as f64;
+                }
+                continue;
+            }
+            while p.next < p.profile.len() && p.profile[p.next].0 <= now {
+                p.busy = p.profile[p.next].1;
+                p.next += 1;
+            }
+            spread(p.busy * d, p.vertical, d, lc);
+        }
+        for t in PType::ALL {
+            if self.parts.iter().any(|p| p.ptype == t) {
+                self.divide(t, d);
+            }
+        }
+        // Counters, and the z/VM processors' fractions.
+        for i in 0..self.lc.len() {
+            let c = &mut self.lc[i];
+            c.demand_ns += self.demand[i] as u64;
+            c.dispatch_ns += self.alloc[i] as u64;
+            c.mgmt_ns += self.mgmt_of[i] as u64;
+        }
+        let z = &self.parts[0];
+        let (dz, az) = (
+            self.demand[..z.nlog].iter().sum::<f64>(),
+            self.alloc[..z.nlog].iter().sum::<f64>(),
+        );
+        let mean = if dz > 0.0 { (az / dz).min(1.0) } else { 1.0 };
+        for c in 0..z.nlog {
+            self.speed[c] = if self.demand[c] > 0.0 {
+                (self.alloc[c] / self.demand[c]).min(1.0)
+            } else {
+                mean
+            };
+        }
+    }
+
+    /// Divide the pool of type `t` for one interval of `d` ns.
+    fn divide(&mut self, t: PType, d: f64) {
+        let ti = t.index();
+        let pool = &mut self.pools[ti];
+        pool.capacity_ns += self.phys[ti] as u64 * self.interval;
+        let shared = (self.phys[ti] - self.ded[ti]) as f64 * d;
+        // Dedicated: what they demand; management time of the shared ones.
+        let mut busy = 0.0;
+        let mut mgmt = 0.0;
+        self.idx.clear();
+        for (k, p) in self.parts.iter().enumerate() {
+            if p.ptype != t {
+                continue;
+            }
+            let r = p.base..p.base + p.nlog;
+            if p.dedicated {
+                for i in r {
+                    self.alloc[i] = self.demand[i];
+                    self.mgmt_of[i] = 0.0;
+                    busy += self.demand[i];
+                }
+            } else {
+                for i in r {
+                    self.mgmt_of[i] = if self.demand[i] > 0.0 { self.mgmt } else { 0.0 };
+                    mgmt += self.mgmt_of[i];
+                }
+                self.idx.push(k);
+            }
+        }
+        if mgmt > shared {
+            let f = shared / mgmt;
+            for &k in &self.idx {
+                let p = &self.parts[k];
+                for m in &mut self.mgmt_of[p.base..p.base + p.nlog] {
+                    *m *= f;
+                }
+            }
+            mgmt = shared;
+        }
+        let cap = (shared - mgmt).max(0.0);
+        // Limits of the shared partitions.
+        let wsum: f64 = self.idx.iter().map(|&k| self.parts[k].weight).sum();
+        for (j, &k) in self.idx.iter().enumerate() {
+            let p = &self.parts[k];
+            let dem: f64 = self.demand[p.base..p.base + p.nlog].iter().sum();
+            let mut l = dem.min(p.nlog as f64 * d);
+            if let Some(c) = p.abs_cap {
+                l = l.min(c * d);
+            }
+            if p.capped {
+                l = l.min(shared * p.weight / wsum);
+            }
+            self.lim[j] = l;
+            self.w[j] = p.weight;
+        }
+        let n = self.idx.len();
+        waterfill(cap, &self.w[..n], &self.lim[..n], &mut self.got[..n]);
+        // Capacity groups over their limit: the group's limit divided among
+        // its members, as their new limits; then the pool again.
+        let mut again = false;
+        for (g, &limit) in self.group_limit.iter().enumerate() {
+            let members = |j: usize| self.parts[self.idx[j]].group == Some(g);
+            let sum: f64 = (0..n).filter(|&j| members(j)).map(|j| self.got[j]).sum();
+            if sum > limit * d * (1.0 + 1e-12) {
+                let js: Vec<usize> = (0..n).filter(|&j| members(j)).collect();
+                let w: Vec<f64> = js.iter().map(|&j| self.w[j]).collect();
+                let l: Vec<f64> = js.iter().map(|&j| self.lim[j]).collect();
+                let mut o = vec![0.0; js.len()];
+                waterfill(limit * d, &w, &l, &mut o);
+                for (x, &j) in js.iter().enumerate() {
+                    self.lim[j] = o[x];
+                }
+                again = true;
+            }
+        }
+        if again {
+            waterfill(cap, &self.w[..n], &self.lim[..n], &mut self.got[..n]);
+        }
+        // Each partition's allocation over its logical processors.
+        for (j, &k) in self.idx.iter().enumerate() {
+            let p = &self.parts[k];
+            let r = p.base..p.base + p.nlog;
+            give(
+                self.got[j],
+                p.vertical,
+                &self.demand[r.clone()],
+                &mut self.alloc[r],
+            );
+            busy += self.got[j];
+        }
+        let pool = &mut self.pools[ti];
+        // Whole ns, never above capacity (the sum of floors is at most the
+        // floor of the sum).
+        pool.busy_ns += (busy + mgmt).min(self.phys[ti] as f64 * d) as u64;
+        pool.mgmt_ns += mgmt as u64;
+    }
+
+    /// The pools of the types some partition uses.
+    pub fn pools(&self) -> impl Iterator<Item = PoolSample> + '_ {
+        PType::ALL
+            .into_iter()
+            .filter(|&t| self.parts.iter().any(|p| p.ptype == t) || self.phys[t.index()] > 0)
+            .map(|t| PoolSample {
+                ptype: t,
+                physical: self.phys[t.index()],
+                dedicated: self.ded[t.index()],
+                c: self.pools[t.index()],
+            })
+    }
+
+    /// Every partition, the z/VM one first (number 1).
+    pub fn partitions(&self) -> impl ExactSizeIterator<Item = PartSample<'_>> + '_ {
+        self.parts.iter().enumerate().map(|(k, p)| PartSample {
+            number: k as u16 + 1,
+            name: &p.name,
+            ptype: p.ptype,
+            weight: p.weight_u,
+            dedicated: p.dedicated,
+            capped: p.capped,
+            absolute_cap: p.abs_cap,
+            vertical: p.vertical,
+            lcpus: &self.lc[p.base..p.base + p.nlog],
+        })
+    }
+
+    /// The z/VM logical processor `c`'s delivered fraction this interval.
+    pub fn speed(&self, c: u16) -> f64 {
+        self.speed[c as usize]
+    }
+
+    /// Dispatch intervals divided so far.
+    pub fn ticks(&self) -> u64 {
+        self.ticks
+    }
+
+    /// Invariants (tests and debug builds): no pool busier than its
+    /// capacity, no logical processor given more than it asked for or more
+    /// than elapsed time.
+    #[cfg(any(test, debug_assertions))]
+    pub fn check(&self) {
+        for (t, p) in self.pools.iter().enumerate() {
+            assert!(p.busy_ns <= p.capacity_ns, "pool {t}: {p:?}");
+        }
+        let elapsed = self.ticks * self.interval;
+        for (i, c) in self.lc.iter().enumerate() {
+            assert!(c.dispatch_ns <= c.demand_ns + self.ticks, "lcpu {i}: {c:?}");
+            assert!(c.dispatch_ns <= elapsed, "lcpu {i}: {c:?} in {elapsed}");
+        }
+    }
+}
+
+/// `engines_ns` of demand over logical processors `out` (each at most `d`):
+/// evenly, or (vertical) filling the first ones whole.
+fn spread(engines_ns: f64, vertical: bool, d: f64, out: &mut [f64]) {
+    let n = out.len() as f64;
+    if vertical {
+        let mut left = engines_ns;
+        for x in out.iter_mut() {
+            *x = left.min(d);
+            left -= *x;
+        }
+    } else {
+        let each = (engines_ns / n).min(d);
+        out.fill(each);
+    }
+}
+
+/// A partition's `total` over its logical processors of demands `dem`:
+/// evenly up to each one's demand (what one does not need the others get),
+/// or (vertical) to the first ones first.
+fn give(total: f64, vertical: bool, dem: &[f64], out: &mut [f64]) {
+    if vertical {
+        let mut left = total;
+        for (x, &q) in out.iter_mut().zip(dem) {
+            *x = left.min(q);
+            left -= *x;
+        }
+        return;
+    }
+    // Equal weights: water-fill without a weights array.
+    out.fill(0.0);
+    let mut left = total;
+    loop {
+        let open = out.iter().zip(dem).filter(|(x, q)| **x < **q).count();
+        if open == 0 || left <= 1e-9 {
+            return;
+        }
+        let each = left / open as f64;
+        let mut filled = false;
+        for (x, &q) in out.iter_mut().zip(dem) {
+            if *x < q && *x + each >= q {
+                left -= q - *x;
+                *x = q;
+                filled = true;
+            }
+        }
+        if !filled {
+            for (x, &q) in out.iter_mut().zip(dem) {
+                if *x < q {
+                    *x += each;
+                }
+            }
+            return;
+        }
+    }
+}
+
+/// Divide `cap` among claimants of weights `w` and limits `lim`: in
+/// proportion to the weights, none above its limit, what a limited one
+/// leaves going to the others in proportion to theirs (weighted max-min
+/// fairness). `out` gets the shares; their sum is at most `cap`.
+pub(crate) fn waterfill(cap: f64, w: &[f64], lim: &[f64], out: &mut [f64]) {
+    out.fill(0.0);
+    let mut left = cap;
+    loop {
+        let wsum: f64 = w
+            .iter()
+            .zip(lim)
+            .zip(out.iter())
+            .filter(|((_, l), o)| **o < **l)
+            .map(|((w, _), _)| *w)
+            .sum();
+        if wsum <= 0.0 || left <= 1e-9 {
+            return;
+        }
+        let level = left / wsum;
+        let mut filled = false;
+        for i in 0..out.len() {
+            if out[i] < lim[i] && out[i] + level * w[i] >= lim[i] {
+                left -= lim[i] - out[i];
+                out[i] = lim[i];
+                filled = true;
+            }
+        }
+        if !filled {
+            for i in 0..out.len() {
+                if out[i] < lim[i] {
+                    out[i] += level * w[i];
+                }
+            }
+            return;
+        }
+    }
+}
