@@ -191,8 +191,10 @@ impl<W: Write> Emitter<W> {
         let pio = t.pg.by_cpu();
         let stc = t.st.by_cpu();
         // Per CPU, its system and storage records side by side.
+        let zvm = t.cec.as_ref().and_then(|x| x.partitions().next());
         for (c, cc) in t.cpu.counters().enumerate() {
-            system::cpu(s, l, tod, now, c, cputy, &cc, ssch[c], pio[c]);
+            let steal = zvm.map_or(0, |z| z.lcpus[c].steal_ns());
+            system::cpu(s, l, tod, now, c, cputy, &cc, ssch[c], pio[c], steal);
             storage::cpu(s, l, tod, c, cputy, &stc[c], pio[c]);
             system::prcprp(s, l, tod, c, cputy, &cc);
         }
@@ -206,7 +208,10 @@ impl<W: Write> Emitter<W> {
         }
         system::sytuwt(s, l, tod, &hf, t.cpu.eligible_count());
         storage::xstor(s, l, tod, &st);
-        system::lpar(s, l, tod, &t.mon.id, t.cpu.counters())?;
+        match &t.cec {
+            Some(cec) => system::cec(s, l, tod, &t.mon.id, cec)?,
+            None => system::lpar(s, l, tod, &t.mon.id, t.cpu.counters())?,
+        }
         for v in t.pg.volumes() {
             paging::stoasp(s, l, tod, &v, &t.io.device(v.dev));
         }

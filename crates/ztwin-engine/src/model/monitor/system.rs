@@ -56,7 +56,9 @@ pub(super) fn config_spr(s: &mut RecordSet, l: &L, tod: u64, m: &Monitor) {
 }
 
 /// SYTSYP and SYTPRP of logical CPU `c`: its SSCHs (`ssch`), pages moved
-/// (`pio`) and time.
+/// (`pio`) and time. `steal` is the time PR/SM did not dispatch it while it
+/// had work (a shared CEC): neither busy nor wait in z/VM's own figures (the
+/// LPAR report's %Susp).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn cpu(
     s: &mut RecordSet,
@@ -68,6 +70,7 @@ pub(super) fn cpu(
     cc: &CpuCounters,
     ssch: u64,
     pio: PageIo,
+    steal: u64,
 ) {
     let mut r = s.push_layout(l.sytsyp, tod);
     r.set_u(fld!(l.sytsyp, "SYTSYP_PFXCPUAD"), c as u64);
@@ -89,7 +92,7 @@ pub(super) fn cpu(
     r.set_u(fld!(l.sytprp, "SYTPRP_PFXTMSYS"), dur(cc.sys_ns));
     r.set_u(
         fld!(l.sytprp, "SYTPRP_PFXTOTWT"),
-        dur(now.saturating_sub(busy)),
+        dur(now.saturating_sub(busy).saturating_sub(steal)),
     );
     r.set_u(fld!(l.sytprp, "SYTPRP_PFXCPUTY"), cputy);
 }
@@ -118,7 +121,8 @@ pub(super) fn sytuwt(s: &mut RecordSet, l: &L, tod: u64, hf: &HfCounters, eligib
     r.set_u(fld!(l.sytuwt, "SYTUWT_SRMCELIG"), eligible as u64);
 }
 
-/// SYTCUG and SYTCUP: the LPAR and its (dedicated) logical CPUs.
+/// SYTCUG and SYTCUP: the LPAR and its logical CPUs. With a CEC (`[lpar]`),
+/// [`cec`] writes every partition instead.
 pub(super) fn lpar(
     s: &mut RecordSet,
     l: &L,
@@ -160,6 +164,66 @@ pub(super) fn lpar(
         e.set_u(g.f("SYTCUP_LCUCPUID"), c as u64);
         e.set_u(g.f("SYTCUP_LCUCFLGS"), 0x80);
         e.set_u(g.f("SYTCUP_LCUCACTM"), dur(busy));
+    }
+    Ok(())
+}
+
+/// SYTCUG and one SYTCUP per partition of the CEC (the z/VM one first), as
+/// CP writes them when the HMC lets a partition see the others' data: the
+/// entries carry PR/SM's view, each logical processor's dispatch time
+/// (LCUCACTM) and management time (LCUCLPTM), its weight and type.
+pub(super) fn cec(
+    s: &mut RecordSet,
+    l: &L,
+    tod: u64,
+    id: &SystemId,
+    cec: &crate::model::lpar::Cec,
+) -> Result<(), RunError> {
+    let zvm = cec.partitions().next().expect("the z/VM partition");
+    let physical: u64 = cec.pools().map(|p| p.physical as u64).sum();
+    let n = zvm.lcpus.len() as u64;
+    let mut r = s.push_layout(l.sytcug, tod);
+    r.set_u(
+        fld!(l.sytcug, "SYTCUG_LCUTNPAR"),
+        cec.partitions().len() as u64,
+    );
+    r.set_u(fld!(l.sytcug, "SYTCUG_LCUTSLCE"), 0); // dynamic dispatch interval
+    r.set_u(fld!(l.sytcug, "SYTCUG_LCUTPCCT"), physical);
+    r.set_u(fld!(l.sytcug, "SYTCUG_LPNUMBER"), 1);
+    r.set_u(fld!(l.sytcug, "SYTCUG_CPUCOUNT"), n);
+    r.set_u(fld!(l.sytcug, "SYTCUG_CPUCFGCT"), n);
+    r.set_text(fld!(l.sytcug, "SYTCUG_LPARNAME"), &id.lpar_name);
+    let (ded, shr) = if zvm.dedicated { (n, 0) } else { (0, n) };
+    r.set_u(fld!(l.sytcug, "SYTCUG_CPUDEDCT"), ded);
+    r.set_u(fld!(l.sytcug, "SYTCUG_CPUSHARD"), shr);
+    let g = l.sytcup.group.expect("MRSYTCUP has logical-CPU entries");
+    let (fixed, entry) = (l.sytcup.size as usize, g.entry_size as usize);
+    for p in cec.partitions() {
+        let len = fixed + entry * p.lcpus.len();
+        let mut r = s
+            .push(l.sytcup.domain, l.sytcup.record, tod, len)
+            .map_err(write_err)?;
+        r.set_u(fld!(l.sytcup, "SYTCUP_CALCPUOF"), fixed as u64);
+        r.set_u(fld!(l.sytcup, "SYTCUP_CALCPULN"), entry as u64);
+        r.set_text(fld!(l.sytcup, "SYTCUP_LCUPNAME"), p.name);
+        r.set_u(fld!(l.sytcup, "SYTCUP_LCUPPNUM"), p.number as u64);
+        r.set_u(fld!(l.sytcup, "SYTCUP_LCUPCPCT"), p.lcpus.len() as u64);
+        r.set_text(fld!(l.sytcup, "SYTCUP_LCPTYPE"), p.ptype.name());
+        for (c, lc) in p.lcpus.iter().enumerate() {
+            let o = fixed + c * entry;
+            let mut e = ztwin_monitor::writer::RecordMut {
+                bytes: &mut r.bytes[o..o + entry],
+            };
+            e.set_u(g.f("SYTCUP_LCUCPUID"), c as u64);
+            e.set_u(
+                g.f("SYTCUP_LCUCWGHT"),
+                if p.dedicated { 0 } else { p.weight as u64 },
+            );
+            e.set_u(g.f("SYTCUP_LCUCFLGS"), if p.dedicated { 0x80 } else { 0 });
+            e.set_u(g.f("SYTCUP_LCUCACTM"), dur(lc.dispatch_ns));
+            e.set_u(g.f("SYTCUP_LCUCLPTM"), dur(lc.mgmt_ns));
+            e.set_text(g.f("SYTCUP_LCXCPTYP"), p.ptype.name());
+        }
     }
     Ok(())
 }

@@ -238,4 +238,74 @@ busy = 4.0
         .map(|c| c.emul_ns + c.cp_user_ns + c.sys_ns)
         .sum();
     assert!(busy <= 2 * 40 * 1_000_000_000, "{busy}");
+
+    // The records: per interval one SYTCUP per partition (z/VM first), their
+    // entries PR/SM's dispatch and management time; the last interval's
+    // equal the CEC's counters at 40 s (the CEC's tick at 40 s comes after
+    // the sample: at most one dispatch interval more). z/VM's SYTPRP wait
+    // leaves out the
+    // steal: busy + wait + steal is the elapsed time.
+    use ztwin_monitor::layout::{decode_field, group_entries, Value};
+    let rd = ztwin_monitor::reader::Reader::new(std::io::Cursor::new(bytes)).unwrap();
+    let (mut parts, mut last_actm) = (Vec::new(), std::collections::BTreeMap::new());
+    let mut prp = std::collections::BTreeMap::new();
+    rd.for_each(|r| {
+        let Some(l) = r.layout else { return };
+        match l.name {
+            "MRSYTCUP" => {
+                let name = match decode_field(r.bytes, l.f("SYTCUP_LCUPNAME")) {
+                    Some(Value::Text(t)) => t,
+                    v => panic!("{v:?}"),
+                };
+                parts.push(name.clone());
+                let g = l.group.unwrap();
+                let sum: u64 = group_entries(r.bytes, l)
+                    .map(|e| match decode_field(e, g.f("SYTCUP_LCUCACTM")) {
+                        Some(Value::Dur(d)) => d,
+                        v => panic!("{v:?}"),
+                    })
+                    .sum();
+                last_actm.insert(name, sum);
+            }
+            "MRSYTPRP" => {
+                let get = |f: &str| match decode_field(r.bytes, l.f(f)) {
+                    Some(Value::U(x)) | Some(Value::Dur(x)) => x,
+                    v => panic!("{f}: {v:?}"),
+                };
+                let c = get("SYTPRP_PFXCPUAD");
+                prp.insert(
+                    c,
+                    (
+                        get("SYTPRP_PFXUTIME") + get("SYTPRP_PFXTMSYS"),
+                        get("SYTPRP_PFXTOTWT"),
+                    ),
+                );
+            }
+            _ => {}
+        }
+    })
+    .unwrap();
+    assert_eq!(parts.len(), 2 * 4, "2 partitions, 4 intervals: {parts:?}");
+    assert_eq!(&parts[..2], ["ZTWINLP1", "LNX2"]);
+    let tod = |ns: u64| ns * 4096 / 1000;
+    for p in c.partitions() {
+        let want: u64 = p.lcpus.iter().map(|l| tod(l.dispatch_ns)).sum();
+        let got = last_actm[p.name];
+        let slack = tod(12_500_000) * p.lcpus.len() as u64;
+        assert!(
+            got <= want && want - got <= slack,
+            "{}: {got} vs {want}",
+            p.name
+        );
+    }
+    for (cpu, &(busy, wait)) in &prp {
+        let steal = tod(z.lcpus[*cpu as usize].steal_ns());
+        let elapsed = tod(40_000_000_000);
+        // The CEC's counters went on one tick past the sample.
+        let sum = busy + wait + steal;
+        assert!(
+            sum + 8 >= elapsed && sum <= elapsed + tod(12_500_000),
+            "cpu {cpu}: {busy} + {wait} + {steal}"
+        );
+    }
 }
