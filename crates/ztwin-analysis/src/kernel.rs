@@ -1547,10 +1547,18 @@ impl Kernel {
                         tod_s(d.d[3]),
                         tod_s(d.d[4]),
                     );
+                    // Busy is the time not waiting, but never more than the
+                    // CPU timers counted (user + system): on a shared CEC a
+                    // logical CPU PR/SM did not dispatch while it had work
+                    // was neither busy nor waiting (the LPAR report's %Susp).
                     let busy = match wait {
                         Some(w) => {
                             let x = seconds - w;
-                            Some(if x > 0.0 { x } else { 0.0 })
+                            let x = if x > 0.0 { x } else { 0.0 };
+                            Some(match (usr, sys_) {
+                                (Some(u), Some(s)) if u + s < x => u + s,
+                                _ => x,
+                            })
                         }
                         None => usr.map(|u| u + sys_.unwrap_or(0.0)),
                     };

@@ -224,7 +224,53 @@ def _lpar_figures(iv: Intervals, idx: int) -> dict[str, Any]:
             susp.append(100.0 * max(0.0, sec - disp - wait) / sec)
     if susp:
         out["suspended_pct"] = sum(susp) / len(susp)
+    out.update(_own_share(s, cfg, own))
     return out
+
+
+def _weight(info: Mapping[str, Any], cpus: Iterable[int]) -> float | None:
+    for c in cpus:
+        w = info.get("lcpus", {}).get(c, {}).get("weight")
+        if w:
+            return float(w)
+    w = info.get("weight")
+    return float(w) if w else None
+
+
+def _own_share(s: Any, cfg: Any, own: str | None) -> dict[str, Any]:
+    """z/VM's partition against its weight's share of the physical processors:
+    its logical processors, the engines it got, and its share in engines
+    (weight over all partitions' weights, times the physical processors).
+    Only when every partition runs one processor type (the records before
+    z/VM 6.3 count the physical processors of all types together) and none is
+    dedicated or without a weight."""
+    if own is None or not s.seconds or not cfg.physical_cpus:
+        return {}
+    cpus: dict[str, list[int]] = {}
+    for p, c in s.lpar:
+        cpus.setdefault(p, []).append(c)
+    if own not in cpus:
+        return {}
+    types, weights = set(), {}
+    for p, cs in cpus.items():
+        info = cfg.lpars.get(p, {})
+        if info.get("dedicated"):
+            return {}
+        types.add(info.get("cpu_type"))
+        w = _weight(info, cs)
+        if w is None:
+            return {}
+        weights[p] = w
+    if len(types) != 1:
+        return {}
+    share = cfg.physical_cpus * weights[own] / sum(weights.values())
+    got = sum(r.get("dispatch", 0.0) for (p, _), r in s.lpar.items() if p == own) / s.seconds
+    return {
+        "own_logical_cpus": len(cpus[own]),
+        "own_share_engines": share,
+        "own_engines": got,
+        "logical_over_share": len(cpus[own]) / share if share > 0 else None,
+    }
 
 
 #: The figure names a :class:`~ztwin.advisor.tables.FigureStore` keeps per kind.

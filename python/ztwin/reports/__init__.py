@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ztwin.reports import config as _config
 from ztwin.reports import devices as _devices
+from ztwin.reports import lpar as _lpar
 from ztwin.reports import storage as _storage
 from ztwin.reports import system as _system
 from ztwin.reports import trend as _trend
@@ -70,6 +71,8 @@ class ReportSpec:
     builder: Callable[..., Report]
     #: Needs per-interval series of the users named with ``users``.
     user_logs: bool = False
+    #: Needs each interval's per-CPU and per-logical-CPU sums.
+    detail: bool = False
     aliases: tuple[str, ...] = ()
 
 
@@ -79,6 +82,8 @@ REPORTS: dict[str, ReportSpec] = {
         ReportSpec("SYSSUMLG", "FCX225", "System Performance Summary by Time", _system.syssumlg),
         ReportSpec("CPU", "FCX100", "CPU Load and Transactions", _system.cpu),
         ReportSpec("LPAR", "FCX126", "Logical Partition Activity", _system.lpar),
+        ReportSpec("LPARLOG", "FCX202", "Logical Partition Activity Log", _lpar.lparlog, detail=True),
+        ReportSpec("PHYSLOG", "FCX302", "Real CPU Utilization Log", _lpar.physlog, detail=True),
         ReportSpec("USTAT", "FCX114", "Wait State Analysis by User", _users.ustat),
         ReportSpec("USTATLOG", "FCX164", "User Wait States Log", _users.ustatlog, user_logs=True),
         ReportSpec("UPAGE", "FCX113", "User Paging Activity and Storage Utilization", _users.upage),
@@ -168,5 +173,7 @@ def build(
     sel = {u.upper() for u in users} if users else None
     if sel and any(spec(n).user_logs for n in chosen):
         collect_kw.setdefault("users", sel)
+    if any(spec(n).detail for n in chosen):
+        collect_kw.setdefault("detail", True)
     iv = collect(path, start, end, **collect_kw)
     return build_from(iv, chosen, users)

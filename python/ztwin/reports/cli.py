@@ -96,7 +96,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         for note in plan.notes:
             print(f"ztwin report: note: {note}", file=sys.stderr)
         iv = collect(
-            path, args.start, args.end, users=set(users) if users and needs_logs else None, segments=plan.ranges
+            path,
+            args.start,
+            args.end,
+            users=set(users) if users and needs_logs else None,
+            segments=plan.ranges,
+            detail=any(spec(n).detail for n in names),
         )
     except SegmentError as e:
         return _error(str(e))
@@ -151,7 +156,8 @@ def _no_such_users(unknown: list[str], known: set[str], path: str, partial: bool
 #: The window totals each report reads (the rest read per-interval system sums
 #: or the configuration only).
 TOTALS_NEEDED = {
-    "CPU": ("cpu",), "LPAR": ("lpar", "cpu"), "USTAT": ("user",), "UPAGE": ("user",),
+    "CPU": ("cpu",), "LPAR": ("lpar", "cpu"), "LPARLOG": ("lpar",), "PHYSLOG": ("lpar",),
+    "USTAT": ("user",), "UPAGE": ("user",),
     "DEVICE": ("device", "exposure"), "CPOWNED": ("exposure", "device"),
 }  # fmt: skip
 
@@ -166,7 +172,8 @@ def _report_db(
     need = {e for n in names for e in TOTALS_NEEDED.get(n, ())}
     try:
         with open(args.db) as h:
-            iv = h.intervals(args.system, args.start, args.end, detail=bool(users), totals=need)
+            detail = bool(users) or any(spec(n).detail for n in names)
+            iv = h.intervals(args.system, args.start, args.end, detail=detail, totals=need)
     except HistoryError as e:
         return _error(str(e))
     reports = build_from(iv, names, users, **opts)

@@ -908,6 +908,7 @@ def collect(
     segments: list[tuple[int, int]] | None = None,
     sink: Callable[[Mapping[str, Any]], None] | None = None,
     step: int | None = None,
+    detail: bool = False,
 ) -> Intervals:
     """Read a MONWRITE file once and aggregate it per sample interval.
 
@@ -920,7 +921,9 @@ def collect(
     range every counter starts a new baseline. ``sink``: instead of keeping
     the selected keys' per-interval sums in the :class:`Intervals`, hand each
     step's per-interval tables (Arrow, by entity) to ``sink``, ``step``
-    intervals at a time (bounded memory: ``ztwin diagnose``). Raises
+    intervals at a time (bounded memory: ``ztwin diagnose``). ``detail``
+    keeps each interval's per-CPU and per-logical-CPU sums even without a
+    selection (LPARLOG, PHYSLOG). Raises
     ``OSError``, :class:`~ztwin.monitor.MonwriteError` or
     :class:`ReportError`.
 
@@ -945,7 +948,7 @@ def collect(
         segments,
     )
     iv = Intervals(str(path), Config(), window)
-    detail = any(s is not None for s in (users, devices, exposures))
+    detail = detail or any(s is not None for s in (users, devices, exposures))
     more = True
     while more:
         # a step at a time: the Arrow tables of one step are converted and dropped

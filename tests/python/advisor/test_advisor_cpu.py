@@ -83,3 +83,21 @@ def test_capture_ratio_is_graded_downwards() -> None:
     assert by_id(run(period(cr(0.85))))["capture-ratio"].severity == "info"
     f = by_id(run(period(cr(0.76))))["capture-ratio"]
     assert f.severity == "warning" and "24.0% went to CP work" in f.explanation
+
+
+def _share(over: float, susp: float, n: int = 3) -> list[Interval]:
+    return [iv(i, {"cpu_busy_pct": 20.0}, lpar={"logical_over_share": over, "suspended_pct": susp,
+                                                 "own_logical_cpus": 8, "own_share_engines": 8 / over,
+                                                 "own_engines": 1.5, "physical_load_pct": 99.0})
+            for i in range(n)]  # fmt: skip
+
+
+def test_lpar_share_judged_only_while_pr_sm_holds_zvm_back() -> None:
+    # 8 logical processors on a share of 1.6: five times the share, 30% suspended.
+    f = by_id(run(period(_share(5.0, 30.0))))["lpar-share"]
+    assert f.severity == "critical"
+    assert "8 logical processors on a weight share of 1.6 physical ones" in f.evidence[0].summary
+    assert by_id(run(period(_share(2.5, 30.0))))["lpar-share"].severity == "warning"
+    # Far above the share, but PR/SM does not hold it back: nothing to say.
+    assert "lpar-share" not in by_id(run(period(_share(5.0, 1.0))))
+    assert "lpar-share" not in by_id(run(period(_share(1.5, 30.0))))

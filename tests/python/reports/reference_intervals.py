@@ -602,11 +602,13 @@ class Collector:
                     cputy = f.get("SYTPRP_PFXCPUTY")
                     if cputy is not None:
                         self.iv.config.cpus.setdefault(cpu, cputy)
-                    # busy = T - wait; times in seconds
+                    # busy = T - wait, at most user + system; times in seconds
                     user, sys_, wait, emul, spin = (None if v is None else v / TOD_PER_S for v in d)
                     busy = max(0.0, seconds - wait) if wait is not None else (
                         None if user is None else user + (sys_ or 0.0)
                     )
+                    if wait is not None and user is not None and sys_ is not None and user + sys_ < busy:
+                        busy = user + sys_
                     vals = {"cpu_busy": busy, "cpu_user": user, "cpu_sys": sys_, "cpu_wait": wait,
                             "cpu_emul": emul, "cpu_spin": spin}  # fmt: skip
                     add(iv.raw, "cpu_seconds", seconds)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from ztwin.cli import main
+from ztwin.reports import REPORTS
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
@@ -78,9 +79,18 @@ def test_report_without_time_charts_renders_its_text(html_dir: Path) -> None:
     assert "PAG001 CP" in dom
 
 
+def test_partition_logs_render_their_text(html_dir: Path) -> None:
+    dom = render_dom(html_dir / "lparlog.html")
+    assert "Logical Partition Activity Log" in dom
+    assert "LPTEST" in dom and "OTHER" in dom
+    dom = render_dom(html_dir / "physlog.html")
+    assert "Real CPU Utilization Log" in dom
+    assert "33.8" in dom  # the Total row's %Phys: 81 s of 4 CPUs x 60 s
+
+
 def test_index_links_every_page(html_dir: Path) -> None:
     dom = render_dom(html_dir / "index.html")
     links = re.findall(r'<a href="([a-z]+\.html)">', dom)
-    assert len(links) == 15
+    assert len(links) == len(REPORTS)
     for link in links:
         assert (html_dir / link).exists()

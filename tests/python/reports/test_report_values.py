@@ -141,6 +141,26 @@ def test_lpar_report(basic_file: Path) -> None:
     assert rep.extra["summary"]["overall_physical_load_pct"] == approx(100 * 81 / 240)
 
 
+def test_lparlog_and_physlog(basic_file: Path) -> None:
+    reps = build(basic_file, ["LPARLOG", "PHYSLOG"])
+    log = reps["LPARLOG"].rows
+    # Window first (>>Mean>>), then 3 intervals, each partition by number.
+    assert [r["partition"] for r in log] == ["LPTEST", "OTHER"] * 4
+    own, other = log[0], log[1]
+    assert own["engines"] == approx(51 / 60)  # 51 s dispatched per 60 s interval
+    assert own["busy_pct"] == approx(100 * 51 / 120)  # over its 2 logical CPUs
+    assert own["load_pct"] == approx(100 * 51 / 240)  # over the 4 physical CPUs
+    assert own["weight"] == 500 and other["weight"] == 300
+    assert other["engines"] == approx(0.5) and other["busy_pct"] == approx(50.0)
+    assert all(r["ovhd_pct"] == approx(0.0) for r in log)
+    phys = reps["PHYSLOG"].rows
+    assert [(r["type"], r["partitions"], r["logical_cpus"]) for r in phys[:2]] == [("IFL", 2, 3), ("Total", 2, 3)]
+    assert phys[1]["total_engines"] == approx(81 / 60)
+    assert phys[1]["total_pct"] == approx(100 * 81 / 240)
+    assert phys[0]["total_pct"] is None  # per type: physical processors per type not in the records
+    assert len(phys) == 2 * 4
+
+
 # --- users ------------------------------------------------------------------
 
 

@@ -21,6 +21,7 @@ Check = Callable[[Context, Rule], Finding | None]
 CHECKS: list[tuple[str, str, Check]] = [
     ("cpu-busy", "CPU", cpu.check_cpu_busy),
     ("lpar-busy", "CPU", cpu.check_lpar_busy),
+    ("lpar-share", "CPU", cpu.check_lpar_share),
     ("cpu-wait", "CPU", cpu.check_cpu_wait),
     ("tv-ratio", "CPU", cpu.check_tv_ratio),
     ("capture-ratio", "CPU", cpu.check_capture_ratio),

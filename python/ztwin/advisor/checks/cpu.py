@@ -144,6 +144,51 @@ def check_lpar_busy(ctx: Context, rule: Rule) -> Finding | None:
     )
 
 
+def check_lpar_share(ctx: Context, rule: Rule) -> Finding | None:
+    """z/VM's logical processors far above the physical share its weight
+    gives it, judged only in intervals where PR/SM holds it back (its logical
+    processors suspended at least ``suspended_min`` % of the time): then the
+    logical processors beyond the share mostly wait for a physical one."""
+    ivs = ctx.intervals
+    susp_min = float(rule["suspended_min"])
+    get = lparfig("logical_over_share")
+
+    def value(iv: Interval) -> float | None:
+        v, susp = get(iv), iv.lpar.get("suspended_pct")
+        if v is None or susp is None:
+            return None
+        return v if float(susp) >= susp_min else 0.0
+
+    sev, flags = grade(rule, [value(iv) for iv in ivs])
+    if sev is None:
+        return None
+    held = held_intervals(ivs, flags)
+    n = next((iv.lpar.get("own_logical_cpus") for iv in held), None)
+    share = mean_over(held, lparfig("own_share_engines"))
+    got = mean_over(held, lparfig("own_engines"))
+    susp = mean_over(held, lambda iv: iv.lpar.get("suspended_pct"))
+    ratio_ = mean_over(held, get)
+    rows = [
+        {"interval_end": iv.end, "logical_over_share": iv.lpar.get("logical_over_share"),
+         "own_engines": iv.lpar.get("own_engines"), "suspended_pct": iv.lpar.get("suspended_pct")}
+        for iv in held
+    ]  # fmt: skip
+    return Finding(
+        rule.id, sev, "z/VM's logical processors far exceed the physical share its weight gives it",
+        [Evidence("LPAR", f"{n} logical processors on a weight share of {num(share)} physical ones "
+                  f"({num(ratio_)} times); the partition got {num(got)} engines, its logical processors "
+                  f"suspended {num(susp)}% of the time", held, len(ivs), rows)],
+        f"The partition's weight entitles it to {num(share)} physical processors when the others want "
+        f"theirs, and it has {n} logical processors. PR/SM spreads the share over all of them, so each "
+        f"runs a fraction of the time ({num(susp)}% suspended): z/VM's work waits while z/VM's own "
+        "busy figures look low.",
+        "Raise the partition's weight if z/VM should get more of the machine, or reduce its logical "
+        "processors towards the share (or let HiperDispatch's vertical polarisation concentrate the "
+        "share on fewer of them); compare the weights and logical processors of all partitions in the "
+        "LPAR and LPARLOG reports.",
+    )
+
+
 def check_cpu_wait(ctx: Context, rule: Rule) -> Finding | None:
     ivs = ctx.intervals
     values = [active_share(iv, "hf_cpu") for iv in ivs]

@@ -22,14 +22,19 @@
 //! Dedicated logical processors get their physical processor whenever they
 //! demand it.
 //!
-//! **The z/VM partition's side**: its logical processor's demand in an
-//! interval is the wall time it was running a burst; in the next interval its
-//! bursts take `cpu time / delivered fraction` of wall time ([`Cec::stretch`]),
-//! so a constrained CEC slows z/VM's work while z/VM's own CPU timers (its
-//! busy in SYTPRP) count only the time it ran: the difference shows as wait in
-//! z/VM's own figures and as steal (demand not delivered) here. The fraction
-//! is fixed when a burst starts; bursts are at most a minor time slice (5 ms),
-//! shorter than the dispatch interval.
+//! **The z/VM partition's side**: each z/VM logical processor runs, in an
+//! interval, at the fraction of a physical processor PR/SM would give it if
+//! it asked for all of the interval (computed at the interval's start from
+//! the others' demands, weights and caps): a burst of CPU time `L` takes
+//! `L / fraction` of wall time ([`Cec::stretch`]). Its demand in the
+//! interval is the wall time it ran bursts, its dispatch time the CPU time
+//! they ran; the difference is steal. z/VM's own CPU timers (its busy in
+//! SYTPRP) count only the CPU time, so a constrained CEC shows in z/VM's
+//! figures as time neither busy nor waiting (the LPAR report's %Susp). A
+//! burst is accounted to intervals pro rata to its wall time; a burst that
+//! began at one interval's fraction and runs into a lower one's can overrun
+//! that interval's share a little (the pool's busy is clipped at its
+//! capacity). Bursts are at most a minor time slice (5 ms).
 //!
 //! **Events**: [`Ev::Tick`] every dispatch interval.
 //!
@@ -131,8 +136,12 @@ pub struct Cec {
     ded: [u16; 4],
     parts: Vec<Part>,
     group_limit: Vec<f64>,
-    /// Wall time of the z/VM logical processors' bursts not yet demanded.
+    /// Wall time and CPU time of the z/VM logical processors' bursts not
+    /// yet accounted to an interval; the CPU time of the interval (scratch).
     occ: Vec<Ns>,
+    cpu_occ: Vec<Ns>,
+    ran: Vec<f64>,
+    wall: Vec<f64>,
     /// Delivered fraction of each z/VM logical processor this interval.
     speed: Vec<f64>,
     /// Per logical processor (all partitions): demand and allocation of the
@@ -207,13 +216,16 @@ impl Cec {
         }
         let phys = PType::ALL.map(|t| p.physical.of(t));
         let n = parts.len();
-        Cec {
+        let mut cec = Cec {
             interval: p.dispatch_interval.0,
             mgmt: p.mgmt_us * 1000.0,
             phys,
             ded,
             group_limit: p.groups.iter().map(|g| g.limit).collect(),
             occ: vec![0; zvm.logical as usize],
+            cpu_occ: vec![0; zvm.logical as usize],
+            ran: vec![0.0; zvm.logical as usize],
+            wall: vec![0.0; zvm.logical as usize],
             speed: vec![1.0; zvm.logical as usize],
             demand: vec![0.0; base],
             alloc: vec![0.0; base],
@@ -226,7 +238,18 @@ impl Cec {
             idx: Vec::with_capacity(n),
             parts,
             ticks: 0,
+        };
+        // The others' demands and z/VM's fractions for the first interval.
+        let d = cec.interval as f64;
+        cec.demand_next(0);
+        let nz = cec.parts[0].nlog;
+        cec.demand[..nz].fill(d);
+        let zt = cec.parts[0].ptype;
+        cec.divide(zt, d);
+        for c in 0..nz {
+            cec.speed[c] = (cec.alloc[c] / d).clamp(0.0, 1.0);
         }
+        cec
     }
 
     /// The dispatch interval.
@@ -235,8 +258,9 @@ impl Cec {
     }
 
     /// A burst of `len` ns of CPU time starts on the z/VM partition's
-    /// logical processor `c`: the wall time it takes at the delivered
-    /// fraction of this interval (its demand counts that wall time).
+    /// logical processor `c`: the wall time it takes at the fraction of a
+    /// physical processor PR/SM gives that logical processor in this
+    /// interval (its demand counts the wall time, its dispatch the CPU time).
     #[inline]
     pub fn stretch(&mut self, c: u16, len: Ns) -> Ns {
         let c = c as usize;
@@ -244,70 +268,111 @@ impl Cec {
         let wall = if s >= 1.0 {
             len
         } else {
-            // A logical processor that got nothing still moves, slowly.
+            // A logical processor that gets nothing still moves, slowly.
             (len as f64 / s.max(0.01)).ceil() as Ns
         };
         self.occ[c] += wall;
+        self.cpu_occ[c] += len;
         wall
     }
 
-    /// End of a dispatch interval at `now`: demands, PR/SM's division,
-    /// counters, and the z/VM processors' fractions for the next interval.
+    /// End of a dispatch interval at `now`: PR/SM's division of the interval
+    /// that ended (the others' demands as they were, z/VM's as its bursts
+    /// ran), the counters, then the others' demands for the next interval and
+    /// the fraction of a physical processor each z/VM logical processor will
+    /// get in it (what it would get asking for all of it: PR/SM's share does
+    /// not wait for z/VM's demand to show).
     pub fn tick(&mut self, now: Ns) {
         let d = self.interval as f64;
         self.ticks += 1;
-        // Demands of every logical processor.
-        for (k, p) in self.parts.iter_mut().enumerate() {
-            let lc = &mut self.demand[p.base..p.base + p.nlog];
-            if k == 0 {
-                for (c, x) in lc.iter_mut().enumerate() {
-                    let took = self.occ[c].min(self.interval);
-                    self.occ[c] -= took;
-                    *x = took as f64;
-                }
+        // z/VM's demand (wall time with a burst) and CPU time, whole bursts
+        // pro rata across the interval's end.
+        let nz = self.parts[0].nlog;
+        for c in 0..nz {
+            let occ = self.occ[c];
+            let took = occ.min(self.interval);
+            let cpu = if took == occ {
+                self.cpu_occ[c]
+            } else {
+                (self.cpu_occ[c] as u128 * took as u128 / occ as u128) as Ns
+            };
+            self.occ[c] -= took;
+            self.cpu_occ[c] -= cpu;
+            // PR/SM is asked for the CPU time z/VM could use at its fraction;
+            // the wall time beyond it is steal.
+            self.wall[c] = took as f64;
+            self.demand[c] = cpu as f64;
+            self.ran[c] = cpu as f64;
+        }
+        for t in PType::ALL {
+            if !self.parts.iter().any(|p| p.ptype == t) {
                 continue;
             }
+            let mgmt = self.divide(t, d);
+            // Counters: the others get what PR/SM gave them; z/VM's logical
+            // processors ran what their bursts ran (at most what PR/SM gave:
+            // the fraction they ran at was their share asking for all).
+            let mut busy = mgmt;
+            for (k, p) in self.parts.iter().enumerate() {
+                if p.ptype != t {
+                    continue;
+                }
+                for i in p.base..p.base + p.nlog {
+                    let (want, got) = if k == 0 {
+                        (self.wall[i], self.ran[i])
+                    } else {
+                        (self.demand[i], self.alloc[i])
+                    };
+                    let got = got.min(want);
+                    let c = &mut self.lc[i];
+                    c.demand_ns += want as u64;
+                    c.dispatch_ns += got as u64;
+                    c.mgmt_ns += self.mgmt_of[i] as u64;
+                    busy += got;
+                }
+            }
+            let ti = t.index();
+            let pool = &mut self.pools[ti];
+            pool.capacity_ns += self.phys[ti] as u64 * self.interval;
+            // Whole ns, never above capacity (a burst that began at one
+            // interval's fraction and ran into the next can overrun it).
+            pool.busy_ns += busy.min(self.phys[ti] as f64 * d) as u64;
+            pool.mgmt_ns += mgmt as u64;
+        }
+        self.demand_next(now);
+        // z/VM's fractions for the next interval: its share asking for all.
+        let zt = self.parts[0].ptype;
+        self.demand[..nz].fill(d);
+        self.divide(zt, d);
+        for c in 0..nz {
+            self.speed[c] = (self.alloc[c] / d).clamp(0.0, 1.0);
+        }
+    }
+
+    /// The other partitions' demands from `now` on (their profiles).
+    fn demand_next(&mut self, now: Ns) {
+        let d = self.interval as f64;
+        for p in self.parts.iter_mut().skip(1) {
             while p.next < p.profile.len() && p.profile[p.next].0 <= now {
                 p.busy = p.profile[p.next].1;
                 p.next += 1;
             }
-            spread(p.busy * d, p.vertical, d, lc);
-        }
-        for t in PType::ALL {
-            if self.parts.iter().any(|p| p.ptype == t) {
-                self.divide(t, d);
-            }
-        }
-        // Counters, and the z/VM processors' fractions.
-        for i in 0..self.lc.len() {
-            let c = &mut self.lc[i];
-            c.demand_ns += self.demand[i] as u64;
-            c.dispatch_ns += self.alloc[i] as u64;
-            c.mgmt_ns += self.mgmt_of[i] as u64;
-        }
-        let z = &self.parts[0];
-        let (dz, az) = (
-            self.demand[..z.nlog].iter().sum::<f64>(),
-            self.alloc[..z.nlog].iter().sum::<f64>(),
-        );
-        let mean = if dz > 0.0 { (az / dz).min(1.0) } else { 1.0 };
-        for c in 0..z.nlog {
-            self.speed[c] = if self.demand[c] > 0.0 {
-                (self.alloc[c] / self.demand[c]).min(1.0)
-            } else {
-                mean
-            };
+            spread(
+                p.busy * d,
+                p.vertical,
+                d,
+                &mut self.demand[p.base..p.base + p.nlog],
+            );
         }
     }
 
-    /// Divide the pool of type `t` for one interval of `d` ns.
-    fn divide(&mut self, t: PType, d: f64) {
+    /// Divide the pool of type `t` for one interval of `d` ns among the
+    /// demands in `demand`: `alloc` and `mgmt_of` of its partitions' logical
+    /// processors; the management time in all.
+    fn divide(&mut self, t: PType, d: f64) -> f64 {
         let ti = t.index();
-        let pool = &mut self.pools[ti];
-        pool.capacity_ns += self.phys[ti] as u64 * self.interval;
         let shared = (self.phys[ti] - self.ded[ti]) as f64 * d;
         // Dedicated: what they demand; management time of the shared ones.
-        let mut busy = 0.0;
         let mut mgmt = 0.0;
         self.idx.clear();
         for (k, p) in self.parts.iter().enumerate() {
@@ -319,7 +384,6 @@ impl Cec {
                 for i in r {
                     self.alloc[i] = self.demand[i];
                     self.mgmt_of[i] = 0.0;
-                    busy += self.demand[i];
                 }
             } else {
                 for i in r {
@@ -388,13 +452,8 @@ impl Cec {
                 &self.demand[r.clone()],
                 &mut self.alloc[r],
             );
-            busy += self.got[j];
         }
-        let pool = &mut self.pools[ti];
-        // Whole ns, never above capacity (the sum of floors is at most the
-        // floor of the sum).
-        pool.busy_ns += (busy + mgmt).min(self.phys[ti] as f64 * d) as u64;
-        pool.mgmt_ns += mgmt as u64;
+        mgmt
     }
 
     /// The pools of the types some partition uses.

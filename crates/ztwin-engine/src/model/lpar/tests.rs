@@ -204,10 +204,11 @@ fn profile_steps() {
     a.profile = vec![(0.05, 3.0)];
     let p = params(4, vec![a]);
     let mut cec = Cec::new(&p, &zvm(1));
-    for k in 0..10 {
+    for k in 1..=10 {
         cec.tick(k * 10 * MS);
     }
-    // 5 ticks (0..40 ms) at 1 engine, 5 (50..90 ms) at 3.
+    // The intervals from 0 to 50 ms at 1 engine, from 50 to 100 ms at 3 (an
+    // interval's demand is the profile's at its start).
     assert_eq!(dispatch(&cec, 1), (5 * 10 + 5 * 30) * MS);
 }
 

@@ -229,7 +229,7 @@ busy = 4.0
     // Weights 100 of 1000 on 4 IFLs: z/VM's 2 logical IFLs get at most 0.4
     // engines (less in intervals where its guests wait for paging I/O).
     let engines = got as f64 / 40e9;
-    assert!(engines <= 0.4 + 1e-6 && engines > 0.3, "{engines}");
+    assert!(engines <= 0.4 + 1e-6 && engines > 0.15, "{engines}");
     assert!(b.refs() < a.refs() * 9 / 10, "{} vs {}", b.refs(), a.refs());
     let busy: u64 = b
         .model

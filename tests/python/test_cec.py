@@ -1,0 +1,104 @@
+"""The CEC ([lpar]): a simulated z/VM partition on a CEC whose other
+partitions saturate the shared processors (study S8's shape), through the
+MONWRITE file to the LPAR report and the advisor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ztwin.advisor import diagnose
+from ztwin.reports import build
+from ztwin.twin import run
+
+S8_SHAPE = """
+[scenario]
+duration = "5min"
+seed = 7
+start = "2026-01-05T08:00:00Z"
+[system]
+processors = 2
+processor_type = "CP"
+lpar_name = "ZVMLP"
+central_storage = "2G"
+xstor = "0"
+[monitor]
+sample_interval = "1min"
+hf_rate = "1s"
+[[paging]]
+device_type = "3390-9"
+count = 2
+first_address = "0A00"
+volser_prefix = "PAG"
+[[guest]]
+userid = "LNX"
+count = 4
+virtual_storage = "256M"
+workload = { type = "cpu", utilization = 0.1, burst = "5ms" }
+[lpar]
+physical = { cp = 6 }
+weight = 100
+[[lpar.partition]]
+name = "ZOS1"
+logical = 5
+weight = 300
+busy = 5.0
+[[lpar.partition]]
+name = "ZOS2"
+logical = 5
+weight = 300
+busy = 5.0
+[[lpar.partition]]
+name = "ZOS3"
+logical = 4
+weight = 300
+busy = 4.0
+"""
+
+
+@pytest.fixture(scope="module")
+def s8_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("cec")
+    sc = d / "s8.toml"
+    sc.write_text(S8_SHAPE)
+    return run(sc, d / "s8.monwrite").path
+
+
+def test_lpar_report_shows_every_partition_and_the_saturated_cec(s8_file: Path) -> None:
+    rep = build(s8_file, ["LPAR"])["LPAR"]
+    parts = {r["partition"] for r in rep.rows}
+    assert parts == {"ZVMLP", "ZOS1", "ZOS2", "ZOS3"}
+    zos = [r for r in rep.rows if r["partition"].startswith("ZOS")]
+    assert len(zos) == 14 and all(r["type"] == "CP" for r in zos)
+    # 14 logical CPs asking for everything on 6 physical ones, plus z/VM's
+    # light load: the physical CPs are (all but) fully dispatched.
+    summary = rep.extra["summary"]
+    assert summary["physical_cpus"] == 6 and summary["partitions"] == 4
+    assert summary["overall_physical_load_pct"] > 97.0
+    # Weights 300 each: the z/OS partitions' shares are equal per partition
+    # (5, 5 and 4 logical CPs: ZOS3's CPs each get more).
+    load = {r["partition"]: r["load_pct"] for r in rep.rows if r["load_pct"] is not None}
+    assert load["ZOS1"] == pytest.approx(load["ZOS2"], rel=0.02)
+    assert load["ZOS1"] == pytest.approx(load["ZOS3"], rel=0.02)
+    own = [r for r in rep.rows if r["partition"] == "ZVMLP"]
+    # z/VM's view: its logical CPUs are suspended (PR/SM does not dispatch
+    # them when they have work), while its own busy stays low.
+    assert all(r["susp_pct"] is not None and r["susp_pct"] > 5.0 for r in own)
+    assert all(r["vmld_pct"] < 30.0 for r in own)
+    # z/VM never runs more than PR/SM dispatched it (its CPU timers stop
+    # while suspended).
+    assert all(r["vmld_pct"] <= r["busy_pct"] + 0.5 for r in own)
+
+
+def test_advisor_sees_the_cec_constraint_that_zvm_busy_hides(s8_file: Path) -> None:
+    d = diagnose(s8_file)
+    ids = d.ids("warning")
+    assert "lpar-busy" in ids
+    assert "cpu-busy" not in ids
+    # 2 logical CPs on a weight share of 0.6 (100 of 1000 on 6 CPs), suspended.
+    assert "lpar-share" in ids
+    share = d.get("lpar-share")
+    assert share is not None and "2 logical processors on a weight share of 0.6 physical ones" in share.evidence[0].summary
+    f = d.get("lpar-busy")
+    assert f is not None and "6 physical processors" in f.evidence[0].summary
