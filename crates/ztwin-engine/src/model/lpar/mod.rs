@@ -268,8 +268,9 @@ impl Cec {
         let wall = if s >= 1.0 {
             len
         } else {
-            // A logical processor that gets nothing still moves, slowly.
-            (len as f64 / s.max(0.01)).ceil() as Ns
+            // A logical processor that gets nothing (a share of 0) still
+            // moves, a millionth of the time.
+            (len as f64 / s.max(1e-6)).ceil() as Ns
         };
         self.occ[c] += wall;
         self.cpu_occ[c] += len;
