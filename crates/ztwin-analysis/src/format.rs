@@ -466,6 +466,7 @@ pub fn write_rows(out: &mut String, fmt: Format, cols: &[Column<'_>], n: usize, 
                 out.push('}');
             }
             Format::Csv => {
+                let start = out.len();
                 for (j, c) in cols.iter().enumerate() {
                     if j > 0 {
                         out.push(',');
@@ -479,6 +480,10 @@ pub fn write_rows(out: &mut String, fmt: Format, cols: &[Column<'_>], n: usize, 
                         ColData::Time(a) => push_iso(out, a[i], zone),
                         ColData::Literal(s) => out.push_str(s),
                     }
+                }
+                if cols.len() == 1 && out.len() == start {
+                    // Python's csv writes a row of one empty field as ""
+                    out.push_str("\"\"");
                 }
                 out.push('\n');
             }

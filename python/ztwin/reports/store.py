@@ -47,17 +47,40 @@ def f64(batch: pa.RecordBatch, name: str) -> np.ndarray | None:
     i = batch.schema.get_field_index(name)
     if i < 0:
         return None
-    return np.asarray(batch.column(i).to_numpy(zero_copy_only=False), dtype=np.float64)
+    return array_f64(batch.column(i))
+
+
+_DTYPES = {"double": np.float64, "int64": np.int64, "uint64": np.uint64, "int32": np.int32}
+
+
+def array_f64(arr: pa.Array) -> np.ndarray:
+    """An Arrow float64/int64 array as float64 with NaN for nulls, read from
+    its buffers (``to_numpy`` of an array with nulls would import pandas)."""
+    dt = _DTYPES.get(str(arr.type))
+    n = len(arr)
+    if dt is None:
+        import pyarrow as pa
+
+        return np.asarray(arr.cast(pa.float64()).fill_null(np.nan).to_numpy(), dtype=np.float64)
+    validity, data = arr.buffers()[:2]
+    if data is None or n == 0:
+        return np.full(n, np.nan)
+    vals = np.frombuffer(data, dtype=dt, count=n, offset=arr.offset * np.dtype(dt).itemsize).astype(np.float64)
+    if arr.null_count:
+        bits = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), bitorder="little")
+        ok = bits[arr.offset:arr.offset + n].astype(bool)
+        vals[~ok] = np.nan
+    return vals
 
 
 def i64(batch: pa.RecordBatch, name: str) -> np.ndarray:
-    """An integer or timestamp column as int64 (no nulls)."""
-    import pyarrow as pa
-
-    col = batch.column(batch.schema.get_field_index(name))
-    if not pa.types.is_int64(col.type):
-        col = col.cast(pa.int64())
-    return np.asarray(col.to_numpy(zero_copy_only=False), dtype=np.int64)
+    """An integer or timestamp column (64-bit, no nulls) as int64."""
+    arr = batch.column(batch.schema.get_field_index(name))
+    data = arr.buffers()[1]
+    n = len(arr)
+    if data is None or n == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.frombuffer(data, dtype=np.int64, count=n, offset=arr.offset * 8).copy()
 
 
 class ColumnStore:

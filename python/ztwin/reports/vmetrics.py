@@ -62,8 +62,17 @@ class Sums(Mapping[str, Arr]):
         return np.where(np.isnan(a), default, a)
 
 
-def _nan(n: int) -> Arr:
-    return np.full(n, np.nan)
+def _quiet(fn: Callable[..., dict[str, Arr]]) -> Callable[..., dict[str, Arr]]:
+    """Float overflow and invalid operations give inf and NaN silently, as
+    Python's float arithmetic does (no numpy warnings)."""
+
+    def wrapped(*args: Any, **kw: Any) -> dict[str, Arr]:
+        with np.errstate(all="ignore"):
+            return fn(*args, **kw)
+
+    wrapped.__doc__ = fn.__doc__
+    wrapped.__name__ = fn.__name__
+    return wrapped
 
 
 def ratio(a: Arr, b: Arr) -> Arr:
@@ -113,6 +122,7 @@ def _first(a: Arr, b: Arr) -> Arr:
     return np.where(np.isnan(a), b, a)
 
 
+@_quiet
 def hf_percentages(raw: Sums, prefix: str = "hf_") -> dict[str, Arr]:
     """``metrics.hf_percentages`` over columns."""
     total = raw[prefix + "total"]
@@ -130,6 +140,7 @@ def hf_percentages(raw: Sums, prefix: str = "hf_") -> dict[str, Arr]:
     return out
 
 
+@_quiet
 def upage_figures(raw: Sums, prefix: str = "") -> dict[str, Arr]:
     """``metrics.upage_figures`` over columns."""
     seconds = raw[prefix + "store_seconds"]
@@ -143,6 +154,7 @@ def upage_figures(raw: Sums, prefix: str = "") -> dict[str, Arr]:
     return out
 
 
+@_quiet
 def user_metrics(raw: Sums) -> dict[str, Arr]:
     """``metrics.user_metrics`` over columns."""
     seconds = raw["seconds"]
@@ -159,6 +171,7 @@ def user_metrics(raw: Sums) -> dict[str, Arr]:
     return out
 
 
+@_quiet
 def device_metrics(raw: Sums) -> dict[str, Arr]:
     """``metrics.device_metrics`` over columns."""
     seconds = raw["seconds"]
@@ -192,6 +205,7 @@ def device_metrics(raw: Sums) -> dict[str, Arr]:
     }
 
 
+@_quiet
 def system_metrics(raw: Sums) -> dict[str, Arr]:
     """``metrics.system_metrics`` over columns (the same keys)."""
     n = raw.n
