@@ -13,10 +13,14 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from ztwin import __version__, history_cli, run_cli, study_cli
-from ztwin.advisor import cli as advisor_cli
-from ztwin.monitor import MonwriteError, dump, layouts
-from ztwin.reports import cli as report_cli
+# The command line does no linear algebra: numpy's OpenBLAS threads would only
+# spin beside the work (a few percent of a report's CPU time).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from ztwin import __version__, history_cli, run_cli, study_cli  # noqa: E402
+from ztwin.advisor import cli as advisor_cli  # noqa: E402
+from ztwin.monitor import MonwriteError, dump, layouts  # noqa: E402
+from ztwin.reports import cli as report_cli  # noqa: E402
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

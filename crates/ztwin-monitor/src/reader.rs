@@ -247,10 +247,17 @@ impl std::fmt::Debug for TypeCounts {
     }
 }
 
-/// Fixed-size window over a seekable source, read in 1 MiB steps.
+/// The bytes of a whole source held in memory by the caller (for example a
+/// memory-mapped file, `ztwin-py`): the reader takes its blocks from them
+/// without copying ([`Reader::from_whole`]).
+pub type WholeBytes = Box<dyn AsRef<[u8]> + Send + Sync>;
+
+/// Fixed-size window over a seekable source, read in 1 MiB steps (or the
+/// whole source in memory).
 struct Blocks<R> {
     src: R,
     buf: Vec<u8>,
+    whole: Option<WholeBytes>,
     first: u64,
     count: usize,
     /// Whole blocks in the source.
@@ -265,6 +272,7 @@ impl<R: Read + Seek> Blocks<R> {
             Blocks {
                 src,
                 buf: vec![0u8; WINDOW_BLOCKS * FRAME],
+                whole: None,
                 first: 0,
                 count: 0,
                 total: len / FRAME as u64,
@@ -273,12 +281,27 @@ impl<R: Read + Seek> Blocks<R> {
         ))
     }
 
+    fn from_whole(src: R, whole: WholeBytes) -> (Blocks<R>, u64) {
+        let len = whole.as_ref().as_ref().len() as u64;
+        (
+            Blocks {
+                src,
+                buf: Vec::new(),
+                whole: Some(whole),
+                first: 0,
+                count: 0,
+                total: len / FRAME as u64,
+            },
+            len,
+        )
+    }
+
     /// Block `idx`, or `None` past the last whole block.
     fn get(&mut self, idx: u64) -> io::Result<Option<&[u8; FRAME]>> {
         if idx >= self.total {
             return Ok(None);
         }
-        if idx < self.first || idx >= self.first + self.count as u64 {
+        if self.whole.is_none() && (idx < self.first || idx >= self.first + self.count as u64) {
             let n = (self.total - idx).min(WINDOW_BLOCKS as u64) as usize;
             if idx != self.first + self.count as u64 {
                 self.src.seek(SeekFrom::Start(idx * FRAME as u64))?;
@@ -293,6 +316,12 @@ impl<R: Read + Seek> Blocks<R> {
     /// Block `idx`, already in the window (after a successful [`Blocks::get`]).
     #[inline]
     fn block(&self, idx: u64) -> &[u8; FRAME] {
+        if let Some(w) = &self.whole {
+            let o = idx as usize * FRAME;
+            return w.as_ref().as_ref()[o..o + FRAME]
+                .try_into()
+                .expect("one block");
+        }
         let o = (idx - self.first) as usize * FRAME;
         self.buf[o..o + FRAME].try_into().expect("one block")
     }
@@ -350,12 +379,26 @@ impl Reader<io::BufReader<File>> {
     }
 }
 
+impl Reader<io::Empty> {
+    /// A reader over a whole file already in memory (a memory map): blocks
+    /// are taken from `data` without copying. The same records, statistics
+    /// and errors as [`Reader::new`] over the same bytes.
+    pub fn from_whole(data: WholeBytes) -> Result<Self, FatalError> {
+        let (blocks, len) = Blocks::from_whole(io::empty(), data);
+        Reader::with_blocks(blocks, len)
+    }
+}
+
 impl<R: Read + Seek> Reader<R> {
     pub fn new(src: R) -> Result<Self, FatalError> {
         let (blocks, len) = Blocks::new(src).map_err(|e| FatalError {
             offset: 0,
             reason: format!("cannot read: {e}"),
         })?;
+        Reader::with_blocks(blocks, len)
+    }
+
+    fn with_blocks(blocks: Blocks<R>, len: u64) -> Result<Self, FatalError> {
         let mut r = Reader {
             blocks,
             state: State::Control(0),

@@ -4,7 +4,7 @@
 //! polars and DuckDB take them without a copy.
 
 use crate::errors::fatal;
-use crate::reader::{open, record_dict, stats_dict, FileReader};
+use crate::reader::{open_mapped, record_dict, stats_dict, KernelReader, Release};
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchIterator};
 use arrow_schema::{ArrowError, SchemaRef};
@@ -129,10 +129,32 @@ fn kept_dict<'py>(py: Python<'py>, k: &KeptRecord) -> PyResult<Option<Bound<'py,
     record_dict(py, &r).map(Some)
 }
 
+/// Feed records to the kernel until `target` intervals are complete (true)
+/// or the file or the window ends (false).
+fn drive<R: std::io::Read + std::io::Seek>(
+    reader: &mut ztwin_monitor::Reader<R>,
+    kernel: &mut Kernel,
+    target: u64,
+    mut release: Option<&mut Release>,
+) -> Result<bool, ztwin_monitor::FatalError> {
+    while let Some(r) = reader.next_record()? {
+        if let Some(rel) = release.as_deref_mut() {
+            rel.at(r.offset);
+        }
+        if !kernel.record(&r) {
+            return Ok(false);
+        }
+        if kernel.intervals() >= target {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// One pass of the interval kernel over a MONWRITE file, in steps.
 #[pyclass(module = "ztwin._native")]
 pub struct IntervalKernel {
-    reader: FileReader,
+    reader: KernelReader,
     kernel: Kernel,
     done: bool,
 }
@@ -158,7 +180,7 @@ impl IntervalKernel {
             exposures: select_int(exposures)?,
         };
         Ok(IntervalKernel {
-            reader: open(py, &path)?,
+            reader: open_mapped(py, &path)?,
             kernel: Kernel::new(opts),
             done: false,
         })
@@ -178,16 +200,9 @@ impl IntervalKernel {
         } else {
             kernel.intervals() + max_intervals
         };
-        let res = py.detach(|| -> Result<bool, ztwin_monitor::FatalError> {
-            while let Some(r) = reader.next_record()? {
-                if !kernel.record(&r) {
-                    return Ok(false);
-                }
-                if kernel.intervals() >= target {
-                    return Ok(true);
-                }
-            }
-            Ok(false)
+        let res = py.detach(|| match reader {
+            KernelReader::Mapped(r, release) => drive(r, kernel, target, Some(release)),
+            KernelReader::Buffered(r) => drive(r, kernel, target, None),
         });
         match res {
             Ok(true) => Ok(true),
@@ -231,11 +246,12 @@ impl IntervalKernel {
 
     /// The reader's statistics so far (as `Reader.stats()`).
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        stats_dict(py, &self.reader.stats)
+        stats_dict(py, self.reader.stats())
     }
 
     /// What the kernel learnt besides the sums (see `_native.pyi`).
-    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    fn info<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.kernel.info.resolve();
         let i = &self.kernel.info;
         let d = PyDict::new(py);
         let config = PyList::empty(py);
