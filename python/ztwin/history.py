@@ -562,9 +562,13 @@ class History:
         """Window totals per key of ``entity``, as the kernel sums them (each
         sum a left fold over the intervals in time order, ``min_``/``max_``
         columns by minimum and maximum; keys in first-seen order), streamed:
-        DuckDB orders the rows by key and time, and one Arrow batch at a time
-        is folded into per-key running sums."""
-        import numpy as np
+        the rows come from DuckDB as Arrow batches and a native fold
+        (``ztwin._native.fold_by_keys``) adds them into per-key sums.
+
+        The rows are read in the order they were stored, which is interval
+        order unless files were ingested out of time order; the order is
+        checked as the rows arrive, and if it is not (interval end, row
+        order) the sums are made again from rows sorted by DuckDB."""
         import pyarrow as pa
 
         name = table_name(entity)
@@ -572,66 +576,31 @@ class History:
         schema = self.connection.sql(f"SELECT * FROM {name} LIMIT 0").arrow().read_all().schema
         skip = {"system", "start", "end", "end_tod", "ord", "flags", *keys}
         vals = [f for f in schema if f.name not in skip]
-        if not wanted:
-            return pa.table({f.name: pa.array([], f.type) for f in [*(schema.field(k) for k in keys), *vals]})
-        where, args = self._where(system, start, end, "e")
-        kl = ", ".join(f'e."{k}"' for k in keys)
-        order = self.connection.query(
-            f"SELECT {kl} FROM {name} e{where} GROUP BY {kl} ORDER BY min(end_tod), arg_min(ord, end_tod)",
-            params=args,
-        ).fetchall()
-        pos = {tuple(r): i for i, r in enumerate(order)}
-        n = len(order)
-        acc = {f.name: np.full(n, np.nan) for f in vals}
-        cols = ", ".join(f'e."{f.name}"' for f in vals)
-        reader = self.connection.query(
-            f"SELECT {kl}, {cols} FROM {name} e{where} ORDER BY {kl}, e.end_tod, e.ord", params=args
-        ).arrow()
-        for batch in reader:
-            m = batch.num_rows
-            if m == 0:
-                continue
-            kc = [batch.column(i).to_pylist() for i in range(len(keys))]
-            kt = list(zip(*kc, strict=True))
-            # runs of one key (the rows are ordered by key)
-            starts = [0] + [r for r in range(1, m) if kt[r] != kt[r - 1]] + [m]
-            runs = [(pos[kt[a]], a, b) for a, b in zip(starts, starts[1:], strict=False)]
-            for j, f in enumerate(vals):
-                x = batch.column(len(keys) + j).to_numpy(zero_copy_only=False).astype(np.float64)
-                out = acc[f.name]
-                kind = 1 if f.name.startswith("min_") else 2 if f.name.startswith("max_") else 0
-                for k, a, b in runs:
-                    seg = x[a:b]
-                    seg = seg[~np.isnan(seg)]
-                    if seg.size == 0:
-                        continue
-                    old = out[k]
-                    if kind == 1:
-                        v = float(seg.min())
-                        out[k] = v if np.isnan(old) or v < old else old
-                    elif kind == 2:
-                        v = float(seg.max())
-                        out[k] = v if np.isnan(old) or v > old else old
-                    else:
-                        # the running sum continues from the previous batch: a left fold
-                        if not np.isnan(old):
-                            seg = np.concatenate(([old], seg))
-                        out[k] = float(np.add.accumulate(seg)[-1])
-        data: dict[str, Any] = {k: [r[i] for r in order] for i, k in enumerate(keys)}
-        for f in vals:
-            a = acc[f.name]
-            mask = np.isnan(a)
-            if pa.types.is_integer(f.type):
-                data[f.name] = pa.array(np.where(mask, 0, a).astype(np.int64), f.type, mask=mask)
-            else:
-                data[f.name] = pa.array(a, f.type, mask=mask)
         out_schema = pa.schema([schema.field(k) for k in keys] + vals)
-        return pa.table(data, schema=out_schema)
+        if not wanted:
+            return pa.Table.from_batches([], schema=out_schema)
+        where, args = self._where(system, start, end, "e")
+        cols = ", ".join(f'e."{c}"' for c in [*keys, "end_tod", "ord", *(f.name for f in vals)])
+        sql = f"SELECT {cols} FROM {name} e{where}"
+        folded = _fold_stream(self.connection.query(sql, params=args).arrow(), keys, vals, check_order=True)
+        if folded is None:  # stored out of interval order
+            folded = _fold_stream(self.connection.query(sql + " ORDER BY e.end_tod, e.ord", params=args).arrow(),
+                                  keys, vals, check_order=False)  # fmt: skip
+            assert folded is not None
+        from ztwin.reports.store import py_to_arrow
+
+        order, acc = folded
+        arrays = [py_to_arrow([r[i] for r in order], schema.field(k).type) for i, k in enumerate(keys)]
+        arrays += [_typed(a, f.type) for f, a in zip(vals, acc, strict=True)]
+        return pa.Table.from_arrays(arrays, schema=out_schema)
 
     def _kernel_table(self, entity: str, system: str, start: Any, end: Any) -> pa.Table:
         """Rows in the kernel's per-interval layout: interval index, start,
         end, keys, sums."""
+        import numpy as np
         import pyarrow as pa
+
+        from ztwin.reports.store import to_arrow
 
         t = self.arrow(entity, system, start, end) if _has_table(self.connection, table_name(entity)) else None
         if entity == "system":
@@ -641,12 +610,15 @@ class History:
             cols = ["start", "end", "start_tod", "end_tod", "flags"]
             rest = [c for c in t.column_names if c not in cols]
             t = t.select([*cols, *rest])
-            return t.add_column(0, "interval", pa.array(range(n), pa.uint64()))
-        sys_t = self.arrow("system", system, start, end)
-        pos = {e: i for i, e in enumerate(sys_t.column("end_tod").to_pylist())}
+            return t.add_column(0, "interval", to_arrow(np.arange(n, dtype=np.uint64), pa.uint64()))
+        import pyarrow.compute as pc
+
         if t is None:
             raise HistoryError(f"{self.path}: table {table_name(entity)} is missing")
-        idx = pa.array([pos[e] for e in t.column("end_tod").to_pylist()], pa.uint64())
+        ends = self.connection.query(
+            f"SELECT end_tod FROM {table_name('system')}{self._where(system, start, end)[0]} ORDER BY end_tod",
+            params=self._where(system, start, end)[1]).arrow().read_all().column(0)  # fmt: skip
+        idx = pc.index_in(t.column("end_tod"), value_set=ends.combine_chunks()).cast(pa.uint64())
         t = t.drop_columns(["system", "ord", "end_tod"])
         return t.add_column(0, "interval", idx)
 
@@ -678,51 +650,121 @@ def open(path: str | os.PathLike[str] = DEFAULT_DB) -> History:  # noqa: A001 - 
 def totals_from_intervals(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     """Window totals per key from per-interval tables, summed in interval
     order exactly as the kernel sums them (``min_``/``max_`` columns by
-    minimum/maximum); keys in first-seen order."""
+    minimum/maximum; a native left fold); keys in first-seen order."""
     import numpy as np
     import pyarrow as pa
+
+    from ztwin._native import fold_by_keys
+    from ztwin.reports.store import array_f64, py_to_arrow
 
     out = {}
     for entity, t in tables.items():
         keys = KEYS[entity]
         vals = t.column_names[t.column_names.index("flags") + 1:]
-        if t.num_rows == 0:
-            cols = {k: t.column(k).slice(0, 0) for k in [*keys, *vals]}
-            out[entity] = pa.table(cols) if cols else pa.table({})
-            continue
-        if keys:
-            kcols = [t.column(k).to_pylist() for k in keys]
-            kl = list(zip(*kcols, strict=True))
-            first: dict[Any, list[int]] = {}
-            for i, kt in enumerate(kl):
-                first.setdefault(kt, []).append(i)
-            groups = list(first.items())
-        else:
-            groups = [((), list(range(t.num_rows)))]
-        res: dict[str, list[Any]] = {c: [] for c in [*keys, *vals]}
-        for gkey, _rows in groups:
-            for j, kname in enumerate(keys):
-                res[kname].append(gkey[j])
-        for v in vals:
-            col = t.column(v)
-            is_int = pa.types.is_integer(col.type)
-            arr = col.to_numpy(zero_copy_only=False).astype(np.float64)
-            for _key, rows in groups:
-                x = arr[rows]
-                x = x[~np.isnan(x)]
-                if x.size == 0:
-                    res[v].append(None)
-                    continue
-                if v.startswith("min_"):
-                    r = float(x.min())
-                elif v.startswith("max_"):
-                    r = float(x.max())
-                else:
-                    r = float(np.add.accumulate(x)[-1])
-                res[v].append(int(r) if is_int else r)
         schema = pa.schema([t.schema.field(k) for k in [*keys, *vals]])
-        out[entity] = pa.table(res, schema=schema)
+        if t.num_rows == 0:
+            out[entity] = pa.Table.from_batches([], schema=schema)
+            continue
+        codes, uniq = _key_codes(t, keys)
+        acc = [np.full(len(uniq), np.nan) for _ in vals]
+        kinds = ["min" if v.startswith("min_") else "max" if v.startswith("max_") else "sum" for v in vals]
+        fold_by_keys(codes, [array_f64(t.column(v).combine_chunks()) for v in vals], kinds, acc)
+        arrays = [py_to_arrow([u[i] for u in uniq], t.schema.field(k).type) for i, k in enumerate(keys)]
+        arrays += [_typed(a, t.schema.field(v).type) for v, a in zip(vals, acc, strict=True)]
+        out[entity] = pa.Table.from_arrays(arrays, schema=schema)
     return out
+
+
+def _fold_stream(reader: Any, keys: list[str], vals: list[Any], *, check_order: bool
+                 ) -> tuple[list[tuple[Any, ...]], list[Any]] | None:  # fmt: skip
+    """Fold batches of ``keys``, end_tod, ord, ``vals`` columns by key (keys
+    numbered in first-seen order); None when ``check_order`` finds the rows
+    not in (end_tod, ord) order."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ztwin._native import fold_by_keys
+    from ztwin.reports.store import array_f64, array_i64, i64, py_to_arrow
+
+    kinds = ["min" if f.name.startswith("min_") else "max" if f.name.startswith("max_") else "sum" for f in vals]
+    nk = len(keys)
+    seen: dict[Any, int] = {}
+    order: list[tuple[Any, ...]] = []
+    acc: list[Any] = [np.full(0, np.nan) for _ in vals]
+    last: tuple[int, int] | None = None
+    for batch in reader:
+        n = batch.num_rows
+        if n == 0:
+            continue
+        if check_order:
+            end, ordc = i64(batch, "end_tod"), i64(batch, "ord")
+            ok = (end[1:] > end[:-1]) | ((end[1:] == end[:-1]) & (ordc[1:] > ordc[:-1]))
+            if not ok.all() or (last is not None and (int(end[0]), int(ordc[0])) <= last):
+                return None
+            last = (int(end[-1]), int(ordc[-1]))
+        if nk == 1:
+            col = batch.column(0)
+            for k in pc.unique(col).to_pylist():
+                if k not in seen:
+                    seen[k] = len(seen)
+                    order.append((k,))
+            known = py_to_arrow([o[0] for o in order], col.type)
+            codes = array_i64(pc.index_in(col, value_set=known, skip_nulls=False).cast(pa.int64()))
+        else:
+            kt = list(zip(*(batch.column(i).to_pylist() for i in range(nk)), strict=True))
+            for k in kt:
+                if k not in seen:
+                    seen[k] = len(seen)
+                    order.append(k)
+            codes = np.fromiter((seen[k] for k in kt), dtype=np.int64, count=n)
+        if vals and len(order) > len(acc[0]):
+            acc = [np.concatenate([a, np.full(len(order) - len(a), np.nan)]) for a in acc]
+        fold_by_keys(codes, [array_f64(batch.column(nk + 2 + j)) for j in range(len(vals))], kinds, acc)
+    if acc and len(acc[0]) < len(order):
+        acc = [np.concatenate([a, np.full(len(order) - len(a), np.nan)]) for a in acc]
+    return order, acc
+
+
+def _key_codes(t: pa.Table, keys: list[str]) -> tuple[Any, list[tuple[Any, ...]]]:
+    """Each row's key as a number 0.. in first-seen order, and the keys."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    from ztwin.reports.store import array_i64
+
+    n = t.num_rows
+    if not keys:
+        return np.zeros(n, dtype=np.int64), [()]
+    if len(keys) == 1:
+        col = t.column(keys[0]).combine_chunks()
+        uniq = pc.unique(col)
+        raw = array_i64(pc.index_in(col, value_set=uniq, skip_nulls=False).cast("int64"))
+        # renumber in first-seen order (whatever order unique() gave)
+        first = np.full(len(uniq), n, dtype=np.int64)
+        np.minimum.at(first, raw, np.arange(n, dtype=np.int64))
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        values = uniq.to_pylist()
+        return rank[raw], [(values[i],) for i in order]
+    seen: dict[tuple[Any, ...], int] = {}
+    cols = [t.column(k).to_pylist() for k in keys]
+    codes = np.fromiter((seen.setdefault(kt, len(seen)) for kt in zip(*cols, strict=True)), dtype=np.int64, count=n)
+    return codes, list(seen)
+
+
+def _typed(a: Any, typ: pa.DataType) -> pa.Array:
+    """Folded sums as an Arrow array of ``typ`` (integers stay integers), null where NaN."""
+    import numpy as np
+    import pyarrow as pa
+
+    from ztwin.reports.store import to_arrow
+
+    mask = np.isnan(a)
+    if pa.types.is_integer(typ):
+        return to_arrow(np.where(mask, 0, a).astype(np.int64), pa.int64(), mask).cast(typ)
+    return to_arrow(np.where(mask, 0.0, a), pa.float64(), mask).cast(typ)
 
 
 __all__ = [

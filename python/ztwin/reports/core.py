@@ -557,10 +557,18 @@ class Intervals:
 
     @property
     def start(self) -> datetime | None:
+        from ztwin.reports.store import IntervalSeq
+
+        if isinstance(self.intervals, IntervalSeq):
+            return self.intervals.time(0, "start") if self.intervals else None
         return self.intervals[0].start if self.intervals else None
 
     @property
     def end(self) -> datetime | None:
+        from ztwin.reports.store import IntervalSeq
+
+        if isinstance(self.intervals, IntervalSeq):
+            return self.intervals.time(-1, "end") if self.intervals else None
         return self.intervals[-1].end if self.intervals else None
 
     def total(self) -> Raw:

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 SPILL_BYTES = 16 << 20
 #: Decoded batches (Python objects) kept per store for repeated access.
 _DECODED = 2
+#: Rows per stored batch (larger tables are sliced).
+BATCH_ROWS = 2048
 
 
 def f64(batch: pa.RecordBatch, name: str) -> np.ndarray | None:
@@ -61,7 +63,7 @@ def array_f64(arr: pa.Array) -> np.ndarray:
     if dt is None:
         import pyarrow as pa
 
-        return np.asarray(arr.cast(pa.float64()).fill_null(np.nan).to_numpy(), dtype=np.float64)
+        return array_f64(arr.cast(pa.float64()))
     validity, data = arr.buffers()[:2]
     if data is None or n == 0:
         return np.full(n, np.nan)
@@ -75,12 +77,56 @@ def array_f64(arr: pa.Array) -> np.ndarray:
 
 def i64(batch: pa.RecordBatch, name: str) -> np.ndarray:
     """An integer or timestamp column (64-bit, no nulls) as int64."""
-    arr = batch.column(batch.schema.get_field_index(name))
+    return array_i64(batch.column(batch.schema.get_field_index(name)))
+
+
+def array_i64(arr: pa.Array) -> np.ndarray:
+    """A 64-bit integer or timestamp array without nulls as int64 (from its
+    buffers: ``to_numpy`` may import pandas)."""
     data = arr.buffers()[1]
     n = len(arr)
     if data is None or n == 0:
         return np.zeros(0, dtype=np.int64)
     return np.frombuffer(data, dtype=np.int64, count=n, offset=arr.offset * 8).copy()
+
+
+def to_arrow(values: np.ndarray, typ: pa.DataType, mask: np.ndarray | None = None) -> pa.Array:
+    """A numpy array of 8-byte numbers as an Arrow array of ``typ`` (int64,
+    uint64, float64, timestamp), null where ``mask``. Built from buffers:
+    ``pa.array`` would import pandas (half a second) to check the input."""
+    import pyarrow as pa
+
+    data = np.ascontiguousarray(values)
+    nulls = 0 if mask is None else int(mask.sum())
+    validity = pa.py_buffer(np.packbits(~mask, bitorder="little")) if nulls else None
+    return pa.Array.from_buffers(typ, len(data), [validity, pa.py_buffer(data)], null_count=nulls)
+
+
+def strings_to_arrow(values: Sequence[str | None]) -> pa.Array:
+    """Python texts as an Arrow string array (None: null), from buffers."""
+    import pyarrow as pa
+
+    encoded = [b"" if v is None else v.encode() for v in values]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int32)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    mask = np.array([v is None for v in values], dtype=bool)
+    nulls = int(mask.sum())
+    validity = pa.py_buffer(np.packbits(~mask, bitorder="little")) if nulls else None
+    return pa.Array.from_buffers(pa.string(), len(encoded),
+                                 [validity, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))],
+                                 null_count=nulls)  # fmt: skip
+
+
+def py_to_arrow(values: Sequence[Any], typ: pa.DataType) -> pa.Array:
+    """Python values (ints, floats, texts, None) as an Arrow array of ``typ``."""
+    import pyarrow as pa
+
+    if pa.types.is_string(typ):
+        return strings_to_arrow(values)
+    mask = np.array([v is None for v in values], dtype=bool)
+    dt = np.float64 if pa.types.is_floating(typ) else np.uint64 if pa.types.is_unsigned_integer(typ) else np.int64
+    arr = np.array([0 if v is None else v for v in values], dtype=dt)
+    return to_arrow(arr, typ, mask)
 
 
 class ColumnStore:
@@ -127,14 +173,14 @@ class ColumnStore:
         self.spilled_bytes += buf.size
 
     def extend(self, table: pa.Table | pa.RecordBatch) -> None:
-        """Append a table's batches (or one batch)."""
+        """Append a table's batches (or one batch), in slices of at most
+        :data:`BATCH_ROWS` rows (what is decoded or spilled at a time)."""
         import pyarrow as pa
 
-        if isinstance(table, pa.RecordBatch):
-            self.append(table)
-            return
-        for b in table.to_batches():
-            self.append(b)
+        batches = [table] if isinstance(table, pa.RecordBatch) else table.to_batches()
+        for b in batches:
+            for off in range(0, b.num_rows, BATCH_ROWS):
+                self.append(b.slice(off, BATCH_ROWS) if b.num_rows > BATCH_ROWS else b)
 
     def __len__(self) -> int:
         return len(self._mem)
@@ -281,6 +327,13 @@ class IntervalSeq(Sequence["SysInterval"]):
     def __bool__(self) -> bool:
         return self.system.rows > 0
 
+    def time(self, row: int, column: str) -> Any:
+        """The ``start`` or ``end`` of one interval, without making it."""
+        if row < 0:
+            row += len(self)
+        b, r = self.system.locate(row)
+        return self.system.batch(b).column(column)[r].as_py()
+
 
 def _copy(s: SysInterval) -> SysInterval:
     """A SysInterval of its own (callers may fill its dicts or cache metrics)."""
@@ -354,18 +407,15 @@ class SeriesMap(Mapping[Any, list[tuple[int, "Raw"]]]):
 def _rows_of(batch: pa.RecordBatch, key_cols: list[str], key: Any) -> pa.RecordBatch | None:
     """The rows of one key, None when there are none."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     parts = (key,) if len(key_cols) == 1 else tuple(key)
-    mask = None
+    mask = np.ones(batch.num_rows, dtype=bool)
     for col, v in zip(key_cols, parts, strict=True):
-        c = batch.column(col)
-        m = pc.is_null(c) if v is None else pc.equal(c, pa.scalar(v, c.type))
-        mask = m if mask is None else pc.and_(mask, m)
-    assert mask is not None
-    if not pc.any(mask).as_py():
+        vals = batch.column(col).to_pylist()
+        mask &= np.fromiter((x == v if v is not None else x is None for x in vals), dtype=bool, count=len(vals))
+    if not mask.any():
         return None
-    return batch.filter(mask)
+    return batch.take(to_arrow(np.flatnonzero(mask).astype(np.int64), pa.int64()))
 
 
 # --------------------------------------------------------------------------
