@@ -22,7 +22,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -240,6 +240,7 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
     import pyarrow as pa
 
     from ztwin._native import IntervalKernel
+    from ztwin.reports.core import _table
 
     k = IntervalKernel(str(path), None, None, "all", "all", "all")
     size = Path(path).stat().st_size
@@ -247,22 +248,23 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
     stored: set[int] | None = None
     sysid = system
     res = IngestResult(str(path), system or "?")
-    # The new rows are spooled to Parquet files first (memory stays flat in
-    # the file's size), then moved into the database in one transaction.
+    # The new rows are spooled to Arrow IPC stream files first (memory stays
+    # flat in the file's size: DuckDB would hold every row appended in an
+    # open transaction in memory), then moved into the database in one
+    # transaction, one INSERT per table streaming its file.
     with tempfile.TemporaryDirectory(prefix="ztwin-ingest-") as spool:
         sink = _Spool(Path(spool))
         try:
-            more = True
-            while more:
-                more = k.step(CHUNK)
-                tables = {e: pa.table(t) for e, t in k.take().items()}
+            # The kernel reads the next step in a thread of its own (it runs
+            # without the GIL) while this one spools the step before.
+            for tables, info, st in _steps(k):
+                tables = {e: _table(t) for e, t in tables.items()}
                 if sysid is None:
-                    sysid = _system_of(k.info()) or "UNKNOWN"
+                    sysid = _system_of(info) or "UNKNOWN"
                 res.system = sysid
                 if stored is None:
                     stored = _stored_ends(con, sysid)
                 _insert(sink, sysid, tables, stored, res)
-                st = k.stats()
                 bar.update(min(size, st["groups"] * 4096 + st["records"] * 200))
         finally:
             sink.close()
@@ -275,11 +277,16 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
         try:
             for entity, f in sink.files.items():
                 name = table_name(entity)
-                src = "read_parquet('" + str(f).replace("'", "''") + "')"
-                if not _has_table(con, name):
-                    _run(con, f"CREATE TABLE {name} AS SELECT * FROM {src}")
-                else:
-                    _run(con, f"INSERT INTO {name} BY NAME SELECT * FROM {src}")
+                # the system id is the first column; the file has the rest
+                con.register("ztwin_spool", pa.ipc.open_stream(pa.OSFile(str(f))))
+                try:
+                    if not _has_table(con, name):
+                        _run(con, f"CREATE TABLE {name} AS SELECT ?::VARCHAR AS system, * FROM ztwin_spool", [sysid])
+                    else:
+                        _run(con, f"INSERT INTO {name} BY NAME SELECT ?::VARCHAR AS system, * FROM ztwin_spool",
+                             [sysid])  # fmt: skip
+                finally:
+                    con.unregister("ztwin_spool")
             for d in res.damage:
                 _run(con, "INSERT INTO damage VALUES (?, ?, ?, ?, ?, ?)",
                      [sysid, str(path), d["offset"], d["end"], d["kind"], d["reason"]])  # fmt: skip
@@ -302,8 +309,50 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
     return res
 
 
+def _steps(k: Any) -> Iterator[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+    """The kernel's steps (tables, info after the first step, stats), read
+    ahead by one step in a thread; the kernel's errors are raised here."""
+    import queue
+    import threading
+
+    q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=2)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            more, first = True, True
+            while more and not stop.is_set():
+                more = k.step(CHUNK)
+                item = (k.take(), k.info() if first else {}, k.stats())
+                first = False
+                q.put(("step", item))
+            q.put(("done", None))
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
+            q.put(("error", e))
+
+    t = threading.Thread(target=produce, name="ztwin-ingest-kernel", daemon=True)
+    t.start()
+    try:
+        while True:
+            kind, item = q.get()
+            if kind == "done":
+                break
+            if kind == "error":
+                raise item
+            yield item
+    finally:
+        stop.set()
+        while t.is_alive():  # let the reader finish its step (it may wait to put one)
+            try:
+                q.get(timeout=0.1)
+            except queue.Empty:
+                pass
+        t.join()
+
+
 class _Spool:
-    """Per-entity Parquet files of the rows to add."""
+    """Per-entity Arrow IPC stream files of the rows to add (uncompressed:
+    writing them costs little beside the kernel)."""
 
     def __init__(self, d: Path) -> None:
         self.dir = d
@@ -311,12 +360,12 @@ class _Spool:
         self.files: dict[str, Path] = {}
 
     def add(self, entity: str, t: pa.Table) -> None:
-        import pyarrow.parquet as pq
+        import pyarrow as pa
 
         w = self.writers.get(entity)
         if w is None:
-            f = self.dir / f"{entity}.parquet"
-            w = self.writers[entity] = pq.ParquetWriter(str(f), t.schema, compression="none")
+            f = self.dir / f"{entity}.arrows"
+            w = self.writers[entity] = pa.ipc.new_stream(str(f), t.schema)
             self.files[entity] = f
         w.write_table(t)
 
@@ -360,41 +409,43 @@ def _stored_ends(con: duckdb.DuckDBPyConnection, system: str) -> set[int]:
 
 def _insert(sink: _Spool, system: str, tables: Mapping[str, pa.Table], stored: set[int],
             res: IngestResult) -> None:
-    """The rows of one step not stored yet, with their system and end time, into ``sink``."""
+    """The rows of one step not stored yet, with their end time (``end_tod``)
+    and their order in the interval (``ord``), into ``sink`` (the system id
+    is added when they move into the database)."""
+    import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
+
+    from ztwin.reports.store import array_i64, to_arrow
 
     st = tables["system"]
     if st.num_rows == 0:
         return
-    ends = st.column("end_tod").to_pylist()
-    idx = st.column("interval").to_pylist()
-    keep = [i for i, e in zip(idx, ends, strict=True) if e not in stored]
-    res.intervals_skipped += len(idx) - len(keep)
-    res.intervals_added += len(keep)
-    if not keep:
+    ends = array_i64(st.column("end_tod").combine_chunks()).view(np.uint64)
+    idx = array_i64(st.column("interval").combine_chunks())
+    new = np.fromiter((int(e) not in stored for e in ends.tolist()), dtype=bool, count=len(ends))
+    res.intervals_skipped += int((~new).sum())
+    res.intervals_added += int(new.sum())
+    if not new.any():
         return
-    end_of = dict(zip(idx, ends, strict=True))
-    base = idx[0]
-    ends_arr = st.column("end_tod").combine_chunks()
-    everything = len(keep) == len(idx)
-    keep_arr = pa.array(keep, pa.uint64())
+    base = int(idx[0])
+    everything = bool(new.all())
     for entity in ENTITIES:
-        t = tables[entity]
+        # every table gets its file (a first ingest creates every table, empty or not)
+        t = tables[entity].combine_chunks()
+        iv = array_i64(t.column("interval").combine_chunks())
         if not everything:
-            t = t.filter(pc.is_in(t.column("interval"), value_set=keep_arr))
+            rows = np.flatnonzero(new[iv - base])
+            t = t.take(to_arrow(rows.astype(np.int64), pa.int64()))
+            iv = iv[rows]
         n = t.num_rows
         if entity != "system":
             # intervals of one step are consecutive: the end of row r is ends[interval - base]
-            pos = pc.subtract(t.column("interval"), pa.scalar(base, pa.uint64()))
-            t = t.append_column("end_tod", pc.take(ends_arr, pos))
+            t = t.append_column("end_tod", to_arrow(ends[iv - base], pa.uint64()))
         # the order of the kernel's rows within an interval (first-seen order of keys)
-        t = t.append_column("ord", pa.array(range(n), pa.int64()))
-        t = t.drop_columns(["interval"])
-        t = t.add_column(0, "system", pa.array([system] * n, pa.string()))
-        sink.add(entity, t)
+        t = t.append_column("ord", to_arrow(np.arange(n, dtype=np.int64), pa.int64()))
+        sink.add(entity, t.drop_columns(["interval"]))
         res.rows_added[entity] = res.rows_added.get(entity, 0) + n
-    stored.update(end_of[i] for i in keep)
+    stored.update(int(e) for e in ends[new].tolist())
 
 
 def ingest(db: str | Path, files: Iterable[str | Path], *, system: str | None = None, progress: bool = False,

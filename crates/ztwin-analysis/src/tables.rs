@@ -18,7 +18,6 @@ use arrow_array::{
 };
 use arrow_buffer::NullBuffer;
 use arrow_schema::{ArrowError, DataType, Field, Schema, TimeUnit};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The entity tables, in this order.
@@ -175,10 +174,26 @@ impl KeyCols for (String, Option<i64>) {
     }
 }
 
+/// Start and end (local µs) of the intervals of a batch, by interval index
+/// (the batch's intervals are consecutive).
+struct Times {
+    first: u64,
+    t: Vec<(i64, i64)>,
+}
+
+impl Times {
+    #[inline]
+    fn get(&self, interval: &u64) -> Option<&(i64, i64)> {
+        interval
+            .checked_sub(self.first)
+            .and_then(|i| self.t.get(i as usize))
+    }
+}
+
 fn interval_batch<K: KeyCols, const N: usize>(
     entity: &str,
     rows: &[Row<K, N>],
-    times: &HashMap<u64, (i64, i64)>,
+    times: &Times,
 ) -> Result<RecordBatch, ArrowError> {
     let mut cols: Vec<ArrayRef> = vec![
         Arc::new(UInt64Array::from(
@@ -233,11 +248,16 @@ fn flags_array(flags: impl Iterator<Item = u8>) -> ArrayRef {
 
 /// The per-interval batches of `b`, one per entity in [`ENTITIES`] order.
 pub fn interval_batches(b: &Batch, users: &[String]) -> Result<Vec<RecordBatch>, ArrowError> {
-    let times: HashMap<u64, (i64, i64)> = b
+    let first = b.system.first().map_or(0, |r| r.index);
+    debug_assert!(b
         .system
         .iter()
-        .map(|r| (r.index, (r.start_us, r.end_us)))
-        .collect();
+        .enumerate()
+        .all(|(i, r)| r.index == first + i as u64));
+    let times = Times {
+        first,
+        t: b.system.iter().map(|r| (r.start_us, r.end_us)).collect(),
+    };
     Ok(vec![
         system_batch(&b.system)?,
         interval_batch("cpu", &b.cpu, &times)?,

@@ -83,8 +83,8 @@ def i64(batch: pa.RecordBatch, name: str) -> np.ndarray:
 def array_i64(arr: pa.Array) -> np.ndarray:
     """A 64-bit integer or timestamp array without nulls as int64 (from its
     buffers: ``to_numpy`` may import pandas)."""
-    data = arr.buffers()[1]
     n = len(arr)
+    data = arr.buffers()[1] if n else None
     if data is None or n == 0:
         return np.zeros(0, dtype=np.int64)
     return np.frombuffer(data, dtype=np.int64, count=n, offset=arr.offset * 8).copy()
