@@ -54,7 +54,10 @@ pub type ReadRecord = (u64, u8, u16, Vec<u8>);
 /// must give the same records, statistics and errors.
 pub fn read_all(bytes: &[u8]) -> Result<(Vec<ReadRecord>, Stats), ztwin_monitor::FatalError> {
     let a = drain(Reader::new(Cursor::new(bytes)));
-    let b = drain(Reader::from_whole(Box::new(bytes.to_vec())));
+    let b = drain(Reader::from_whole(
+        Box::new(bytes.to_vec()),
+        ztwin_monitor::reader::ReadOptions::default(),
+    ));
     match (&a, &b) {
         (Ok((ra, sa)), Ok((rb, sb))) => {
             assert!(ra == rb, "the whole-bytes reader gave other records");

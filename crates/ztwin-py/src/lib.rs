@@ -29,6 +29,10 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("MonwriteError", m.py().get_type::<errors::MonwriteError>())?;
+    m.add(
+        "LayoutPackError",
+        m.py().get_type::<errors::LayoutPackError>(),
+    )?;
     m.add_class::<reader::Reader>()?;
     m.add_class::<analysis::IntervalKernel>()?;
     m.add_class::<analysis::ArrowTable>()?;
@@ -42,6 +46,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(columns::read_columns, m)?)?;
     m.add_function(wrap_pyfunction!(rows::format_rows, m)?)?;
     m.add_function(wrap_pyfunction!(rows::fold_by_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(reader::scan, m)?)?;
     m.add("ScenarioError", m.py().get_type::<twin::ScenarioError>())?;
     m.add(
         "SimulationError",

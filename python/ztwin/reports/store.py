@@ -265,6 +265,17 @@ def compact_rows(batch: pa.RecordBatch, schema: str) -> list[CompactRaw]:
     return out
 
 
+def series_of(table: pa.Table, key_cols: list[str], schema: str) -> dict[Any, list[tuple[int, Raw]]]:
+    """``key -> [(interval index, raw), ...]`` of one per-interval table (a
+    step's rows, for the advisor's figure sink)."""
+    out: dict[Any, list[tuple[int, Raw]]] = {}
+    for b in table.to_batches():
+        idx = b.column("interval").to_pylist()
+        for i, key, raw in zip(idx, _keys(b, key_cols), compact_rows(b, schema), strict=True):
+            out.setdefault(key, []).append((i, raw))
+    return out
+
+
 def _keys(batch: pa.RecordBatch, key_cols: Sequence[str]) -> list[Any]:
     cols = [batch.column(k).to_pylist() for k in key_cols]
     return cols[0] if len(cols) == 1 else list(zip(*cols, strict=True))

@@ -184,7 +184,11 @@ def device_metrics(raw: Sums) -> dict[str, Arr]:
     # (None when the rate is absent or zero)
     wait_ms = np.where(queued == 0, 0.0, ratio(1000.0 * queued, io_rate))
     wait_ms = np.where(np.isnan(queued), np.nan, wait_ms)
-    resp = serv + np.where(np.isnan(wait_ms) | (wait_ms == 0), 0.0, wait_ms)
+    # resp adds the wait unless it is absent (no queue figure, or no I/O rate)
+    # or zero; a wait computed as NaN (an overflowed rate: inf / inf) is
+    # added, as the scalar `wait_ms or 0.0` does
+    absent = np.isnan(queued) | ((queued != 0) & (np.isnan(io_rate) | (io_rate == 0)))
+    resp = serv + np.where(absent | (wait_ms == 0), 0.0, wait_ms)
     busy_time = _sum(raw["conn"], raw["disc"])
     busy = pct(busy_time * SCM_MS / 1000.0, seconds)
     return {

@@ -74,7 +74,7 @@ impl BlockTable {
     /// Start bringing block `b`'s header and page list into the cache.
     #[inline]
     pub fn prefetch(&self, b: u32) {
-        super::prefetch(&self.words, self.base(b));
+        crate::model::prefetch(&self.words, self.base(b));
     }
 
     #[inline]
@@ -124,6 +124,16 @@ impl BlockTable {
         }
     }
 
+    /// The read of block `b` completed: its volume and the read it was.
+    #[inline]
+    pub fn end_read(&mut self, b: u32) -> (u32, u32) {
+        let base = self.base(b);
+        let w = &mut self.words[base..base + HEADER];
+        let r = std::mem::replace(&mut w[W_READING], NO_READ);
+        debug_assert_ne!(r, NO_READ, "no read in flight");
+        (w[W_VOL], r)
+    }
+
     #[inline]
     pub fn set_reading(&mut self, b: u32, r: Option<u32>) {
         let i = self.base(b) + W_READING;
@@ -161,6 +171,38 @@ impl BlockTable {
         if s & (0xff | WRITING | FREED) == 0 && self.reading(b).is_none() {
             self.words[i] |= FREED;
             self.free.push(b);
+        }
+    }
+
+    /// Each block in use with its volume, first slot and the slots (0-based
+    /// within the block) whose copy is live; and a check of the free list.
+    #[cfg(any(test, debug_assertions))]
+    pub fn check(&self, mut live: impl FnMut(u32, u32, u32)) {
+        let blocks = self.words.len() / self.stride;
+        let mut free = vec![false; blocks];
+        for &b in &self.free {
+            assert!(!free[b as usize], "block {b} is free twice");
+            free[b as usize] = true;
+            assert!(self.words[self.base(b) + W_STATE] & FREED != 0);
+        }
+        for b in 0..blocks as u32 {
+            if free[b as usize] {
+                continue;
+            }
+            let s = self.words[self.base(b) + W_STATE];
+            assert!(
+                s & FREED == 0,
+                "block {b} is marked free but not on the list"
+            );
+            let n = (s >> 8) & 0xff;
+            let mut count = 0;
+            for k in 0..n {
+                if self.page(b, k) != GONE {
+                    live(self.vol(b), self.first(b), k);
+                    count += 1;
+                }
+            }
+            assert_eq!(count, s & 0xff, "block {b}: live count");
         }
     }
 

@@ -8,7 +8,7 @@
 //! then the I/O that burst starts), and such an event goes through the slot
 //! without a heap push and pop. The order of events is exactly the heap's.
 
-use crate::units::Ns;
+use crate::core::units::Ns;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -35,6 +35,12 @@ impl<E> Ord for Entry<E> {
         // Reversed: BinaryHeap is a max-heap, we want the earliest first.
         o.time.cmp(&self.time).then(o.seq.cmp(&self.seq))
     }
+}
+
+/// Bytes per queued event of type `E` (time, sequence number and the event):
+/// the model asserts its events keep this at 32.
+pub const fn entry_size<E>() -> usize {
+    std::mem::size_of::<Entry<E>>()
 }
 
 pub struct EventQueue<E> {
@@ -128,7 +134,7 @@ mod tests {
     /// ties and for pushes interleaved with pops.
     #[test]
     fn same_order_as_a_plain_sort() {
-        let mut rng = crate::rng::Rng::new(7, crate::rng::Stream::System, 0);
+        let mut rng = crate::core::rng::Rng::new(7, crate::core::rng::Stream::System, 0);
         let mut q = EventQueue::new();
         let mut reference: Vec<(Ns, u64)> = Vec::new();
         let mut now = 0;

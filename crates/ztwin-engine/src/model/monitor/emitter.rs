@@ -1,0 +1,257 @@
+//! The emitter: writes the configuration set at the start, then every
+//! interval the pending event records and one sample set, as genuine CP
+//! Monitor records through `ztwin-monitor`. It asks the components for their
+//! samples and hands them to the domain files in the order of the set.
+
+use super::{dur, io, paging, storage, system, user, PendingEvent};
+use crate::core::units::Ns;
+use crate::model::{Model, RunError, Twin};
+use std::io::Write;
+use ztwin_monitor::layout::{by_name, RecordLayout};
+use ztwin_monitor::writer::{MonwriteWriter, RecordSet};
+use ztwin_monitor::{tod, SetKind};
+
+/// Domain masks (bit 0 = domain 0).
+const EVENT_DOMAINS: u8 = 0x08;
+
+/// The layouts of the sample records, found once.
+pub(super) struct L {
+    pub sytsyp: &'static RecordLayout,
+    pub sytprp: &'static RecordLayout,
+    pub sytrsg: &'static RecordLayout,
+    pub sytrsp: &'static RecordLayout,
+    pub sytxsp: &'static RecordLayout,
+    pub sytasg: &'static RecordLayout,
+    pub sytuwt: &'static RecordLayout,
+    pub sytxsg: &'static RecordLayout,
+    pub sytcug: &'static RecordLayout,
+    pub sytcup: &'static RecordLayout,
+    pub storsg: &'static RecordLayout,
+    pub storsp: &'static RecordLayout,
+    pub stoasp: &'static RecordLayout,
+    pub stoxsg: &'static RecordLayout,
+    pub useact: &'static RecordLayout,
+    pub useint: &'static RecordLayout,
+    pub prcprp: &'static RecordLayout,
+    pub ioddev: &'static RecordLayout,
+}
+
+pub(super) fn l(name: &str) -> &'static RecordLayout {
+    by_name(name).unwrap_or_else(|| panic!("layout {name} missing"))
+}
+
+/// A write error as the run reports it.
+pub(super) fn write_err(e: ztwin_monitor::WriteError) -> RunError {
+    RunError::Io(format!("writing the MONWRITE file: {e}"))
+}
+
+pub struct Emitter<W: Write> {
+    w: MonwriteWriter<W>,
+    start_tod: u64,
+    set: RecordSet,
+    ev: RecordSet,
+    lay: L,
+    pub intervals: u64,
+    pub records: u64,
+}
+
+impl<W: Write> Emitter<W> {
+    pub fn new(out: W, start_unix_us: i64) -> Emitter<W> {
+        Emitter {
+            w: MonwriteWriter::new(out),
+            start_tod: tod::from_unix_us(start_unix_us),
+            set: RecordSet::new(SetKind::Sample),
+            ev: RecordSet::new(SetKind::Event),
+            lay: L {
+                sytsyp: l("MRSYTSYP"),
+                sytprp: l("MRSYTPRP"),
+                sytrsg: l("MRSYTRSG"),
+                sytrsp: l("MRSYTRSP"),
+                sytxsp: l("MRSYTXSP"),
+                sytasg: l("MRSYTASG"),
+                sytuwt: l("MRSYTUWT"),
+                sytxsg: l("MRSYTXSG"),
+                sytcug: l("MRSYTCUG"),
+                sytcup: l("MRSYTCUP"),
+                storsg: l("MRSTORSG"),
+                storsp: l("MRSTORSP"),
+                stoasp: l("MRSTOASP"),
+                stoxsg: l("MRSTOXSG"),
+                useact: l("MRUSEACT"),
+                useint: l("MRUSEINT"),
+                prcprp: l("MRPRCPRP"),
+                ioddev: l("MRIODDEV"),
+            },
+            intervals: 0,
+            records: 0,
+        }
+    }
+
+    fn tod_at(&self, ns: Ns) -> u64 {
+        self.start_tod + dur(ns)
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.w.bytes_written()
+    }
+
+    pub fn finish(self) -> Result<W, RunError> {
+        self.w.finish().map_err(write_err)
+    }
+
+    /// Configuration records (sample configuration ending in D1R11, then the
+    /// event profile).
+    pub fn config(&mut self, tw: &Twin) -> Result<(), RunError> {
+        let t = &tw.model;
+        let tod = self.tod_at(0);
+        let s = &mut self.set;
+        s.clear();
+        let id = &t.mon.id;
+        let ncpu = t.cpu.counters().len();
+        system::config(s, tod, id, ncpu);
+        io::config(s, tod, t.io.devices());
+        storage::config_mem(s, tod, id.central_storage);
+        paging::config(s, tod, t.pg.volumes(), &t.io);
+        system::config_spr(s, tod, &t.mon);
+        for g in 0..t.cpu.guest_count() {
+            let u = t.cpu.guest(g);
+            if u.logged_on {
+                user::config(s, tod, self.start_tod, &u, &t.st.space(g));
+            }
+        }
+        storage::config_xsg(s, tod, t.st.sample(tw.core.now).xs_total);
+        self.records += s.len() as u64 + 1;
+        self.w.write_sample_set(&self.set, tod).map_err(write_err)?;
+        let ev = &mut self.ev;
+        ev.clear();
+        let epr = l("MRMTREPR");
+        ev.push_layout(epr, tod)
+            .set_u(fld!(epr, "MTREPR_EDOMAINS"), EVENT_DOMAINS as u64);
+        self.records += 1;
+        self.w.write_event_set(&self.ev).map_err(write_err)
+    }
+
+    /// Write pending events, then one interval's sample records.
+    pub fn sample(&mut self, tw: &mut Twin) -> Result<(), RunError> {
+        let now = tw.core.now;
+        let t = &mut tw.model;
+        let tod = self.tod_at(now);
+        let pending = t.mon.take_events();
+        let r = if pending.is_empty() {
+            Ok(())
+        } else {
+            self.events(t, &pending)
+        };
+        t.mon.return_events(pending);
+        r?;
+        let t = &tw.model;
+        let l = &self.lay;
+        let s = &mut self.set;
+        s.clear();
+        let cputy = t.mon.id.cpu_type;
+        let st = t.st.sample(now);
+        let pg = t.pg.sample();
+        let ssch = t.io.ssch_by_cpu();
+        let pio = t.pg.by_cpu();
+        let stc = t.st.by_cpu();
+        // Per CPU, its system and storage records side by side.
+        for (c, cc) in t.cpu.counters().enumerate() {
+            system::cpu(s, l, tod, now, c, cputy, &cc, ssch[c], pio[c]);
+            storage::cpu(s, l, tod, c, cputy, &stc[c], pio[c]);
+            system::prcprp(s, l, tod, c, cputy, &cc);
+        }
+        storage::system(s, l, tod, &st);
+        paging::sytasg(s, l, tod, &pg);
+        let mut hf = crate::model::cpu::HfCounters::default();
+        for g in 0..t.cpu.guest_count() {
+            for v in t.cpu.vcpus(g) {
+                user::add_hf(&mut hf, &v.hf);
+            }
+        }
+        system::sytuwt(s, l, tod, &hf, t.cpu.eligible_count());
+        storage::xstor(s, l, tod, &st);
+        system::lpar(s, l, tod, &t.mon.id, t.cpu.counters())?;
+        for v in t.pg.volumes() {
+            paging::stoasp(s, l, tod, &v, &t.io.device(v.dev));
+        }
+        for g in 0..t.cpu.guest_count() {
+            let u = t.cpu.guest(g);
+            if u.logged_on {
+                let guest = user::Guest {
+                    id: &u,
+                    space: t.st.space(g),
+                    stor: t.st.guest(g),
+                    pio: t.pg.guest(g),
+                };
+                user::activity(s, l, tod, self.start_tod, &guest, t.cpu.vcpus(g));
+            }
+        }
+        for d in t.io.devices() {
+            io::ioddev(s, l, tod, &d);
+        }
+        self.records += s.len() as u64 + 1;
+        self.intervals += 1;
+        self.w.write_sample_set(&self.set, tod).map_err(write_err)
+    }
+
+    /// The system abended at `at` (simulated ns) with `code`: write the events
+    /// still pending (they happened before it) and an event record that says
+    /// so, MRMTRECM with the text "ZTWIN: SYSTEM ABEND code AT ...: reason".
+    /// A real MONWRITE file simply ends where CP stopped sending data; the
+    /// twin says why, and a report's MONSET shows it with the monitor commands.
+    pub fn abend(
+        &mut self,
+        tw: &mut Twin,
+        at: Ns,
+        code: &str,
+        reason: &str,
+    ) -> Result<(), RunError> {
+        let t = &mut tw.model;
+        let pending = t.mon.take_events();
+        let r = if pending.is_empty() {
+            Ok(())
+        } else {
+            self.events(t, &pending)
+        };
+        t.mon.return_events(pending);
+        r?;
+        let tod = self.tod_at(at);
+        let when = {
+            let mut s = String::new();
+            tod::write_iso8601(&mut s, tod::to_unix_us(tod));
+            s
+        };
+        let text = format!("ZTWIN: SYSTEM ABEND {code} AT {when}: {reason}");
+        let ecm = l("MRMTRECM");
+        let cmd = fld!(ecm, "MTRECM_CALCMD");
+        let len = (ecm.size as usize).max(cmd.offset as usize + text.len());
+        let ev = &mut self.ev;
+        ev.clear();
+        ev.push(ecm.domain, ecm.record, tod, len)
+            .map_err(write_err)?
+            .set(cmd, &ztwin_monitor::Value::Text(text))
+            .map_err(|e| RunError::Io(format!("writing the abend record: {e}")))?;
+        self.records += 1;
+        self.w.write_event_set(&self.ev).map_err(write_err)
+    }
+
+    fn events(&mut self, t: &Model, pending: &[(PendingEvent, u32, Ns)]) -> Result<(), RunError> {
+        let ev = &mut self.ev;
+        ev.clear();
+        for &(kind, g, at) in pending {
+            let u = t.cpu.guest(g);
+            let tod = self.start_tod + dur(at);
+            match kind {
+                PendingEvent::Logon => user::logon(ev, tod, &u, &t.st.space(g)),
+                PendingEvent::Logoff => {
+                    user::logoff(ev, tod, self.start_tod, &u, t.pg.guest(g), t.cpu.vcpus(g))
+                }
+            }
+        }
+        if self.ev.is_empty() {
+            return Ok(());
+        }
+        self.records += self.ev.len() as u64;
+        self.w.write_event_set(&self.ev).map_err(write_err)
+    }
+}

@@ -1,0 +1,740 @@
+//! The paging component: page slots on the paging volumes, the table of
+//! paging blocks ([`blocks`]), and the block read and write policy (which
+//! volume, how many pages per block).
+//!
+//! **Owns** the slots of each paging volume (bitmap, next-fit cursor, used
+//! count, the STOASP read/write counters), the block table, the block reads
+//! in flight (frames being filled, virtual CPUs waiting; a page being read in
+//! points to its read), the paging counters (system-wide, per logical CPU,
+//! per guest) and its share of CP costs.
+//!
+//! **Interface**: [`Paging::write_block`] (one block on the least loaded
+//! volume, submitted to `io`), [`Paging::write_pageouts`] (the demand scan's
+//! page-outs in blocks), [`Paging::drop_page`], [`Paging::join_read`];
+//! [`Backing`], the [`Pager`] that `storage` calls during a scan; for the
+//! monitor [`Paging::sample`], [`Paging::volumes`], [`Paging::by_cpu`],
+//! [`Paging::guest`]; [`Paging::check`]. The steps that change page states
+//! with paging I/O are wiring methods of [`Model`] here: a fault's block read
+//! (`start_block_read`), its completion (`block_read_done`), a page-out's and
+//! a migration's completion, placing a guest's pages on DASD at start.
+//!
+//! **Parameters**: [`params`] (the block size, its CP costs; slots from the
+//! `[[paging]]` groups).
+//!
+//! **Events**: none of its own. Its I/O is the `io` component's: a request
+//! with an [`Origin`] naming the block, routed back by `Model::io_done`.
+//!
+//! Paging blocks are runs of contiguous slots holding pages written together;
+//! a fault on any of them reads the whole block.
+
+pub mod blocks;
+pub mod params;
+#[cfg(test)]
+mod tests;
+
+use super::io::{Done, Io, Origin};
+use super::storage::{tag, PageEntry, PageOuts, Pager, NO_BLOCK, T_DASD, T_NONE};
+use super::{Cx, Model};
+use crate::core::units::Ns;
+use blocks::{BlockTable, GONE};
+
+/// Paging counters of one paging volume (STOASP), cumulative.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SlotCounters {
+    /// SSCHs for reads and writes, and pages read and written.
+    pub ssch_rd: u64,
+    pub ssch_wr: u64,
+    pub pages_rd: u64,
+    pub pages_wr: u64,
+}
+
+/// System-wide paging counters (cumulative).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PagingCounters {
+    /// Pages read from and written to paging volumes.
+    pub pages_read: u64,
+    pub pages_written: u64,
+}
+
+/// Pages read and written by one logical CPU or for one guest (cumulative).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PageIo {
+    pub read: u64,
+    pub written: u64,
+}
+
+/// Paging space as the monitor sees it (SYTASG).
+#[derive(Clone, Copy, Debug)]
+pub struct PagingSample {
+    pub total_slots: u64,
+    pub used_slots: u64,
+    /// Times slot use crossed 90%.
+    pub full90: u64,
+    pub c: PagingCounters,
+}
+
+/// One paging volume as the monitor sees it (STOASP, MTRPAG).
+#[derive(Clone, Copy, Debug)]
+pub struct PagingVolSample {
+    /// The volume in the `io` component.
+    pub dev: u32,
+    pub slots: u32,
+    pub used: u32,
+    pub c: SlotCounters,
+}
+
+/// The page slots of one paging volume.
+struct PagingVol {
+    /// The volume in the `io` component.
+    dev: u32,
+    slots: u32,
+    /// One bit per slot, set when used.
+    bitmap: Vec<u64>,
+    used: u32,
+    /// Where the next search for free slots starts (next fit).
+    cursor: u32,
+    c: SlotCounters,
+}
+
+impl PagingVol {
+    /// `slots` free page slots on volume `dev`.
+    fn new(dev: u32, slots: u32) -> PagingVol {
+        PagingVol {
+            dev,
+            slots,
+            bitmap: vec![0; (slots as usize).div_ceil(64)],
+            used: 0,
+            cursor: 0,
+            c: SlotCounters::default(),
+        }
+    }
+
+    fn is_free(&self, s: u32) -> bool {
+        self.bitmap[(s / 64) as usize] & (1u64 << (s % 64)) == 0
+    }
+    fn set(&mut self, s: u32, v: bool) {
+        let w = &mut self.bitmap[(s / 64) as usize];
+        if v {
+            *w |= 1u64 << (s % 64);
+        } else {
+            *w &= !(1u64 << (s % 64));
+        }
+    }
+
+    /// Find up to `want` contiguous free slots from the cursor (next fit),
+    /// returning (first slot, length). Scans at most the whole volume once.
+    fn find_run(&mut self, want: u32) -> Option<(u32, u32)> {
+        if self.used >= self.slots {
+            return None;
+        }
+        let mut s = self.cursor % self.slots;
+        let mut scanned = 0u32;
+        while scanned < self.slots {
+            // Skip fully used words quickly.
+            if s % 64 == 0 && self.bitmap[(s / 64) as usize] == u64::MAX && s + 64 <= self.slots {
+                s = (s + 64) % self.slots;
+                scanned += 64;
+                continue;
+            }
+            if self.is_free(s) {
+                let mut n = 1;
+                while n < want && s + n < self.slots && self.is_free(s + n) {
+                    n += 1;
+                }
+                self.cursor = (s + n) % self.slots;
+                return Some((s, n));
+            }
+            s = (s + 1) % self.slots;
+            scanned += 1;
+        }
+        None
+    }
+}
+
+/// A block read in flight: the frames being filled and the virtual CPUs
+/// waiting for it (the faulting one first).
+#[derive(Default)]
+struct Read {
+    /// (guest, page, frame) of each page being read.
+    frames: Vec<(u32, u32, u32)>,
+    waiters: Vec<u32>,
+}
+
+/// CP time of paging operations, ns.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Costs {
+    /// Handling a page fault that needs a DASD read (fault, block read start).
+    pub fault: Ns,
+    /// Per page validated after a block read, or written in a block.
+    pub page_io: Ns,
+    /// Per real I/O started and its interrupt handled.
+    pub io: Ns,
+}
+
+pub struct Paging {
+    /// The paging volumes; a block's volume is an index here.
+    vols: Vec<PagingVol>,
+    blocks: BlockTable,
+    block_max: u32,
+    costs: Costs,
+    total_slots: u64,
+    used_slots: u64,
+    /// Times slot use crossed 90%.
+    full90: u64,
+    rr: usize,
+    /// Block reads in flight (a page being read in points to its read), reused
+    /// through `read_free`.
+    reads: Vec<Read>,
+    read_free: Vec<u32>,
+    /// Scratch list of pages for a block write.
+    items: Vec<(u32, u32)>,
+    /// A block read whose frames are there to spare takes them in one loop
+    /// over borrowed tables. Speed only; off only in the test that shows it.
+    pub(crate) unscanned_reads: bool,
+    /// Block reads that took that loop (for that test).
+    #[cfg(test)]
+    pub(crate) unscanned_read_count: u64,
+    c: PagingCounters,
+    by_cpu: Vec<PageIo>,
+    by_guest: Vec<PageIo>,
+}
+
+impl Paging {
+    /// Paging with parameters `p` on paging volumes `(io volume, slots)`, for
+    /// `cpus` logical CPUs and `guests` guests.
+    pub fn new(p: &params::Params, vols: &[(u32, u32)], cpus: usize, guests: usize) -> Paging {
+        let block_max = p.block_max;
+        let costs = p.costs();
+        Paging {
+            vols: vols
+                .iter()
+                .map(|&(dev, slots)| PagingVol::new(dev, slots))
+                .collect(),
+            blocks: BlockTable::new(block_max),
+            block_max,
+            costs,
+            total_slots: vols.iter().map(|&(_, s)| s as u64).sum(),
+            used_slots: 0,
+            full90: 0,
+            rr: 0,
+            reads: Vec::new(),
+            read_free: Vec::new(),
+            items: Vec::with_capacity(block_max as usize),
+            unscanned_reads: true,
+            #[cfg(test)]
+            unscanned_read_count: 0,
+            c: PagingCounters::default(),
+            by_cpu: vec![PageIo::default(); cpus],
+            by_guest: vec![PageIo::default(); guests],
+        }
+    }
+
+    /// Paging space now.
+    pub fn sample(&self) -> PagingSample {
+        PagingSample {
+            total_slots: self.total_slots,
+            used_slots: self.used_slots,
+            full90: self.full90,
+            c: self.c,
+        }
+    }
+
+    /// The paging volumes, in order.
+    pub fn volumes(&self) -> impl Iterator<Item = PagingVolSample> + '_ {
+        self.vols.iter().map(|v| PagingVolSample {
+            dev: v.dev,
+            slots: v.slots,
+            used: v.used,
+            c: v.c,
+        })
+    }
+
+    /// Pages read and written by each logical CPU.
+    pub fn by_cpu(&self) -> &[PageIo] {
+        &self.by_cpu
+    }
+
+    /// Pages read and written for guest `g`.
+    pub fn guest(&self, g: u32) -> PageIo {
+        self.by_guest[g as usize]
+    }
+
+    /// Effective block size cap given paging-space fullness: full size below
+    /// 50% used, falling linearly to 25% of it at 90% (spec topic 4, [E]).
+    fn block_cap(&self) -> u32 {
+        let block_max = self.block_max;
+        let u = if self.total_slots == 0 {
+            1.0
+        } else {
+            self.used_slots as f64 / self.total_slots as f64
+        };
+        let f = if u <= 0.5 {
+            1.0
+        } else {
+            (1.0 - 0.75 * ((u - 0.5) / 0.4).min(1.0)).max(0.25)
+        };
+        ((block_max as f64 * f).round() as u32).max(1)
+    }
+
+    /// Pick the paging volume for a write: the lowest smoothed response among
+    /// volumes with free slots, round-robin among equals.
+    fn pick_volume(&mut self, io: &Io) -> Option<u32> {
+        let n = self.vols.len();
+        let mut best: Option<(f64, u32)> = None;
+        for k in 0..n {
+            let pv = ((self.rr + k) % n) as u32;
+            let v = &self.vols[pv as usize];
+            if v.used >= v.slots {
+                continue;
+            }
+            // Expected wait: smoothed response scaled by requests already queued.
+            let l = io.load(v.dev);
+            let load = l.smoothed_ms * (1 + l.in_flight as usize) as f64;
+            if best.is_none_or(|(b, _)| load < b) {
+                best = Some((load, pv));
+            }
+        }
+        self.rr = (self.rr + 1) % n.max(1);
+        best.map(|(_, v)| v)
+    }
+
+    /// Mark slots `first..first + pages.len()` of paging volume `pv` used and
+    /// record them as one block holding `pages`; `writing` while its write is
+    /// in flight.
+    fn claim_block(&mut self, pv: u32, first: u32, pages: &[(u32, u32)], writing: bool) -> u32 {
+        let n = pages.len() as u32;
+        let v = &mut self.vols[pv as usize];
+        for s in first..first + n {
+            v.set(s, true);
+        }
+        v.used += n;
+        self.used_slots += n as u64;
+        if self.total_slots > 0 && self.used_slots * 10 >= self.total_slots * 9 {
+            self.full90 += 1;
+        }
+        self.blocks.claim(pv, first, pages, writing)
+    }
+
+    /// Start bringing block `b`'s header and page list into the cache (for a
+    /// toucher that will fault on, or first change, a page in it).
+    #[inline]
+    pub fn prefetch_block(&self, b: u32) {
+        self.blocks.prefetch(b);
+    }
+
+    /// Forget page (g, vp) in block `b`: free its slot.
+    pub fn drop_page(&mut self, b: u32, g: u32, vp: u32) {
+        if let Some(slot) = self.blocks.drop_page(b, g, vp) {
+            let v = &mut self.vols[self.blocks.vol(b) as usize];
+            v.set(slot, false);
+            v.used -= 1;
+            self.used_slots -= 1;
+        }
+    }
+
+    /// A new read record (empty lists, their capacity kept).
+    fn new_read(&mut self) -> u32 {
+        match self.read_free.pop() {
+            Some(rd) => {
+                let r = &mut self.reads[rd as usize];
+                r.frames.clear();
+                r.waiters.clear();
+                rd
+            }
+            None => {
+                self.reads.push(Read::default());
+                (self.reads.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Virtual CPU `v` waits for read `rd` too.
+    #[inline]
+    pub fn join_read(&mut self, rd: u32, v: u32) {
+        self.reads[rd as usize].waiters.push(v);
+    }
+
+    /// Consistency: each volume's used-slot count is its bitmap's, the totals
+    /// are the volumes' sums, and the used slots are exactly those of the
+    /// blocks' live pages.
+    #[cfg(any(test, debug_assertions))]
+    pub fn check(&self) {
+        // Every live page of a block holds its slot.
+        let mut held = 0u64;
+        self.blocks.check(|pv, first, k| {
+            let v = &self.vols[pv as usize];
+            assert!(!v.is_free(first + k), "a live page's slot is free");
+            held += 1;
+        });
+        assert_eq!(held, self.used_slots, "slots used vs live pages in blocks");
+        let mut used = 0u64;
+        for (k, v) in self.vols.iter().enumerate() {
+            let bits: u32 = v.bitmap.iter().map(|w| w.count_ones()).sum();
+            assert_eq!(
+                bits, v.used,
+                "paging volume {k}: bitmap and used count differ"
+            );
+            assert!(v.used <= v.slots);
+            used += v.used as u64;
+        }
+        assert_eq!(used, self.used_slots, "used slots");
+        assert_eq!(
+            self.vols.iter().map(|v| v.slots as u64).sum::<u64>(),
+            self.total_slots
+        );
+    }
+
+    /// Count a completed paging I/O on paging volume `pv`.
+    fn count(&mut self, pv: u32, pages: u32, write: bool) {
+        let c = &mut self.vols[pv as usize].c;
+        if write {
+            c.ssch_wr += 1;
+            c.pages_wr += pages as u64;
+        } else {
+            c.ssch_rd += 1;
+            c.pages_rd += pages as u64;
+        }
+    }
+}
+
+/// The `k`-th page of a block read's order: the faulting page `first` at
+/// `k = 0`, then slot `k - 1` of the block (`slot(i)` gives slot `i`); `None`
+/// for a slot whose copy is gone and for the faulting page's own slot.
+#[inline(always)]
+fn read_order(
+    k: usize,
+    first: (u32, u32),
+    slot: impl FnOnce(usize) -> (u32, u32),
+) -> Option<(u32, u32)> {
+    if k == 0 {
+        return Some(first);
+    }
+    let p = slot(k - 1);
+    (p != GONE && p != first).then_some(p)
+}
+
+/// Whether a page is still to be read from block `b`: on DASD, its copy there.
+#[inline(always)]
+fn awaits_read(pe: PageEntry, b: u32) -> bool {
+    tag(pe.e) == T_DASD && pe.blk == b
+}
+
+/// Why a block is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteKind {
+    /// Pages stolen from central storage.
+    PageOut,
+    /// Pages migrated from XSTOR.
+    Migrate,
+}
+
+impl Paging {
+    /// Write pages as one block: allocate contiguous slots on the best volume
+    /// (possibly fewer pages than offered) and submit the write. Returns pages
+    /// taken; 0 means paging space is exhausted (the run abends with PGT004).
+    pub fn write_block(
+        &mut self,
+        cx: &mut Cx,
+        io: &mut Io,
+        items: &[(u32, u32)],
+        kind: WriteKind,
+    ) -> u32 {
+        let cap = self.block_cap().min(items.len() as u32);
+        let mut tries = self.vols.len();
+        let (pv, first, n) = loop {
+            let Some(pv) = self.pick_volume(io) else {
+                cx.abend(
+                    "PGT004",
+                    "paging space is exhausted: no free page slots on any paging volume".into(),
+                );
+                return 0;
+            };
+            if let Some((s, n)) = self.vols[pv as usize].find_run(cap) {
+                break (pv, s, n);
+            }
+            tries -= 1;
+            if tries == 0 {
+                cx.abend("PGT004", "paging space is exhausted".into());
+                return 0;
+            }
+        };
+        let b = self.claim_block(pv, first, &items[..n as usize], true);
+        self.c.pages_written += n as u64;
+        for &(g, _) in &items[..n as usize] {
+            self.by_guest[g as usize].written += 1;
+        }
+        cx.charge.sys += self.costs.io + self.costs.page_io * n as u64;
+        self.by_cpu[cx.cpu as usize].written += n as u64;
+        let origin = match kind {
+            WriteKind::PageOut => Origin::PageWrite { block: b },
+            WriteKind::Migrate => Origin::Migrate { block: b },
+        };
+        let r = io.alloc(cx, self.vols[pv as usize].dev, n, origin);
+        io.submit(cx, r);
+        n
+    }
+
+    /// Write the demand scan's page-outs, each guest's in blocks of up to the
+    /// block size.
+    pub fn write_pageouts(&mut self, cx: &mut Cx, io: &mut Io, pageouts: &PageOuts) {
+        let mut items = std::mem::take(&mut self.items);
+        'all: for (g, pages) in pageouts.batches() {
+            let mut rest = pages;
+            while !rest.is_empty() {
+                let want = (rest.len() as u32).min(self.block_max);
+                items.clear();
+                items.extend(rest[..want as usize].iter().map(|&vp| (g, vp)));
+                let n = self.write_block(cx, io, &items, WriteKind::PageOut);
+                if n == 0 {
+                    break 'all; // abend raised
+                }
+                rest = &rest[n as usize..];
+            }
+        }
+        self.items = items;
+    }
+
+    /// Forget page (g, vp) in block `b` and recycle the block if that was its
+    /// last page and it has no I/O in flight.
+    fn release(&mut self, b: u32, g: u32, vp: u32) {
+        self.drop_page(b, g, vp);
+        self.blocks.maybe_free(b);
+    }
+}
+
+/// Paging as the demand scan's [`Pager`]: slots freed and migration blocks
+/// written while the scan runs.
+pub struct Backing<'a> {
+    pub pg: &'a mut Paging,
+    pub io: &'a mut Io,
+}
+
+impl Pager for Backing<'_> {
+    #[inline]
+    fn release(&mut self, b: u32, g: u32, vp: u32) {
+        self.pg.release(b, g, vp);
+    }
+
+    fn migrate(&mut self, cx: &mut Cx, items: &[(u32, u32)]) -> u32 {
+        self.pg.write_block(cx, self.io, items, WriteKind::Migrate)
+    }
+
+    fn volumes(&self) -> u32 {
+        self.pg.vols.len() as u32
+    }
+}
+
+impl Model {
+    /// Put pages 0..n of guest `g` that have no content yet on paging slots, in
+    /// blocks of the block size, without simulating the writes (an initial
+    /// state: the guest was paged out before the run began).
+    pub(crate) fn place_paged_out(&mut self, cx: &mut Cx, g: u32, n: u32) {
+        let Model { st, pg, io, .. } = self;
+        let bmax = pg.block_max as usize;
+        let mut vp = 0u32;
+        let mut items: Vec<(u32, u32)> = Vec::with_capacity(bmax);
+        while vp < n {
+            items.clear();
+            while vp < n && items.len() < bmax {
+                if tag(st.entry(g, vp).e) == T_NONE {
+                    items.push((g, vp));
+                } else if !items.is_empty() {
+                    vp += 1;
+                    break;
+                }
+                vp += 1;
+            }
+            let mut rest = &items[..];
+            while !rest.is_empty() {
+                let placed = pg.pick_volume(io).and_then(|pv| {
+                    pg.vols[pv as usize]
+                        .find_run(rest.len() as u32)
+                        .map(|(first, k)| (pv, first, k))
+                });
+                let Some((pv, first, k)) = placed else {
+                    cx.abend(
+                        "PGT004",
+                        "paging space is exhausted while placing paged-out guest storage".into(),
+                    );
+                    return;
+                };
+                let b = pg.claim_block(pv, first, &rest[..k as usize], false);
+                for &(_, p) in &rest[..k as usize] {
+                    st.paged_out(g, p, b);
+                }
+                st.add_dasd_pages(g, k);
+                rest = &rest[k as usize..];
+            }
+        }
+    }
+
+    /// Prepare the read of block `b` after a fault on (g, vp) by virtual CPU
+    /// `v`. Frames are taken for the pages still on DASD, the faulting page
+    /// first. Returns `Some(Some(r))` with the I/O request to submit when the
+    /// faulting burst ends, `Some(None)` when the block is already being read
+    /// (the CPU joined its waiters), `None` when not even one frame could be had.
+    pub(crate) fn start_block_read(
+        &mut self,
+        cx: &mut Cx,
+        g: u32,
+        vp: u32,
+        v: u32,
+    ) -> Option<Option<u32>> {
+        let b = self.st.entry(g, vp).blk;
+        debug_assert_ne!(b, NO_BLOCK);
+        if let Some(rd) = self.pg.blocks.reading(b) {
+            self.pg.join_read(rd, v);
+            return Some(None);
+        }
+        let rd = self.pg.new_read();
+        // The faulting page first, then the other pages of the block still on
+        // DASD (slot k of the block, k = 0..n; no list is built).
+        let slots = self.pg.blocks.len(b);
+        let mut n = 0u32;
+        if self.pg.unscanned_reads && self.st.can_take_unscanned(slots + 1) {
+            #[cfg(test)]
+            {
+                self.pg.unscanned_read_count += 1;
+            }
+            // Frames to spare: no demand scan can run while the block's pages
+            // take theirs, so nothing else changes under the loop and it runs
+            // on borrowed tables. The same steps as the loop below.
+            let Model { st, pg, .. } = self;
+            let Paging { blocks, reads, .. } = pg;
+            let list = blocks.pages(b);
+            let out = &mut reads[rd as usize].frames;
+            for k in 0..=list.len() / 2 {
+                let Some((pg_, pp)) = read_order(k, (g, vp), |i| (list[2 * i], list[2 * i + 1]))
+                else {
+                    continue;
+                };
+                if !awaits_read(st.entry(pg_, pp), b) {
+                    continue;
+                }
+                let f = st.take_read_frame(pg_, pp, rd);
+                out.push((pg_, pp, f));
+                n += 1;
+            }
+        } else {
+            n = self.block_read_frames(cx, b, rd, g, vp, slots);
+        }
+        if n == 0 {
+            self.pg.read_free.push(rd);
+            return None;
+        }
+        self.pg.join_read(rd, v);
+        self.pg.blocks.set_reading(b, Some(rd));
+        cx.charge.cp += self.pg.costs.fault + self.pg.costs.io;
+        let dev = self.pg.vols[self.pg.blocks.vol(b) as usize].dev;
+        Some(Some(self.io.alloc(
+            cx,
+            dev,
+            n,
+            Origin::PageRead { block: b },
+        )))
+    }
+
+    /// Frames for read `rd` of block `b` when they may run short: each page
+    /// takes its frame through `get_frame` (which may run the demand scan, and
+    /// the scan may change the pages' states, so each is checked just before).
+    /// Returns the pages that got one; stops at the first that cannot.
+    fn block_read_frames(
+        &mut self,
+        cx: &mut Cx,
+        b: u32,
+        rd: u32,
+        g: u32,
+        vp: u32,
+        slots: u32,
+    ) -> u32 {
+        let mut n = 0u32;
+        for k in 0..=slots as usize {
+            let Some((pg_, pp)) = read_order(k, (g, vp), |i| self.pg.blocks.page(b, i as u32))
+            else {
+                continue;
+            };
+            if !awaits_read(self.st.entry(pg_, pp), b) {
+                continue;
+            }
+            let Some(f) = self.get_frame(cx, pg_, pp) else {
+                break;
+            };
+            self.st.mark_reading(pg_, pp, f, rd);
+            self.pg.reads[rd as usize].frames.push((pg_, pp, f));
+            n += 1;
+        }
+        n
+    }
+
+    /// The write of block `block` completed (`Origin::PageWrite` or `Migrate`).
+    pub(crate) fn block_written(&mut self, d: &Done, block: u32) {
+        self.pg.count(self.pg.blocks.vol(block), d.pages, true);
+        self.pg.blocks.end_write(block);
+    }
+
+    /// The read of block `b` completed: its pages are resident, the virtual
+    /// CPUs waiting for it run again.
+    pub(crate) fn block_read_done(&mut self, d: &Done, b: u32) {
+        let pages = d.pages;
+        // The block is no longer being read (pages discarded below may free it).
+        let (pv, rd) = self.pg.blocks.end_read(b);
+        self.pg.count(pv, pages, false);
+        self.pg.c.pages_read += pages as u64;
+        let frames = std::mem::take(&mut self.pg.reads[rd as usize].frames);
+        for &(g, vp, f) in &frames {
+            let on = self.st.read_in(g, vp, f, rd);
+            self.pg.by_guest[g as usize].read += 1;
+            if !on {
+                self.discard_page(g, vp);
+            }
+        }
+        self.pg.reads[rd as usize].frames = frames;
+        self.pg.by_cpu[d.cpu as usize].read += pages as u64;
+        // Pages discarded meanwhile may have left the block empty.
+        self.pg.blocks.maybe_free(b);
+        let waiters = std::mem::take(&mut self.pg.reads[rd as usize].waiters);
+        // Validating the pages read is CP work for the guest that faulted.
+        if let Some(&w) = waiters.first() {
+            self.cpu.owe_cp(w, self.pg.costs.page_io * pages as u64);
+        }
+        for &w in &waiters {
+            self.cpu.io_wait_over(w);
+        }
+        self.pg.reads[rd as usize].waiters = waiters;
+        self.pg.read_free.push(rd);
+    }
+
+    /// A page-out write finished: free the frames of pages not reclaimed meanwhile.
+    pub(crate) fn pageout_done(&mut self, block: u32) {
+        let n = self.pg.blocks.len(block);
+        self.st.pageouts_done(n);
+        for k in 0..n {
+            let (g, vp) = self.pg.blocks.page(block, k);
+            if !self.st.written_out(g, vp, block) {
+                self.pg.drop_page(block, g, vp);
+            }
+            self.wake_frame_waiters();
+            if !self.st.logged_on(g) {
+                self.discard_page(g, vp);
+            }
+        }
+        self.pg.blocks.maybe_free(block);
+    }
+
+    /// A migration write finished: pages still in XSTOR now live on DASD.
+    /// Continue migrating if XSTOR is still short (interrupt-level CP work:
+    /// the caller owes `cx`'s charge to the CPU's next burst).
+    pub(crate) fn migration_done(&mut self, cx: &mut Cx, block: u32) {
+        // By index, not by copying the list: completion work may mark slots gone.
+        for k in 0..self.pg.blocks.len(block) {
+            let (g, vp) = self.pg.blocks.page(block, k);
+            if !self.st.migrated_out(g, vp, block) {
+                // Read back (or discarded) while the write ran: the copy is not needed.
+                self.pg.drop_page(block, g, vp);
+            }
+        }
+        self.pg.blocks.maybe_free(block);
+        let Model { st, pg, io, .. } = self;
+        st.maybe_migrate(cx, &mut Backing { pg, io });
+    }
+}

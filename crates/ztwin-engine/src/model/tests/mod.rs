@@ -1,0 +1,122 @@
+//! Whole-run tests: a scenario run end to end, the model inspected after.
+use super::*;
+use crate::scenario::Scenario;
+
+/// Random touchers that page, small enough for a unit test.
+const PAGING: &str = r#"
+[scenario]
+duration = "40s"
+[system]
+processors = 2
+central_storage = "256M"
+xstor = "64M"
+[monitor]
+sample_interval = "10s"
+[[paging]]
+device_type = "3390-3"
+count = 4
+first_address = "7900"
+volser_prefix = "PG"
+[[guest]]
+userid = "LNX"
+count = 3
+virtual_storage = "256M"
+workload = { type = "thrasher", area = "160M", pattern = "working_set", hot_fraction = 0.2, hot_share = 0.8, warm_fraction = 0.3, warm_share = 0.15, touch = "write", cpu_per_touch_us = 5.0, burst_touches = 40, think = "20ms" }
+[[guest]]
+userid = "RND"
+virtual_storage = "128M"
+workload = { type = "thrasher", area = "100M", pattern = "random", touch = "read", cpu_per_touch_us = 2.0, prefill = true }
+"#;
+
+/// A guest that logs off while it pages leaves nothing behind: no frame,
+/// no XSTOR block, no slot, and no XSTOR block freed twice (I/O in flight
+/// at logoff is cleaned up when it completes).
+#[test]
+fn logoff_while_paging_frees_everything_once() {
+    // A small XSTOR, so migrations are in flight when the guests leave.
+    let text = format!(
+        "{}\n[[timeline]]\nat = \"25s\"\naction = \"logoff\"\nguest = \"LNX*\"\n",
+        PAGING.replace("xstor = \"64M\"", "xstor = \"8M\"")
+    );
+    let sc = Scenario::from_toml(&text, "logoff.toml").unwrap();
+    let (_, twin) = run(&sc, 3, false);
+    let m = &twin.model;
+    let st = m.st.sample(twin.core.now);
+    assert!(st.c.migrated > 1000, "{st:?}");
+    // Frames, XSTOR blocks, slots and page tables agree (each XSTOR block in
+    // use belongs to the page that points to it, and back; none free twice).
+    m.check();
+    // The check counts frames and XSTOR blocks by owner against these.
+    let off: Vec<u32> = (0..m.cpu.guest_count())
+        .filter(|&g| !m.cpu.logged_on(g))
+        .collect();
+    assert_eq!(off.len(), 3);
+    for &g in &off {
+        let sp = m.st.space(g);
+        let id = m.cpu.guest(g).userid;
+        assert_eq!((sp.resident, sp.xstor, sp.dasd), (0, 0, 0), "{id}");
+    }
+    // Their slots are free too: the used ones are exactly the live pages
+    // of the others' blocks (checked above).
+    let pg = m.pg.sample();
+    let on_dasd: u32 = (0..m.cpu.guest_count()).map(|g| m.st.space(g).dasd).sum();
+    assert!(pg.used_slots >= on_dasd as u64, "{pg:?}");
+}
+
+/// Run `sc` with `seed`, prefetching or not: the MONWRITE bytes and the
+/// model at the end.
+fn run(sc: &Scenario, seed: u64, lookahead: bool) -> (Vec<u8>, Twin) {
+    run_with(sc, seed, |t| t.model.work.lookahead = lookahead)
+}
+
+/// Run `sc` with `seed` after `set` adjusts the model.
+fn run_with(sc: &Scenario, seed: u64, set: impl FnOnce(&mut Twin)) -> (Vec<u8>, Twin) {
+    let mut twin = Twin::new(sc, seed, None);
+    set(&mut twin);
+    let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
+    let mut emit = monitor::Emitter::new(Vec::new(), start);
+    twin.run(&mut emit, &mut |_, _| true).unwrap();
+    (emit.finish().unwrap(), twin)
+}
+
+/// Prefetching ahead of random touchers is for speed only: the MONWRITE
+/// file is the same byte for byte with and without it.
+#[test]
+fn lookahead_changes_nothing_but_speed() {
+    let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
+    let (plain, a) = run(&sc, 11, false);
+    let (ahead, b) = run(&sc, 11, true);
+    assert!(a.refs() > 100_000, "the guests touch pages ({})", a.refs());
+    assert_eq!(a.refs(), b.refs());
+    assert!(plain == ahead, "lookahead changed the MONWRITE file");
+    // The scenario pages, so faults interrupt the lookahead.
+    let (pg, st) = (a.model.pg.sample(), a.model.st.sample(a.core.now));
+    assert!(pg.c.pages_read + st.c.xstor_in > 1000, "{pg:?} {st:?}");
+    let (other_seed, _) = run(&sc, 12, true);
+    assert!(other_seed != plain, "another seed gives another file");
+}
+
+/// A block read with frames to spare takes them without checking for a
+/// demand scan before each page (`paging::Model::start_block_read`): the MONWRITE file is the same
+/// byte for byte as when every page takes its frame through `get_frame`.
+/// The scenario has both cases: reads while storage fills, and reads
+/// while the demand scan keeps the available list near its threshold.
+#[test]
+fn unscanned_block_reads_change_nothing_but_speed() {
+    let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
+    let (per_page, a) = run_with(&sc, 5, |t| t.model.pg.unscanned_reads = false);
+    let (unscanned, b) = run_with(&sc, 5, |_| {});
+    assert_eq!(a.model.pg.unscanned_read_count, 0);
+    let reads = b.model.pg.volumes().map(|v| v.c.ssch_rd).sum::<u64>();
+    let unscanned_reads = b.model.pg.unscanned_read_count;
+    assert!(
+        unscanned_reads > 1000 && unscanned_reads + 20 < reads,
+        "both kinds of read: {unscanned_reads} of {reads} unscanned"
+    );
+    let st = b.model.st.sample(b.core.now);
+    assert!(st.c.scans > 10, "{st:?}");
+    assert!(
+        per_page == unscanned,
+        "the unscanned loop changed the MONWRITE file"
+    );
+}
