@@ -153,6 +153,20 @@ fn drive<R: std::io::Read + std::io::Seek>(
     Ok(false)
 }
 
+/// Read the remaining records without looking at them (the reader's
+/// statistics, segments included, then cover the whole file).
+fn drain<R: std::io::Read + std::io::Seek>(
+    reader: &mut ztwin_monitor::Reader<R>,
+    mut release: Option<&mut PageRelease>,
+) -> Result<(), ztwin_monitor::FatalError> {
+    while let Some(r) = reader.next_record()? {
+        if let Some(rel) = release.as_deref_mut() {
+            rel.at(r.offset);
+        }
+    }
+    Ok(())
+}
+
 /// One pass of the interval kernel over a MONWRITE file, in steps.
 #[pyclass(module = "ztwin._native")]
 pub struct IntervalKernel {
@@ -254,6 +268,25 @@ impl IntervalKernel {
 
     /// The reader's statistics so far (as `Reader.stats()`).
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        stats_dict(py, self.reader.stats())
+    }
+
+    /// Read the rest of the file without aggregating (after the kernel is
+    /// done: the window ended before the file) and return the statistics of
+    /// the whole file, so that its segments are known without a second pass
+    /// over the part already read. A fatal error raises `MonwriteError`.
+    fn scan_rest<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        if !self.done {
+            return Err(PyRuntimeError::new_err(
+                "scan_rest() before the kernel finished (step() returned False)",
+            ));
+        }
+        let reader = &mut self.reader;
+        let res = py.detach(|| match reader {
+            KernelReader::Mapped(r, release) => drain(r, Some(release)),
+            KernelReader::Buffered(r) => drain(r, None),
+        });
+        res.map_err(|e| fatal(py, &e))?;
         stats_dict(py, self.reader.stats())
     }
 

@@ -888,6 +888,41 @@ def finish(iv: Intervals, totals: Mapping[str, Any], info: Mapping[str, Any]) ->
             u.vcpus = round(t["vcpu_seconds"] / t["seconds"])
 
 
+def collect_file(
+    path: StrPath,
+    start: str | None = None,
+    end: str | None = None,
+    *,
+    system: str | None = None,
+    segment: int | None = None,
+    users: Selection = None,
+    devices: Selection = None,
+    exposures: Selection = None,
+    note: Callable[[str], None] | None = None,
+) -> Intervals:
+    """:func:`collect` over the collections :func:`ztwin.segments.choose`
+    picks for ``system``/``segment``; ``note`` is called with each of the
+    plan's notes before the collections are read.
+
+    Without ``system`` and ``segment`` most files hold one collection, which
+    ``choose`` would read whole: then the file is read once, the kernel's own
+    reader telling its segments (the part after the window is read without
+    aggregating), instead of a separate scan first. A file of several
+    collections is then read again as ``choose`` plans it, so the result,
+    the errors and the notes are the same either way. Raises as ``choose``
+    and ``collect`` do."""
+    from ztwin.segments import choose
+
+    if system is None and segment is None:
+        iv = _collect(path, start, end, users=users, devices=devices, exposures=exposures, one_collection=True)
+        if iv is not None:
+            return iv
+    plan = choose(path, system=system, segment=segment)
+    for n in plan.notes if note is not None else ():
+        note(n)
+    return collect(path, start, end, users=users, devices=devices, exposures=exposures, segments=plan.ranges)
+
+
 def collect(
     path: StrPath,
     start: str | None = None,
@@ -919,6 +954,27 @@ def collect(
     which hands its tables over as Arrow data; this builds the
     :class:`Intervals` the reports and the advisor read.
     """
+    iv = _collect(path, start, end, users=users, devices=devices, exposures=exposures, segments=segments, sink=sink,
+                  step=step)  # fmt: skip
+    assert iv is not None
+    return iv
+
+
+def _collect(
+    path: StrPath,
+    start: str | None,
+    end: str | None,
+    *,
+    users: Selection,
+    devices: Selection,
+    exposures: Selection,
+    segments: list[tuple[int, int]] | None = None,
+    sink: Callable[[Mapping[str, Any]], None] | None = None,
+    step: int | None = None,
+    one_collection: bool = False,
+) -> Intervals | None:
+    """:func:`collect`; with ``one_collection`` (and no ``segments``) None
+    when the whole file turns out to hold other than one collection."""
     from ztwin._native import IntervalKernel
 
     window = Window.parse(start, end)
@@ -945,12 +1001,17 @@ def collect(
         add_intervals(iv, tables, detail=detail, series=sink is None)
         if sink is not None:
             sink(tables)
+    stats = k.stats()
+    if one_collection:
+        whole = k.scan_rest()
+        if whole["segment_count"] != 1 or len(whole["segments"]) != 1:
+            return None
     info = k.info()
     if info["window_error"]:
         assert window.start is not None and window.end is not None
         raise ReportError(f"--from {window.start.text} is not before --to {window.end.text}")
     finish(iv, k.totals(), info)
-    iv.stats = k.stats()
+    iv.stats = stats
     return iv
 
 
