@@ -62,10 +62,25 @@ impl std::fmt::Display for ScenarioError {
             write!(f, "line {line}: ")?;
         }
         if !self.place.is_empty() {
-            write!(f, "{}: ", self.place)?;
+            write_one_line(f, &self.place)?;
+            f.write_str(": ")?;
         }
-        f.write_str(&self.reason)
+        write_one_line(f, &self.reason)
     }
+}
+
+/// `s` with control characters escaped (`\n`): a key or value quoted in a
+/// message may hold a newline, and the message stays one line.
+fn write_one_line(f: &mut std::fmt::Formatter<'_>, s: &str) -> std::fmt::Result {
+    use std::fmt::Write;
+    for c in s.chars() {
+        if c.is_control() {
+            write!(f, "{}", c.escape_default())?;
+        } else {
+            f.write_char(c)?;
+        }
+    }
+    Ok(())
 }
 
 impl std::error::Error for ScenarioError {}
@@ -758,6 +773,14 @@ workload = { type = "thrasher", area = "100M" }
             "{e}"
         );
         assert_eq!(line_of(MIN, "nosuch.key"), None);
+        // A quoted key with a newline stays on one line in the message.
+        let bad = MIN.replace("processors = 1", "processors = 1\n\"a\\nb\" = 2");
+        let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
+        assert!(
+            e.reason.contains('\n') && !e.to_string().contains('\n'),
+            "{e}"
+        );
+        assert_eq!(e.line, Some(4), "{e}");
     }
 
     fn meta_err(scenario: &str) -> ScenarioError {
