@@ -406,12 +406,17 @@ impl Scenario {
     /// Parse TOML text; `origin` (file name) prefixes messages, which name
     /// the line and, past the syntax, the key.
     pub fn from_toml(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
-        let line_at = |at: usize| text[..at.min(text.len())].matches('\n').count() + 1;
-        let syntax = |e: toml::de::Error| ScenarioError {
-            origin: origin.into(),
-            line: e.span().map(|s| line_at(s.start)),
-            place: String::new(),
-            reason: e.message().trim().to_string(),
+        let syntax = |e: toml::de::Error| {
+            let mut reason = e.message().trim().to_string();
+            if reason.is_empty() {
+                reason = e.to_string().trim().to_string();
+            }
+            ScenarioError {
+                origin: origin.into(),
+                line: e.span().map(|s| line_at(text, s.start)),
+                place: String::new(),
+                reason,
+            }
         };
         let de = toml::Deserializer::parse(text).map_err(syntax)?;
         let mut sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
@@ -684,7 +689,13 @@ fn line_of(text: &str, place: &str) -> Option<usize> {
             _ => break,
         }
     }
-    at.map(|a| text[..a.min(text.len())].matches('\n').count() + 1)
+    at.map(|a| line_at(text, a))
+}
+
+/// The line (1-based) byte offset `at` of `text` is on.
+fn line_at(text: &str, at: usize) -> usize {
+    let b = text.as_bytes();
+    b[..at.min(b.len())].iter().filter(|&&c| c == b'\n').count() + 1
 }
 
 #[cfg(test)]
