@@ -6,6 +6,8 @@
 //! reference is `docs/scenario.md`.
 
 use crate::core::units::{Duration, Ns, Size, MS, SEC, US};
+use crate::model::io::params as io;
+pub use crate::model::io::params::{cylinders_of, parse_devno, SLOTS_PER_CYL};
 use serde::Deserialize;
 use std::collections::HashSet;
 
@@ -45,6 +47,18 @@ pub struct Scenario {
     pub paging: Vec<PagingGroup>,
     #[serde(default)]
     pub dasd: Vec<DasdGroup>,
+    /// The I/O configuration (`model/io/params.rs`): CP's I/O settings, channel
+    /// paths, switches, storage servers and logical control units.
+    #[serde(default)]
+    pub io: io::IoParams,
+    #[serde(default)]
+    pub chpid: Vec<io::ChpidDef>,
+    #[serde(default)]
+    pub switch: Vec<io::SwitchDef>,
+    #[serde(default)]
+    pub storage_server: Vec<io::ServerDef>,
+    #[serde(default)]
+    pub control_unit: Vec<io::ControlUnitDef>,
     #[serde(default, rename = "guest")]
     pub guests: Vec<GuestGroup>,
     #[serde(default)]
@@ -268,8 +282,14 @@ pub struct PagingGroup {
     /// Cylinders used for the PAGE extent (default: the whole volume).
     #[serde(default)]
     pub cylinders: Option<u32>,
+    /// Size of an FBA or EDEV volume.
+    #[serde(default)]
+    pub size: Option<Size>,
     #[serde(default)]
     pub service: ServiceTime,
+    /// Where the volumes sit (the path model); without it, `service`.
+    #[serde(default)]
+    pub path: Option<io::DevicePath>,
 }
 
 /// A group of non-paging DASD volumes holding minidisks.
@@ -281,8 +301,14 @@ pub struct DasdGroup {
     pub count: u32,
     pub first_address: String,
     pub volser_prefix: String,
+    /// Size of an FBA or EDEV volume.
+    #[serde(default)]
+    pub size: Option<Size>,
     #[serde(default)]
     pub service: ServiceTime,
+    /// Where the volumes sit (the path model); without it, `service`.
+    #[serde(default)]
+    pub path: Option<io::DevicePath>,
 }
 
 fn one() -> u32 {
@@ -446,27 +472,6 @@ pub struct TimelineEntry {
     pub workload: Option<Workload>,
 }
 
-/// 3390 geometry: cylinders per model.
-pub fn cylinders_of(device_type: &str) -> Option<u32> {
-    match device_type {
-        "3390-1" => Some(1_113),
-        "3390-2" => Some(2_226),
-        "3390-3" => Some(3_339),
-        "3390-9" => Some(10_017),
-        "3390-27" => Some(32_760),
-        "3390-54" => Some(65_520),
-        _ => None,
-    }
-}
-
-/// Page slots per 3390 cylinder (15 tracks of 12 pages).
-pub const SLOTS_PER_CYL: u64 = 180;
-
-pub fn parse_devno(s: &str) -> Result<u16, String> {
-    u16::from_str_radix(s.trim(), 16)
-        .map_err(|_| format!("'{s}' is not a hexadecimal device number such as 9F01"))
-}
-
 impl Scenario {
     /// Parse TOML text; `origin` (file name) prefixes messages.
     pub fn from_toml(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
@@ -516,11 +521,11 @@ impl Scenario {
                 reason,
             })
         };
-        if self.system.cp_level != "5.4" {
+        if !["5.2", "5.3", "5.4"].contains(&self.system.cp_level.as_str()) {
             return err(
                 "system.cp_level".into(),
                 format!(
-                    "CP level '{}' is not modelled yet: only \"5.4\" (XSTOR, three-pass steal) is available",
+                    "CP level '{}' is not modelled yet: \"5.2\", \"5.3\" or \"5.4\" (Era A: XSTOR, three-pass steal)",
                     self.system.cp_level
                 ),
             );
@@ -634,6 +639,8 @@ impl Scenario {
                     &g.volser_prefix,
                     &g.service,
                     g.cylinders,
+                    g.size,
+                    g.path.as_ref(),
                 )
             })
             .chain(self.dasd.iter().enumerate().map(|(i, g)| {
@@ -645,15 +652,24 @@ impl Scenario {
                     &g.volser_prefix,
                     &g.service,
                     None,
+                    g.size,
+                    g.path.as_ref(),
                 )
             }));
-        for (place, dtype, count, first, prefix, svc, cyls) in groups {
-            let Some(full) = cylinders_of(dtype) else {
+        let mut refs = Vec::new();
+        for (place, dtype, count, first, prefix, svc, cyls, size, path) in groups {
+            let geo = io::geometry(dtype, size).map_err(|e| ScenarioError {
+                origin: origin.into(),
+                place: format!("{place}.device_type"),
+                reason: e,
+            })?;
+            let full = geo.cylinders;
+            if cyls.is_some() && geo.kind != io::DevKind::Eckd {
                 return err(
-                    format!("{place}.device_type"),
-                    format!("'{dtype}' is not a known device type (3390-1/-2/-3/-9/-27/-54)"),
+                    format!("{place}.cylinders"),
+                    format!("a {dtype} has no cylinders: its size is the paging extent"),
                 );
-            };
+            }
             if count == 0 || count > 1000 {
                 return err(format!("{place}.count"), "must be 1 to 1000".into());
             }
@@ -725,7 +741,27 @@ impl Scenario {
                     "must be in [0, 1)".into(),
                 );
             }
+            refs.push(io::GroupRef {
+                place,
+                device_type: dtype,
+                size,
+                count,
+                first: base,
+                path,
+            });
         }
+        let sections = io::Sections {
+            io: &self.io,
+            chpids: &self.chpid,
+            switches: &self.switch,
+            servers: &self.storage_server,
+            control_units: &self.control_unit,
+        };
+        io::validate(&sections, &refs, &addrs).map_err(|e| ScenarioError {
+            origin: origin.into(),
+            place: e.place,
+            reason: e.reason,
+        })?;
         // Guests.
         let mut users = HashSet::new();
         let mut total = 0u64;

@@ -228,40 +228,85 @@ pub struct Model {
 /// The scenario's volumes, paging groups first, then minidisk groups; and the
 /// page slots of each paging volume, as `(volume, slots)`.
 fn volumes(sc: &Scenario) -> (Vec<VolumeDef>, Vec<(u32, u32)>) {
-    use crate::scenario::{cylinders_of, parse_devno, volser, SLOTS_PER_CYL};
+    use crate::scenario::{parse_devno, volser, SLOTS_PER_CYL};
     let mut defs = Vec::new();
     let mut slots = Vec::new();
-    for g in &sc.paging {
-        let base = parse_devno(&g.first_address).expect("validated");
-        let full = cylinders_of(&g.device_type).expect("validated");
-        let cyls = g.cylinders.unwrap_or(full);
-        for k in 0..g.count {
-            slots.push((defs.len() as u32, (cyls as u64 * SLOTS_PER_CYL) as u32));
-            defs.push(VolumeDef {
-                devno: base + k as u16,
-                volser: volser(&g.volser_prefix, k, g.count),
-                device_type: g.device_type.clone(),
-                cylinders: cyls,
-                paging: true,
-                service: g.service.clone(),
+    let groups = sc
+        .paging
+        .iter()
+        .map(|g| {
+            (
+                true,
+                &g.device_type,
+                g.count,
+                &g.first_address,
+                &g.volser_prefix,
+                g.cylinders,
+                g.size,
+                &g.service,
+                &g.path,
+            )
+        })
+        .chain(sc.dasd.iter().map(|g| {
+            (
+                false,
+                &g.device_type,
+                g.count,
+                &g.first_address,
+                &g.volser_prefix,
+                None,
+                g.size,
+                &g.service,
+                &g.path,
+            )
+        }));
+    for (paging, dtype, count, first, prefix, cylinders, size, service, path) in groups {
+        let base = parse_devno(first).expect("validated");
+        let geo = io::params::geometry(dtype, size).expect("validated");
+        let cyls = cylinders.unwrap_or(geo.cylinders);
+        let npav = path.as_ref().map_or(0, |p| p.aliases);
+        let alias0 = path
+            .as_ref()
+            .and_then(|p| p.alias_address.as_deref())
+            .map_or(base.wrapping_add(0x80), |a| {
+                parse_devno(a).expect("validated")
             });
-        }
-    }
-    for g in &sc.dasd {
-        let base = parse_devno(&g.first_address).expect("validated");
-        let cyls = cylinders_of(&g.device_type).expect("validated");
-        for k in 0..g.count {
+        for k in 0..count {
+            if paging {
+                let n = if geo.kind == io::DevKind::Eckd {
+                    cyls as u64 * SLOTS_PER_CYL
+                } else {
+                    geo.blocks
+                };
+                slots.push((defs.len() as u32, n as u32));
+            }
             defs.push(VolumeDef {
                 devno: base + k as u16,
-                volser: volser(&g.volser_prefix, k, g.count),
-                device_type: g.device_type.clone(),
+                volser: volser(prefix, k, count),
+                device_type: dtype.clone(),
                 cylinders: cyls,
-                paging: false,
-                service: g.service.clone(),
+                paging,
+                service: service.clone(),
+                kind: geo.kind,
+                blocks: geo.blocks,
+                path: path.clone(),
+                aliases: (0..npav).map(|j| alias0 + (k * npav + j) as u16).collect(),
             });
         }
     }
     (defs, slots)
+}
+
+/// The scenario's I/O configuration, for the `io` component.
+fn io_config(sc: &Scenario) -> io::IoConfig {
+    io::IoConfig {
+        params: sc.io.clone(),
+        chpids: sc.chpid.clone(),
+        switches: sc.switch.clone(),
+        servers: sc.storage_server.clone(),
+        control_units: sc.control_unit.clone(),
+        cp_level: io::params::cp_level(&sc.system.cp_level),
+    }
 }
 
 /// Page-table bytes of random touchers above which prefetching ahead of them
@@ -307,7 +352,7 @@ impl Twin {
         let nguest = sc.guests.iter().map(|g| g.count as usize).sum();
         let st = Storage::new(frames, fixed, xs, ncpu, nguest);
         let (defs, slots) = volumes(sc);
-        let io = Io::new(defs, sc.system.processors as usize, seed);
+        let io = Io::new(defs, sc.system.processors as usize, seed, &io_config(sc));
         let pg = Paging::new(&slots, sc.srm.block_max, ncpu, nguest);
         let cpus = (0..sc.system.processors).map(|_| Cpu::default()).collect();
         let mut m = Model {
@@ -450,8 +495,10 @@ impl Model {
     fn handle(&mut self, cx: &mut Cx, ev: Ev) {
         match ev {
             Ev::BurstEnd { cpu } => self.burst_end(cx, cpu),
-            Ev::Io(io::Ev::Done { vol }) => {
-                self.io_done(cx, vol);
+            Ev::Io(e) => {
+                if let Some(d) = self.io.handle(cx, e) {
+                    self.io_done(cx, d);
+                }
                 // Interrupt-level CP work (the migration it continues) is
                 // charged to the CPU's next burst, so busy time never runs
                 // ahead of elapsed time.
@@ -469,11 +516,11 @@ impl Model {
         debug_assert_eq!(cx.charge, Default::default(), "{ev:?} charged CP time");
     }
 
-    /// An I/O completed on `vol`: its origin's owner takes it; then the
-    /// volume starts its next request (unless the completion work already
-    /// started one there). This match is the list of who issues I/O.
-    fn io_done(&mut self, cx: &mut Cx, vol: u32) {
-        let d = self.io.done(cx, vol);
+    /// An I/O completed: its origin's owner takes it; then the volume starts
+    /// its next request (unless the completion work already started one
+    /// there). This match is the list of who issues I/O.
+    fn io_done(&mut self, cx: &mut Cx, d: io::Done) {
+        let vol = d.vol;
         match d.origin {
             Origin::PageRead { block } => self.block_read_done(&d, block),
             Origin::PageWrite { block } => {

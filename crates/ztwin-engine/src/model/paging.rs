@@ -7,7 +7,7 @@
 //! block, and `model/mod.rs` routes the completion back here.
 
 use super::blocks::{BlockTable, GONE};
-use super::io::{Done, Io, Origin};
+use super::io::{Done, Io, Kind, Origin, Request};
 use super::storage::{idx, pte, tag, PageEntry, F_LOCK, NO_BLOCK, T_DASD, T_READIN, T_RES};
 use super::{Cx, Model};
 
@@ -389,14 +389,17 @@ impl Model {
         for &(g, _) in &items[..n as usize] {
             self.pg.by_guest[g as usize].written += 1;
         }
-        cx.charge.sys += self.costs.io + self.costs.page_io * n as u64;
+        let dev = self.pg.vols[pv as usize].dev;
+        cx.charge.sys +=
+            self.costs.io + self.costs.page_io * n as u64 + self.io.cp_extra(dev, Kind::Paging, n);
         self.pg.by_cpu[cx.cpu as usize].written += n as u64;
         let origin = match kind {
             WriteKind::PageOut => Origin::PageWrite { block: b },
             WriteKind::Migrate => Origin::Migrate { block: b },
         };
-        let dev = self.pg.vols[pv as usize].dev;
-        let r = self.io.alloc(cx, dev, n, origin);
+        let r = self
+            .io
+            .alloc_req(cx, dev, Request::write(n, Kind::Paging), origin);
         self.io.submit(cx, r);
         n
     }
@@ -504,12 +507,12 @@ impl Model {
         }
         self.pg.join_read(rd, v);
         self.pg.blocks.set_reading(b, Some(rd));
-        cx.charge.cp += self.costs.fault + self.costs.io;
         let dev = self.pg.vols[self.pg.blocks.vol(b) as usize].dev;
-        Some(Some(self.io.alloc(
+        cx.charge.cp += self.costs.fault + self.costs.io + self.io.cp_extra(dev, Kind::Paging, n);
+        Some(Some(self.io.alloc_req(
             cx,
             dev,
-            n,
+            Request::read(n, Kind::Paging),
             Origin::PageRead { block: b },
         )))
     }

@@ -26,7 +26,7 @@ pub(super) fn config<'a>(s: &mut RecordSet, tod: u64, devs: impl Iterator<Item =
             .and_then(|m| m.parse().ok())
             .unwrap_or(0);
         r.set_u(fld!(dev, "MTRDEV_CALMODLN"), model);
-        r.set_u(fld!(dev, "MTRDEV_RDEVDEV"), v.devno as u64);
+        r.set_u(fld!(dev, "MTRDEV_RDEVDEV"), d.devno as u64);
         r.set_u(fld!(dev, "MTRDEV_RDEVSID"), 0x0001_0000 + d.index as u64);
         r.set_text(fld!(dev, "MTRDEV_RDEVSER"), &v.volser);
         r.set_u(fld!(dev, "MTRDEV_RDEVCYLS"), v.cylinders as u64);
@@ -39,7 +39,7 @@ pub(super) fn ioddev(s: &mut RecordSet, l: &L, tod: u64, d: &DevSample) {
     let mut r = s.push_layout(l.ioddev, tod);
     let f = |n: &str| l.ioddev.f(n);
     r.set_u(f("IODDEV_RDEVSID"), 0x0001_0000 + d.index as u64);
-    r.set_u(f("IODDEV_RDEVDEV"), v.devno as u64);
+    r.set_u(f("IODDEV_RDEVDEV"), d.devno as u64);
     r.set_u(f("IODDEV_RDEVTYPE"), 0x04);
     r.set_u(f("IODDEV_RDEVCLAS"), 0x04);
     r.set_text(f("IODDEV_RDEVSER"), &v.volser);
