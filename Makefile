@@ -77,10 +77,12 @@ bench: build
 	$(PY) benches/run.py
 	$(PY) benches/twin.py
 	$(PY) benches/fidelity.py
+	$(PY) benches/sweep.py
 
 bench-quick: build
 	$(PY) benches/run.py --quick
 	$(PY) benches/twin.py --quick
+	$(PY) benches/sweep.py --quick
 
 lint:
 	cargo clippy --workspace --all-targets -- -D warnings

@@ -17,6 +17,7 @@ from ztwin import __version__, history_cli, run_cli, study_cli
 from ztwin.advisor import cli as advisor_cli
 from ztwin.monitor import MonwriteError, dump, layouts
 from ztwin.reports import cli as report_cli
+from ztwin.sweep import cli as sweep_cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -155,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     report_cli.register(sub)
     advisor_cli.register(sub)
     history_cli.register(sub)
+    sweep_cli.register(sub)
     return parser
 
 

@@ -25,3 +25,26 @@ def format_duration(seconds: float) -> str:
     """``1:02:03`` style text for a number of seconds."""
     s = int(round(seconds))
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+_SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*([KMGT])?\s*$", re.IGNORECASE)
+_SIZE_FACTOR = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def parse_size(text: str | int) -> int:
+    """Bytes in a size such as ``768M``, ``19.5G`` or ``4096`` (binary units)."""
+    if isinstance(text, int):
+        return text
+    m = _SIZE.match(text)
+    if not m:
+        raise ValueError(f"{text!r} is not a size such as 768M, 2G or 4096")
+    return int(round(float(m.group(1)) * _SIZE_FACTOR.get((m.group(2) or "").upper(), 1)))
+
+
+def format_size(n: int) -> str:
+    """A size as scenario files write it: the largest unit that divides it exactly."""
+    for unit in ("T", "G", "M", "K"):
+        f = _SIZE_FACTOR[unit]
+        if n and n % f == 0:
+            return f"{n // f}{unit}"
+    return str(n)

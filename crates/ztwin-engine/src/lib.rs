@@ -76,7 +76,7 @@ pub fn run_to_writer<W: std::io::Write>(
         sim_ns: twin.core.now,
         wall_s: t0.elapsed().as_secs_f64(),
         events: twin.core.events,
-        page_refs: twin.model.refs,
+        page_refs: twin.refs(),
         intervals,
         records,
         bytes,

@@ -1,54 +1,59 @@
 //! The z/VM model: one LPAR, its real storage, XSTOR, paging and minidisk
 //! volumes, processors and guests, driven by one event queue.
 //!
-//! * [`storage`] — frames, available list, the Era A demand scan, XSTOR;
-//! * [`paging`] — page slots, block paging (which volume, how many pages);
-//! * [`blocks`] — the table of paging blocks (a block's header and page list side by side);
-//! * [`io`] — DASD volumes, I/O requests and their service (a component:
-//!   private state, its own events and counters, see its module doc);
-//! * [`dispatch`] — logical CPUs, virtual CPUs, scheduler lists, workloads;
+//! The model is a set of components, each a folder with its state (private
+//! fields), its events, its counters and its samples (see each `mod.rs`):
+//!
+//! * [`storage`] — frames, available list, the Era A demand scan, XSTOR, the
+//!   guests' address spaces;
+//! * [`paging`] — page slots, paging blocks, the block read and write policy;
+//! * [`io`] — DASD volumes, I/O requests and their service;
+//! * [`cpu`] — logical CPUs, virtual CPUs, scheduler lists, the dispatcher;
+//! * [`workload`] — what virtual CPUs do in a burst (thrasher, CPU, minidisk);
 //! * [`monitor`] — the outbox of event records, and the emitter that turns
 //!   the components' samples into CP Monitor records (one file per domain);
 //! * `tests/` — whole-run tests.
 //!
-//! [`Twin`] is the clock and queue ([`Core`]) plus the [`Model`]; every step of
-//! the model is a method given a [`Cx`] (the core, the logical CPU doing the
-//! work, the CP time it costs). Events ([`Ev`]) are small `Copy` values, one
-//! variant (or sub-enum) per component; `Model::io_done` routes each I/O
-//! completion to the owner of its [`io::Origin`]. Counters are written only by
-//! the component that owns them (per-CPU and per-guest breakdowns included,
-//! indexed by `cx.cpu` or the guest); the monitor reads samples.
+//! [`Twin`] is the clock and queue ([`Core`]) plus the [`Model`], the
+//! components side by side. This file is the wiring: [`Ev`] (one sub-enum per
+//! component), the run loop, and the steps that involve more than one
+//! component as `Model` methods that split the borrow: `handle` (which event
+//! goes where), `io_done` (each I/O completion to the owner of its
+//! [`io::Origin`]), `get_frame` (storage's frame, the scan's page-outs to
+//! paging, the frame waiters it woke to cpu), logon, logoff, HF sampling, the
+//! timeline. Every step is given a [`Cx`] (the core, the logical CPU doing the
+//! work, the CP time it costs). Counters are written only by the component
+//! that owns them (per-CPU and per-guest breakdowns included, indexed by
+//! `cx.cpu` or the guest); the monitor reads samples.
 //!
 //! Every CP operation charges CP time (to the guest it serves, or to the
 //! system), so T/V and capture ratio come out of the model rather than being
 //! set by the scenario.
 
-pub mod blocks;
-pub mod dispatch;
+pub mod cpu;
 pub mod io;
 pub mod monitor;
 pub mod paging;
 pub mod storage;
+pub mod workload;
 
 use crate::core::rng::{Rng, Stream};
-use crate::core::units::{Ns, MS, PAGE, US};
+use crate::core::units::{Ns, PAGE, US};
 use crate::scenario::{Action, Scenario, Workload};
-use dispatch::{Cpu, Guest, Vcpu};
+use cpu::{Cpus, GuestDef};
 use io::{Io, Origin, VolumeDef};
-use paging::Paging;
+use paging::{Backing, Paging};
 use storage::{Storage, Xstor};
+use workload::Workloads;
 
-/// Events of the simulation. Small and `Copy`: the queue never allocates per event.
+/// Events of the simulation, one sub-enum per component. Small and `Copy`:
+/// the queue never allocates per event.
 #[derive(Clone, Copy, Debug)]
 pub enum Ev {
-    /// A logical CPU finishes the burst it is running.
-    BurstEnd { cpu: u16 },
+    /// The cpu component's (burst end, think time end, test idle).
+    Cpu(cpu::Ev),
     /// The I/O component's.
     Io(io::Ev),
-    /// A virtual CPU's think time ends.
-    Wake { vcpu: u32 },
-    /// A guest has been idle for the test-idle time (if `gen` still matches).
-    TestIdle { guest: u32, gen: u32 },
     /// The monitor's (HF sampling, end of interval).
     Mon(monitor::Ev),
     /// A timeline action.
@@ -59,17 +64,42 @@ pub enum Ev {
 const _: () = assert!(std::mem::size_of::<Ev>() <= 12);
 const _: () = assert!(crate::core::queue::entry_size::<Ev>() == 32);
 
-/// CP costs in nanoseconds.
-#[derive(Clone, Copy, Debug)]
-pub struct Costs {
-    pub fault: Ns,
-    pub xmove: Ns,
-    pub first_touch: Ns,
-    pub page_io: Ns,
-    pub io: Ns,
-    pub dispatch: Ns,
-    pub steal_frame: Ns,
-    pub virtual_io: Ns,
+impl Ev {
+    /// Which kind of event (for counting them by kind: burst end, I/O,
+    /// wake, test idle, HF, sample, timeline).
+    #[inline]
+    pub fn kind(&self) -> usize {
+        match self {
+            Ev::Cpu(cpu::Ev::BurstEnd { .. }) => 0,
+            Ev::Io(_) => 1,
+            Ev::Cpu(cpu::Ev::Wake { .. }) => 2,
+            Ev::Cpu(cpu::Ev::TestIdle { .. }) => 3,
+            Ev::Mon(monitor::Ev::Hf) => 4,
+            Ev::Mon(monitor::Ev::Sample) => 5,
+            Ev::Timeline { .. } => 6,
+        }
+    }
+}
+
+impl From<cpu::Ev> for Ev {
+    #[inline(always)]
+    fn from(e: cpu::Ev) -> Ev {
+        Ev::Cpu(e)
+    }
+}
+
+impl From<io::Ev> for Ev {
+    #[inline(always)]
+    fn from(e: io::Ev) -> Ev {
+        Ev::Io(e)
+    }
+}
+
+impl From<monitor::Ev> for Ev {
+    #[inline(always)]
+    fn from(e: monitor::Ev) -> Ev {
+        Ev::Mon(e)
+    }
 }
 
 fn us(x: f64) -> Ns {
@@ -136,37 +166,6 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-impl Ev {
-    /// Which kind of event (for counting them by kind: burst end, I/O,
-    /// wake, test idle, HF, sample, timeline).
-    #[inline]
-    pub fn kind(&self) -> usize {
-        match self {
-            Ev::BurstEnd { .. } => 0,
-            Ev::Io(_) => 1,
-            Ev::Wake { .. } => 2,
-            Ev::TestIdle { .. } => 3,
-            Ev::Mon(monitor::Ev::Hf) => 4,
-            Ev::Mon(monitor::Ev::Sample) => 5,
-            Ev::Timeline { .. } => 6,
-        }
-    }
-}
-
-impl From<monitor::Ev> for Ev {
-    #[inline(always)]
-    fn from(e: monitor::Ev) -> Ev {
-        Ev::Mon(e)
-    }
-}
-
-impl From<io::Ev> for Ev {
-    #[inline(always)]
-    fn from(e: io::Ev) -> Ev {
-        Ev::Io(e)
-    }
-}
-
 impl From<crate::core::Abend> for RunError {
     fn from(a: crate::core::Abend) -> RunError {
         RunError::Abend {
@@ -188,41 +187,18 @@ pub struct Twin {
     pub(crate) model: Model,
 }
 
-/// The model's state. Every step is a method given a [`Cx`].
+/// The components, side by side; the steps that involve several are methods.
 pub struct Model {
     pub(crate) sc: Scenario,
-    pub(crate) costs: Costs,
     pub(crate) st: Storage,
     pub(crate) pg: Paging,
     pub(crate) io: Io,
-    pub(crate) cpus: Vec<Cpu>,
-    pub(crate) ready: std::collections::VecDeque<u32>,
-    pub(crate) guests: Vec<Guest>,
-    pub(crate) vcpus: Vec<Vcpu>,
-    pub(crate) refs: u64,
-    pub(crate) block_max: u32,
-    pub(crate) storbuf: [f64; 3],
-    pub(crate) seed: u64,
-    /// The logical CPU that dispatched last: work done outside a burst (I/O
-    /// completions, timeline actions) is counted and charged on it.
-    pub(crate) irq_cpu: u16,
-    /// Guests on the eligible list, in arrival order.
-    pub(crate) eligible: std::collections::VecDeque<u32>,
+    pub(crate) cpu: Cpus,
+    pub(crate) work: Workloads,
     pub(crate) mon: monitor::Monitor,
     /// Events handled, by kind (burst end, I/O done, wake, test idle, HF,
     /// sample, timeline), for profiling.
-    pub(crate) ev_counts: [u64; 7],
-    /// Random touchers prefetch page-table entries ahead of themselves
-    /// (dispatch.rs): worth it only when their page tables together outgrow
-    /// the processor's caches. Speed only; results are the same either way.
-    pub(crate) lookahead: bool,
-    /// A block read whose frames are there to spare takes them in one loop
-    /// over borrowed tables (paging.rs). Speed only, like `lookahead`; off
-    /// only in the test that shows it.
-    pub(crate) unscanned_reads: bool,
-    /// Block reads that took that loop (for that test).
-    #[cfg(test)]
-    pub(crate) unscanned_read_count: u64,
+    ev_counts: [u64; 7],
 }
 
 /// The scenario's volumes, paging groups first, then minidisk groups; and the
@@ -335,67 +311,95 @@ impl Twin {
     /// Build the model from a validated scenario.
     pub fn new(sc: &Scenario, seed: u64, duration: Option<Ns>) -> Twin {
         let c = &sc.cp_costs;
-        let costs = Costs {
-            fault: us(c.page_fault_us),
-            xmove: us(c.xstor_move_us),
-            first_touch: us(c.first_touch_us),
-            page_io: us(c.page_io_us),
-            io: us(c.io_us),
-            dispatch: us(c.dispatch_us),
-            steal_frame: us(c.steal_per_frame_us),
-            virtual_io: us(c.virtual_io_us),
-        };
+        let ncpu = sc.system.processors as usize;
+        // The guests, in group order, each group's members numbered.
+        let mut defs = Vec::new();
+        let mut vpages = Vec::new();
+        let mut works = Vec::new();
+        for g in &sc.guests {
+            for id in crate::scenario::expand_userids(&g.userid, g.count) {
+                defs.push(GuestDef {
+                    userid: id,
+                    nvcpu: g.virtual_cpus,
+                    share: g.share,
+                    quickdsp: g.quickdsp,
+                });
+                vpages.push(g.virtual_storage.pages() as u32);
+                works.push((g.workload.clone().unwrap_or(Workload::Idle), g.virtual_cpus));
+            }
+        }
         let frames = (sc.system.central_storage.0 / PAGE) as u32;
         let fixed = (sc.system.cp_fixed.0 / PAGE) as u32;
         let xs = Xstor::new((sc.system.xstor.0 / PAGE) as u32, sc.srm.xstor_low);
-        let ncpu = sc.system.processors as usize;
-        let nguest = sc.guests.iter().map(|g| g.count as usize).sum();
-        let st = Storage::new(frames, fixed, xs, ncpu, nguest);
-        let (defs, slots) = volumes(sc);
-        let io = Io::new(defs, sc.system.processors as usize, seed, &io_config(sc));
-        let pg = Paging::new(&slots, sc.srm.block_max, ncpu, nguest);
-        let cpus = (0..sc.system.processors).map(|_| Cpu::default()).collect();
-        let mut m = Model {
-            sc: sc.clone(),
-            costs,
-            st,
-            pg,
-            io,
-            cpus,
-            ready: Default::default(),
-            guests: Vec::new(),
-            vcpus: Vec::new(),
-            refs: 0,
-            block_max: sc.srm.block_max,
-            storbuf: sc.srm.storbuf.map(|x| x as f64 / 100.0),
-            seed,
-            irq_cpu: 0,
-            eligible: Default::default(),
-            mon: monitor::Monitor::new(
-                sc.monitor.sample_interval.0,
-                sc.monitor.hf_rate.0,
-                monitor::SystemId {
-                    cp_level: sc.system.cp_level.clone(),
-                    system_id: sc.system.system_id.clone(),
-                    cpu_model: sc.system.cpu_model.clone(),
-                    lpar_name: sc.system.lpar_name.clone(),
-                    cpu_type: match sc.system.processor_type {
-                        crate::scenario::ProcessorType::CP => 0,
-                        crate::scenario::ProcessorType::IFL => 3,
-                    },
-                    central_storage: sc.system.central_storage.0,
+        let st = Storage::new(
+            frames,
+            fixed,
+            xs,
+            sc.srm.block_max,
+            storage::Costs {
+                steal_frame: us(c.steal_per_frame_us),
+                xmove: us(c.xstor_move_us),
+            },
+            ncpu,
+            &vpages,
+        );
+        let (vols, slots) = volumes(sc);
+        let io = Io::new(vols, ncpu, seed, &io_config(sc));
+        let pg = Paging::new(
+            &slots,
+            sc.srm.block_max,
+            paging::Costs {
+                fault: us(c.page_fault_us),
+                page_io: us(c.page_io_us),
+                io: us(c.io_us),
+            },
+            ncpu,
+            defs.len(),
+        );
+        let cpu = Cpus::new(
+            ncpu,
+            sc.srm.storbuf.map(|x| x as f64 / 100.0),
+            us(c.dispatch_us),
+            defs,
+        );
+        let work = Workloads::new(
+            works,
+            |v| Rng::new(seed, Stream::Vcpu, v as u64),
+            random_toucher_tables(sc) > LOOKAHEAD_MIN_BYTES,
+            workload::Costs {
+                first_touch: us(c.first_touch_us),
+                xmove: us(c.xstor_move_us),
+                fault: us(c.page_fault_us),
+                virtual_io: us(c.virtual_io_us),
+            },
+        );
+        let mon = monitor::Monitor::new(
+            sc.monitor.sample_interval.0,
+            sc.monitor.hf_rate.0,
+            monitor::SystemId {
+                cp_level: sc.system.cp_level.clone(),
+                system_id: sc.system.system_id.clone(),
+                cpu_model: sc.system.cpu_model.clone(),
+                lpar_name: sc.system.lpar_name.clone(),
+                cpu_type: match sc.system.processor_type {
+                    crate::scenario::ProcessorType::CP => 0,
+                    crate::scenario::ProcessorType::IFL => 3,
                 },
-            ),
-            ev_counts: [0; 7],
-            lookahead: random_toucher_tables(sc) > LOOKAHEAD_MIN_BYTES,
-            unscanned_reads: true,
-            #[cfg(test)]
-            unscanned_read_count: 0,
-        };
-        m.build_guests();
+                central_storage: sc.system.central_storage.0,
+            },
+        );
         Twin {
             core: Core::new(duration.unwrap_or(sc.scenario.duration.0)),
-            model: m,
+            model: Model {
+                sc: sc.clone(),
+                st,
+                pg,
+                io,
+                cpu,
+                work,
+                mon,
+                ev_counts: [0; 7],
+            },
         }
     }
 
@@ -425,11 +429,11 @@ impl Twin {
                 let next = t + self.model.mon.sample_interval;
                 self.core.q.push(next, monitor::Ev::Sample.into());
             } else {
-                let mut cx = Cx::new(&mut self.core, m.irq_cpu);
+                let mut cx = Cx::new(&mut self.core, m.cpu.irq_cpu());
                 m.handle(&mut cx, ev);
             }
             let m = &mut self.model;
-            if !m.ready.is_empty() {
+            if m.cpu.any_ready() {
                 m.dispatch_idle_cpus(&mut self.core);
             }
             if let Some(e) = self.core.abend.take() {
@@ -442,40 +446,18 @@ impl Twin {
         }
         Ok(())
     }
+
+    /// Page references so far.
+    pub fn refs(&self) -> u64 {
+        self.model.work.refs()
+    }
 }
 
 impl Model {
-    fn build_guests(&mut self) {
-        let groups = self.sc.guests.clone();
-        for g in &groups {
-            for id in crate::scenario::expand_userids(&g.userid, g.count) {
-                let gi = self.guests.len() as u32;
-                let first_vcpu = self.vcpus.len() as u32;
-                for k in 0..g.virtual_cpus {
-                    let vi = self.vcpus.len() as u64;
-                    self.vcpus.push(Vcpu::new(
-                        gi,
-                        k as u16,
-                        Rng::new(self.seed, Stream::Vcpu, vi),
-                    ));
-                }
-                self.guests.push(Guest::new(
-                    id,
-                    g.virtual_storage.pages() as u32,
-                    first_vcpu,
-                    g.virtual_cpus,
-                    g.share,
-                    g.quickdsp,
-                    g.workload.clone().unwrap_or(Workload::Idle),
-                ));
-            }
-        }
-    }
-
     /// Schedule the initial events: logons, monitor ticks, timeline.
     fn start(&mut self, core: &mut Core) {
         let mut cx = Cx::new(core, 0);
-        for gi in 0..self.guests.len() as u32 {
+        for gi in 0..self.cpu.guest_count() {
             let (grp, _) = self.group_of(gi);
             if self.sc.guests[grp].logged_on {
                 self.logon(&mut cx, gi);
@@ -490,11 +472,12 @@ impl Model {
         }
     }
 
-    /// Handle one event (all but the sample, which the emitter takes).
+    /// Handle one event (all but the sample, which the emitter takes): which
+    /// component each event goes to.
     #[inline(always)]
     fn handle(&mut self, cx: &mut Cx, ev: Ev) {
         match ev {
-            Ev::BurstEnd { cpu } => self.burst_end(cx, cpu),
+            Ev::Cpu(cpu::Ev::BurstEnd { cpu }) => self.burst_end(cx, cpu),
             Ev::Io(e) => {
                 if let Some(d) = self.io.handle(cx, e) {
                     self.io_done(cx, d);
@@ -502,10 +485,12 @@ impl Model {
                 // Interrupt-level CP work (the migration it continues) is
                 // charged to the CPU's next burst, so busy time never runs
                 // ahead of elapsed time.
-                self.cpus[cx.cpu as usize].owed_sys += std::mem::take(&mut cx.charge.sys);
+                self.cpu.owe_sys(cx.cpu, std::mem::take(&mut cx.charge.sys));
             }
-            Ev::Wake { vcpu } => self.wake(vcpu),
-            Ev::TestIdle { guest, gen } => self.test_idle(guest, gen),
+            Ev::Cpu(cpu::Ev::Wake { vcpu }) => self.cpu.wake(&mut self.st, vcpu),
+            Ev::Cpu(cpu::Ev::TestIdle { guest, gen }) => {
+                self.cpu.test_idle(&mut self.st, guest, gen)
+            }
             Ev::Mon(monitor::Ev::Hf) => {
                 self.hf_sample();
                 cx.at(self.mon.hf_rate, monitor::Ev::Hf);
@@ -531,10 +516,92 @@ impl Model {
                 self.block_written(&d, block);
                 self.migration_done(cx, block);
             }
-            Origin::Minidisk { vcpu } => self.io_wait_over(vcpu),
+            Origin::Minidisk { vcpu } => self.cpu.io_wait_over(vcpu),
         }
         self.io.release(d.req);
         self.io.start_next(cx, vol);
+    }
+
+    /// A frame for page (g, vp): storage takes it, running the demand scan
+    /// if the available list is low; the page-outs the scan chose go to
+    /// paging, the frame waiters freed frames woke go to cpu.
+    #[inline(always)]
+    pub(crate) fn get_frame(&mut self, cx: &mut Cx, g: u32, vp: u32) -> Option<u32> {
+        let Model { st, pg, io, .. } = self;
+        let f = st.get_frame(cx, &mut Backing { pg, io }, g, vp);
+        if !st.pageouts().is_empty() {
+            self.write_pageouts(cx);
+        }
+        self.wake_frame_waiters();
+        f
+    }
+
+    /// Hand the demand scan's page-outs to paging.
+    #[inline(never)]
+    fn write_pageouts(&mut self, cx: &mut Cx) {
+        self.pg.write_pageouts(cx, &mut self.io, self.st.pageouts());
+        self.st.clear_pageouts();
+    }
+
+    /// Frame waiters woken by freed frames are ready to run.
+    #[inline(always)]
+    pub(crate) fn wake_frame_waiters(&mut self) {
+        for v in self.st.drain_woken() {
+            self.cpu.make_ready(v);
+        }
+    }
+
+    /// First change of resident page (g, vp): its DASD copy is released.
+    #[inline]
+    pub(crate) fn first_change(&mut self, g: u32, vp: u32) {
+        let Model { st, pg, io, .. } = self;
+        st.first_change(&mut Backing { pg, io }, g, vp);
+    }
+
+    /// Forget page `vp` of a guest that logged off (see `Storage::discard`).
+    pub(crate) fn discard_page(&mut self, g: u32, vp: u32) {
+        let Model { st, pg, io, .. } = self;
+        st.discard(&mut Backing { pg, io }, g, vp);
+        self.wake_frame_waiters();
+    }
+
+    /// Guest `g` logs on: an empty address space, dormant, its workload started.
+    pub(crate) fn logon(&mut self, cx: &mut Cx, g: u32) {
+        if self.cpu.logged_on(g) {
+            return;
+        }
+        self.st.create_space(g);
+        self.cpu.logon(g, cx.now());
+        self.mon.event(monitor::PendingEvent::Logon, g, cx.now());
+        let w = self.work.workload(g).clone();
+        self.start_workload(cx, g, w);
+    }
+
+    /// Guest `g` logs off: its workload stops and its pages are forgotten
+    /// (those with I/O in flight when the I/O completes).
+    pub(crate) fn logoff(&mut self, cx: &mut Cx, g: u32) {
+        if !self.cpu.logged_on(g) {
+            return;
+        }
+        self.stop_workload(g);
+        self.cpu.logoff(g);
+        self.st.logoff(g);
+        for vp in 0..self.st.vpages(g) {
+            self.discard_page(g, vp);
+        }
+        self.st.clear_wss(g);
+        self.mon.event(monitor::PendingEvent::Logoff, g, cx.now());
+    }
+
+    /// High-frequency sampling, the components in a fixed order: CPU counts
+    /// and virtual CPU states, working sets, device queues, the storage
+    /// demand rate, then admission to the dispatch list.
+    fn hf_sample(&mut self) {
+        self.cpu.hf_tick();
+        self.st.hf_tick();
+        self.io.hf_tick();
+        self.st.update_rate(self.mon.hf_rate);
+        self.cpu.admit_eligible(&mut self.st);
     }
 
     /// Consistency of the components' state (debug builds, at each sample).
@@ -542,7 +609,7 @@ impl Model {
     pub(crate) fn check(&self) {
         self.io.check();
         self.pg.check();
-        self.check_storage();
+        self.st.check();
     }
 
     /// Guest group and member index of guest `gi`.
@@ -570,7 +637,7 @@ impl Model {
                     let w = t
                         .workload
                         .clone()
-                        .unwrap_or_else(|| self.guests[gi as usize].workload.clone());
+                        .unwrap_or_else(|| self.work.workload(gi).clone());
                     self.start_workload(cx, gi, w);
                 }
                 Action::Stop => self.stop_workload(gi),
@@ -578,20 +645,18 @@ impl Model {
         }
     }
 
-    /// Developer aid (`ZTWIN_DEBUG=1`): the model's internal counters at the
-    /// end of a run, on stderr. Nothing here reaches the MONWRITE file.
+    /// Developer aid (`ZTWIN_DEBUG=1`): the components' samples at the end of
+    /// a run, on stderr. Nothing here reaches the MONWRITE file.
     fn debug_summary(&self, now: Ns) {
         eprintln!(
             "events by kind (burst, io, wake, testidle, hf, sample, timeline): {:?}",
             self.ev_counts
         );
         eprintln!("storage: {:?}", self.st.sample(now));
+        let (migrating, fifo, waiters) = self.st.debug_state();
         eprintln!(
-            "xstor migrating {} fifo {}; frame waiters {}, ready {}",
-            self.st.xs.migrating,
-            self.st.xs.fifo.len(),
-            self.st.waiters.len(),
-            self.ready.len()
+            "xstor migrating {migrating} fifo {fifo}; frame waiters {waiters}, ready {}",
+            self.cpu.ready_count()
         );
         eprintln!("paging: {:?}", self.pg.sample());
         let busy: Vec<_> = self.io.devices().map(|d| (d.busy, d.queued)).collect();
@@ -615,9 +680,6 @@ pub(crate) fn prefetch<T>(v: &[T], i: usize) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (v, i);
 }
-
-/// Test-idle time before a guest is dropped from the dispatch list.
-pub(crate) const TEST_IDLE: Ns = 300 * MS;
 
 #[cfg(test)]
 mod tests;

@@ -260,15 +260,17 @@ fn closed_loop(io: &mut Io, users: &[User], warm: f64, secs: f64, drain: bool) -
                     if !stopping {
                         let think = users[u as usize].think;
                         if think > 0 {
-                            cx.at(think, ModelEv::Wake { vcpu: u });
+                            cx.at(think, ModelEv::Cpu(crate::model::cpu::Ev::Wake { vcpu: u }));
                         } else {
                             submit(io, &mut core, u, &mut run);
                         }
                     }
                 }
             }
-            ModelEv::Wake { vcpu } if !stopping => submit(io, &mut core, vcpu, &mut run),
-            ModelEv::Wake { .. } => {}
+            ModelEv::Cpu(crate::model::cpu::Ev::Wake { vcpu }) if !stopping => {
+                submit(io, &mut core, vcpu, &mut run)
+            }
+            ModelEv::Cpu(crate::model::cpu::Ev::Wake { .. }) => {}
             other => panic!("unexpected event {other:?}"),
         }
         io.check();

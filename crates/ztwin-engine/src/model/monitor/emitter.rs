@@ -107,16 +107,16 @@ impl<W: Write> Emitter<W> {
         let s = &mut self.set;
         s.clear();
         let id = &t.mon.id;
-        let ncpu = t.cpu_counters().len();
+        let ncpu = t.cpu.counters().len();
         system::config(s, tod, id, ncpu);
         io::config(s, tod, t.io.devices());
         storage::config_mem(s, tod, id.central_storage);
         paging::config(s, tod, t.pg.volumes(), &t.io);
         system::config_spr(s, tod, &t.mon);
-        for g in 0..t.guest_count() {
-            let u = t.guest_sample(g);
+        for g in 0..t.cpu.guest_count() {
+            let u = t.cpu.guest(g);
             if u.logged_on {
-                user::config(s, tod, self.start_tod, &u);
+                user::config(s, tod, self.start_tod, &u, &t.st.space(g));
             }
         }
         storage::config_xsg(s, tod, t.st.sample(tw.core.now).xs_total);
@@ -155,38 +155,35 @@ impl<W: Write> Emitter<W> {
         let pio = t.pg.by_cpu();
         let stc = t.st.by_cpu();
         // Per CPU, its system and storage records side by side.
-        for (c, cc) in t.cpu_counters().enumerate() {
+        for (c, cc) in t.cpu.counters().enumerate() {
             system::cpu(s, l, tod, now, c, cputy, &cc, ssch[c], pio[c]);
             storage::cpu(s, l, tod, c, cputy, &stc[c], pio[c]);
             system::prcprp(s, l, tod, c, cputy, &cc);
         }
         storage::system(s, l, tod, &st);
         paging::sytasg(s, l, tod, &pg);
-        let mut hf = crate::model::dispatch::HfCounters::default();
-        for g in 0..t.guest_count() {
-            for v in t.vcpu_samples(g) {
+        let mut hf = crate::model::cpu::HfCounters::default();
+        for g in 0..t.cpu.guest_count() {
+            for v in t.cpu.vcpus(g) {
                 user::add_hf(&mut hf, &v.hf);
             }
         }
-        system::sytuwt(s, l, tod, &hf, t.eligible_count());
+        system::sytuwt(s, l, tod, &hf, t.cpu.eligible_count());
         storage::xstor(s, l, tod, &st);
-        system::lpar(s, l, tod, &t.mon.id, t.cpu_counters())?;
+        system::lpar(s, l, tod, &t.mon.id, t.cpu.counters())?;
         for v in t.pg.volumes() {
             paging::stoasp(s, l, tod, &v, &t.io.device(v.dev));
         }
-        for g in 0..t.guest_count() {
-            let u = t.guest_sample(g);
+        for g in 0..t.cpu.guest_count() {
+            let u = t.cpu.guest(g);
             if u.logged_on {
-                user::activity(
-                    s,
-                    l,
-                    tod,
-                    self.start_tod,
-                    &u,
-                    t.st.guest(g),
-                    t.pg.guest(g),
-                    t.vcpu_samples(g),
-                );
+                let guest = user::Guest {
+                    id: &u,
+                    space: t.st.space(g),
+                    stor: t.st.guest(g),
+                    pio: t.pg.guest(g),
+                };
+                user::activity(s, l, tod, self.start_tod, &guest, t.cpu.vcpus(g));
             }
         }
         for d in t.io.devices() {
@@ -201,18 +198,13 @@ impl<W: Write> Emitter<W> {
         let ev = &mut self.ev;
         ev.clear();
         for &(kind, g, at) in pending {
-            let u = t.guest_sample(g);
+            let u = t.cpu.guest(g);
             let tod = self.start_tod + dur(at);
             match kind {
-                PendingEvent::Logon => user::logon(ev, tod, &u),
-                PendingEvent::Logoff => user::logoff(
-                    ev,
-                    tod,
-                    self.start_tod,
-                    &u,
-                    t.pg.guest(g),
-                    t.vcpu_samples(g),
-                ),
+                PendingEvent::Logon => user::logon(ev, tod, &u, &t.st.space(g)),
+                PendingEvent::Logoff => {
+                    user::logoff(ev, tod, self.start_tod, &u, t.pg.guest(g), t.cpu.vcpus(g))
+                }
             }
         }
         if self.ev.is_empty() {

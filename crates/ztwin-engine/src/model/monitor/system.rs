@@ -5,7 +5,7 @@
 use super::emitter::{l, write_err, L};
 use super::{dur, Monitor, SystemId};
 use crate::core::units::Ns;
-use crate::model::dispatch::{CpuCounters, HfCounters};
+use crate::model::cpu::{CpuCounters, HfCounters};
 use crate::model::paging::PageIo;
 use crate::model::RunError;
 use ztwin_monitor::writer::RecordSet;

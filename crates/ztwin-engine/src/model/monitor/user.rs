@@ -4,13 +4,27 @@
 
 use super::dur;
 use super::emitter::{l, L};
-use crate::model::dispatch::{GuestSample, HfCounters, VcpuSample};
+use crate::model::cpu::{GuestSample, HfCounters, VcpuSample};
 use crate::model::paging::PageIo;
-use crate::model::storage::GuestStor;
+use crate::model::storage::{GuestStor, SpaceSample};
+
+/// A guest's samples from the components that keep them.
+pub(super) struct Guest<'a> {
+    pub id: &'a GuestSample<'a>,
+    pub space: SpaceSample,
+    pub stor: GuestStor,
+    pub pio: PageIo,
+}
 use ztwin_monitor::writer::RecordSet;
 
 /// MTRUSR of a logged-on guest.
-pub(super) fn config(s: &mut RecordSet, tod: u64, start_tod: u64, u: &GuestSample) {
+pub(super) fn config(
+    s: &mut RecordSet,
+    tod: u64,
+    start_tod: u64,
+    u: &GuestSample,
+    sp: &SpaceSample,
+) {
     let usr = l("MRMTRUSR");
     let mut r = s.push_layout(usr, tod);
     r.set_text(fld!(usr, "MTRUSR_VMDUSER"), u.userid);
@@ -20,7 +34,7 @@ pub(super) fn config(s: &mut RecordSet, tod: u64, start_tod: u64, u: &GuestSampl
         if u.quickdsp { 0x80 } else { 0 },
     );
     r.set_u(fld!(usr, "MTRUSR_VMDRELSH"), u.share as u64);
-    r.set_u(fld!(usr, "MTRUSR_VMDSSIZE"), u.vpages as u64);
+    r.set_u(fld!(usr, "MTRUSR_VMDSSIZE"), sp.vpages as u64);
     r.set_u(fld!(usr, "MTRUSR_CALTODON"), start_tod + dur(u.logon_ns));
 }
 
@@ -38,19 +52,17 @@ pub(super) fn add_hf(sum: &mut HfCounters, h: &HfCounters) {
     sum.in_queue += h.in_queue;
 }
 
-/// USEACT and USEINT for each virtual CPU of guest `u` (the base one carries
+/// USEACT and USEINT for each virtual CPU of guest `gs` (the base one carries
 /// the guest's storage and paging counts).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn activity(
     s: &mut RecordSet,
     l: &L,
     tod: u64,
     start_tod: u64,
-    u: &GuestSample,
-    st: GuestStor,
-    pio: PageIo,
+    gs: &Guest,
     vcpus: impl Iterator<Item = VcpuSample>,
 ) {
+    let (u, sp, st, pio) = (gs.id, &gs.space, gs.stor, gs.pio);
     for (k, v) in vcpus.enumerate() {
         let base = k == 0;
         let mut r = s.push_layout(l.useact, tod);
@@ -61,13 +73,13 @@ pub(super) fn activity(
         r.set_u(f("USEACT_VMDVTIME"), dur(v.vtime));
         r.set_u(f("USEACT_VMDVDSCT"), v.vio);
         r.set_u(f("USEACT_VMDRELSH"), u.share as u64);
-        r.set_u(f("USEACT_VMDSSIZE"), u.vpages as u64);
+        r.set_u(f("USEACT_VMDSSIZE"), sp.vpages as u64);
         r.set_u(f("USEACT_CALTODON"), start_tod + dur(u.logon_ns));
         if base {
-            r.set_u(f("USEACT_VMDCTPVR"), u.resident as u64);
-            r.set_u(f("USEACT_VMDWSSPR"), u.wss as u64);
-            r.set_u(f("USEACT_VMDCTXBK"), u.xstor as u64);
-            r.set_u(f("USEACT_CALCTPGS"), u.dasd as u64);
+            r.set_u(f("USEACT_VMDCTPVR"), sp.resident as u64);
+            r.set_u(f("USEACT_VMDWSSPR"), sp.wss as u64);
+            r.set_u(f("USEACT_VMDCTXBK"), sp.xstor as u64);
+            r.set_u(f("USEACT_CALCTPGS"), sp.dasd as u64);
             r.set_u(f("USEACT_VMDCTFLT"), st.faults);
             r.set_u(f("USEACT_CALCPPGR"), pio.read);
             r.set_u(f("USEACT_CALCPPGW"), pio.written);
@@ -95,13 +107,13 @@ pub(super) fn activity(
 }
 
 /// USELON: guest `u` logged on at `tod`.
-pub(super) fn logon(ev: &mut RecordSet, tod: u64, u: &GuestSample) {
+pub(super) fn logon(ev: &mut RecordSet, tod: u64, u: &GuestSample, sp: &SpaceSample) {
     let lon = l("MRUSELON");
     let mut r = ev.push_layout(lon, tod);
     r.set_text(fld!(lon, "USELON_VMDUSER"), u.userid);
     r.set_u(fld!(lon, "USELON_VMDCPUCT"), u.nvcpu as u64);
     r.set_u(fld!(lon, "USELON_VMDRELSH"), u.share as u64);
-    r.set_u(fld!(lon, "USELON_VMDSSIZE"), u.vpages as u64);
+    r.set_u(fld!(lon, "USELON_VMDSSIZE"), sp.vpages as u64);
     r.set_u(fld!(lon, "USELON_CALTODON"), tod);
 }
 

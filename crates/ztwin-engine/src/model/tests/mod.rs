@@ -46,22 +46,27 @@ fn logoff_while_paging_frees_everything_once() {
     // Frames, XSTOR blocks, slots and page tables agree (each XSTOR block in
     // use belongs to the page that points to it, and back; none free twice).
     m.check();
-    let off: Vec<u32> = (0..m.guests.len() as u32)
-        .filter(|&g| m.guests[g as usize].sched == dispatch::Sched::LoggedOff)
+    // The check counts frames and XSTOR blocks by owner against these.
+    let off: Vec<u32> = (0..m.cpu.guest_count())
+        .filter(|&g| !m.cpu.logged_on(g))
         .collect();
     assert_eq!(off.len(), 3);
     for &g in &off {
-        let gu = &m.guests[g as usize];
-        assert_eq!((gu.resident, gu.xstor, gu.dasd), (0, 0, 0), "{}", gu.userid);
-        assert!(!m.st.frames.iter().any(|f| f.owner == g));
-        assert!(!m.st.xs.owner.contains(&g));
+        let sp = m.st.space(g);
+        let id = m.cpu.guest(g).userid;
+        assert_eq!((sp.resident, sp.xstor, sp.dasd), (0, 0, 0), "{id}");
     }
+    // Their slots are free too: the used ones are exactly the live pages
+    // of the others' blocks (checked above).
+    let pg = m.pg.sample();
+    let on_dasd: u32 = (0..m.cpu.guest_count()).map(|g| m.st.space(g).dasd).sum();
+    assert!(pg.used_slots >= on_dasd as u64, "{pg:?}");
 }
 
 /// Run `sc` with `seed`, prefetching or not: the MONWRITE bytes and the
 /// model at the end.
 fn run(sc: &Scenario, seed: u64, lookahead: bool) -> (Vec<u8>, Twin) {
-    run_with(sc, seed, |t| t.model.lookahead = lookahead)
+    run_with(sc, seed, |t| t.model.work.lookahead = lookahead)
 }
 
 /// Run `sc` with `seed` after `set` adjusts the model.
@@ -81,12 +86,8 @@ fn lookahead_changes_nothing_but_speed() {
     let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
     let (plain, a) = run(&sc, 11, false);
     let (ahead, b) = run(&sc, 11, true);
-    assert!(
-        a.model.refs > 100_000,
-        "the guests touch pages ({})",
-        a.model.refs
-    );
-    assert_eq!(a.model.refs, b.model.refs);
+    assert!(a.refs() > 100_000, "the guests touch pages ({})", a.refs());
+    assert_eq!(a.refs(), b.refs());
     assert!(plain == ahead, "lookahead changed the MONWRITE file");
     // The scenario pages, so faults interrupt the lookahead.
     let (pg, st) = (a.model.pg.sample(), a.model.st.sample(a.core.now));
@@ -96,21 +97,21 @@ fn lookahead_changes_nothing_but_speed() {
 }
 
 /// A block read with frames to spare takes them without checking for a
-/// demand scan before each page (paging.rs): the MONWRITE file is the same
+/// demand scan before each page (`paging::Model::start_block_read`): the MONWRITE file is the same
 /// byte for byte as when every page takes its frame through `get_frame`.
 /// The scenario has both cases: reads while storage fills, and reads
 /// while the demand scan keeps the available list near its threshold.
 #[test]
 fn unscanned_block_reads_change_nothing_but_speed() {
     let sc = Scenario::from_toml(PAGING, "paging.toml").unwrap();
-    let (per_page, a) = run_with(&sc, 5, |t| t.model.unscanned_reads = false);
+    let (per_page, a) = run_with(&sc, 5, |t| t.model.pg.unscanned_reads = false);
     let (unscanned, b) = run_with(&sc, 5, |_| {});
-    assert_eq!(a.model.unscanned_read_count, 0);
-    let reads = b.model.pg.vols.iter().map(|v| v.c.ssch_rd).sum::<u64>();
+    assert_eq!(a.model.pg.unscanned_read_count, 0);
+    let reads = b.model.pg.volumes().map(|v| v.c.ssch_rd).sum::<u64>();
+    let unscanned_reads = b.model.pg.unscanned_read_count;
     assert!(
-        b.model.unscanned_read_count > 1000 && b.model.unscanned_read_count + 20 < reads,
-        "both kinds of read: {} of {reads} unscanned",
-        b.model.unscanned_read_count
+        unscanned_reads > 1000 && unscanned_reads + 20 < reads,
+        "both kinds of read: {unscanned_reads} of {reads} unscanned"
     );
     let st = b.model.st.sample(b.core.now);
     assert!(st.c.scans > 10, "{st:?}");

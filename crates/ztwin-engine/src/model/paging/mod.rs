@@ -1,15 +1,38 @@
-//! Paging: page slots on the paging volumes, the table of paging blocks, and
-//! the block read and write policy (which volume, how many pages per block).
+//! The paging component: page slots on the paging volumes, the table of
+//! paging blocks ([`blocks`]), and the block read and write policy (which
+//! volume, how many pages per block).
+//!
+//! **Owns** the slots of each paging volume (bitmap, next-fit cursor, used
+//! count, the STOASP read/write counters), the block table, the block reads
+//! in flight (frames being filled, virtual CPUs waiting; a page being read in
+//! points to its read), the paging counters (system-wide, per logical CPU,
+//! per guest) and its share of CP costs.
+//!
+//! **Interface**: [`Paging::write_block`] (one block on the least loaded
+//! volume, submitted to `io`), [`Paging::write_pageouts`] (the demand scan's
+//! page-outs in blocks), [`Paging::drop_page`], [`Paging::join_read`];
+//! [`Backing`], the [`Pager`] that `storage` calls during a scan; for the
+//! monitor [`Paging::sample`], [`Paging::volumes`], [`Paging::by_cpu`],
+//! [`Paging::guest`]; [`Paging::check`]. The steps that change page states
+//! with paging I/O are wiring methods of [`Model`] here: a fault's block read
+//! (`start_block_read`), its completion (`block_read_done`), a page-out's and
+//! a migration's completion, placing a guest's pages on DASD at start.
+//!
+//! **Events**: none of its own. Its I/O is the `io` component's: a request
+//! with an [`Origin`] naming the block, routed back by `Model::io_done`.
 //!
 //! Paging blocks are runs of contiguous slots holding pages written together;
-//! a fault on any of them reads the whole block. The I/O itself is the `io`
-//! component's: paging allocates a request with an [`Origin`] naming the
-//! block, and `model/mod.rs` routes the completion back here.
+//! a fault on any of them reads the whole block.
 
-use super::blocks::{BlockTable, GONE};
+pub mod blocks;
+#[cfg(test)]
+mod tests;
+
 use super::io::{Done, Io, Kind, Origin, Request};
-use super::storage::{idx, pte, tag, PageEntry, F_LOCK, NO_BLOCK, T_DASD, T_READIN, T_RES};
+use super::storage::{tag, PageEntry, PageOuts, Pager, NO_BLOCK, T_DASD, T_NONE};
 use super::{Cx, Model};
+use crate::core::units::Ns;
+use blocks::{BlockTable, GONE};
 
 /// Paging counters of one paging volume (STOASP), cumulative.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,16 +80,16 @@ pub struct PagingVolSample {
 }
 
 /// The page slots of one paging volume.
-pub struct PagingVol {
+struct PagingVol {
     /// The volume in the `io` component.
-    pub dev: u32,
-    pub slots: u32,
+    dev: u32,
+    slots: u32,
     /// One bit per slot, set when used.
-    pub bitmap: Vec<u64>,
-    pub used: u32,
+    bitmap: Vec<u64>,
+    used: u32,
     /// Where the next search for free slots starts (next fit).
-    pub cursor: u32,
-    pub c: SlotCounters,
+    cursor: u32,
+    c: SlotCounters,
 }
 
 impl PagingVol {
@@ -127,25 +150,46 @@ impl PagingVol {
 /// A block read in flight: the frames being filled and the virtual CPUs
 /// waiting for it (the faulting one first).
 #[derive(Default)]
-pub struct Read {
+struct Read {
     /// (guest, page, frame) of each page being read.
-    pub frames: Vec<(u32, u32, u32)>,
-    pub waiters: Vec<u32>,
+    frames: Vec<(u32, u32, u32)>,
+    waiters: Vec<u32>,
+}
+
+/// CP time of paging operations, ns.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Costs {
+    /// Handling a page fault that needs a DASD read (fault, block read start).
+    pub fault: Ns,
+    /// Per page validated after a block read, or written in a block.
+    pub page_io: Ns,
+    /// Per real I/O started and its interrupt handled.
+    pub io: Ns,
 }
 
 pub struct Paging {
     /// The paging volumes; a block's volume is an index here.
-    pub vols: Vec<PagingVol>,
-    pub blocks: BlockTable,
-    pub total_slots: u64,
-    pub used_slots: u64,
+    vols: Vec<PagingVol>,
+    blocks: BlockTable,
+    block_max: u32,
+    costs: Costs,
+    total_slots: u64,
+    used_slots: u64,
     /// Times slot use crossed 90%.
-    pub full90: u64,
+    full90: u64,
     rr: usize,
     /// Block reads in flight (a page being read in points to its read), reused
     /// through `read_free`.
-    pub reads: Vec<Read>,
+    reads: Vec<Read>,
     read_free: Vec<u32>,
+    /// Scratch list of pages for a block write.
+    items: Vec<(u32, u32)>,
+    /// A block read whose frames are there to spare takes them in one loop
+    /// over borrowed tables. Speed only; off only in the test that shows it.
+    pub(crate) unscanned_reads: bool,
+    /// Block reads that took that loop (for that test).
+    #[cfg(test)]
+    pub(crate) unscanned_read_count: u64,
     c: PagingCounters,
     by_cpu: Vec<PageIo>,
     by_guest: Vec<PageIo>,
@@ -154,19 +198,31 @@ pub struct Paging {
 impl Paging {
     /// Paging volumes `(io volume, slots)`, blocks of at most `block_max`
     /// pages, for `cpus` logical CPUs and `guests` guests.
-    pub fn new(vols: &[(u32, u32)], block_max: u32, cpus: usize, guests: usize) -> Paging {
+    pub fn new(
+        vols: &[(u32, u32)],
+        block_max: u32,
+        costs: Costs,
+        cpus: usize,
+        guests: usize,
+    ) -> Paging {
         Paging {
             vols: vols
                 .iter()
                 .map(|&(dev, slots)| PagingVol::new(dev, slots))
                 .collect(),
             blocks: BlockTable::new(block_max),
+            block_max,
+            costs,
             total_slots: vols.iter().map(|&(_, s)| s as u64).sum(),
             used_slots: 0,
             full90: 0,
             rr: 0,
             reads: Vec::new(),
             read_free: Vec::new(),
+            items: Vec::with_capacity(block_max as usize),
+            unscanned_reads: true,
+            #[cfg(test)]
+            unscanned_read_count: 0,
             c: PagingCounters::default(),
             by_cpu: vec![PageIo::default(); cpus],
             by_guest: vec![PageIo::default(); guests],
@@ -205,7 +261,8 @@ impl Paging {
 
     /// Effective block size cap given paging-space fullness: full size below
     /// 50% used, falling linearly to 25% of it at 90% (spec topic 4, [E]).
-    fn block_cap(&self, block_max: u32) -> u32 {
+    fn block_cap(&self) -> u32 {
+        let block_max = self.block_max;
         let u = if self.total_slots == 0 {
             1.0
         } else {
@@ -258,6 +315,13 @@ impl Paging {
         self.blocks.claim(pv, first, pages, writing)
     }
 
+    /// Start bringing block `b`'s header and page list into the cache (for a
+    /// toucher that will fault on, or first change, a page in it).
+    #[inline]
+    pub fn prefetch_block(&self, b: u32) {
+        self.blocks.prefetch(b);
+    }
+
     /// Forget page (g, vp) in block `b`: free its slot.
     pub fn drop_page(&mut self, b: u32, g: u32, vp: u32) {
         if let Some(slot) = self.blocks.drop_page(b, g, vp) {
@@ -290,10 +354,19 @@ impl Paging {
         self.reads[rd as usize].waiters.push(v);
     }
 
-    /// Consistency: each volume's used-slot count is its bitmap's, and the
-    /// totals are the volumes' sums.
+    /// Consistency: each volume's used-slot count is its bitmap's, the totals
+    /// are the volumes' sums, and the used slots are exactly those of the
+    /// blocks' live pages.
     #[cfg(any(test, debug_assertions))]
     pub fn check(&self) {
+        // Every live page of a block holds its slot.
+        let mut held = 0u64;
+        self.blocks.check(|pv, first, k| {
+            let v = &self.vols[pv as usize];
+            assert!(!v.is_free(first + k), "a live page's slot is free");
+            held += 1;
+        });
+        assert_eq!(held, self.used_slots, "slots used vs live pages in blocks");
         let mut used = 0u64;
         for (k, v) in self.vols.iter().enumerate() {
             let bits: u32 = v.bitmap.iter().map(|w| w.count_ones()).sum();
@@ -355,27 +428,28 @@ pub enum WriteKind {
     Migrate,
 }
 
-impl Model {
+impl Paging {
     /// Write pages as one block: allocate contiguous slots on the best volume
-    /// (possibly fewer pages than offered). Returns pages taken; 0 means paging
-    /// space is exhausted (the run abends with PGT004).
-    pub(crate) fn start_block_write(
+    /// (possibly fewer pages than offered) and submit the write. Returns pages
+    /// taken; 0 means paging space is exhausted (the run abends with PGT004).
+    pub fn write_block(
         &mut self,
         cx: &mut Cx,
+        io: &mut Io,
         items: &[(u32, u32)],
         kind: WriteKind,
     ) -> u32 {
-        let cap = self.pg.block_cap(self.block_max).min(items.len() as u32);
-        let mut tries = self.pg.vols.len();
+        let cap = self.block_cap().min(items.len() as u32);
+        let mut tries = self.vols.len();
         let (pv, first, n) = loop {
-            let Some(pv) = self.pg.pick_volume(&self.io) else {
+            let Some(pv) = self.pick_volume(io) else {
                 cx.abend(
                     "PGT004",
                     "paging space is exhausted: no free page slots on any paging volume".into(),
                 );
                 return 0;
             };
-            if let Some((s, n)) = self.pg.vols[pv as usize].find_run(cap) {
+            if let Some((s, n)) = self.vols[pv as usize].find_run(cap) {
                 break (pv, s, n);
             }
             tries -= 1;
@@ -384,38 +458,87 @@ impl Model {
                 return 0;
             }
         };
-        let b = self.pg.claim_block(pv, first, &items[..n as usize], true);
-        self.pg.c.pages_written += n as u64;
+        let b = self.claim_block(pv, first, &items[..n as usize], true);
+        self.c.pages_written += n as u64;
         for &(g, _) in &items[..n as usize] {
-            self.pg.by_guest[g as usize].written += 1;
+            self.by_guest[g as usize].written += 1;
         }
-        let dev = self.pg.vols[pv as usize].dev;
+        let dev = self.vols[pv as usize].dev;
         cx.charge.sys +=
-            self.costs.io + self.costs.page_io * n as u64 + self.io.cp_extra(dev, Kind::Paging, n);
-        self.pg.by_cpu[cx.cpu as usize].written += n as u64;
+            self.costs.io + self.costs.page_io * n as u64 + io.cp_extra(dev, Kind::Paging, n);
+        self.by_cpu[cx.cpu as usize].written += n as u64;
         let origin = match kind {
             WriteKind::PageOut => Origin::PageWrite { block: b },
             WriteKind::Migrate => Origin::Migrate { block: b },
         };
-        let r = self
-            .io
-            .alloc_req(cx, dev, Request::write(n, Kind::Paging), origin);
-        self.io.submit(cx, r);
+        let r = io.alloc_req(cx, dev, Request::write(n, Kind::Paging), origin);
+        io.submit(cx, r);
         n
     }
 
+    /// Write the demand scan's page-outs, each guest's in blocks of up to the
+    /// block size.
+    pub fn write_pageouts(&mut self, cx: &mut Cx, io: &mut Io, pageouts: &PageOuts) {
+        let mut items = std::mem::take(&mut self.items);
+        'all: for (g, pages) in pageouts.batches() {
+            let mut rest = pages;
+            while !rest.is_empty() {
+                let want = (rest.len() as u32).min(self.block_max);
+                items.clear();
+                items.extend(rest[..want as usize].iter().map(|&vp| (g, vp)));
+                let n = self.write_block(cx, io, &items, WriteKind::PageOut);
+                if n == 0 {
+                    break 'all; // abend raised
+                }
+                rest = &rest[n as usize..];
+            }
+        }
+        self.items = items;
+    }
+
+    /// Forget page (g, vp) in block `b` and recycle the block if that was its
+    /// last page and it has no I/O in flight.
+    fn release(&mut self, b: u32, g: u32, vp: u32) {
+        self.drop_page(b, g, vp);
+        self.blocks.maybe_free(b);
+    }
+}
+
+/// Paging as the demand scan's [`Pager`]: slots freed and migration blocks
+/// written while the scan runs.
+pub struct Backing<'a> {
+    pub pg: &'a mut Paging,
+    pub io: &'a mut Io,
+}
+
+impl Pager for Backing<'_> {
+    #[inline]
+    fn release(&mut self, b: u32, g: u32, vp: u32) {
+        self.pg.release(b, g, vp);
+    }
+
+    fn migrate(&mut self, cx: &mut Cx, items: &[(u32, u32)]) -> u32 {
+        self.pg.write_block(cx, self.io, items, WriteKind::Migrate)
+    }
+
+    fn volumes(&self) -> u32 {
+        self.pg.vols.len() as u32
+    }
+}
+
+impl Model {
     /// Put pages 0..n of guest `g` that have no content yet on paging slots, in
     /// blocks of the block size, without simulating the writes (an initial
     /// state: the guest was paged out before the run began).
     pub(crate) fn place_paged_out(&mut self, cx: &mut Cx, g: u32, n: u32) {
-        let gi = g as usize;
-        let bmax = self.block_max as usize;
+        let Model { st, pg, io, .. } = self;
+        let bmax = pg.block_max as usize;
         let mut vp = 0u32;
         let mut items: Vec<(u32, u32)> = Vec::with_capacity(bmax);
         while vp < n {
             items.clear();
             while vp < n && items.len() < bmax {
-                if tag(self.guests[gi].pt[vp as usize].e) == super::storage::T_NONE {
+                if tag(st.entry(g, vp).e) == T_NONE {
                     items.push((g, vp));
                 } else if !items.is_empty() {
                     vp += 1;
@@ -425,8 +548,8 @@ impl Model {
             }
             let mut rest = &items[..];
             while !rest.is_empty() {
-                let placed = self.pg.pick_volume(&self.io).and_then(|pv| {
-                    self.pg.vols[pv as usize]
+                let placed = pg.pick_volume(io).and_then(|pv| {
+                    pg.vols[pv as usize]
                         .find_run(rest.len() as u32)
                         .map(|(first, k)| (pv, first, k))
                 });
@@ -437,12 +560,11 @@ impl Model {
                     );
                     return;
                 };
-                let b = self.pg.claim_block(pv, first, &rest[..k as usize], false);
+                let b = pg.claim_block(pv, first, &rest[..k as usize], false);
                 for &(_, p) in &rest[..k as usize] {
-                    self.guests[gi].pt[p as usize].e = pte(T_DASD, 0);
-                    self.guests[gi].pt[p as usize].blk = b;
+                    st.paged_out(g, p, b);
                 }
-                self.guests[gi].dasd_pages_add(k as i32);
+                st.add_dasd_pages(g, k);
                 rest = &rest[k as usize..];
             }
         }
@@ -460,7 +582,7 @@ impl Model {
         vp: u32,
         v: u32,
     ) -> Option<Option<u32>> {
-        let b = self.guests[g as usize].pt[vp as usize].blk;
+        let b = self.st.entry(g, vp).blk;
         debug_assert_ne!(b, NO_BLOCK);
         if let Some(rd) = self.pg.blocks.reading(b) {
             self.pg.join_read(rd, v);
@@ -471,15 +593,15 @@ impl Model {
         // DASD (slot k of the block, k = 0..n; no list is built).
         let slots = self.pg.blocks.len(b);
         let mut n = 0u32;
-        if self.unscanned_reads && self.st.can_take_unscanned(slots + 1) {
+        if self.pg.unscanned_reads && self.st.can_take_unscanned(slots + 1) {
             #[cfg(test)]
             {
-                self.unscanned_read_count += 1;
+                self.pg.unscanned_read_count += 1;
             }
             // Frames to spare: no demand scan can run while the block's pages
             // take theirs, so nothing else changes under the loop and it runs
             // on borrowed tables. The same steps as the loop below.
-            let Model { st, guests, pg, .. } = self;
+            let Model { st, pg, .. } = self;
             let Paging { blocks, reads, .. } = pg;
             let list = blocks.pages(b);
             let out = &mut reads[rd as usize].frames;
@@ -488,13 +610,10 @@ impl Model {
                 else {
                     continue;
                 };
-                let guest = &mut guests[pg_ as usize];
-                if !awaits_read(guest.pt[pp as usize], b) {
+                if !awaits_read(st.entry(pg_, pp), b) {
                     continue;
                 }
-                let f = st.take(pg_, pp, F_LOCK).expect("frames were counted");
-                guest.gained_frame(f, pp);
-                guest.pt[pp as usize].e = pte(T_READIN, rd);
+                let f = st.take_read_frame(pg_, pp, rd);
                 out.push((pg_, pp, f));
                 n += 1;
             }
@@ -508,7 +627,8 @@ impl Model {
         self.pg.join_read(rd, v);
         self.pg.blocks.set_reading(b, Some(rd));
         let dev = self.pg.vols[self.pg.blocks.vol(b) as usize].dev;
-        cx.charge.cp += self.costs.fault + self.costs.io + self.io.cp_extra(dev, Kind::Paging, n);
+        cx.charge.cp +=
+            self.pg.costs.fault + self.pg.costs.io + self.io.cp_extra(dev, Kind::Paging, n);
         Some(Some(self.io.alloc_req(
             cx,
             dev,
@@ -536,15 +656,13 @@ impl Model {
             else {
                 continue;
             };
-            let gi = pg_ as usize;
-            if !awaits_read(self.guests[gi].pt[pp as usize], b) {
+            if !awaits_read(self.st.entry(pg_, pp), b) {
                 continue;
             }
             let Some(f) = self.get_frame(cx, pg_, pp) else {
                 break;
             };
-            self.st.flags[f as usize] = F_LOCK;
-            self.guests[gi].pt[pp as usize].e = pte(T_READIN, rd);
+            self.st.mark_reading(pg_, pp, f, rd);
             self.pg.reads[rd as usize].frames.push((pg_, pp, f));
             n += 1;
         }
@@ -566,15 +684,9 @@ impl Model {
         self.pg.c.pages_read += pages as u64;
         let frames = std::mem::take(&mut self.pg.reads[rd as usize].frames);
         for &(g, vp, f) in &frames {
-            let gi = g as usize;
-            let e = self.guests[gi].pt[vp as usize].e;
-            debug_assert!(tag(e) == T_READIN && idx(e) == rd);
-            // Pages arrive unreferenced; the faulting virtual CPU references its
-            // page when it runs again.
-            self.guests[gi].pt[vp as usize].e = pte(T_RES, f);
-            self.st.flags[f as usize] = 0;
-            self.pg.by_guest[gi].read += 1;
-            if self.logged_off(g) {
+            self.st.read_in(g, vp, f, rd);
+            self.pg.by_guest[g as usize].read += 1;
+            if !self.st.logged_on(g) {
                 self.discard_page(g, vp);
             }
         }
@@ -586,12 +698,46 @@ impl Model {
         let waiters = std::mem::take(&mut self.pg.reads[rd as usize].waiters);
         // Validating the pages read is CP work for the guest that faulted.
         if let Some(&w) = waiters.first() {
-            self.vcpus[w as usize].owed_cp += self.costs.page_io * pages as u64;
+            self.cpu.owe_cp(w, self.pg.costs.page_io * pages as u64);
         }
         for &w in &waiters {
-            self.io_wait_over(w);
+            self.cpu.io_wait_over(w);
         }
         self.pg.reads[rd as usize].waiters = waiters;
         self.pg.read_free.push(rd);
+    }
+
+    /// A page-out write finished: free the frames of pages not reclaimed meanwhile.
+    pub(crate) fn pageout_done(&mut self, block: u32) {
+        let n = self.pg.blocks.len(block);
+        self.st.pageouts_done(n);
+        for k in 0..n {
+            let (g, vp) = self.pg.blocks.page(block, k);
+            if !self.st.written_out(g, vp, block) {
+                self.pg.drop_page(block, g, vp);
+            }
+            self.wake_frame_waiters();
+            if !self.st.logged_on(g) {
+                self.discard_page(g, vp);
+            }
+        }
+        self.pg.blocks.maybe_free(block);
+    }
+
+    /// A migration write finished: pages still in XSTOR now live on DASD.
+    /// Continue migrating if XSTOR is still short (interrupt-level CP work:
+    /// the caller owes `cx`'s charge to the CPU's next burst).
+    pub(crate) fn migration_done(&mut self, cx: &mut Cx, block: u32) {
+        // By index, not by copying the list: completion work may mark slots gone.
+        for k in 0..self.pg.blocks.len(block) {
+            let (g, vp) = self.pg.blocks.page(block, k);
+            if !self.st.migrated_out(g, vp, block) {
+                // Read back (or discarded) while the write ran: the copy is not needed.
+                self.pg.drop_page(block, g, vp);
+            }
+        }
+        self.pg.blocks.maybe_free(block);
+        let Model { st, pg, io, .. } = self;
+        st.maybe_migrate(cx, &mut Backing { pg, io });
     }
 }

@@ -74,7 +74,7 @@ impl BlockTable {
     /// Start bringing block `b`'s header and page list into the cache.
     #[inline]
     pub fn prefetch(&self, b: u32) {
-        super::prefetch(&self.words, self.base(b));
+        crate::model::prefetch(&self.words, self.base(b));
     }
 
     #[inline]
@@ -161,6 +161,38 @@ impl BlockTable {
         if s & (0xff | WRITING | FREED) == 0 && self.reading(b).is_none() {
             self.words[i] |= FREED;
             self.free.push(b);
+        }
+    }
+
+    /// Each block in use with its volume, first slot and the slots (0-based
+    /// within the block) whose copy is live; and a check of the free list.
+    #[cfg(any(test, debug_assertions))]
+    pub fn check(&self, mut live: impl FnMut(u32, u32, u32)) {
+        let blocks = self.words.len() / self.stride;
+        let mut free = vec![false; blocks];
+        for &b in &self.free {
+            assert!(!free[b as usize], "block {b} is free twice");
+            free[b as usize] = true;
+            assert!(self.words[self.base(b) + W_STATE] & FREED != 0);
+        }
+        for b in 0..blocks as u32 {
+            if free[b as usize] {
+                continue;
+            }
+            let s = self.words[self.base(b) + W_STATE];
+            assert!(
+                s & FREED == 0,
+                "block {b} is marked free but not on the list"
+            );
+            let n = (s >> 8) & 0xff;
+            let mut count = 0;
+            for k in 0..n {
+                if self.page(b, k) != GONE {
+                    live(self.vol(b), self.first(b), k);
+                    count += 1;
+                }
+            }
+            assert_eq!(count, s & 0xff, "block {b}: live count");
         }
     }
 

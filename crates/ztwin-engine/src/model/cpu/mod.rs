@@ -1,0 +1,695 @@
+//! The cpu component: logical CPUs, virtual CPUs, the scheduler's lists and
+//! the dispatcher.
+//!
+//! A logical CPU runs one virtual CPU at a time for a burst of at most the minor
+//! time slice. The burst is computed when it starts (page touches, CP work on the
+//! guest's behalf, system work such as the demand scan) and ends with an event;
+//! a page fault that needs DASD, a think time or the end of the slice ends it.
+//!
+//! **Owns** the logical CPUs (the burst running, time and dispatch counters,
+//! system time owed by interrupt-level work), the ready queue and the
+//! eligible list, each guest's scheduling state (user ID, share, QUICKDSP,
+//! dormant/eligible/dispatch list, test-idle generation, logon time) and each
+//! virtual CPU's (state, CP time owed, total and virtual time, virtual I/O
+//! count, high-frequency state counts); STORBUF; the CP time of a dispatch.
+//!
+//! **Interface**: scheduling transitions ([`Cpus::vcpu_has_work`],
+//! [`Cpus::admit_eligible`], [`Cpus::test_idle`], [`Cpus::wake`],
+//! [`Cpus::io_wait_over`], [`Cpus::make_ready`]), which tell `storage` each
+//! guest's category and read its working-set estimates (STORBUF admission);
+//! burst bookkeeping ([`Cpus::begin`], [`Cpus::start_burst`],
+//! [`Cpus::end_burst`], [`Cpus::after_burst`]); [`Cpus::hf_tick`]; for the
+//! monitor [`Cpus::counters`], [`Cpus::guest`], [`Cpus::vcpus`],
+//! [`Cpus::eligible_count`]. The dispatcher itself, which runs the workload's
+//! burst, is a wiring method of [`Model`] here.
+//!
+//! **Events**: [`Ev::BurstEnd`] (one per busy logical CPU), [`Ev::Wake`] (a
+//! think time ends), [`Ev::TestIdle`] (stale unless its generation matches).
+//!
+//! Work done outside a burst (I/O completions, timeline actions) is counted
+//! and charged on the logical CPU that dispatched last ([`Cpus::irq_cpu`]).
+
+#[cfg(test)]
+mod tests;
+
+use super::storage::{Cat, Storage};
+use super::{Core, Cx, Model};
+use crate::core::units::{Ns, MS};
+use crate::scenario::MINOR_SLICE;
+use std::collections::VecDeque;
+
+/// Test-idle time before a guest is dropped from the dispatch list.
+pub const TEST_IDLE: Ns = 300 * MS;
+
+/// Events of the cpu component.
+#[derive(Clone, Copy, Debug)]
+pub enum Ev {
+    /// A logical CPU finishes the burst it is running.
+    BurstEnd { cpu: u16 },
+    /// A virtual CPU's think time ends.
+    Wake { vcpu: u32 },
+    /// A guest has been idle for the test-idle time (if `gen` still matches).
+    TestIdle { guest: u32, gen: u32 },
+}
+
+/// Per logical CPU counters (cumulative).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CpuCounters {
+    /// Guest (emulation) time.
+    pub emul_ns: Ns,
+    /// CP time on behalf of guests.
+    pub cp_user_ns: Ns,
+    /// CP time not attributable to a guest.
+    pub sys_ns: Ns,
+    pub dispatches: u64,
+    pub hf_count: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Slice used up: back to the ready queue.
+    Slice,
+    /// Waiting for a page-in I/O (already arranged).
+    PageWait,
+    /// No frame available: wait for one.
+    FrameWait,
+    /// Waiting for a minidisk I/O (already started).
+    IoWait,
+    /// Nothing to do for this long.
+    Think(Ns),
+    /// The workload has nothing more to do.
+    Idle,
+}
+
+/// One burst of a virtual CPU on a logical CPU.
+#[derive(Clone, Copy, Debug)]
+pub struct Burst {
+    pub virt: Ns,
+    pub cp: Ns,
+    pub sys: Ns,
+    pub outcome: Outcome,
+    pub vcpu: u32,
+    /// An I/O to start when the burst ends (the fault happens at its end).
+    pub io: Option<u32>,
+}
+
+impl Burst {
+    /// A burst of virtual CPU `v` with nothing done yet.
+    pub fn new(v: u32) -> Burst {
+        Burst {
+            virt: 0,
+            cp: 0,
+            sys: 0,
+            outcome: Outcome::Slice,
+            vcpu: v,
+            io: None,
+        }
+    }
+}
+
+#[derive(Default)]
+struct Cpu {
+    running: Option<Burst>,
+    c: CpuCounters,
+    /// System time owed by interrupt-level CP work, added to the next burst.
+    owed_sys: Ns,
+}
+
+/// Virtual CPU states, as high-frequency sampling sees them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VState {
+    Idle,
+    Ready,
+    Running,
+    PageWait,
+    IoWait,
+    Think,
+    Eligible,
+}
+
+/// Per virtual CPU high-frequency counters (USEINT).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HfCounters {
+    pub total: u64,
+    pub running: u64,
+    pub cpu_wait: u64,
+    pub page_wait: u64,
+    pub io_wait: u64,
+    pub test_idle: u64,
+    pub eligible: u64,
+    pub dormant: u64,
+    pub other: u64,
+    pub in_queue: u64,
+}
+
+struct Vcpu {
+    guest: u32,
+    addr: u16,
+    state: VState,
+    /// CP time owed to this virtual CPU (I/O interrupts), charged at next dispatch.
+    owed_cp: Ns,
+    ttime: Ns,
+    vtime: Ns,
+    hf: HfCounters,
+    /// Virtual (minidisk) I/Os.
+    vio: u64,
+    /// The I/O it is about to wait for completed while its burst was still
+    /// running: do not wait when the burst ends.
+    woken: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sched {
+    LoggedOff,
+    Dormant,
+    Eligible,
+    Dispatch,
+}
+
+impl Sched {
+    /// The demand scan's category (a logged-off guest counts as dormant).
+    fn category(self) -> Cat {
+        match self {
+            Sched::Dispatch => Cat::Dispatch,
+            Sched::Eligible => Cat::Eligible,
+            _ => Cat::Dormant,
+        }
+    }
+}
+
+/// A guest as the scheduler defines it.
+#[derive(Clone, Debug)]
+pub struct GuestDef {
+    pub userid: String,
+    pub nvcpu: u32,
+    pub share: u32,
+    pub quickdsp: bool,
+}
+
+struct Guest {
+    def: GuestDef,
+    first_vcpu: u32,
+    sched: Sched,
+    idle_gen: u32,
+    logon_ns: Ns,
+}
+
+impl Guest {
+    fn vcpus(&self) -> std::ops::Range<u32> {
+        self.first_vcpu..self.first_vcpu + self.def.nvcpu
+    }
+}
+
+/// A guest as the monitor sees it (MTRUSR, USEACT, USELON, USELOF).
+#[derive(Clone, Copy, Debug)]
+pub struct GuestSample<'a> {
+    pub userid: &'a str,
+    pub nvcpu: u32,
+    pub share: u32,
+    pub quickdsp: bool,
+    pub logged_on: bool,
+    pub logon_ns: Ns,
+}
+
+/// A virtual CPU as the monitor sees it (USEACT, USEINT).
+#[derive(Clone, Copy, Debug)]
+pub struct VcpuSample {
+    pub addr: u16,
+    /// Total (virtual + CP) and virtual time.
+    pub ttime: Ns,
+    pub vtime: Ns,
+    /// Virtual I/Os (minidisk).
+    pub vio: u64,
+    pub hf: HfCounters,
+}
+
+pub struct Cpus {
+    cpus: Vec<Cpu>,
+    ready: VecDeque<u32>,
+    /// Guests on the eligible list, in arrival order.
+    eligible: VecDeque<u32>,
+    guests: Vec<Guest>,
+    vcpus: Vec<Vcpu>,
+    irq_cpu: u16,
+    /// SET SRM STORBUF as fractions of the DPA.
+    storbuf: [f64; 3],
+    /// CP time of a dispatch.
+    dispatch: Ns,
+}
+
+impl Cpus {
+    /// `ncpu` logical CPUs, STORBUF `storbuf` (fractions), a dispatch costing
+    /// `dispatch`; guests `guests` (all logged off), their virtual CPUs
+    /// numbered in guest order.
+    pub fn new(ncpu: usize, storbuf: [f64; 3], dispatch: Ns, guests: Vec<GuestDef>) -> Cpus {
+        let mut vcpus = Vec::new();
+        let guests = guests
+            .into_iter()
+            .enumerate()
+            .map(|(g, def)| {
+                let first_vcpu = vcpus.len() as u32;
+                for k in 0..def.nvcpu {
+                    vcpus.push(Vcpu {
+                        guest: g as u32,
+                        addr: k as u16,
+                        state: VState::Idle,
+                        owed_cp: 0,
+                        ttime: 0,
+                        vtime: 0,
+                        hf: HfCounters::default(),
+                        vio: 0,
+                        woken: false,
+                    });
+                }
+                Guest {
+                    def,
+                    first_vcpu,
+                    sched: Sched::LoggedOff,
+                    idle_gen: 0,
+                    logon_ns: 0,
+                }
+            })
+            .collect();
+        Cpus {
+            cpus: (0..ncpu).map(|_| Cpu::default()).collect(),
+            ready: VecDeque::new(),
+            eligible: VecDeque::new(),
+            guests,
+            vcpus,
+            irq_cpu: 0,
+            storbuf,
+            dispatch,
+        }
+    }
+
+    // ------------------------------------------------------------ guests
+
+    #[inline]
+    pub fn logged_on(&self, g: u32) -> bool {
+        self.guests[g as usize].sched != Sched::LoggedOff
+    }
+
+    pub fn sched(&self, g: u32) -> Sched {
+        self.guests[g as usize].sched
+    }
+
+    /// Guest `g`'s virtual CPUs.
+    pub fn vcpus_of(&self, g: u32) -> std::ops::Range<u32> {
+        self.guests[g as usize].vcpus()
+    }
+
+    pub fn vstate(&self, v: u32) -> VState {
+        self.vcpus[v as usize].state
+    }
+
+    /// Guest `g` logs on at `now`: dormant.
+    pub fn logon(&mut self, g: u32, now: Ns) {
+        let gu = &mut self.guests[g as usize];
+        gu.sched = Sched::Dormant;
+        gu.logon_ns = now;
+    }
+
+    /// Guest `g` logs off.
+    pub fn logoff(&mut self, g: u32) {
+        self.guests[g as usize].sched = Sched::LoggedOff;
+    }
+
+    fn set_sched(&mut self, st: &mut Storage, g: u32, s: Sched) {
+        self.guests[g as usize].sched = s;
+        st.set_category(g, s.category());
+    }
+
+    // ------------------------------------------------------------ scheduling
+
+    /// Queue a virtual CPU for dispatch. CPUs pick up ready work only between
+    /// events (`Model::dispatch_idle_cpus`), never from inside another burst.
+    #[inline]
+    pub fn make_ready(&mut self, v: u32) {
+        self.vcpus[v as usize].state = VState::Ready;
+        self.ready.push_back(v);
+    }
+
+    /// A virtual CPU has something to run: queue it, admitting its guest to the
+    /// dispatch list first if needed.
+    pub fn vcpu_has_work(&mut self, st: &mut Storage, v: u32) {
+        let g = self.vcpus[v as usize].guest;
+        let gi = g as usize;
+        match self.guests[gi].sched {
+            Sched::LoggedOff => {}
+            Sched::Dispatch => {
+                self.guests[gi].idle_gen = self.guests[gi].idle_gen.wrapping_add(1);
+                self.make_ready(v);
+            }
+            Sched::Eligible => self.vcpus[v as usize].state = VState::Eligible,
+            Sched::Dormant => {
+                if self.admissible(st, g) {
+                    self.set_sched(st, g, Sched::Dispatch);
+                    self.guests[gi].idle_gen = self.guests[gi].idle_gen.wrapping_add(1);
+                    self.make_ready(v);
+                } else {
+                    self.set_sched(st, g, Sched::Eligible);
+                    self.eligible.push_back(g);
+                    self.vcpus[v as usize].state = VState::Eligible;
+                }
+            }
+        }
+    }
+
+    /// STORBUF admission: class-3 (long-running) guests may fill the third
+    /// STORBUF percentage of the DPA with their working sets; QUICKDSP bypasses.
+    fn admissible(&self, st: &Storage, g: u32) -> bool {
+        let gu = &self.guests[g as usize];
+        if gu.def.quickdsp {
+            return true;
+        }
+        let sum: f64 = self
+            .guests
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.sched == Sched::Dispatch && !x.def.quickdsp)
+            .map(|(k, _)| st.wss(k as u32))
+            .sum();
+        sum + st.wss(g) <= self.storbuf[2] * st.dpa() as f64 || sum == 0.0
+    }
+
+    /// Admit eligible guests in arrival order while STORBUF allows.
+    pub fn admit_eligible(&mut self, st: &mut Storage) {
+        while let Some(&g) = self.eligible.front() {
+            if self.guests[g as usize].sched != Sched::Eligible {
+                self.eligible.pop_front();
+                continue;
+            }
+            if !self.admissible(st, g) {
+                break;
+            }
+            self.eligible.pop_front();
+            self.set_sched(st, g, Sched::Dispatch);
+            for v in self.guests[g as usize].vcpus() {
+                if self.vcpus[v as usize].state == VState::Eligible {
+                    self.make_ready(v);
+                }
+            }
+        }
+    }
+
+    /// Schedule the test-idle check of guest `g` if all its virtual CPUs are
+    /// idle or thinking.
+    fn maybe_test_idle(&mut self, cx: &mut Cx, g: u32) {
+        let gu = &self.guests[g as usize];
+        let all_idle = gu
+            .vcpus()
+            .all(|v| matches!(self.vcpus[v as usize].state, VState::Idle | VState::Think));
+        if all_idle && gu.sched == Sched::Dispatch {
+            let gen = gu.idle_gen;
+            cx.at(TEST_IDLE, Ev::TestIdle { guest: g, gen });
+        }
+    }
+
+    /// Drop a guest that stayed idle through the test-idle time to dormant.
+    pub fn test_idle(&mut self, st: &mut Storage, g: u32, gen: u32) {
+        let gu = &self.guests[g as usize];
+        if gu.idle_gen != gen || gu.sched != Sched::Dispatch {
+            return;
+        }
+        if gu
+            .vcpus()
+            .all(|v| matches!(self.vcpus[v as usize].state, VState::Idle | VState::Think))
+        {
+            self.set_sched(st, g, Sched::Dormant);
+            self.admit_eligible(st);
+        }
+    }
+
+    /// A virtual CPU's think time ended.
+    pub fn wake(&mut self, st: &mut Storage, v: u32) {
+        if self.vcpus[v as usize].state == VState::Think {
+            self.vcpus[v as usize].state = VState::Idle;
+            self.vcpu_has_work(st, v);
+        }
+    }
+
+    /// An I/O (page read or minidisk) the virtual CPU waited for completed.
+    #[inline]
+    pub fn io_wait_over(&mut self, v: u32) {
+        let vi = v as usize;
+        if self.vcpus[vi].state == VState::Running {
+            // Joined an I/O already in flight that finished before the burst
+            // that found it ended.
+            self.vcpus[vi].woken = true;
+            return;
+        }
+        if matches!(self.vcpus[vi].state, VState::PageWait | VState::IoWait) {
+            if self.guests[self.vcpus[vi].guest as usize].sched == Sched::LoggedOff {
+                self.vcpus[vi].state = VState::Idle;
+                return;
+            }
+            self.make_ready(v);
+        }
+    }
+
+    /// CP work done for virtual CPU `v` outside its burst (an I/O interrupt),
+    /// charged at its next dispatch.
+    #[inline]
+    pub fn owe_cp(&mut self, v: u32, ns: Ns) {
+        self.vcpus[v as usize].owed_cp += ns;
+    }
+
+    /// System time owed by interrupt-level work on logical CPU `c`, added to
+    /// its next burst.
+    #[inline]
+    pub fn owe_sys(&mut self, c: u16, ns: Ns) {
+        self.cpus[c as usize].owed_sys += ns;
+    }
+
+    /// Virtual CPU `v` started a virtual (minidisk) I/O.
+    #[inline]
+    pub fn count_virtual_io(&mut self, v: u32) {
+        self.vcpus[v as usize].vio += 1;
+    }
+
+    // ------------------------------------------------------------ bursts
+
+    /// Work ready to run.
+    #[inline]
+    pub fn any_ready(&self) -> bool {
+        !self.ready.is_empty()
+    }
+
+    pub fn cpu_count(&self) -> usize {
+        self.cpus.len()
+    }
+
+    #[inline]
+    pub fn idle(&self, c: u16) -> bool {
+        self.cpus[c as usize].running.is_none()
+    }
+
+    /// The logical CPU that dispatched last: work outside bursts runs on it.
+    #[inline]
+    pub fn irq_cpu(&self) -> u16 {
+        self.irq_cpu
+    }
+
+    /// The next ready virtual CPU (entries of CPUs no longer ready are dropped).
+    #[inline]
+    pub fn next_ready(&mut self) -> Option<u32> {
+        while let Some(v) = self.ready.pop_front() {
+            if self.vcpus[v as usize].state == VState::Ready {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// Virtual CPU `v` runs on logical CPU `c`: the CP time its burst starts
+    /// with (the dispatch and what it was owed).
+    #[inline]
+    pub fn begin(&mut self, c: u16, v: u32) -> Ns {
+        self.irq_cpu = c;
+        let vc = &mut self.vcpus[v as usize];
+        vc.state = VState::Running;
+        self.dispatch + std::mem::take(&mut vc.owed_cp)
+    }
+
+    /// Burst `b` runs on logical CPU `c` (with the system time the CPU owes):
+    /// its length.
+    #[inline]
+    pub fn start_burst(&mut self, c: u16, mut b: Burst) -> Ns {
+        let cpu = &mut self.cpus[c as usize];
+        b.sys += std::mem::take(&mut cpu.owed_sys);
+        cpu.c.dispatches += 1;
+        cpu.running = Some(b);
+        (b.virt + b.cp + b.sys).max(1)
+    }
+
+    /// The burst on logical CPU `c` ended: its time is counted.
+    #[inline]
+    pub fn end_burst(&mut self, c: u16) -> Burst {
+        let cpu = &mut self.cpus[c as usize];
+        let b = cpu.running.take().expect("burst end on an idle CPU");
+        cpu.c.emul_ns += b.virt;
+        cpu.c.cp_user_ns += b.cp;
+        cpu.c.sys_ns += b.sys;
+        b
+    }
+
+    /// Act on the outcome of burst `b`, which ran on logical CPU `c`.
+    #[inline]
+    pub fn after_burst(&mut self, cx: &mut Cx, st: &mut Storage, c: u16, b: &Burst) {
+        let v = b.vcpu;
+        let vi = v as usize;
+        let woken = std::mem::take(&mut self.vcpus[vi].woken);
+        self.vcpus[vi].vtime += b.virt;
+        self.vcpus[vi].ttime += b.virt + b.cp;
+        let g = self.vcpus[vi].guest;
+        if self.guests[g as usize].sched == Sched::LoggedOff {
+            self.vcpus[vi].state = VState::Idle;
+            return;
+        }
+        match b.outcome {
+            Outcome::Slice => self.make_ready(v),
+            Outcome::PageWait | Outcome::IoWait if woken => self.make_ready(v),
+            Outcome::PageWait | Outcome::FrameWait => {
+                self.vcpus[vi].state = VState::PageWait;
+                if b.outcome == Outcome::FrameWait {
+                    st.wait_for_frame(c, v);
+                }
+            }
+            Outcome::IoWait => self.vcpus[vi].state = VState::IoWait,
+            Outcome::Think(d) => {
+                self.vcpus[vi].state = VState::Think;
+                cx.at(d, Ev::Wake { vcpu: v });
+                // Back before the test-idle time is up, this CPU keeps its
+                // guest in the dispatch list: no test-idle check needed.
+                if d >= TEST_IDLE {
+                    self.maybe_test_idle(cx, g);
+                }
+            }
+            Outcome::Idle => {
+                self.vcpus[vi].state = VState::Idle;
+                self.maybe_test_idle(cx, g);
+            }
+        }
+    }
+
+    /// High-frequency sampling: each CPU's sample count and every logged-on
+    /// virtual CPU's state.
+    pub fn hf_tick(&mut self) {
+        for c in &mut self.cpus {
+            c.c.hf_count += 1;
+        }
+        for g in &self.guests {
+            if g.sched == Sched::LoggedOff {
+                continue;
+            }
+            let in_queue = matches!(g.sched, Sched::Dispatch | Sched::Eligible);
+            for v in g.vcpus() {
+                let vc = &mut self.vcpus[v as usize];
+                let h = &mut vc.hf;
+                h.total += 1;
+                if in_queue {
+                    h.in_queue += 1;
+                }
+                match vc.state {
+                    VState::Running => h.running += 1,
+                    VState::Ready => h.cpu_wait += 1,
+                    VState::PageWait => h.page_wait += 1,
+                    VState::IoWait => h.io_wait += 1,
+                    VState::Eligible => h.eligible += 1,
+                    VState::Idle | VState::Think => {
+                        if g.sched == Sched::Dispatch {
+                            h.test_idle += 1
+                        } else {
+                            h.dormant += 1
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ samples
+
+    /// Each logical CPU's counters.
+    pub fn counters(&self) -> impl ExactSizeIterator<Item = CpuCounters> + '_ {
+        self.cpus.iter().map(|c| c.c)
+    }
+
+    /// Guests, logged on or not.
+    pub fn guest_count(&self) -> u32 {
+        self.guests.len() as u32
+    }
+
+    /// Guest `g` for the monitor.
+    pub fn guest(&self, g: u32) -> GuestSample<'_> {
+        let gu = &self.guests[g as usize];
+        GuestSample {
+            userid: &gu.def.userid,
+            nvcpu: gu.def.nvcpu,
+            share: gu.def.share,
+            quickdsp: gu.def.quickdsp,
+            logged_on: gu.sched != Sched::LoggedOff,
+            logon_ns: gu.logon_ns,
+        }
+    }
+
+    /// Guest `g`'s virtual CPUs for the monitor, base first.
+    pub fn vcpus(&self, g: u32) -> impl Iterator<Item = VcpuSample> + '_ {
+        self.guests[g as usize].vcpus().map(|v| {
+            let vc = &self.vcpus[v as usize];
+            VcpuSample {
+                addr: vc.addr,
+                ttime: vc.ttime,
+                vtime: vc.vtime,
+                vio: vc.vio,
+                hf: vc.hf,
+            }
+        })
+    }
+
+    /// Guests on the eligible list.
+    pub fn eligible_count(&self) -> u32 {
+        self.eligible.len() as u32
+    }
+
+    /// Ready queue length (`ZTWIN_DEBUG`).
+    pub fn ready_count(&self) -> usize {
+        self.ready.len()
+    }
+}
+
+impl Model {
+    /// Dispatch ready virtual CPUs on idle logical CPUs (between events).
+    pub(crate) fn dispatch_idle_cpus(&mut self, core: &mut Core) {
+        for c in 0..self.cpu.cpu_count() {
+            if !self.cpu.any_ready() {
+                return;
+            }
+            if self.cpu.idle(c as u16) {
+                self.dispatch(core, c as u16);
+            }
+        }
+    }
+
+    /// Run the next ready virtual CPU on logical CPU `c`.
+    fn dispatch(&mut self, core: &mut Core, c: u16) {
+        let Some(v) = self.cpu.next_ready() else {
+            return;
+        };
+        let mut cx = Cx::new(core, c);
+        cx.charge.cp = self.cpu.begin(c, v);
+        let b = self.run_burst(&mut cx, v, MINOR_SLICE);
+        let total = self.cpu.start_burst(c, b);
+        cx.at(total, Ev::BurstEnd { cpu: c });
+    }
+
+    /// A burst ended: account for it, start the I/O its fault needs, and act
+    /// on its outcome.
+    pub(crate) fn burst_end(&mut self, cx: &mut Cx, c: u16) {
+        let b = self.cpu.end_burst(c);
+        if let Some(r) = b.io {
+            self.io.submit(cx, r);
+        }
+        self.cpu.after_burst(cx, &mut self.st, c, &b);
+    }
+}

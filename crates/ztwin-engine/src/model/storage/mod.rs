@@ -1,0 +1,946 @@
+//! The storage component: real storage (frames, the available list and its
+//! thresholds, the Era A demand scan), expanded storage (XSTOR) and the
+//! guests' address spaces.
+//!
+//! **Owns** the frames (owner, page, flags), the available list, the frame
+//! waiters, XSTOR ([`xstor`]), and per guest its address space (`Space`:
+//! page table, user frame owned list, resident/XSTOR/DASD page counts, the
+//! working-set estimate, its scheduler category as `cpu` reports it); the
+//! storage counters (system-wide, per logical CPU, per guest); two reused
+//! buffers the wiring drains: page-outs chosen by the demand scan, and frame
+//! waiters a freed frame woke.
+//!
+//! **Interface** (zero-time calls; no events of its own):
+//! * frames: [`Storage::get_frame`] (may run the demand scan),
+//!   [`Storage::can_take_unscanned`] / [`Storage::take_read_frame`] (block
+//!   reads with frames to spare), [`Storage::wait_for_frame`];
+//! * page states, one method per transition: first touch, first change,
+//!   XSTOR fault ([`Storage::xstor_in`]), reclaim during page-out, read in,
+//!   written out, migrated out, discard; [`Storage::maybe_migrate`];
+//! * the backdoor [`Storage::table_mut`] lends a page table to the burst loop,
+//!   which may only set `P_REF` on resident entries;
+//! * scheduling: [`Storage::set_category`], [`Storage::wss`],
+//!   [`Storage::hf_tick`] (working sets), [`Storage::update_rate`];
+//! * for the monitor: [`Storage::sample`], [`Storage::by_cpu`],
+//!   [`Storage::guest`], [`Storage::space`]; [`Storage::check`].
+//!
+//! **Peers**: what the demand scan and migration need from paging in the
+//! middle of a scan (free a slot, write a migration block) goes through the
+//! [`Pager`] trait, implemented by `paging::Backing` and by a test double.
+//! Page-outs are not written by the scan: they are left in [`Storage::pageouts`]
+//! for the wiring to hand to paging, and frame waiters woken are left in a
+//! buffer for the wiring to hand to `cpu` ([`Storage::drain_woken`]).
+//!
+//! A guest page's entry ([`PageEntry`]) is two `u32` words: the state word and
+//! the DASD block that has a valid copy of the page, if any. The state word has
+//! two formats:
+//!
+//! * resident (bit 31 set): bit 30 the reference bit, bit 29 the change bit,
+//!   bits 0-28 the frame (up to 2^29 frames, 2 TB of central storage), so a page
+//!   touch reads and writes one word;
+//! * otherwise bits 28-30 a state tag and bits 0-27 an index: the XSTOR block
+//!   ([`T_XS`]) or paging's block read ([`T_READIN`]). A page being paged out
+//!   ([`T_PAGEOUT`]) keeps its frame number in the block word, which is free
+//!   then (a stolen page's old DASD copy was released before its write began).
+
+mod scan;
+#[cfg(test)]
+mod tests;
+pub mod xstor;
+
+use super::Cx;
+use crate::core::units::Ns;
+use std::collections::VecDeque;
+pub use xstor::Xstor;
+
+/// Resident: the entry holds a frame and its reference and change bits.
+pub const RES: u32 = 1 << 31;
+pub const P_REF: u32 = 1 << 30;
+pub const P_CHG: u32 = 1 << 29;
+/// 29-bit frame number: up to 512M frames (2 TB of central storage).
+pub const FRAME_MASK: u32 = (1 << 29) - 1;
+pub const MAX_FRAMES: u64 = 1 << 29;
+pub const TAG_SHIFT: u32 = 28;
+/// 28-bit index of a non-resident page: up to 256M XSTOR blocks (1 TB) or block reads.
+pub const IDX_MASK: u32 = (1 << 28) - 1;
+/// Never referenced: no content anywhere.
+pub const T_NONE: u32 = 0;
+/// Resident in a frame (what [`tag`] answers for entries with [`RES`] set).
+pub const T_RES: u32 = 1;
+/// In expanded storage (index = XSTOR block).
+pub const T_XS: u32 = 2;
+/// On DASD only (the block is in the entry's block word).
+pub const T_DASD: u32 = 3;
+/// Being read in (index = paging's block read).
+pub const T_READIN: u32 = 4;
+/// Stolen, being written to DASD, still in its frame (the frame is in the
+/// entry's block word).
+pub const T_PAGEOUT: u32 = 5;
+
+#[inline]
+pub fn tag(e: u32) -> u32 {
+    if e & RES != 0 {
+        T_RES
+    } else {
+        e >> TAG_SHIFT
+    }
+}
+#[inline]
+pub fn idx(e: u32) -> u32 {
+    if e & RES != 0 {
+        e & FRAME_MASK
+    } else {
+        e & IDX_MASK
+    }
+}
+/// A state word: tag `t` with index `i` (a frame for [`T_RES`]).
+#[inline]
+pub fn pte(t: u32, i: u32) -> u32 {
+    if t == T_RES {
+        debug_assert!(i <= FRAME_MASK);
+        RES | i
+    } else {
+        debug_assert!(i <= IDX_MASK);
+        debug_assert!(
+            t != T_PAGEOUT || i == 0,
+            "a page-out's frame is in the block word"
+        );
+        (t << TAG_SHIFT) | i
+    }
+}
+
+pub const NO_BLOCK: u32 = u32::MAX;
+
+/// A guest page's entry: its state word and the DASD block holding a valid
+/// copy of it ([`NO_BLOCK`] if none), side by side so a fault or a steal reads
+/// both with one memory access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageEntry {
+    pub e: u32,
+    pub blk: u32,
+}
+
+/// XSTOR-to-DASD migration keeps at most this many blocks per paging volume
+/// in flight (\[E\]: with no bound, migration floods the paging queues; 16 gives
+/// S2's published paging response of 13-29 ms, 2 to 4 times the service time).
+pub const MIGRATE_BLOCKS_PER_VOLUME: u32 = 16;
+
+/// Frames the demand scan takes from one user per visit before moving on
+/// to the next user of the same category (\[E\]).
+pub const STEAL_QUANTUM: u32 = 8;
+pub const FREE: u32 = u32::MAX;
+
+/// Frame flag: locked (I/O in progress), not stealable.
+pub const F_LOCK: u8 = 4;
+
+/// Steal passes (for STORSP counters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    First,
+    Second,
+    Emergency,
+}
+
+/// Scheduler categories in demand-scan order (a logged-off guest counts as
+/// dormant: it may still hold frames locked for I/O).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cat {
+    Dormant,
+    Eligible,
+    Dispatch,
+}
+
+/// What the demand scan and XSTOR migration need from paging while a scan
+/// runs (they cannot wait for it to end: the slots they free and take decide
+/// where later blocks go).
+pub trait Pager {
+    /// The copy of page (g, vp) in block `b` is no longer valid: free its slot
+    /// (and the block, once empty and idle).
+    fn release(&mut self, b: u32, g: u32, vp: u32);
+    /// Write `items` (pages leaving XSTOR) as one block, possibly fewer pages
+    /// than offered; returns the pages taken, 0 when paging space is
+    /// exhausted (the run abends).
+    fn migrate(&mut self, cx: &mut Cx, items: &[(u32, u32)]) -> u32;
+    /// Paging volumes (migration keeps a bounded number of blocks in flight
+    /// per volume).
+    fn volumes(&self) -> u32;
+}
+
+/// CP time of storage operations, ns.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Costs {
+    /// Demand scan, per frame examined (system time).
+    pub steal_frame: Ns,
+    /// Moving one page between central storage and XSTOR.
+    pub xmove: Ns,
+}
+
+/// System-wide storage counters (cumulative).
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StorageCounters {
+    pub frame_requests: u64,
+    pub frame_waits: u64,
+    pub steals: u64,
+    pub scans: u64,
+    pub emergency_scans: u64,
+    pub list_empty: u64,
+    /// Steals by pass (first, second, emergency) and category (dormant, eligible, dispatch).
+    pub by_pass: [[u64; 3]; 3],
+    pub examined: u64,
+    pub xstor_in: u64,
+    pub xstor_out: u64,
+    pub migrated: u64,
+    pub first_touch: u64,
+}
+
+/// Storage work done on one logical CPU (cumulative): SYTRSP, SYTXSP, STORSP.
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StorCpu {
+    pub steals: u64,
+    pub frame_waits: u64,
+    pub xs_in: u64,
+    pub xs_out: u64,
+    pub migrated: u64,
+    /// Steals by pass (first, second, emergency) and category (dormant, eligible, dispatch).
+    pub by_pass: [[u64; 3]; 3],
+}
+
+/// Storage counters of one guest (cumulative): USEACT.
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GuestStor {
+    /// Page faults on pages with content (in XSTOR, on DASD, being read or
+    /// written), not first touches.
+    pub faults: u64,
+    pub first_touch: u64,
+    pub steals: u64,
+    /// Pages moved central storage to XSTOR, XSTOR to central, XSTOR to DASD.
+    pub ms_to_x: u64,
+    pub x_to_ms: u64,
+    pub x_to_ds: u64,
+}
+
+/// Real storage and XSTOR as the monitor sees them.
+#[derive(Clone, Copy, Debug)]
+pub struct StorageSample {
+    pub fixed: u32,
+    pub dpa: u32,
+    pub avail: u32,
+    pub low: u32,
+    pub high: u32,
+    pub c: StorageCounters,
+    pub xs_total: u32,
+    pub xs_free: u32,
+    pub xs_low: u32,
+    /// Mean age of the pages in XSTOR, ns.
+    pub xs_mean_age: u128,
+}
+
+/// A guest's address space as the monitor sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct SpaceSample {
+    pub vpages: u32,
+    pub resident: u32,
+    pub wss: f64,
+    pub xstor: u32,
+    pub dasd: u32,
+}
+
+/// A frame's owner (a guest, or [`FREE`]) and the guest page in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub owner: u32,
+    pub vpage: u32,
+}
+
+/// A guest's address space.
+struct Space {
+    vpages: u32,
+    /// Page table: per virtual page, its entry and its DASD block (empty
+    /// until the guest logs on).
+    pt: Vec<PageEntry>,
+    /// User frame owned list: (frame, page) in the order the frames were
+    /// taken; entries of frames since freed are skipped by the scan.
+    ufo: VecDeque<(u32, u32)>,
+    resident: u32,
+    xstor: u32,
+    dasd: u32,
+    /// Working-set estimate (pages), updated at each HF sample while in the
+    /// dispatch list.
+    wss: f64,
+    cat: Cat,
+    on: bool,
+}
+
+impl Space {
+    /// Frame `f` now holds page `vp`: it joins the user frame owned list.
+    #[inline(always)]
+    fn gained_frame(&mut self, f: u32, vp: u32) {
+        self.ufo.push_back((f, vp));
+        self.resident += 1;
+    }
+
+    fn dasd_pages_add(&mut self, d: i32) {
+        self.dasd = (self.dasd as i64 + d as i64).max(0) as u32;
+    }
+}
+
+/// Page-outs chosen by a demand scan, grouped by guest in the order the guests
+/// were first stolen from (reused: nothing is allocated once warm).
+#[derive(Default)]
+pub struct PageOuts {
+    /// (guest, pages in steal order); only the first `active` are in use.
+    batches: Vec<(u32, Vec<u32>)>,
+    active: usize,
+    /// Each guest's batch (`u32::MAX`: none).
+    batch_of: Vec<u32>,
+}
+
+impl PageOuts {
+    fn add(&mut self, g: u32, vp: u32) {
+        let b = self.batch_of[g as usize];
+        if b != u32::MAX {
+            self.batches[b as usize].1.push(vp);
+            return;
+        }
+        if self.active == self.batches.len() {
+            self.batches.push((g, Vec::new()));
+        }
+        let k = self.active;
+        self.batches[k].0 = g;
+        self.batches[k].1.push(vp);
+        self.batch_of[g as usize] = k as u32;
+        self.active += 1;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.active == 0
+    }
+
+    /// The batches: (guest, its pages in steal order).
+    pub fn batches(&self) -> impl Iterator<Item = (u32, &[u32])> + '_ {
+        self.batches[..self.active]
+            .iter()
+            .map(|(g, v)| (*g, v.as_slice()))
+    }
+
+    fn clear(&mut self) {
+        for (g, v) in &mut self.batches[..self.active] {
+            self.batch_of[*g as usize] = u32::MAX;
+            v.clear();
+        }
+        self.active = 0;
+    }
+}
+
+/// Real storage, XSTOR and the address spaces.
+pub struct Storage {
+    total: u32,
+    /// Frames CP keeps (not pageable).
+    fixed: u32,
+    /// Owner and page of each frame, side by side (written together when a
+    /// frame is taken).
+    frames: Vec<Frame>,
+    flags: Vec<u8>,
+    avail: Vec<u32>,
+    low: u32,
+    high: u32,
+    /// Requests since the last rate update, and the smoothed rate (frames/s).
+    req_window: u64,
+    rate: f64,
+    /// Virtual CPUs waiting for a frame, and those a freed frame woke (for
+    /// the wiring to make ready).
+    waiters: VecDeque<u32>,
+    woken: Vec<u32>,
+    /// Frames stolen and being written to DASD (they join the list when done).
+    pageout_frames: u32,
+    /// Where the next demand scan starts among the users.
+    scan_cursor: u32,
+    /// Pages per block written by migration.
+    block_max: u32,
+    costs: Costs,
+    xs: Xstor,
+    spaces: Vec<Space>,
+    pageouts: PageOuts,
+    /// Migration's scratch list of pages.
+    items: Vec<(u32, u32)>,
+    c: StorageCounters,
+    by_cpu: Vec<StorCpu>,
+    by_guest: Vec<GuestStor>,
+}
+
+impl Storage {
+    /// `total` frames of which CP keeps `fixed`, XSTOR `xs`, migration in
+    /// blocks of `block_max` pages, for `cpus` logical CPUs and guests of
+    /// `vpages` pages each.
+    pub fn new(
+        total: u32,
+        fixed: u32,
+        xs: Xstor,
+        block_max: u32,
+        costs: Costs,
+        cpus: usize,
+        vpages: &[u32],
+    ) -> Storage {
+        let dpa = total - fixed;
+        let mut s = Storage {
+            total,
+            fixed,
+            frames: vec![
+                Frame {
+                    owner: FREE,
+                    vpage: 0
+                };
+                total as usize
+            ],
+            flags: vec![0; total as usize],
+            // Highest frames first on the stack so low frames go out first.
+            avail: (fixed..total).rev().collect(),
+            low: 0,
+            high: 0,
+            req_window: 0,
+            rate: 0.0,
+            waiters: VecDeque::new(),
+            woken: Vec::new(),
+            pageout_frames: 0,
+            scan_cursor: 0,
+            block_max,
+            costs,
+            xs,
+            spaces: vpages
+                .iter()
+                .map(|&vpages| Space {
+                    vpages,
+                    pt: Vec::new(),
+                    ufo: VecDeque::new(),
+                    resident: 0,
+                    xstor: 0,
+                    dasd: 0,
+                    wss: 0.0,
+                    cat: Cat::Dormant,
+                    on: false,
+                })
+                .collect(),
+            pageouts: PageOuts {
+                batch_of: vec![u32::MAX; vpages.len()],
+                ..Default::default()
+            },
+            items: Vec::with_capacity(block_max as usize),
+            c: StorageCounters::default(),
+            by_cpu: vec![StorCpu::default(); cpus],
+            by_guest: vec![GuestStor::default(); vpages.len()],
+        };
+        s.set_thresholds(dpa);
+        s
+    }
+
+    // ------------------------------------------------------------ frames
+
+    /// Whether `n` frames can be taken in a row with no demand scan due before
+    /// any of them: `get_frame` scans when the list plus the frames on their
+    /// way out is at or below the low threshold, so after `n - 1` takes it
+    /// must still be above it.
+    #[inline]
+    pub fn can_take_unscanned(&self, n: u32) -> bool {
+        let a = self.avail.len() as u64;
+        a >= n as u64 && a + self.pageout_frames as u64 >= self.low as u64 + n as u64
+    }
+
+    /// Take the frame on top of the available list for guest `g`, page `vp`,
+    /// with frame flags `flags`, counting the request; `None` when the list is
+    /// empty. The page table is the caller's to set.
+    #[inline(always)]
+    fn take(&mut self, g: u32, vp: u32, flags: u8) -> Option<u32> {
+        self.c.frame_requests += 1;
+        self.req_window += 1;
+        let Some(f) = self.avail.pop() else {
+            self.c.list_empty += 1;
+            return None;
+        };
+        self.frames[f as usize] = Frame {
+            owner: g,
+            vpage: vp,
+        };
+        self.flags[f as usize] = flags;
+        Some(f)
+    }
+
+    /// Take a frame for guest `g`, page `vp`, running the demand scan when the
+    /// available list is low (page-outs it chooses are left in
+    /// [`Storage::pageouts`]). `None` when no frame can be had now.
+    #[inline(always)]
+    pub fn get_frame(
+        &mut self,
+        cx: &mut Cx,
+        pager: &mut impl Pager,
+        g: u32,
+        vp: u32,
+    ) -> Option<u32> {
+        // Frames already being paged out are on their way to the list.
+        if self.avail.len() as u32 + self.pageout_frames <= self.low {
+            self.demand_scan(cx, pager);
+        }
+        let f = self.take(g, vp, 0)?;
+        self.spaces[g as usize].gained_frame(f, vp);
+        Some(f)
+    }
+
+    /// Return a frame to the available list and wake a frame waiter.
+    fn free_frame(&mut self, f: u32) {
+        let fi = f as usize;
+        let g = self.frames[fi].owner;
+        if g != FREE {
+            self.spaces[g as usize].resident -= 1;
+        }
+        self.frames[fi].owner = FREE;
+        self.flags[fi] = 0;
+        self.avail.push(f);
+        if let Some(v) = self.waiters.pop_front() {
+            self.woken.push(v);
+        }
+    }
+
+    /// Virtual CPU `v` on logical CPU `cpu` waits for a frame.
+    pub fn wait_for_frame(&mut self, cpu: u16, v: u32) {
+        self.c.frame_waits += 1;
+        self.by_cpu[cpu as usize].frame_waits += 1;
+        self.waiters.push_back(v);
+    }
+
+    /// Frame waiters woken by freed frames since the last drain, in order.
+    #[inline]
+    pub fn drain_woken(&mut self) -> std::vec::Drain<'_, u32> {
+        self.woken.drain(..)
+    }
+
+    /// The page-outs the last demand scan chose (see [`Storage::clear_pageouts`]).
+    #[inline]
+    pub fn pageouts(&self) -> &PageOuts {
+        &self.pageouts
+    }
+
+    /// The page-outs have been handed to paging.
+    pub fn clear_pageouts(&mut self) {
+        self.pageouts.clear();
+    }
+
+    /// A frame for page (g, vp) of a block read `rd` when [`can_take_unscanned`]
+    /// said frames are there to spare: locked, the page marked being read.
+    ///
+    /// [`can_take_unscanned`]: Storage::can_take_unscanned
+    #[inline(always)]
+    pub fn take_read_frame(&mut self, g: u32, vp: u32, rd: u32) -> u32 {
+        let f = self.take(g, vp, F_LOCK).expect("frames were counted");
+        let sp = &mut self.spaces[g as usize];
+        sp.gained_frame(f, vp);
+        sp.pt[vp as usize].e = pte(T_READIN, rd);
+        f
+    }
+
+    /// Page (g, vp), given frame `f` by [`Storage::get_frame`], is being read
+    /// by block read `rd`: the frame is locked.
+    #[inline]
+    pub fn mark_reading(&mut self, g: u32, vp: u32, f: u32, rd: u32) {
+        self.flags[f as usize] = F_LOCK;
+        self.spaces[g as usize].pt[vp as usize].e = pte(T_READIN, rd);
+    }
+
+    // ------------------------------------------------------------ page states
+
+    /// Guest `g`'s page table, lent to the burst loop (a backdoor, for speed).
+    /// Contract: the borrower may only set [`P_REF`] on resident entries;
+    /// every other change of state goes through a `Storage` method.
+    #[inline(always)]
+    pub fn table_mut(&mut self, g: u32) -> &mut [PageEntry] {
+        &mut self.spaces[g as usize].pt
+    }
+
+    /// Guest `g`'s page table, read only.
+    #[inline(always)]
+    pub fn table(&self, g: u32) -> &[PageEntry] {
+        &self.spaces[g as usize].pt
+    }
+
+    #[inline(always)]
+    pub fn entry(&self, g: u32, vp: u32) -> PageEntry {
+        self.spaces[g as usize].pt[vp as usize]
+    }
+
+    /// Pages of guest `g` with a copy on DASD.
+    #[inline]
+    pub fn dasd_pages(&self, g: u32) -> u32 {
+        self.spaces[g as usize].dasd
+    }
+
+    /// First reference to page (g, vp), given frame `f`: resident, referenced
+    /// and changed.
+    #[inline]
+    pub fn first_touch(&mut self, g: u32, vp: u32, f: u32) {
+        self.spaces[g as usize].pt[vp as usize].e = pte(T_RES, f) | P_REF | P_CHG;
+        self.by_guest[g as usize].first_touch += 1;
+        self.c.first_touch += 1;
+    }
+
+    /// First change of resident page (g, vp): its DASD copy, if any, is no
+    /// longer valid.
+    #[inline]
+    pub fn first_change(&mut self, pager: &mut impl Pager, g: u32, vp: u32) {
+        let pt = &mut self.spaces[g as usize].pt[vp as usize];
+        pt.e |= P_CHG;
+        if pt.blk != NO_BLOCK {
+            self.release_slot(pager, g, vp);
+        }
+    }
+
+    /// Guest `g` faulted on a page that has content (in XSTOR, on DASD, being
+    /// read or written).
+    #[inline]
+    pub fn count_fault(&mut self, g: u32) {
+        self.by_guest[g as usize].faults += 1;
+    }
+
+    /// Bring XSTOR page (g, vp) into frame `f` (synchronous page move).
+    pub fn xstor_in(&mut self, cx: &mut Cx, g: u32, vp: u32, f: u32) {
+        let gi = g as usize;
+        let sp = &mut self.spaces[gi];
+        let e = sp.pt[vp as usize].e;
+        let b = idx(e);
+        self.xs.release(b);
+        sp.xstor -= 1;
+        // The page has no other copy now: mark it changed so a steal writes it.
+        sp.pt[vp as usize].e = pte(T_RES, f) | P_REF | P_CHG;
+        self.by_guest[gi].x_to_ms += 1;
+        self.c.xstor_in += 1;
+        self.by_cpu[cx.cpu as usize].xs_in += 1;
+    }
+
+    /// Page (g, vp), stolen and being written out, is referenced again: it
+    /// stays in its frame (no I/O needed); the write goes on.
+    #[inline]
+    pub fn reclaim(&mut self, g: u32, vp: u32) {
+        let sp = &mut self.spaces[g as usize];
+        let f = sp.pt[vp as usize].blk;
+        sp.pt[vp as usize] = PageEntry {
+            e: pte(T_RES, f) | P_REF,
+            blk: NO_BLOCK,
+        };
+        sp.ufo.push_back((f, vp));
+    }
+
+    /// Page (g, vp) of block read `rd` arrived in frame `f`: resident,
+    /// unreferenced (the faulting virtual CPU references its page when it runs
+    /// again), the frame unlocked.
+    #[inline]
+    pub fn read_in(&mut self, g: u32, vp: u32, f: u32, rd: u32) {
+        let pt = &mut self.spaces[g as usize].pt[vp as usize];
+        debug_assert!(tag(pt.e) == T_READIN && idx(pt.e) == rd);
+        let _ = rd;
+        pt.e = pte(T_RES, f);
+        self.flags[f as usize] = 0;
+    }
+
+    /// Page (g, vp) on DASD in block `b` without an I/O (a guest that starts
+    /// paged out).
+    pub fn paged_out(&mut self, g: u32, vp: u32, b: u32) {
+        let pt = &mut self.spaces[g as usize].pt[vp as usize];
+        pt.e = pte(T_DASD, 0);
+        pt.blk = b;
+    }
+
+    /// `n` more pages of guest `g` have a DASD copy.
+    pub fn add_dasd_pages(&mut self, g: u32, n: u32) {
+        self.spaces[g as usize].dasd_pages_add(n as i32);
+    }
+
+    /// A page-out write of `n` pages completed (the caller then reports each
+    /// page through [`Storage::written_out`]).
+    pub fn pageouts_done(&mut self, n: u32) {
+        self.pageout_frames -= n;
+    }
+
+    /// Page (g, vp) was written to block `block`. A page still stolen leaves
+    /// its frame (freed) for DASD; one reclaimed during the write keeps its
+    /// frame and, if unchanged since, the copy. Returns whether the copy in
+    /// `block` is kept.
+    pub fn written_out(&mut self, g: u32, vp: u32, block: u32) -> bool {
+        let sp = &mut self.spaces[g as usize];
+        let e = sp.pt[vp as usize].e;
+        match tag(e) {
+            T_PAGEOUT => {
+                let f = sp.pt[vp as usize].blk;
+                sp.pt[vp as usize].e = pte(T_DASD, 0);
+                sp.pt[vp as usize].blk = block;
+                sp.dasd_pages_add(1);
+                self.free_frame(f);
+                true
+            }
+            T_RES => {
+                // Reclaimed during the write: the frame stays; the copy is good
+                // unless the page was changed again.
+                let f = idx(e);
+                self.flags[f as usize] &= !F_LOCK;
+                if e & P_CHG == 0 {
+                    sp.pt[vp as usize].blk = block;
+                    sp.dasd_pages_add(1);
+                    true
+                } else {
+                    false
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// Page (g, vp) was written to block `block` by migration. A page still in
+    /// XSTOR now lives on DASD; one read back (or discarded) meanwhile does
+    /// not need the copy. Returns whether the copy is kept.
+    pub fn migrated_out(&mut self, g: u32, vp: u32, block: u32) -> bool {
+        self.xs.migrating = self.xs.migrating.saturating_sub(1);
+        let sp = &mut self.spaces[g as usize];
+        let e = sp.pt[vp as usize].e;
+        if tag(e) != T_XS {
+            return false;
+        }
+        self.xs.release(idx(e));
+        sp.xstor -= 1;
+        sp.pt[vp as usize].e = pte(T_DASD, 0);
+        sp.pt[vp as usize].blk = block;
+        sp.dasd_pages_add(1);
+        true
+    }
+
+    /// Forget page `vp` of a guest that logged off: free its frame, XSTOR
+    /// block and slot. A page with I/O in flight (being read in, being paged
+    /// out, or reclaimed during its page-out) is left to the I/O's completion,
+    /// which calls this again once the guest is logged off.
+    pub fn discard(&mut self, pager: &mut impl Pager, g: u32, vp: u32) {
+        let gi = g as usize;
+        let e = self.spaces[gi].pt[vp as usize].e;
+        match tag(e) {
+            T_RES => {
+                let f = idx(e);
+                if self.flags[f as usize] & F_LOCK != 0 {
+                    return;
+                }
+                self.free_frame(f);
+            }
+            T_XS => {
+                self.xs.release(idx(e));
+                self.spaces[gi].xstor -= 1;
+            }
+            T_READIN | T_PAGEOUT => return,
+            _ => {}
+        }
+        self.release_slot(pager, g, vp);
+        self.spaces[gi].pt[vp as usize].e = pte(T_NONE, 0);
+    }
+
+    /// The DASD copy of a page is no longer valid: release its slot.
+    fn release_slot(&mut self, pager: &mut impl Pager, g: u32, vp: u32) {
+        let sp = &mut self.spaces[g as usize];
+        let b = sp.pt[vp as usize].blk;
+        if b == NO_BLOCK {
+            return;
+        }
+        sp.pt[vp as usize].blk = NO_BLOCK;
+        sp.dasd_pages_add(-1);
+        pager.release(b, g, vp);
+    }
+
+    // ------------------------------------------------------------ guests
+
+    /// Guest `g` logs on: an empty address space, dormant.
+    pub fn create_space(&mut self, g: u32) {
+        let sp = &mut self.spaces[g as usize];
+        sp.pt = vec![
+            PageEntry {
+                e: pte(T_NONE, 0),
+                blk: NO_BLOCK
+            };
+            sp.vpages as usize
+        ];
+        sp.on = true;
+        sp.cat = Cat::Dormant;
+    }
+
+    /// Guest `g` logs off (its pages are then discarded one by one).
+    pub fn logoff(&mut self, g: u32) {
+        let sp = &mut self.spaces[g as usize];
+        sp.on = false;
+        sp.cat = Cat::Dormant;
+    }
+
+    /// Guest `g`'s working-set estimate is forgotten (after logoff).
+    pub fn clear_wss(&mut self, g: u32) {
+        self.spaces[g as usize].wss = 0.0;
+    }
+
+    #[inline]
+    pub fn logged_on(&self, g: u32) -> bool {
+        self.spaces[g as usize].on
+    }
+
+    /// Pages of guest `g`'s virtual storage.
+    pub fn vpages(&self, g: u32) -> u32 {
+        self.spaces[g as usize].vpages
+    }
+
+    /// The scheduler moved guest `g` to category `cat`.
+    #[inline]
+    pub fn set_category(&mut self, g: u32, cat: Cat) {
+        self.spaces[g as usize].cat = cat;
+    }
+
+    /// Guest `g`'s working-set estimate.
+    #[inline]
+    pub fn wss(&self, g: u32) -> f64 {
+        self.spaces[g as usize].wss
+    }
+
+    /// High-frequency sampling: the working-set estimates of dispatch-list
+    /// guests follow their resident pages.
+    pub fn hf_tick(&mut self) {
+        for sp in &mut self.spaces {
+            if sp.on && sp.cat == Cat::Dispatch {
+                sp.wss = 0.5 * sp.wss + 0.5 * sp.resident as f64;
+            }
+        }
+    }
+
+    /// Dynamic-paging-area frames.
+    pub fn dpa(&self) -> u32 {
+        self.total - self.fixed
+    }
+
+    /// Low/high available-list thresholds: 0.5 s and 1.5 s of recent demand,
+    /// bounded to a sensible share of the DPA (spec topic 1, \[E\]).
+    fn set_thresholds(&mut self, dpa: u32) {
+        let d = dpa as f64;
+        let low = (self.rate * 0.5).clamp(d * 0.0005, d * 0.05);
+        let high = (self.rate * 1.5).clamp(low * 1.5, d * 0.1);
+        self.low = low.max(16.0) as u32;
+        self.high = high.max(32.0) as u32;
+    }
+
+    /// Update the demand rate over an elapsed window.
+    pub fn update_rate(&mut self, window: Ns) {
+        let r = self.req_window as f64 / (window as f64 / 1e9);
+        self.rate = 0.5 * self.rate + 0.5 * r;
+        self.req_window = 0;
+        let dpa = self.dpa();
+        self.set_thresholds(dpa);
+    }
+
+    // ------------------------------------------------------------ samples
+
+    /// Real storage and XSTOR now.
+    pub fn sample(&self, now: Ns) -> StorageSample {
+        StorageSample {
+            fixed: self.fixed,
+            dpa: self.dpa(),
+            avail: self.avail.len() as u32,
+            low: self.low,
+            high: self.high,
+            c: self.c,
+            xs_total: self.xs.total,
+            xs_free: self.xs.free.len() as u32,
+            xs_low: self.xs.low,
+            xs_mean_age: self.xs.mean_age(now),
+        }
+    }
+
+    /// Storage work by logical CPU.
+    pub fn by_cpu(&self) -> &[StorCpu] {
+        &self.by_cpu
+    }
+
+    /// Guest `g`'s storage counters.
+    pub fn guest(&self, g: u32) -> GuestStor {
+        self.by_guest[g as usize]
+    }
+
+    /// Guest `g`'s address space.
+    pub fn space(&self, g: u32) -> SpaceSample {
+        let sp = &self.spaces[g as usize];
+        SpaceSample {
+            vpages: sp.vpages,
+            resident: sp.resident,
+            wss: sp.wss,
+            xstor: sp.xstor,
+            dasd: sp.dasd,
+        }
+    }
+
+    /// Internal state for `ZTWIN_DEBUG`: XSTOR pages migrating, the XSTOR FIFO,
+    /// frame waiters.
+    pub fn debug_state(&self) -> (u32, usize, usize) {
+        (self.xs.migrating, self.xs.fifo.len(), self.waiters.len())
+    }
+
+    /// Consistency of real storage, XSTOR and the page tables: every frame
+    /// is free (and on the available list once) or owned by a resident page
+    /// (or one being read or paged out) of its owner, whose frame count
+    /// matches; every XSTOR block is free (once) or owned by the page that
+    /// points to it, and back; each guest's XSTOR count is its pages there.
+    #[cfg(any(test, debug_assertions))]
+    pub fn check(&self) {
+        let mut on_list = vec![false; self.total as usize];
+        for &f in &self.avail {
+            assert!(
+                !on_list[f as usize],
+                "frame {f} is on the available list twice"
+            );
+            on_list[f as usize] = true;
+            assert_eq!(
+                self.frames[f as usize].owner, FREE,
+                "available frame {f} has an owner"
+            );
+        }
+        let mut owned = vec![0u32; self.spaces.len()];
+        for (f, fr) in self.frames.iter().enumerate() {
+            if fr.owner == FREE {
+                continue;
+            }
+            owned[fr.owner as usize] += 1;
+            let pe = self.spaces[fr.owner as usize].pt[fr.vpage as usize];
+            let holds = match tag(pe.e) {
+                T_RES => idx(pe.e) == f as u32,
+                T_PAGEOUT => pe.blk == f as u32,
+                T_READIN => self.flags[f] & F_LOCK != 0,
+                _ => false,
+            };
+            assert!(
+                holds,
+                "frame {f} owned by ({}, {}) which is elsewhere",
+                fr.owner, fr.vpage
+            );
+        }
+        for (g, sp) in self.spaces.iter().enumerate() {
+            assert_eq!(owned[g], sp.resident, "guest {g}: frames owned vs resident");
+        }
+        let xs = &self.xs;
+        let mut free = vec![false; xs.total as usize];
+        for &b in &xs.free {
+            assert!(!free[b as usize], "XSTOR block {b} is free twice");
+            free[b as usize] = true;
+            assert_eq!(
+                xs.owner[b as usize], FREE,
+                "free XSTOR block {b} has an owner"
+            );
+        }
+        let mut in_xs = vec![0u32; self.spaces.len()];
+        for (b, &o) in xs.owner.iter().enumerate() {
+            if o == FREE {
+                assert!(free[b], "XSTOR block {b} has no owner and is not free");
+                continue;
+            }
+            let e = self.spaces[o as usize].pt[xs.vpage[b] as usize].e;
+            assert_eq!((tag(e), idx(e)), (T_XS, b as u32), "XSTOR block {b}");
+            in_xs[o as usize] += 1;
+        }
+        for (g, sp) in self.spaces.iter().enumerate() {
+            let n = sp.pt.iter().filter(|pe| tag(pe.e) == T_XS).count() as u32;
+            assert_eq!(n, in_xs[g], "guest {g}: pages in XSTOR vs blocks owned");
+            assert_eq!(n, sp.xstor, "guest {g}: XSTOR count");
+        }
+    }
+}

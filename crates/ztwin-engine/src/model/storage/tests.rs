@@ -1,0 +1,181 @@
+//! A bench for the storage component alone: storage from literal sizes, its
+//! own core, a fake [`Pager`] standing in for paging, a guest touching pages.
+
+use super::*;
+use crate::core::units::SEC;
+use crate::model::Core;
+
+/// Paging as far as storage sees it: it records what it is asked.
+#[derive(Default)]
+struct FakePager {
+    released: Vec<(u32, u32, u32)>,
+    migrated: Vec<(u32, u32)>,
+}
+
+impl Pager for FakePager {
+    fn release(&mut self, b: u32, g: u32, vp: u32) {
+        self.released.push((b, g, vp));
+    }
+    fn migrate(&mut self, _cx: &mut Cx, items: &[(u32, u32)]) -> u32 {
+        self.migrated.extend_from_slice(items);
+        items.len() as u32
+    }
+    fn volumes(&self) -> u32 {
+        1
+    }
+}
+
+/// 4096 frames (1024 fixed), 64 XSTOR blocks, blocks of 4 pages, one CPU,
+/// two guests of 8192 pages.
+fn storage() -> Storage {
+    Storage::new(
+        4096,
+        1024,
+        Xstor::new(64, 0.01),
+        4,
+        Costs {
+            steal_frame: 300,
+            xmove: 4_000,
+        },
+        1,
+        &[8192, 8192],
+    )
+}
+
+/// Guest 0 first-touches pages `pages`, taking frames like a burst does; the
+/// page-outs of each scan are "written" at once to consecutive block numbers.
+fn touch(st: &mut Storage, cx: &mut Cx, pager: &mut FakePager, pages: std::ops::Range<u32>) {
+    let mut block = 0;
+    for vp in pages {
+        let f = st.get_frame(cx, pager, 0, vp).expect("a frame");
+        st.first_touch(0, vp, f);
+        if !st.pageouts().is_empty() {
+            let outs: Vec<(u32, u32)> = st
+                .pageouts()
+                .batches()
+                .flat_map(|(g, v)| v.iter().map(move |&vp| (g, vp)))
+                .collect();
+            st.clear_pageouts();
+            st.pageouts_done(outs.len() as u32);
+            for (g, vp) in outs {
+                assert!(st.written_out(g, vp, block));
+                block += 1;
+            }
+        }
+        st.check();
+    }
+}
+
+#[test]
+fn the_demand_scan_steals_to_xstor_then_to_dasd_and_counts_add_up() {
+    let mut st = storage();
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    st.create_space(1);
+    let dpa = st.dpa();
+    touch(&mut st, &mut cx, &mut pager, 0..dpa + 500);
+    let s = st.sample(0);
+    let sp = st.space(0);
+    assert!(s.c.scans > 0, "{s:?}");
+    assert_eq!(s.c.first_touch, (dpa + 500) as u64);
+    assert_eq!(s.c.frame_requests, (dpa + 500) as u64);
+    // Every page touched is somewhere: resident, in XSTOR, or on DASD.
+    assert_eq!(sp.resident + sp.xstor + sp.dasd, dpa + 500, "{sp:?}");
+    assert_eq!(s.c.steals, (sp.xstor + sp.dasd) as u64);
+    assert_eq!(s.c.xstor_out, 56, "XSTOR fills to its migration threshold");
+    assert!(sp.dasd > 0);
+    // XSTOR ran short: the oldest pages were offered for migration.
+    assert!(!pager.migrated.is_empty());
+    assert_eq!(pager.migrated[0], (0, s.c.xstor_out as u32 - 56));
+    assert_eq!(s.c.migrated, pager.migrated.len() as u64);
+    // No page had a DASD copy to release.
+    assert!(pager.released.is_empty());
+    // The scans ran on CPU 0 and charged it system time.
+    assert_eq!(st.by_cpu()[0].steals, s.c.steals);
+    assert!(cx.charge.sys >= s.c.examined * 300);
+    assert_eq!(st.guest(0).steals, s.c.steals);
+    assert_eq!(st.guest(1), GuestStor::default());
+}
+
+#[test]
+fn a_migrated_page_lives_on_dasd_and_a_discard_frees_everything() {
+    let mut st = storage();
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    let dpa = st.dpa();
+    touch(&mut st, &mut cx, &mut pager, 0..dpa + 200);
+    // The migration writes complete, each page to its own block.
+    let migrated = std::mem::take(&mut pager.migrated);
+    for (k, &(g, vp)) in migrated.iter().enumerate() {
+        assert!(st.migrated_out(g, vp, 1000 + k as u32));
+    }
+    st.check();
+    let sp = st.space(0);
+    assert_eq!(sp.resident + sp.xstor + sp.dasd, dpa + 200);
+    // Logoff: every page is forgotten; each page's slot on DASD is released once.
+    let on_dasd = sp.dasd;
+    assert!(on_dasd > 0);
+    st.logoff(0);
+    for vp in 0..st.vpages(0) {
+        st.discard(&mut pager, 0, vp);
+    }
+    st.check();
+    let sp = st.space(0);
+    assert_eq!((sp.resident, sp.xstor, sp.dasd), (0, 0, 0), "{sp:?}");
+    assert_eq!(pager.released.len() as u32, on_dasd);
+    assert_eq!(
+        st.sample(0).avail,
+        dpa,
+        "every frame back on the available list"
+    );
+}
+
+#[test]
+fn frame_waiters_wake_in_order_when_frames_are_freed() {
+    let mut st = storage();
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    st.wait_for_frame(0, 7);
+    st.wait_for_frame(0, 3);
+    touch(&mut st, &mut cx, &mut pager, 0..8);
+    assert_eq!(st.drain_woken().count(), 0, "no frame freed yet");
+    st.logoff(0);
+    for vp in 0..8 {
+        st.discard(&mut pager, 0, vp);
+    }
+    assert_eq!(st.drain_woken().collect::<Vec<_>>(), [7, 3]);
+    assert_eq!(st.sample(0).c.frame_waits, 2);
+}
+
+#[test]
+#[should_panic(expected = "XSTOR count")]
+fn check_finds_a_wrong_xstor_count() {
+    let mut st = storage();
+    st.create_space(0);
+    st.spaces[0].xstor += 1;
+    st.check();
+}
+
+#[test]
+fn state_words_round_trip_at_the_limits() {
+    let top = (MAX_FRAMES - 1) as u32;
+    for f in [0, 1, 12345, top] {
+        let e = pte(T_RES, f) | P_REF | P_CHG;
+        assert_eq!((tag(e), idx(e)), (T_RES, f));
+        assert_eq!((tag(e & !P_REF), idx(e & !P_CHG)), (T_RES, f));
+    }
+    for t in [T_NONE, T_XS, T_DASD, T_READIN] {
+        for i in [0, 7, IDX_MASK] {
+            let e = pte(t, i);
+            assert_eq!((tag(e), idx(e)), (t, i));
+            assert_eq!(e & RES, 0);
+        }
+    }
+    assert_eq!(tag(pte(T_PAGEOUT, 0)), T_PAGEOUT);
+}

@@ -1,0 +1,321 @@
+//! The workload component: what guests' virtual CPUs do in their bursts.
+//!
+//! **Owns** each guest's current workload (and a thrasher's parameters in the
+//! form a burst uses, [`ThrashSpec`]), each virtual CPU's progress in it
+//! ([`WorkState`], its random stream, the page a thrasher touches next), the
+//! count of page references, and its share of CP costs (first touch, XSTOR
+//! page move, fault on a page in flight, virtual I/O).
+//!
+//! **Interface**: wiring methods of [`Model`]: `start_workload`,
+//! `stop_workload` (timeline and logon), and `run_burst`, which the
+//! dispatcher calls to compute one burst: the thrasher's page-touch loop
+//! (`thrash.rs`: the resident fast path on storage's page-table backdoor,
+//! faults resolved through storage and paging), a CPU loop, a minidisk I/O
+//! loop (its I/O through `io`, with an `Origin::Minidisk`).
+//!
+//! **Events**: none of its own (think times end with `cpu::Ev::Wake`).
+
+#[cfg(test)]
+mod tests;
+mod thrash;
+
+use super::cpu::{Burst, Outcome, VState};
+use super::{Cx, Model};
+use crate::core::rng::Rng;
+use crate::core::units::{Ns, US};
+use crate::scenario::{Pattern, Workload};
+pub use thrash::ThrashSpec;
+
+/// CP time of operations a burst performs, ns.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Costs {
+    /// First reference to a page: obtain and clear a frame.
+    pub first_touch: Ns,
+    /// Moving one page from XSTOR (a synchronous fault).
+    pub xmove: Ns,
+    /// A fault on a page being read or paged out.
+    pub fault: Ns,
+    /// Guest-initiated (virtual) I/O simulation, per I/O.
+    pub virtual_io: Ns,
+}
+
+/// Workload progress of one virtual CPU.
+#[derive(Clone, Debug)]
+pub enum WorkState {
+    None,
+    Thrasher {
+        pos: u64,
+        touches: u64,
+        prefill_left: u64,
+    },
+    Cpu {
+        left: Ns,
+    },
+    /// Minidisk loop: 0 = compute, 1 = start the I/O, 2 = think; `vol` is the
+    /// volume, resolved once when the workload starts.
+    Io {
+        phase: u8,
+        vol: u32,
+    },
+}
+
+/// A guest's workload.
+struct GuestWork {
+    workload: Workload,
+    /// The thrasher's parameters in the form a burst uses, made when the
+    /// workload starts (`None` for other workloads).
+    thrash: Option<ThrashSpec>,
+    first_vcpu: u32,
+    nvcpu: u32,
+}
+
+/// A virtual CPU's progress.
+struct VcpuWork {
+    guest: u32,
+    work: WorkState,
+    rng: Rng,
+    /// The page a thrasher touches next (kept across bursts).
+    pending_page: Option<u64>,
+}
+
+pub struct Workloads {
+    guests: Vec<GuestWork>,
+    vcpus: Vec<VcpuWork>,
+    /// Page references so far.
+    refs: u64,
+    /// Random touchers prefetch page-table entries ahead of themselves
+    /// (`thrash.rs`): worth it only when their page tables together outgrow
+    /// the processor's caches. Speed only; results are the same either way.
+    pub(crate) lookahead: bool,
+    costs: Costs,
+}
+
+impl Workloads {
+    /// Guests' initial workloads and virtual CPU counts, in guest order (virtual
+    /// CPUs numbered on); `rng(v)` is virtual CPU `v`'s random stream.
+    pub fn new(
+        guests: Vec<(Workload, u32)>,
+        mut rng: impl FnMut(u32) -> Rng,
+        lookahead: bool,
+        costs: Costs,
+    ) -> Workloads {
+        let mut vcpus = Vec::new();
+        let guests = guests
+            .into_iter()
+            .enumerate()
+            .map(|(g, (workload, nvcpu))| {
+                let first_vcpu = vcpus.len() as u32;
+                for _ in 0..nvcpu {
+                    let v = vcpus.len() as u32;
+                    vcpus.push(VcpuWork {
+                        guest: g as u32,
+                        work: WorkState::None,
+                        rng: rng(v),
+                        pending_page: None,
+                    });
+                }
+                GuestWork {
+                    workload,
+                    thrash: None,
+                    first_vcpu,
+                    nvcpu,
+                }
+            })
+            .collect();
+        Workloads {
+            guests,
+            vcpus,
+            refs: 0,
+            lookahead,
+            costs,
+        }
+    }
+
+    /// Page references so far.
+    pub fn refs(&self) -> u64 {
+        self.refs
+    }
+
+    /// Guest `g`'s current workload.
+    pub fn workload(&self, g: u32) -> &Workload {
+        &self.guests[g as usize].workload
+    }
+}
+
+fn us_f(x: f64) -> Ns {
+    (x * US as f64).round().max(1.0) as Ns
+}
+
+/// A think time drawn uniformly from 50% to 150% of `mean`: guests that think
+/// for exactly the same time would run in lockstep, which real ones do not.
+fn jittered(mean: Ns, rng: &mut Rng) -> Ns {
+    (mean as f64 * (0.5 + rng.f64())) as Ns
+}
+
+impl Model {
+    /// Guest `g` starts workload `w` (a logged-off guest ignores it).
+    pub(crate) fn start_workload(&mut self, cx: &mut Cx, g: u32, w: Workload) {
+        if !self.cpu.logged_on(g) {
+            return;
+        }
+        let gi = g as usize;
+        self.work.guests[gi].workload = w.clone();
+        self.work.guests[gi].thrash = ThrashSpec::of(&w);
+        if let Workload::Thrasher {
+            area,
+            paged_out: true,
+            ..
+        } = &w
+        {
+            let n = area.pages().min(self.st.vpages(g) as u64) as u32;
+            self.place_paged_out(cx, g, n);
+        }
+        let (first, nvcpu) = (self.work.guests[gi].first_vcpu, self.work.guests[gi].nvcpu);
+        for v in first..first + nvcpu {
+            let vi = v as usize;
+            self.work.vcpus[vi].pending_page = None;
+            self.work.vcpus[vi].work = match &w {
+                Workload::Idle => WorkState::None,
+                Workload::Thrasher { area, prefill, .. } => {
+                    let pages = area.pages();
+                    // Threads start at different points of the area.
+                    let k = (v - first) as u64;
+                    let pos = pages * k / nvcpu as u64;
+                    WorkState::Thrasher {
+                        pos,
+                        touches: 0,
+                        prefill_left: if *prefill && k == 0 { pages } else { 0 },
+                    }
+                }
+                Workload::Cpu { .. } => WorkState::Cpu { left: 0 },
+                Workload::MinidiskIo { device, .. } => {
+                    let (dev, spread) = crate::scenario::split_device(device);
+                    let mut dev = crate::scenario::parse_devno(dev).expect("validated");
+                    if spread {
+                        dev += self.group_of(g).1 as u16;
+                    }
+                    WorkState::Io {
+                        phase: 0,
+                        vol: self.io.by_devno(dev).expect("validated"),
+                    }
+                }
+            };
+            if !matches!(w, Workload::Idle)
+                && matches!(self.cpu.vstate(v), VState::Idle | VState::Think)
+            {
+                self.cpu.vcpu_has_work(&mut self.st, v);
+            }
+        }
+    }
+
+    /// Guest `g` stops its workload: idle.
+    pub(crate) fn stop_workload(&mut self, g: u32) {
+        let gw = &mut self.work.guests[g as usize];
+        gw.workload = Workload::Idle;
+        gw.thrash = None;
+        let (first, nvcpu) = (gw.first_vcpu, gw.nvcpu);
+        for v in first..first + nvcpu {
+            self.work.vcpus[v as usize].work = WorkState::None;
+        }
+    }
+
+    /// Compute one burst of virtual CPU `v` of at most `budget` ns. Its CP and
+    /// system time are what `cx` was charged (which starts with the dispatch).
+    pub(crate) fn run_burst(&mut self, cx: &mut Cx, v: u32, budget: Ns) -> Burst {
+        let mut b = Burst::new(v);
+        self.run_workload(cx, v, budget, &mut b);
+        b.cp = cx.charge.cp;
+        b.sys = cx.charge.sys;
+        b
+    }
+
+    /// The workload's part of a burst: `b.virt`, its outcome and its I/O.
+    #[inline(always)]
+    fn run_workload(&mut self, cx: &mut Cx, v: u32, budget: Ns, b: &mut Burst) {
+        let vi = v as usize;
+        let g = self.work.vcpus[vi].guest;
+        if let Some(spec) = self.work.guests[g as usize].thrash {
+            if self.work.lookahead && spec.pattern != Pattern::Serial {
+                self.thrash_ahead(cx, v, &spec, budget, b);
+            } else {
+                self.thrash::<false>(cx, v, &spec, budget, b);
+            }
+            if spec.cp_overhead > 0.0 {
+                cx.charge.cp += (b.virt as f64 * spec.cp_overhead) as Ns;
+            }
+            return;
+        }
+        // Borrow the workload out of the guest for the burst (nothing in a burst
+        // reads it), so no burst clones it.
+        let w = std::mem::replace(&mut self.work.guests[g as usize].workload, Workload::Idle);
+        match &w {
+            Workload::Idle => b.outcome = Outcome::Idle,
+            Workload::Thrasher { .. } => unreachable!("a thrasher runs from its ThrashSpec"),
+            Workload::Cpu {
+                utilization,
+                burst,
+                cp_overhead,
+            } => {
+                let (utilization, burst, cp_overhead) = (*utilization, *burst, *cp_overhead);
+                let WorkState::Cpu { left } = &mut self.work.vcpus[vi].work else {
+                    unreachable!()
+                };
+                if *left == 0 {
+                    *left = burst.0;
+                }
+                let run = (*left).min(budget);
+                *left -= run;
+                b.virt = run;
+                cx.charge.cp += (run as f64 * cp_overhead) as Ns;
+                if *left == 0 {
+                    let idle = burst.0 as f64 * (1.0 - utilization) / utilization;
+                    let d = if idle > 0.0 {
+                        (idle * (0.5 + self.work.vcpus[vi].rng.f64())) as Ns
+                    } else {
+                        0
+                    };
+                    b.outcome = if d > 0 {
+                        Outcome::Think(d)
+                    } else {
+                        Outcome::Slice
+                    };
+                }
+            }
+            Workload::MinidiskIo {
+                think,
+                pages_per_io,
+                cpu_per_io_us,
+                ..
+            } => {
+                let WorkState::Io { phase, vol } = &mut self.work.vcpus[vi].work else {
+                    unreachable!()
+                };
+                match *phase {
+                    0 => {
+                        *phase = 1;
+                        b.virt = us_f(*cpu_per_io_us).min(budget);
+                        b.outcome = Outcome::Slice;
+                    }
+                    1 => {
+                        *phase = 2;
+                        let vol = *vol;
+                        cx.charge.cp += self.work.costs.virtual_io;
+                        self.cpu.count_virtual_io(v);
+                        let origin = super::io::Origin::Minidisk { vcpu: v };
+                        b.io = Some(self.io.alloc(cx, vol, *pages_per_io, origin));
+                        b.outcome = Outcome::IoWait;
+                    }
+                    _ => {
+                        *phase = 0;
+                        b.outcome = if think.0 > 0 {
+                            Outcome::Think(jittered(think.0, &mut self.work.vcpus[vi].rng))
+                        } else {
+                            Outcome::Slice
+                        };
+                    }
+                }
+            }
+        }
+        self.work.guests[g as usize].workload = w;
+    }
+}
