@@ -32,6 +32,7 @@
 
 pub mod cpu;
 pub mod io;
+pub mod mdc;
 pub mod monitor;
 pub mod paging;
 pub mod storage;
