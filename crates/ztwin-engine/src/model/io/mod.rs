@@ -48,6 +48,10 @@
 //! ended), [`Ev::Arm`] and [`Ev::Da`] (a back-end operation's disk access and
 //! device-adapter transfer ended).
 //!
+//! **Parameters**: [`params`] (the `[[paging]]` and `[[dasd]]` volume groups,
+//! the `[io]` settings and the path model's sections, their checks,
+//! [`params::volumes`]).
+//!
 //! **Origins**: `io` never interprets an [`Origin`]; `model/mod.rs` routes each
 //! completion to its owner. A new kind of I/O is a new `Origin` variant and one
 //! arm there. What `io` needs to know about a request (direction, size,
@@ -61,8 +65,7 @@ mod tests;
 use super::Cx;
 use crate::core::rng::{Rng, Stream};
 use crate::core::units::{Ns, MS, PAGE};
-use crate::scenario::ServiceTime;
-pub use params::{DevKind, DevicePath};
+pub use params::{DevKind, DevicePath, ServiceTime};
 use path::PathModel;
 pub use path::{CacheCounters, ChpSample, CuSample, PathCounters, RankSample};
 use std::collections::VecDeque;

@@ -1,10 +1,15 @@
-//! The I/O configuration a scenario gives: the `[io]` section (CP's I/O
-//! settings and CPU costs per path), the channel paths (`[[chpid]]`), optional
-//! switches (`[[switch]]`), the storage servers with their ranks
-//! (`[[storage_server]]`, `[[storage_server.rank]]`), the logical control
-//! units (`[[control_unit]]`), and where each device group sits (`path = {...}`
-//! on a `[[paging]]` or `[[dasd]]` group). Defaults, bounds, validation and
-//! device geometry live here; `scenario.rs` only calls [`validate`].
+//! The I/O component's parameters: the `[[paging]]` and `[[dasd]]` volume
+//! groups of a scenario (device type, count, addresses, volume serials,
+//! service times, where they sit), the `[io]` section (CP's I/O settings and
+//! CPU costs per path), the channel paths (`[[chpid]]`), optional switches
+//! (`[[switch]]`), the storage servers with their ranks (`[[storage_server]]`,
+//! `[[storage_server.rank]]`) and the logical control units
+//! (`[[control_unit]]`); their checks ([`validate`]), device geometry, and the
+//! volumes they define ([`volumes`]).
+//!
+//! `[[paging]]` volumes are also paging's: their `cylinders` (the PAGE
+//! extent; for FBA and EDEV their `size`) give the page slots ([`volumes`]
+//! returns both).
 //!
 //! A device group without `path` keeps the constant service model (its
 //! `service` times, one exposure): scenarios written before the path model
@@ -17,16 +22,327 @@
 //! consulted source, [K] established domain knowledge, [E] an estimate (a
 //! starting value, to be calibrated at most once per study).
 
+use super::VolumeDef;
 use crate::core::units::Size;
+use crate::core::{invalid, Invalid};
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
 
-/// A configuration problem: where (key path) and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Invalid {
-    pub place: String,
-    pub reason: String,
+/// Service-time parameters of a DASD volume (milliseconds).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServiceTime {
+    pub pending_ms: f64,
+    pub disconnect_ms: f64,
+    /// Connect time per I/O (command overhead).
+    pub connect_ms_per_io: f64,
+    /// Connect time per 4 KB page moved.
+    pub connect_ms_per_page: f64,
+    /// Relative spread of each component (uniform ±), for realistic variation.
+    pub jitter: f64,
 }
+
+impl Default for ServiceTime {
+    fn default() -> Self {
+        ServiceTime {
+            pending_ms: 0.2,
+            disconnect_ms: 0.0,
+            connect_ms_per_io: 0.1,
+            connect_ms_per_page: 0.5,
+            jitter: 0.1,
+        }
+    }
+}
+
+/// A group of identical paging volumes (CP-owned, PAGE extents).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PagingGroup {
+    /// "3390-3", "3390-9", "3390-27", "3390-54".
+    pub device_type: String,
+    #[serde(default = "one")]
+    pub count: u32,
+    /// Device number of the first volume (hex); the others follow.
+    pub first_address: String,
+    /// Volume serials: prefix followed by a sequence number.
+    pub volser_prefix: String,
+    /// Cylinders used for the PAGE extent (default: the whole volume).
+    #[serde(default)]
+    pub cylinders: Option<u32>,
+    /// Size of an FBA or EDEV volume.
+    #[serde(default)]
+    pub size: Option<Size>,
+    #[serde(default)]
+    pub service: ServiceTime,
+    /// Where the volumes sit (the path model); without it, `service`.
+    #[serde(default)]
+    pub path: Option<DevicePath>,
+}
+
+/// A group of non-paging DASD volumes holding minidisks.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DasdGroup {
+    pub device_type: String,
+    #[serde(default = "one")]
+    pub count: u32,
+    pub first_address: String,
+    pub volser_prefix: String,
+    /// Size of an FBA or EDEV volume.
+    #[serde(default)]
+    pub size: Option<Size>,
+    #[serde(default)]
+    pub service: ServiceTime,
+    /// Where the volumes sit (the path model); without it, `service`.
+    #[serde(default)]
+    pub path: Option<DevicePath>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// 3390 geometry: cylinders per model.
+pub fn cylinders_of(device_type: &str) -> Option<u32> {
+    match device_type {
+        "3390-1" => Some(1_113),
+        "3390-2" => Some(2_226),
+        "3390-3" => Some(3_339),
+        "3390-9" => Some(10_017),
+        "3390-27" => Some(32_760),
+        "3390-54" => Some(65_520),
+        _ => None,
+    }
+}
+
+/// Page slots per 3390 cylinder (15 tracks of 12 pages).
+pub const SLOTS_PER_CYL: u64 = 180;
+
+pub fn parse_devno(s: &str) -> Result<u16, String> {
+    u16::from_str_radix(s.trim(), 16)
+        .map_err(|_| format!("'{s}' is not a hexadecimal device number such as 9F01"))
+}
+
+/// Volume serial for member `k` of a group of `count` volumes.
+pub fn volser(prefix: &str, k: u32, count: u32) -> String {
+    if count == 1 {
+        return prefix.to_string();
+    }
+    let w = count.to_string().len().max(1);
+    format!("{prefix}{:0w$}", k + 1)
+}
+
+/// The volume groups' checks: known device types (and sizes), counts, device
+/// numbers (unique, within FFFF), volume serials (unique, at most 6
+/// characters), PAGE extents within the volume, service times; then the I/O
+/// sections and the groups' paths ([`validate_paths`]).
+pub fn validate(paging: &[PagingGroup], dasd: &[DasdGroup], s: &Sections) -> Result<(), Invalid> {
+    let mut addrs = HashSet::new();
+    let mut volsers = HashSet::new();
+    let groups = paging
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            (
+                format!("paging[{i}]"),
+                &g.device_type,
+                g.count,
+                &g.first_address,
+                &g.volser_prefix,
+                &g.service,
+                g.cylinders,
+                g.size,
+                g.path.as_ref(),
+            )
+        })
+        .chain(dasd.iter().enumerate().map(|(i, g)| {
+            (
+                format!("dasd[{i}]"),
+                &g.device_type,
+                g.count,
+                &g.first_address,
+                &g.volser_prefix,
+                &g.service,
+                None,
+                g.size,
+                g.path.as_ref(),
+            )
+        }));
+    let mut refs = Vec::new();
+    for (place, dtype, count, first, prefix, svc, cyls, size, path) in groups {
+        let geo =
+            geometry(dtype, size).map_err(|e| Invalid::new(format!("{place}.device_type"), e))?;
+        let full = geo.cylinders;
+        if cyls.is_some() && geo.kind != DevKind::Eckd {
+            return invalid(
+                format!("{place}.cylinders"),
+                format!("a {dtype} has no cylinders: its size is the paging extent"),
+            );
+        }
+        if count == 0 || count > 1000 {
+            return invalid(format!("{place}.count"), "must be 1 to 1000".into());
+        }
+        let base =
+            parse_devno(first).map_err(|e| Invalid::new(format!("{place}.first_address"), e))?;
+        if base as u32 + count > 0x1_0000 {
+            return invalid(
+                format!("{place}.count"),
+                "device numbers run past FFFF".into(),
+            );
+        }
+        if let Some(c) = cyls {
+            if c == 0 || c > full {
+                return invalid(
+                    format!("{place}.cylinders"),
+                    format!("{c} cylinders: a {dtype} has {full}"),
+                );
+            }
+        }
+        for k in 0..count {
+            let a = base + k as u16;
+            if !addrs.insert(a) {
+                return invalid(
+                    format!("{place}.first_address"),
+                    format!("device {a:04X} is defined twice"),
+                );
+            }
+            let v = volser(prefix, k, count);
+            if v.len() > 6 {
+                return invalid(
+                    format!("{place}.volser_prefix"),
+                    format!("volume serial '{v}' is longer than 6 characters"),
+                );
+            }
+            if !volsers.insert(v.clone()) {
+                return invalid(
+                    format!("{place}.volser_prefix"),
+                    format!("volume serial '{v}' is used twice"),
+                );
+            }
+        }
+        for (n, v) in [
+            ("pending_ms", svc.pending_ms),
+            ("disconnect_ms", svc.disconnect_ms),
+            ("connect_ms_per_io", svc.connect_ms_per_io),
+            ("connect_ms_per_page", svc.connect_ms_per_page),
+        ] {
+            if !(v.is_finite() && (0.0..=10_000.0).contains(&v)) {
+                return invalid(
+                    format!("{place}.service.{n}"),
+                    format!("{v}: must be 0 to 10000 ms"),
+                );
+            }
+        }
+        if svc.pending_ms + svc.disconnect_ms + svc.connect_ms_per_io + svc.connect_ms_per_page
+            <= 0.0
+        {
+            return invalid(
+                format!("{place}.service"),
+                "service time must be positive".into(),
+            );
+        }
+        if !(0.0..1.0).contains(&svc.jitter) {
+            return invalid(
+                format!("{place}.service.jitter"),
+                "must be in [0, 1)".into(),
+            );
+        }
+        refs.push(GroupRef {
+            place,
+            device_type: dtype,
+            size,
+            count,
+            first: base,
+            path,
+        });
+    }
+    validate_paths(s, &refs, &addrs)
+}
+
+/// Index among all DASD (non-paging) volumes of device number `d`.
+pub fn dasd_volume_index(dasd: &[DasdGroup], d: u16) -> Option<usize> {
+    let mut idx = 0usize;
+    for g in dasd {
+        let base = parse_devno(&g.first_address).ok()?;
+        if d >= base && (d as u32) < base as u32 + g.count {
+            return Some(idx + (d - base) as usize);
+        }
+        idx += g.count as usize;
+    }
+    None
+}
+
+/// The volumes of validated groups, paging groups first, then minidisk
+/// groups; and the page slots of each paging volume, as `(volume, slots)`.
+pub fn volumes(paging: &[PagingGroup], dasd: &[DasdGroup]) -> (Vec<VolumeDef>, Vec<(u32, u32)>) {
+    let mut defs = Vec::new();
+    let mut slots = Vec::new();
+    let groups = paging
+        .iter()
+        .map(|g| {
+            (
+                true,
+                &g.device_type,
+                g.count,
+                &g.first_address,
+                &g.volser_prefix,
+                g.cylinders,
+                g.size,
+                &g.service,
+                &g.path,
+            )
+        })
+        .chain(dasd.iter().map(|g| {
+            (
+                false,
+                &g.device_type,
+                g.count,
+                &g.first_address,
+                &g.volser_prefix,
+                None,
+                g.size,
+                &g.service,
+                &g.path,
+            )
+        }));
+    for (is_paging, dtype, count, first, prefix, cylinders, size, service, path) in groups {
+        let base = parse_devno(first).expect("validated");
+        let geo = geometry(dtype, size).expect("validated");
+        let cyls = cylinders.unwrap_or(geo.cylinders);
+        let npav = path.as_ref().map_or(0, |p| p.aliases);
+        let alias0 = path
+            .as_ref()
+            .and_then(|p| p.alias_address.as_deref())
+            .map_or(base.wrapping_add(0x80), |a| {
+                parse_devno(a).expect("validated")
+            });
+        for k in 0..count {
+            if is_paging {
+                let n = if geo.kind == DevKind::Eckd {
+                    cyls as u64 * SLOTS_PER_CYL
+                } else {
+                    geo.blocks
+                };
+                slots.push((defs.len() as u32, n as u32));
+            }
+            defs.push(VolumeDef {
+                devno: base + k as u16,
+                volser: volser(prefix, k, count),
+                device_type: dtype.clone(),
+                cylinders: cyls,
+                paging: is_paging,
+                service: service.clone(),
+                kind: geo.kind,
+                blocks: geo.blocks,
+                path: path.clone(),
+                aliases: (0..npav).map(|j| alias0 + (k * npav + j) as u16).collect(),
+            });
+        }
+    }
+    (defs, slots)
+}
+
+// ------------------------------------------------------------------ the path model
 
 fn bad<T>(place: impl Into<String>, reason: impl Into<String>) -> Result<T, Invalid> {
     Err(Invalid {
@@ -182,21 +498,6 @@ pub struct Geometry {
     pub blocks: u64,
 }
 
-/// 3390 geometry: cylinders per model.
-pub fn cylinders_of(device_type: &str) -> Option<u32> {
-    match device_type {
-        "3390-1" => Some(1_113),
-        "3390-2" => Some(2_226),
-        "3390-3" => Some(3_339),
-        "3390-9" => Some(10_017),
-        "3390-27" => Some(32_760),
-        "3390-54" => Some(65_520),
-        _ => None,
-    }
-}
-
-/// Page slots per 3390 cylinder (15 tracks of 12 pages).
-pub const SLOTS_PER_CYL: u64 = 180;
 /// 4 KB records per 3390 track [K].
 pub const PAGES_PER_TRACK: u32 = 12;
 /// Tracks per 3390 cylinder [K].
@@ -238,11 +539,6 @@ pub fn geometry(device_type: &str, size: Option<Size>) -> Result<Geometry, Strin
         cylinders: 0,
         blocks: s.0 / 4096,
     })
-}
-
-pub fn parse_devno(s: &str) -> Result<u16, String> {
-    u16::from_str_radix(s.trim(), 16)
-        .map_err(|_| format!("'{s}' is not a hexadecimal device number such as 9F01"))
 }
 
 pub fn parse_chpid(s: &str) -> Result<u8, String> {
@@ -336,10 +632,6 @@ impl ChpidDef {
             ChpidType::Fcp => 0.05,
         })
     }
-}
-
-fn one() -> u32 {
-    1
 }
 
 /// `[[switch]]`: a FICON director or Fibre Channel switch.
@@ -610,7 +902,11 @@ fn pos(place: String, v: f64, max: f64) -> Result<(), Invalid> {
 
 /// Check the I/O sections and the device groups' paths together; `taken` is
 /// every device number the groups use (aliases must not collide with them).
-pub fn validate(s: &Sections, groups: &[GroupRef], taken: &HashSet<u16>) -> Result<(), Invalid> {
+pub fn validate_paths(
+    s: &Sections,
+    groups: &[GroupRef],
+    taken: &HashSet<u16>,
+) -> Result<(), Invalid> {
     s.io.validate()?;
     // Switches.
     let mut switches = HashSet::new();

@@ -184,8 +184,8 @@ central_storage = "1G"
 fn build(io: &str) -> Io {
     let sc =
         Scenario::from_toml(&format!("{BASE}{io}"), "bench.toml").unwrap_or_else(|e| panic!("{e}"));
-    let (defs, _) = crate::model::volumes(&sc);
-    Io::new(defs, 2, 3, &crate::model::io_config(&sc))
+    let (defs, _) = params::volumes(&sc.paging, &sc.dasd);
+    Io::new(defs, 2, 3, &sc.io_config())
 }
 
 /// One issuer of the closed loop: its volume and the requests it sends.
@@ -847,8 +847,8 @@ path = { control_unit = "LCU0" }
             "e.toml",
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        let (defs, _) = crate::model::volumes(&sc);
-        let io = Io::new(defs, 2, 1, &crate::model::io_config(&sc));
+        let (defs, _) = params::volumes(&sc.paging, &sc.dasd);
+        let io = Io::new(defs, 2, 1, &sc.io_config());
         io.cp_extra(vol, Kind::Paging, 8) as f64 / 8.0
     };
     let (eckd, fba, direct) = (cost("5.3", 2), cost("5.2", 0), cost("5.3", 0));

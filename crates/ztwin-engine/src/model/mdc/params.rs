@@ -5,8 +5,7 @@
 use crate::core::units::Size;
 use serde::Deserialize;
 
-/// A configuration problem: where (key path) and why.
-pub use crate::model::io::params::Invalid;
+use crate::core::Invalid;
 
 /// `[mdc]`: SET MDC and the cache's costs.
 #[derive(Debug, Clone, Deserialize)]
