@@ -192,6 +192,7 @@ pub struct Model {
     pub(crate) io: Io,
     pub(crate) cpu: Cpus,
     pub(crate) work: Workloads,
+    pub(crate) mdc: mdc::Mdc,
     pub(crate) mon: monitor::Monitor,
     /// Guests logged on at time zero.
     initial: Vec<u32>,
@@ -202,12 +203,16 @@ pub struct Model {
     ev_counts: [u64; 7],
 }
 
-/// A timeline action at `at`, for guests `guests`.
+/// A timeline action at `at`, for guests `guests` (the `cache` and `mdc`
+/// actions: on volume `vol` or server `server`, `on` or off).
 struct TimelineAction {
     at: Ns,
     action: Action,
     guests: Vec<u32>,
     workload: Option<Workload>,
+    vol: Option<u32>,
+    server: Option<String>,
+    on: bool,
 }
 
 /// Page-table bytes of random touchers above which prefetching ahead of them
@@ -239,6 +244,7 @@ impl Twin {
         let ncpu = sc.system.processors as usize;
         // The guests, in group order, each group's members numbered.
         let mut defs = Vec::new();
+        let mut users = Vec::new();
         let mut vpages = Vec::new();
         let mut works = Vec::new();
         let mut initial = Vec::new();
@@ -250,6 +256,7 @@ impl Twin {
                 if g.logged_on {
                     initial.push(defs.len() as u32);
                 }
+                users.push(id.clone());
                 defs.push(GuestDef {
                     userid: id,
                     nvcpu: g.virtual_cpus,
@@ -266,7 +273,9 @@ impl Twin {
         }
         let st = Storage::new(&sc.storage(), ncpu, &vpages);
         let (vols, slots) = io::params::volumes(&sc.paging, &sc.dasd);
+        let devnos: Vec<u16> = vols.iter().map(|v| v.devno).collect();
         let io = Io::new(vols, ncpu, seed, &sc.io_config());
+        let mdc = mdc::Mdc::new(sc.mdc.as_ref(), &devnos, &users);
         let pg = Paging::new(&sc.paging_params(), &slots, ncpu, defs.len());
         let cpu = Cpus::new(&sc.cpu(), defs);
         let work = Workloads::new(
@@ -308,6 +317,12 @@ impl Twin {
                     .map(|(grp, k)| first[grp] + k)
                     .collect(),
                 workload: t.workload.clone(),
+                vol: t.device.as_deref().map(|d| {
+                    let dev = io::params::parse_devno(d).expect("validated");
+                    devnos.iter().position(|&x| x == dev).expect("validated") as u32
+                }),
+                server: t.server.clone(),
+                on: t.on.unwrap_or(true),
             })
             .collect();
         Twin {
@@ -318,6 +333,7 @@ impl Twin {
                 io,
                 cpu,
                 work,
+                mdc,
                 mon,
                 initial,
                 timeline,
@@ -415,7 +431,7 @@ impl Model {
                 self.cpu.test_idle(&mut self.st, guest, gen)
             }
             Ev::Mon(monitor::Ev::Hf) => {
-                self.hf_sample();
+                self.hf_sample(cx.now());
                 cx.at(self.mon.hf_rate, monitor::Ev::Hf);
             }
             Ev::Mon(monitor::Ev::Sample) => unreachable!("the emitter takes samples"),
@@ -440,6 +456,8 @@ impl Model {
                 self.migration_done(cx, block);
             }
             Origin::Minidisk { vcpu } => self.cpu.io_wait_over(vcpu),
+            Origin::Mdc { slot } => self.mdc_stage_done(slot),
+            Origin::Linux { vcpu, stream, path } => self.linux_io_done(vcpu, stream, path),
         }
         self.io.release(d.req);
         self.io.start_next(cx, vol);
@@ -450,6 +468,10 @@ impl Model {
     /// paging, the frame waiters freed frames woke go to cpu.
     #[inline(always)]
     pub(crate) fn get_frame(&mut self, cx: &mut Cx, g: u32, vp: u32) -> Option<u32> {
+        // The minidisk cache is the first victim when frames run short.
+        if self.st.short_of_frames() && self.mdc.held().0 > 0 {
+            self.mdc_first_victim();
+        }
         let Model { st, pg, io, .. } = self;
         let f = st.get_frame(cx, &mut Backing { pg, io }, g, vp);
         if !st.pageouts().is_empty() {
@@ -457,6 +479,15 @@ impl Model {
         }
         self.wake_frame_waiters();
         f
+    }
+
+    /// Take frames back from the minidisk cache before a demand scan (an
+    /// eighth of what it holds, at least 64).
+    #[inline(never)]
+    fn mdc_first_victim(&mut self) {
+        let held = self.mdc.held().0;
+        self.mdc.shrink((held / 8).max(64));
+        self.mdc_give_back();
     }
 
     /// Hand the demand scan's page-outs to paging.
@@ -519,12 +550,64 @@ impl Model {
     /// High-frequency sampling, the components in a fixed order: CPU counts
     /// and virtual CPU states, working sets, device queues, the storage
     /// demand rate, then admission to the dispatch list.
-    fn hf_sample(&mut self) {
+    fn hf_sample(&mut self, now: Ns) {
         self.cpu.hf_tick();
         self.st.hf_tick();
         self.io.hf_tick();
         self.st.update_rate(self.mon.hf_rate);
+        self.mdc_arbiter(now);
         self.cpu.admit_eligible(&mut self.st);
+    }
+
+    /// A minidisk-cache staging completed: storage lends the frames the
+    /// cache may take for it, the cache inserts (reusing its own least
+    /// recently used frames beyond them), the waiting guest owes the
+    /// insertion's CP time and runs again.
+    fn mdc_stage_done(&mut self, slot: u32) {
+        let want = self.mdc.stage_frames(slot);
+        let lent = if want > 0 { self.st.lend_mdc(want) } else { 0 };
+        let (vcpu, cp) = self.mdc.end_stage(slot, lent);
+        self.mdc_give_back();
+        self.cpu.owe_cp(vcpu, cp);
+        self.cpu.io_wait_over(vcpu);
+    }
+
+    /// Frames and XSTOR blocks the minidisk cache freed go back to storage.
+    #[inline]
+    fn mdc_give_back(&mut self) {
+        let (cs, xs) = self.mdc.take_released();
+        if cs > 0 {
+            self.st.unlend_mdc(cs);
+            self.wake_frame_waiters();
+        }
+        if xs > 0 {
+            self.st.unlend_mdc_xstor(xs);
+        }
+    }
+
+    /// The minidisk cache's arbiter (at each high-frequency sample): its
+    /// targets from storage's state, then the XSTOR blocks it may hold.
+    fn mdc_arbiter(&mut self, now: Ns) {
+        if !self.mdc.configured() {
+            return;
+        }
+        let s = self.st.sample(now);
+        self.mdc.arbiter(&mdc::ArbiterInput {
+            dpa: s.dpa as u64,
+            avail: s.avail as u64,
+            high: s.high as u64,
+            scans: s.c.scans,
+            xs_total: s.xs_total as u64,
+            xs_free: s.xs_free as u64,
+            xs_low: s.xs_low as u64,
+            migrations: s.c.migrated,
+        });
+        self.mdc_give_back();
+        let room = self.mdc.xstor_room();
+        if room > 0 {
+            let n = self.st.lend_mdc_xstor(room);
+            self.mdc.lend_xstor(n);
+        }
     }
 
     /// Consistency of the components' state (debug builds, at each sample).
@@ -533,10 +616,38 @@ impl Model {
         self.io.check();
         self.pg.check();
         self.st.check();
+        self.mdc.check();
+        let (cs, xs) = self.mdc.held();
+        assert_eq!(
+            (cs, xs),
+            self.st.mdc_lent(),
+            "frames the cache holds vs lent"
+        );
     }
 
     /// Timeline action `idx`, for each guest it names in turn.
     fn timeline(&mut self, cx: &mut Cx, idx: usize) {
+        let t = &self.timeline[idx];
+        match t.action {
+            Action::Cache => {
+                self.io.set_cache(t.vol, t.server.as_deref(), t.on);
+                return;
+            }
+            Action::Mdc => {
+                let (vol, on) = (t.vol, t.on);
+                if t.guests.is_empty() {
+                    self.mdc.set(vol, None, on);
+                } else {
+                    for k in 0..t.guests.len() {
+                        let g = self.timeline[idx].guests[k];
+                        self.mdc.set(None, Some(g), on);
+                    }
+                }
+                self.mdc_give_back();
+                return;
+            }
+            _ => {}
+        }
         for k in 0..self.timeline[idx].guests.len() {
             let t = &self.timeline[idx];
             let gi = t.guests[k];
@@ -551,6 +662,7 @@ impl Model {
                     self.start_workload(cx, gi, w);
                 }
                 Action::Stop => self.stop_workload(gi),
+                Action::Cache | Action::Mdc => unreachable!("handled above"),
             }
         }
     }
@@ -572,6 +684,90 @@ impl Model {
         let busy: Vec<_> = self.io.devices().map(|d| (d.busy, d.queued)).collect();
         let (reqs, free) = self.io.arena();
         eprintln!("volumes (busy, queued): {busy:?}; I/O requests {reqs} ({free} free)");
+        self.debug_io(now);
+    }
+
+    /// The I/O side of `ZTWIN_DEBUG` (whole run): per subchannel its SSCH
+    /// rate and mean pending, disconnect, connect and response, and the
+    /// I/Os the minidisk cache avoided; channels, ranks, the cache, and
+    /// each guest's virtual I/Os and CPU.
+    fn debug_io(&self, now: Ns) {
+        let secs = now as f64 / 1e9;
+        if secs <= 0.0 {
+            return;
+        }
+        let ms = |ns: u64, n: u64| ns as f64 / n.max(1) as f64 / 1e6;
+        for d in self.io.devices().filter(|d| d.c.ssch > 0) {
+            let c = d.c;
+            eprintln!(
+                "dev {:04X}{} ssch/s {:.1} avoid/s {:.1} pend {:.3} disc {:.3} conn {:.3} resp {:.3} ms hfq {:.2}",
+                d.devno,
+                d.alias_of.map_or(String::new(), |b| format!("->{b:04X}")),
+                c.ssch as f64 / secs,
+                if d.alias_of.is_none() && !d.hyperpav { self.mdc.avoided(d.index) as f64 / secs } else { 0.0 },
+                ms(c.pend_ns, c.ssch),
+                ms(c.disc_ns, c.ssch),
+                ms(c.conn_ns, c.ssch),
+                ms(c.resp_ns, c.ssch),
+                c.hf_queue as f64 / c.hf_count.max(1) as f64,
+            );
+        }
+        for c in self.io.chpids() {
+            eprintln!(
+                "chpid {:02X} {:?} busy {:.1}% ios/s {:.1} MB/s {:.1}",
+                c.id,
+                c.kind,
+                c.busy_ns as f64 / now as f64 * 100.0,
+                c.ios as f64 / secs,
+                c.bytes as f64 / secs / 1e6
+            );
+        }
+        for r in self.io.ranks() {
+            eprintln!(
+                "rank {} busy {:.1}% (of {} arms) stages {} syncs {} destages {} prestages {}",
+                r.name,
+                r.busy_ns as f64 / (now as f64 * r.arms as f64) * 100.0,
+                r.arms,
+                r.stages,
+                r.syncs,
+                r.destages,
+                r.prestages
+            );
+        }
+        let pc = self.io.path_counters();
+        if pc.started > 0 {
+            eprintln!(
+                "path model: {pc:?}; adapters busy {:.1}% (device) / {:.1}% (host, summed)",
+                pc.da_busy_ns as f64 / now as f64 * 100.0,
+                pc.ha_busy_ns as f64 / now as f64 * 100.0
+            );
+        }
+        if self.mdc.configured() {
+            let s = self.st.sample(now);
+            eprintln!(
+                "mdc: {:?}",
+                self.mdc.sample(s.dpa as u64, s.xs_total as u64)
+            );
+        }
+        for g in 0..self.cpu.guest_count() {
+            let (mut vio, mut tt, mut vt) = (0u64, 0u64, 0u64);
+            for v in self.cpu.vcpus(g) {
+                vio += v.vio;
+                tt += v.ttime;
+                vt += v.vtime;
+            }
+            if vio > 0 {
+                eprintln!(
+                    "guest {} vio/s {:.1} cpu {:.1}% (virt {:.1}%) cp us/vio {:.2} virt us/vio {:.2}",
+                    self.cpu.guest(g).userid,
+                    vio as f64 / secs,
+                    tt as f64 / now as f64 * 100.0,
+                    vt as f64 / now as f64 * 100.0,
+                    (tt - vt) as f64 / vio as f64 / 1e3,
+                    vt as f64 / vio as f64 / 1e3,
+                );
+            }
+        }
     }
 }
 

@@ -82,6 +82,11 @@ pub enum Origin {
     Migrate { block: u32 },
     /// A guest's minidisk I/O, which virtual CPU `vcpu` waits for.
     Minidisk { vcpu: u32 },
+    /// The minidisk cache's staging `slot` (a guest waits for it).
+    Mdc { slot: u32 },
+    /// A Linux guest's request on path `path` of stream `stream` of virtual
+    /// CPU `vcpu`.
+    Linux { vcpu: u32, stream: u16, path: u16 },
 }
 
 /// Events of the I/O component.
@@ -130,8 +135,11 @@ pub enum Kind {
 pub struct Request {
     /// 4 KB pages moved (paging blocks, minidisk blocks).
     pub pages: u32,
-    /// Bytes moved (`pages` x 4096 unless set).
+    /// Bytes moved over the channel (`pages` x 4096 unless set).
     pub bytes: u32,
+    /// Bytes the storage server writes for it (`bytes`, unless a command
+    /// such as SCSI WRITE SAME makes the server write more than moves).
+    pub span: u32,
     pub write: bool,
     /// Part of a sequential run (prestaged on reads, destaged in full stripes).
     pub seq: bool,
@@ -141,9 +149,11 @@ pub struct Request {
 impl Request {
     /// A random read of `pages` pages.
     pub fn read(pages: u32, kind: Kind) -> Request {
+        let bytes = pages.saturating_mul(PAGE as u32);
         Request {
             pages,
-            bytes: pages.saturating_mul(PAGE as u32),
+            bytes,
+            span: bytes,
             write: false,
             seq: false,
             kind,
@@ -232,8 +242,9 @@ pub struct DevCounters {
     pub pend_ns: u64,
     pub disc_ns: u64,
     pub conn_ns: u64,
-    /// Sum over completed I/Os of queue wait + service (for MLOAD; on the
-    /// base, for every I/O to the volume whichever exposure ran it).
+    /// Sum over completed I/Os of queue wait + service, on the subchannel
+    /// that ran them (the queue wait of an I/O queued at the base and run on
+    /// an alias counts on the alias).
     pub resp_ns: u64,
     /// High-frequency samples: count, summed queue length, busy count.
     pub hf_count: u64,
@@ -300,6 +311,7 @@ struct Req {
     free: bool,
     // The path model's.
     bytes: u32,
+    span: u32,
     write: bool,
     seq: bool,
     kind: Kind,
@@ -364,6 +376,8 @@ pub struct Io {
     /// The path model (channels, control units, storage servers), when any
     /// volume has a path.
     pm: Option<Box<PathModel>>,
+    /// CMS FORMAT on an EDEV zeroes ranges with SCSI WRITE SAME.
+    write_same: bool,
 }
 
 impl Io {
@@ -395,7 +409,17 @@ impl Io {
             free: Vec::new(),
             ssch_by_cpu: vec![0; cpus],
             pm,
+            write_same: match cfg.params.write_same {
+                params::Auto::Auto => cfg.cp_level >= (5, 3),
+                params::Auto::Yes => true,
+                params::Auto::No => false,
+            },
         }
+    }
+
+    /// Does CMS FORMAT of an EDEV minidisk use SCSI WRITE SAME?
+    pub fn write_same(&self) -> bool {
+        self.write_same
     }
 
     /// A read request of `pages` pages to volume `vol` for `origin`, queued
@@ -418,6 +442,7 @@ impl Io {
             cpu: cx.cpu,
             free: false,
             bytes: rq.bytes.max(1),
+            span: rq.span.max(rq.bytes).max(1),
             write: rq.write,
             seq: rq.seq,
             kind: rq.kind,

@@ -272,6 +272,22 @@ pub fn dasd_volume_index(dasd: &[DasdGroup], d: u16) -> Option<usize> {
     None
 }
 
+/// What a workload needs to know of `[[dasd]]` volume `d` (validated groups).
+pub fn dasd_info(dasd: &[DasdGroup], d: u16) -> Option<crate::model::workload::params::DasdInfo> {
+    for g in dasd {
+        let base = parse_devno(&g.first_address).ok()?;
+        if d >= base && (d as u32) < base as u32 + g.count {
+            let geo = geometry(&g.device_type, g.size).ok()?;
+            return Some(crate::model::workload::params::DasdInfo {
+                blocks: geo.blocks,
+                kind: geo.kind,
+                aliases: g.path.as_ref().map_or(0, |p| p.aliases),
+            });
+        }
+    }
+    None
+}
+
 /// The volumes of validated groups, paging groups first, then minidisk
 /// groups; and the page slots of each paging volume, as `(volume, slots)`.
 pub fn volumes(paging: &[PagingGroup], dasd: &[DasdGroup]) -> (Vec<VolumeDef>, Vec<(u32, u32)>) {

@@ -1374,7 +1374,7 @@ impl Io {
                     let sv = &pm.servers[s as usize];
                     let Some(&w) = sv.nvs_wait.front() else { break };
                     let q = self.reqs[w as usize];
-                    if sv.nvs_used + q.bytes as u64 > sv.nvs_total {
+                    if sv.nvs_used + (q.span as u64).min(sv.nvs_total) > sv.nvs_total {
                         break;
                     }
                     pm.servers[s as usize].nvs_wait.pop_front();
@@ -1409,9 +1409,8 @@ impl Io {
         c.pend_ns += q.pend;
         c.disc_ns += q.disc;
         c.conn_ns += q.conn;
-        let v = &mut self.vols[q.vol as usize];
-        v.c.resp_ns += resp;
-        v.smooth(resp);
+        c.resp_ns += resp;
+        self.vols[q.vol as usize].smooth(resp);
         pm.free_expo(p, q.expo);
         let qm = &mut self.reqs[r as usize];
         qm.expo = NONE;
@@ -1664,7 +1663,9 @@ impl PathModel {
         if q.write {
             self.vols[p as usize].cache.writes += 1;
             let sv = &self.servers[s as usize];
-            if sv.nvs_wait.is_empty() && sv.nvs_used + q.bytes as u64 <= sv.nvs_total {
+            if sv.nvs_wait.is_empty()
+                && sv.nvs_used + (q.span as u64).min(sv.nvs_total) <= sv.nvs_total
+            {
                 self.dirty(p, q);
                 self.vols[p as usize].cache.write_hits += 1;
                 let rank = self.vols[p as usize].rank;
@@ -1703,7 +1704,7 @@ impl PathModel {
     /// Write `q` on path volume `p` is in NVS: dirty data for its rank.
     fn dirty(&mut self, p: u32, q: &super::Req) {
         let v = &self.vols[p as usize];
-        let b = q.bytes as u64;
+        let b = (q.span as u64).min(self.servers[v.server as usize].nvs_total);
         self.servers[v.server as usize].nvs_used += b;
         let r = &mut self.ranks[v.rank as usize];
         if q.seq {

@@ -332,6 +332,7 @@ fn seq_read(kb: u32, kind: Kind) -> Request {
     Request {
         pages: kb / 4,
         bytes: kb * 1024,
+        span: kb * 1024,
         write: false,
         seq: true,
         kind,

@@ -167,12 +167,12 @@ pub struct ArbiterInput {
     pub dpa: u64,
     pub avail: u64,
     pub high: u64,
-    /// Demand scans since the last sample.
+    /// Demand scans so far (cumulative; the arbiter takes the difference).
     pub scans: u64,
     pub xs_total: u64,
     pub xs_free: u64,
     pub xs_low: u64,
-    /// Migrations from XSTOR since the last sample.
+    /// Pages migrated from XSTOR so far (cumulative).
     pub migrations: u64,
 }
 
@@ -184,6 +184,7 @@ struct Fair {
 }
 
 pub struct Mdc {
+    configured: bool,
     on: bool,
     vol_on: Vec<bool>,
     user_off: Vec<bool>,
@@ -220,6 +221,9 @@ pub struct Mdc {
     c: MdcCounters,
     by_vol: Vec<u64>,
     by_guest: Vec<u64>,
+    /// The arbiter's last view of the cumulative scans and migrations.
+    last_scans: u64,
+    last_migrations: u64,
 }
 
 impl Mdc {
@@ -229,6 +233,7 @@ impl Mdc {
     pub fn new(p: Option<&MdcParams>, devnos: &[u16], users: &[String]) -> Mdc {
         let d = MdcParams::default();
         let on = p.is_some_and(|p| p.system);
+        let configured = p.is_some();
         let p = p.unwrap_or(&d);
         let off: Vec<u16> = p
             .volumes_off
@@ -237,6 +242,7 @@ impl Mdc {
             .collect();
         let frames = |s: crate::core::units::Size| s.0 / PAGE;
         Mdc {
+            configured,
             on,
             vol_on: devnos.iter().map(|d| !off.contains(d)).collect(),
             user_off: users.iter().map(|u| p.users_off.contains(u)).collect(),
@@ -271,12 +277,20 @@ impl Mdc {
             c: MdcCounters::default(),
             by_vol: vec![0; devnos.len()],
             by_guest: vec![0; users.len()],
+            last_scans: 0,
+            last_migrations: 0,
         }
     }
 
     #[inline]
     fn key(vol: u32, unit: u32) -> u64 {
         ((vol as u64) << 32) | unit as u64
+    }
+
+    /// Has the scenario an `[mdc]` section (the arbiter runs even while SET
+    /// MDC SYSTEM is off, to follow storage)?
+    pub fn configured(&self) -> bool {
+        self.configured
     }
 
     /// Is guest `g`'s I/O to volume `vol` eligible for the cache?
@@ -604,12 +618,16 @@ impl Mdc {
     /// demand scan (or XSTOR migration), grow them while storage has frames
     /// to spare, within SET MDC's bounds and with its bias.
     pub fn arbiter(&mut self, a: &ArbiterInput) {
+        let scans = a.scans.saturating_sub(self.last_scans);
+        let migrations = a.migrations.saturating_sub(self.last_migrations);
+        self.last_scans = a.scans;
+        self.last_migrations = a.migrations;
         if !self.on {
             return;
         }
         let max_cs = self.max[CS].unwrap_or(a.dpa).min(a.dpa);
         let t = self.target[CS] as f64;
-        let next = if a.scans > 0 {
+        let next = if scans > 0 {
             t * (1.0 - self.step / self.bias)
         } else if a.avail > a.high {
             let room = (a.avail - a.high) as f64;
@@ -622,7 +640,7 @@ impl Mdc {
         self.shrink_to(CS, to);
         let max_xs = self.max[XS].unwrap_or(a.xs_total).min(a.xs_total);
         let t = self.target[XS] as f64;
-        let next = if a.migrations > 0 || a.xs_free <= a.xs_low {
+        let next = if migrations > 0 || a.xs_free <= a.xs_low {
             t * (1.0 - self.step / self.bias)
         } else if a.xs_free > a.xs_low {
             let room = (a.xs_free - a.xs_low) as f64;

@@ -277,10 +277,10 @@ fn frames_lent_are_held_or_returned() {
             st.stage(&mut m, vol, g, l);
         }
         if i % 500 == 0 {
-            let scans = (i / 500) % 3;
+            let scans = i / 1_000;
             m.arbiter(&ArbiterInput {
                 scans,
-                avail: if scans > 0 { 10 } else { 5_000 },
+                avail: if i % 1_000 == 0 { 10 } else { 5_000 },
                 ..roomy()
             });
             st.settle(&mut m);
