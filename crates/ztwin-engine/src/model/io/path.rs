@@ -217,7 +217,12 @@ struct Rank {
     da: u32,
     arms: u32,
     active: u32,
+    /// Mean random positioning time; each access draws its own, uniform
+    /// between 0 and twice the mean for a disk (seek distance and rotational
+    /// latency vary), between half and one and a half times for flash [E].
     pos: Ns,
+    flash: bool,
+    rng: Rng,
     seq_pos: Ns,
     npb: f64,
     raid: Raid,
@@ -458,6 +463,12 @@ impl PathModel {
                         arms: r.disks,
                         active: 0,
                         pos: ms(r.position()),
+                        flash: r.media == params::Media::Flash,
+                        rng: Rng::new(
+                            seed,
+                            Stream::System,
+                            0x5241_4e4b_0000 + pm.ranks.len() as u64,
+                        ),
                         seq_pos: ms(r.seq_position()),
                         npb: npb(r.media_rate()),
                         raid: r.raid,
@@ -1034,13 +1045,15 @@ impl PathModel {
     }
 
     /// Arm time of operation `op`.
-    fn op_time(&self, op: u32) -> Ns {
-        let o = &self.ops[op as usize];
-        let r = &self.ranks[o.rank as usize];
+    fn op_time(&mut self, op: u32) -> Ns {
+        let o = self.ops[op as usize];
+        let r = &mut self.ranks[o.rank as usize];
         let xfer = o.bytes as f64 * r.npb;
+        let u = r.rng.f64();
+        let pos = r.pos as f64 * if r.flash { 0.5 + u } else { 2.0 * u };
         let t = match o.kind {
-            OP_STAGE => r.pos as f64 + xfer,
-            OP_SYNC => r.pos as f64,
+            OP_STAGE => pos + xfer,
+            OP_SYNC => pos,
             OP_PRESTAGE => r.seq_pos as f64 + xfer,
             OP_DESTAGE_RAND => {
                 let ops = match r.raid {

@@ -415,10 +415,12 @@ fn rank_and_adapter_busy_follow_the_utilisation_law() {
     let pc = io.path_counters();
     let stages: u64 = io.ranks().map(|r| r.stages).sum();
     assert_eq!(stages, pc.completed, "one stage per miss");
+    // Positioning is drawn per access (uniform, mean 6 ms): the arm time per
+    // stage averages D within the sampling error.
     let d_rank = 6e6 + 49_152.0 * 1_000.0 / 40.0;
     let busy: u64 = io.ranks().map(|r| r.busy_ns).sum();
     assert!(
-        (busy as f64 / (stages as f64 * d_rank) - 1.0).abs() < 1e-6,
+        (busy as f64 / (stages as f64 * d_rank) - 1.0).abs() < 0.02,
         "rank arm time {busy} vs stages x D"
     );
     let d_da = 49_152.0 * 1_000.0 / 400.0;
@@ -427,9 +429,9 @@ fn rank_and_adapter_busy_follow_the_utilisation_law() {
         "adapter time {} vs stages x D",
         pc.da_busy_ns
     );
-    // Every miss disconnected for at least the stage.
+    // Every miss disconnected for the stage, on average at least.
     for d in io.devices() {
-        assert!(d.c.disc_ns as f64 >= d.c.ssch as f64 * (d_rank + d_da) * 0.999);
+        assert!(d.c.disc_ns as f64 >= d.c.ssch as f64 * (d_rank + d_da) * 0.95);
     }
 }
 
@@ -796,7 +798,7 @@ fn cache_off_sends_every_io_to_the_disk() {
     io.set_cache(Some(0), None, false);
     let (disc_off, conn_off) = measure(&mut io);
     assert!(disc_on < 0.2, "cached: {disc_on:.2} ms disconnect");
-    assert!(disc_off >= 6.0, "uncached: {disc_off:.2} ms disconnect");
+    assert!(disc_off >= 5.0, "uncached: {disc_off:.2} ms disconnect");
     assert!(
         conn_off > conn_on * 1.5,
         "connect {conn_on:.2} -> {conn_off:.2} ms"
