@@ -717,7 +717,7 @@ impl Model {
                 "chpid {:02X} {:?} busy {:.1}% ios/s {:.1} MB/s {:.1}",
                 c.id,
                 c.kind,
-                c.busy_ns as f64 / now as f64 * 100.0,
+                c.busy_ns as f64 / (now as f64 * c.slots as f64) * 100.0,
                 c.ios as f64 / secs,
                 c.bytes as f64 / secs / 1e6
             );
@@ -756,18 +756,37 @@ impl Model {
                 tt += v.ttime;
                 vt += v.vtime;
             }
-            if vio > 0 {
+            if vio > 0 || tt > 0 {
                 eprintln!(
                     "guest {} vio/s {:.1} cpu {:.1}% (virt {:.1}%) cp us/vio {:.2} virt us/vio {:.2}",
                     self.cpu.guest(g).userid,
                     vio as f64 / secs,
                     tt as f64 / now as f64 * 100.0,
                     vt as f64 / now as f64 * 100.0,
-                    (tt - vt) as f64 / vio as f64 / 1e3,
-                    vt as f64 / vio as f64 / 1e3,
+                    (tt - vt) as f64 / vio.max(1) as f64 / 1e3,
+                    vt as f64 / vio.max(1) as f64 / 1e3,
                 );
             }
         }
+        let (mut emul, mut cpu_cp, mut sys) = (0u64, 0u64, 0u64);
+        for c in self.cpu.counters() {
+            emul += c.emul_ns;
+            cpu_cp += c.cp_user_ns;
+            sys += c.sys_ns;
+        }
+        let pg = self.pg.sample();
+        let moves = pg.c.pages_read + pg.c.pages_written;
+        eprintln!(
+            "cpu: emulation {:.2} s, CP for users {:.2} s, system {:.2} s; pages moved {} ({:.1}/s), CP+system us per move {:.2}; refs {} ({:.0}/s)",
+            emul as f64 / 1e9,
+            cpu_cp as f64 / 1e9,
+            sys as f64 / 1e9,
+            moves,
+            moves as f64 / secs,
+            (cpu_cp + sys) as f64 / moves.max(1) as f64 / 1e3,
+            self.work.refs(),
+            self.work.refs() as f64 / secs
+        );
     }
 }
 

@@ -317,8 +317,9 @@ struct Req {
     kind: Kind,
     /// The exposure running it (`NONE` while queued).
     expo: u32,
-    /// The channel path it holds (index in its path group).
+    /// The channel path it holds (index in its path group), since when.
     link: u16,
+    held_at: Ns,
     phase: u8,
     /// What its disconnect waits for (path.rs `MISS_*`).
     miss: u8,
@@ -448,6 +449,7 @@ impl Io {
             kind: rq.kind,
             expo: NONE,
             link: 0,
+            held_at: 0,
             phase: 0,
             miss: 0,
             mark: 0,

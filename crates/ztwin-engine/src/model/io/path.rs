@@ -104,7 +104,11 @@ pub struct ChpSample {
     pub kind: ChpidType,
     /// Link rate, MB/s.
     pub mb_s: f64,
-    /// Time held by I/Os (busy), I/Os carried, bytes moved (cumulative).
+    /// Transfers it carries at once (its busy share is `busy_ns` over
+    /// `slots` times the elapsed time).
+    pub slots: u32,
+    /// Time held by I/Os (summed over its transfers), I/Os carried, bytes
+    /// moved (cumulative).
     pub busy_ns: u64,
     pub ios: u64,
     pub bytes: u64,
@@ -187,8 +191,11 @@ struct Chp {
     id: u8,
     kind: ChpidType,
     mb_s: f64,
-    busy: bool,
-    since: Ns,
+    /// Transfers it carries at once: ESCON one (circuit-switched); FICON and
+    /// FCP multiplex as many as its rate holds at the rate of its fastest
+    /// path (its link is shared, not held).
+    slots: u32,
+    active: u32,
     groups: Vec<u32>,
     busy_ns: u64,
     ios: u64,
@@ -408,8 +415,8 @@ impl PathModel {
                 id,
                 kind: d.kind,
                 mb_s: d.rate_mb_s(),
-                busy: false,
-                since: 0,
+                slots: 1,
+                active: 0,
                 groups: Vec::new(),
                 busy_ns: 0,
                 ios: 0,
@@ -419,7 +426,7 @@ impl PathModel {
         // Storage servers: host adapters, device adapters, ranks.
         let mut server_of: HashMap<&str, usize> = HashMap::new();
         let mut ha_base: Vec<usize> = Vec::new();
-        let mut rank_of: HashMap<&str, Vec<u32>> = HashMap::new();
+        let mut rank_of: HashMap<String, Vec<u32>> = HashMap::new();
         for (si, sv) in cfg.servers.iter().enumerate() {
             server_of.insert(sv.name.as_str(), si);
             ha_base.push(pm.has.len());
@@ -484,7 +491,12 @@ impl PathModel {
                         prestages: 0,
                     });
                 }
-                rank_of.insert(r.name.as_str(), these);
+                if r.count > 1 {
+                    for (j, &rk) in these.iter().enumerate() {
+                        rank_of.insert(format!("{}.{}", r.name, j + 1), vec![rk]);
+                    }
+                }
+                rank_of.insert(r.name.clone(), these);
             }
             pm.servers.push(Server {
                 name: sv.name.clone(),
@@ -613,7 +625,7 @@ impl PathModel {
             let sv = &mut pm.servers[si];
             let rank = match &path.rank {
                 Some(r) => {
-                    let list = &rank_of[r.as_str()];
+                    let list = &rank_of[r];
                     let t = rank_turn.entry(r.clone()).or_insert(0);
                     let rk = list[*t % list.len()];
                     *t += 1;
@@ -666,6 +678,22 @@ impl PathModel {
                 rng: Rng::new(seed, Stream::Device, k as u64),
                 cache: CacheCounters::default(),
             });
+        }
+        // FICON and FCP channels multiplex: as many transfers as their rate
+        // holds at the rate of their fastest path.
+        let mut slots = vec![u32::MAX; pm.chp.len()];
+        for g in &pm.groups {
+            for l in &g.links {
+                let c = &pm.chp[l.chp as usize];
+                if c.kind != ChpidType::Escon {
+                    let link = 1_000.0 / l.npb;
+                    let k = ((c.mb_s / link) + 1e-9).floor().max(1.0) as u32;
+                    slots[l.chp as usize] = slots[l.chp as usize].min(k);
+                }
+            }
+        }
+        for (c, k) in pm.chp.iter_mut().zip(slots) {
+            c.slots = if k == u32::MAX { 1 } else { k };
         }
         // HyperPAV pools of the LCUs that have volumes.
         for (li, cu) in cfg.control_units.iter().enumerate() {
@@ -757,6 +785,7 @@ impl PathModel {
                 id: c.id,
                 kind: c.kind,
                 mb_s: c.mb_s,
+                slots: c.slots,
                 busy_ns: c.busy_ns,
                 ios: c.ios,
                 bytes: c.bytes,
@@ -924,7 +953,7 @@ impl PathModel {
 
     /// A path of group `g` free now (CHPID and an adapter slot), taken.
     #[inline]
-    fn acquire(&mut self, g: u32, now: Ns) -> Option<u16> {
+    fn acquire(&mut self, g: u32) -> Option<u16> {
         let gr = &mut self.groups[g as usize];
         let n = gr.links.len();
         for k in 0..n {
@@ -932,9 +961,8 @@ impl PathModel {
             let l = gr.links[li];
             let c = &mut self.chp[l.chp as usize];
             let h = &mut self.has[l.ha as usize];
-            if !c.busy && h.active < h.conc {
-                c.busy = true;
-                c.since = now;
+            if c.active < c.slots && h.active < h.conc {
+                c.active += 1;
                 c.ios += 1;
                 h.active += 1;
                 h.ios += 1;
@@ -949,22 +977,23 @@ impl PathModel {
     fn can_acquire(&self, g: u32) -> bool {
         self.groups[g as usize].links.iter().any(|l| {
             let h = &self.has[l.ha as usize];
-            !self.chp[l.chp as usize].busy && h.active < h.conc
+            let c = &self.chp[l.chp as usize];
+            c.active < c.slots && h.active < h.conc
         })
     }
 
-    /// Release path `li` of group `g`.
+    /// Release path `li` of group `g`, held for `held` ns.
     #[inline]
-    fn release(&mut self, g: u32, li: u16, now: Ns, bytes: u64) -> (u16, u16) {
+    fn release(&mut self, g: u32, li: u16, held: Ns, bytes: u64) -> (u16, u16) {
         let l = self.groups[g as usize].links[li as usize];
         let c = &mut self.chp[l.chp as usize];
-        debug_assert!(c.busy);
-        c.busy = false;
-        c.busy_ns += now - c.since;
+        debug_assert!(c.active > 0);
+        c.active -= 1;
+        c.busy_ns += held;
         c.bytes += bytes;
         let h = &mut self.has[l.ha as usize];
         h.active -= 1;
-        h.busy_ns += now - c.since;
+        h.busy_ns += held;
         (l.chp, l.ha)
     }
 
@@ -1159,7 +1188,7 @@ impl Io {
         let pm = self.pm.as_mut().unwrap();
         let g = pm.vols[p as usize].group;
         let got = if pm.groups[g as usize].wait.is_empty() {
-            pm.acquire(g, cx.now())
+            pm.acquire(g)
         } else {
             None
         };
@@ -1214,6 +1243,7 @@ impl Io {
         let qm = &mut self.reqs[r as usize];
         qm.phase = phase;
         qm.link = li;
+        qm.held_at = now;
         qm.miss = miss;
         cx.at(d.max(1), Ev::Step { req: r });
     }
@@ -1226,7 +1256,7 @@ impl Io {
         let pm = self.pm.as_mut().unwrap();
         let g = pm.vols[p as usize].group;
         let bytes = if q.phase == P_HOLD { q.bytes as u64 } else { 0 };
-        let (c, h) = pm.release(g, q.link, now, bytes);
+        let (c, h) = pm.release(g, q.link, now - q.held_at, bytes);
         let done = match q.phase {
             P_CMD => {
                 let qm = &mut self.reqs[r as usize];
@@ -1266,7 +1296,7 @@ impl Io {
             let Some((_, g)) = best else { return };
             let pm = self.pm.as_mut().unwrap();
             let w = pm.groups[g as usize].wait.pop_front().unwrap();
-            let li = pm.acquire(g, cx.now()).expect("a path was free");
+            let li = pm.acquire(g).expect("a path was free");
             self.pm_hold(cx, w, li);
         }
     }
@@ -1552,7 +1582,8 @@ impl Io {
             }
         }
         for (i, c) in pm.chp.iter().enumerate() {
-            assert_eq!(chp_busy[i], c.busy as u32, "CHPID {:02X} busy state", c.id);
+            assert_eq!(chp_busy[i], c.active, "CHPID {:02X} transfers", c.id);
+            assert!(c.active <= c.slots);
         }
         for (i, h) in pm.has.iter().enumerate() {
             assert_eq!(ha_active[i], h.active, "host adapter {i} transfers");

@@ -575,6 +575,12 @@ impl Storage {
         (self.mdc_frames.len() as u64, self.mdc_blocks.len() as u64)
     }
 
+    /// Frames on the available list now.
+    #[inline]
+    pub fn frames_free(&self) -> bool {
+        !self.avail.is_empty()
+    }
+
     /// The available list (with the frames on their way to it) is at or
     /// below its low threshold: the next frame taken runs the demand scan.
     #[inline]
