@@ -19,7 +19,7 @@ CARGO_FUZZ_VERSION=0.13.1
 SECONDS_PER_TARGET=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(reader control record decode_record kernel)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(reader control record decode_record layout_pack release kernel)
 
 case "$SECONDS_PER_TARGET" in
   ''|*[!0-9]*) echo "usage: fuzz/run.sh [SECONDS] [TARGET...]" >&2; exit 2 ;;
@@ -53,7 +53,7 @@ for t in "${TARGETS[@]}"; do
   if [ "$t" = kernel ] && [ -z "$(ls -A corpus/kernel)" ]; then cp corpus/reader/* corpus/kernel/; fi
   # Max input size: whole small files for the reader, one block or record otherwise.
   case "$t" in
-    reader|kernel) max_len=65536 ;;
+    reader|release|kernel) max_len=65536 ;;
     *) max_len=4096 ;;
   esac
   # Replay committed regression inputs first (file names start with the target).

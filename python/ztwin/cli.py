@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ztwin import __version__, history_cli, run_cli, study_cli
 from ztwin.advisor import cli as advisor_cli
-from ztwin.monitor import MonwriteError, dump, layouts
+from ztwin.monitor import LayoutPackError, MonwriteError, dump, layouts, set_read_options
 from ztwin.reports import cli as report_cli
 from ztwin.sweep import cli as sweep_cli
 
@@ -84,10 +84,13 @@ def _print_fields(fields: list[FieldInfo], indent: str) -> None:
 
 def _print_layout(layout: LayoutInfo) -> None:
     d, r = layout["domain"], layout["record"]
-    print(
-        f"{layout['name']}  D{d}R{r}  {layout['kind']}  {layout['size']} bytes  "
-        f"{layout['confidence']}  since z/VM {layout['since']}"
-    )
+    rel = layout["release"]
+    where = f"z/VM {rel}" if rel else f"z/VM {', '.join(layout['releases'])}"
+    print(f"{layout['name']}  D{d}R{r}  {layout['kind']}  {layout['size']} bytes  {layout['confidence']}  {where}")
+    seen = ", ".join(layout["seen"]) or "none"
+    state = "" if layout["covered"] is None else ("; confirmed" if layout["covered"] else "; carried over, INFERRED")
+    print(f"  size seen for z/VM {seen}{state}")
+    print(f"  source: {layout['source']}")
     print(f"  {layout['note']}")
     print("  OFFSET   HEX  TYPE      SRC  FIELD")
     _print_fields(layout["fields"], "  ")
@@ -95,35 +98,81 @@ def _print_layout(layout: LayoutInfo) -> None:
     if group is not None:
         print(
             f"  repeating group {group['name']} (offset in {group['offset_field']}, "
-            f"entry length in {group['len_field']}), offsets within an entry:"
+            f"entry length in {group['len_field']}, {group['entry_size']} bytes), offsets within an entry:"
         )
         _print_fields(group["fields"], "    ")
 
 
+#: Releases of the summary table.
+RELEASES = ("5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2", "7.3", "7.4")
+
+
+def _summary(pack: str | None) -> None:
+    """Per record and release: size (``*`` when carried over, not seen) and
+    fields confirmed from IBM / another public source / inferred."""
+    per: dict[str, dict[str, LayoutInfo]] = {}
+    for rel in RELEASES:
+        for one in layouts(rel, pack):
+            per.setdefault(one["name"], {})[rel] = one
+    print("| record | " + " | ".join(RELEASES) + " |")
+    print("|---|" + "---|" * len(RELEASES))
+    for name in sorted(per, key=lambda n: (per[n][RELEASES[-1]]["domain"], per[n][RELEASES[-1]]["record"])):
+        cells = []
+        for rel in RELEASES:
+            lay = per[name].get(rel)
+            if lay is None:
+                cells.append("-")
+                continue
+            fields = lay["fields"] + (lay["group"]["fields"] if lay["group"] else [])
+            n = {c: sum(f["confidence"] == c for f in fields) for c in ("IBM", "LNX", "Z53", "INF")}
+            star = "" if lay["covered"] else "*"
+            cells.append(f"{lay['size']}{star} {n['IBM']}/{n['LNX'] + n['Z53']}/{n['INF']}")
+        d, r = per[name][RELEASES[-1]]["domain"], per[name][RELEASES[-1]]["record"]
+        print(f"| D{d}R{r} {name} | " + " | ".join(cells) + " |")
+
+
 def cmd_layouts(args: argparse.Namespace) -> int:
     """List the known record layouts, or show one with its fields."""
-    known = layouts()
+    try:
+        if args.summary:
+            _summary(args.layouts)
+            return EXIT_OK
+        known = layouts(args.release, args.layouts)
+    except (LayoutPackError, ValueError) as e:
+        return _error("layouts", str(e))
     if args.name is not None:
         wanted = args.name.upper()
         chosen = [lay for lay in known if wanted in (lay["name"], f"D{lay['domain']}R{lay['record']}")]
         if not chosen:
             return _error("layouts", f"no known layout named {args.name!r} (try `ztwin layouts`)")
         if args.json:
-            print(json.dumps(chosen[-1], indent=2))
+            print(json.dumps(chosen if args.release is None else chosen[-1], indent=2))
         else:
-            _print_layout(chosen[-1])
+            for i, lay in enumerate(chosen):
+                if i:
+                    print()
+                _print_layout(lay)
         return EXIT_OK
     if args.json:
         print(json.dumps(known, indent=2))
         return EXIT_OK
-    print("RECORD   NAME      KIND     SIZE  SRC  FIELDS  NOTE")
+    print("RECORD   NAME      KIND     SIZE  SRC  FIELDS  RELEASES  NOTE")
     for lay in known:
         rec = f"D{lay['domain']}R{lay['record']}"
+        rels = lay["release"] or f"{lay['releases'][0]}-{lay['releases'][-1]}"
         print(
             f"{rec:<8} {lay['name']:<9} {lay['kind']:<7} {lay['size']:>5}  {lay['confidence']}  "
-            f"{len(lay['fields']):>6}  {lay['note']}"
+            f"{len(lay['fields']):>6}  {rels:<8}  {lay['note']}"
         )
     return EXIT_OK
+
+
+def _read_option_args(p: argparse.ArgumentParser) -> None:
+    """``--release`` and ``--layouts`` for a command that reads MONWRITE files."""
+    p.add_argument(
+        "--release", metavar="V.R", help="decode as this z/VM release (default: the one the file's MRMTRSYS names)"
+    )
+    p.add_argument("--layouts", metavar="FILE", help="a layout pack (TOML or JSON) merged over the built-in layouts")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -149,6 +198,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("layouts", help="list the known record layouts")
     p.add_argument("name", nargs="?", metavar="NAME", help="show one layout (IBM name, e.g. MRSYTRSG, or D0R3)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--release", metavar="V.R", help="the layouts of this z/VM release, confidence as it stands there")
+    p.add_argument("--layouts", metavar="FILE", help="a layout pack (TOML or JSON) merged over the built-in layouts")
+    p.add_argument(
+        "--summary", action="store_true", help="per record and release: size and fields from IBM / other / inferred"
+    )
     p.set_defaults(handler=cmd_layouts)
 
     run_cli.register(sub)
@@ -157,6 +211,8 @@ def build_parser() -> argparse.ArgumentParser:
     advisor_cli.register(sub)
     history_cli.register(sub)
     sweep_cli.register(sub)
+    for name in ("dump", "report", "diagnose"):
+        _read_option_args(sub.choices[name])
     return parser
 
 
@@ -164,6 +220,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ztwin`` command line; returns the exit code."""
     args = build_parser().parse_args(history_cli.positionals_last(sys.argv[1:] if argv is None else list(argv)))
     handler: Callable[[argparse.Namespace], int] = args.handler
+    if args.command in ("dump", "report", "diagnose"):
+        try:
+            set_read_options(args.release, args.layouts)
+        except (LayoutPackError, ValueError) as e:
+            return _error(args.command, str(e))
     try:
         return handler(args)
     except BrokenPipeError:

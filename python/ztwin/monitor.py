@@ -23,16 +23,17 @@ from typing import TYPE_CHECKING
 
 from ztwin._native import (
     DumpChunks,
+    LayoutPackError,
     MonwriteError,
     Reader,
     Writer,
     ebcdic_decode,
     ebcdic_encode,
     iso_to_tod,
-    layouts,
     read_columns,
     tod_to_iso,
 )
+from ztwin._native import layouts as _layouts
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -40,11 +41,12 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from ztwin._native import Stats, StrPath
+    from ztwin._native import LayoutInfo, Stats, StrPath
 
 __all__ = [
     "DamageWarning",
     "DumpChunks",
+    "LayoutPackError",
     "MonwriteError",
     "Reader",
     "Writer",
@@ -55,9 +57,44 @@ __all__ = [
     "iso_to_tod",
     "layouts",
     "read",
+    "read_options",
+    "set_read_options",
     "tables",
     "tod_to_iso",
 ]
+
+#: Release and layout pack every read uses unless told otherwise (the CLI's
+#: ``--release`` and ``--layouts``); see :func:`set_read_options`.
+_READ_OPTIONS: dict[str, str | None] = {"release": None, "layouts": None}
+
+
+def set_read_options(release: str | None = None, layouts: StrPath | None = None) -> None:
+    """Decode every file read from now on as ``release`` (e.g. ``"7.3"``; by
+    default the release the file's MRMTRSYS record names) with the layout pack
+    file ``layouts`` merged over the built-in layouts (``None``: built-in only).
+
+    Checks both at once: a bad release raises ``ValueError``, a pack that
+    cannot be read or fails its checks :class:`LayoutPackError` naming the
+    record and field.
+    """
+    pack = None if layouts is None else str(layouts)
+    _layouts(release=release, layouts=pack)  # validates both
+    _READ_OPTIONS["release"] = release
+    _READ_OPTIONS["layouts"] = pack
+
+
+def read_options() -> dict[str, str | None]:
+    """The release and layout pack reads use (see :func:`set_read_options`)."""
+    return dict(_READ_OPTIONS)
+
+
+def layouts(release: str | None = None, pack: StrPath | None = None) -> list[LayoutInfo]:
+    """The record layouts: every version, or with ``release`` the one layout
+    per record of that release (field confidences as they stand there);
+    ``pack`` merges a layout pack file (default: the one set with
+    :func:`set_read_options`)."""
+    chosen = _READ_OPTIONS["layouts"] if pack is None else str(pack)
+    return _layouts(release=release, layouts=chosen)
 
 
 class DamageWarning(UserWarning):
@@ -74,7 +111,7 @@ def read(path: StrPath) -> Reader:
     Raises ``OSError`` if the file cannot be opened and :class:`MonwriteError`
     (possibly during iteration) if it is not a readable MONWRITE file.
     """
-    return Reader(path)
+    return Reader(path, **_READ_OPTIONS)
 
 
 def dump(
@@ -92,7 +129,10 @@ def dump(
     stops after that many printed records. The iterator's ``summary()`` is the
     closing summary (records per type, unknown records, damaged spans).
     """
-    return DumpChunks(path, json=json, domain=domain, record=record, limit=limit)
+    opts = _READ_OPTIONS
+    return DumpChunks(
+        path, json=json, domain=domain, record=record, limit=limit, release=opts["release"], layouts=opts["layouts"]
+    )
 
 
 def _warn_damage(path: StrPath, stats: Stats) -> None:
@@ -112,7 +152,7 @@ def _read_arrow(path: StrPath, names: Sequence[str] | None) -> tuple[dict[str, p
     # dump and layouts commands do not need them.
     from ztwin import _tables
 
-    columns, stats = read_columns(path, None if names is None else list(names))
+    columns, stats = read_columns(path, None if names is None else list(names), **_READ_OPTIONS)
     return _tables.to_arrow(columns), stats
 
 

@@ -8,7 +8,7 @@
 //! Only that set and one previous sample per key are held.
 
 use crate::delta::{div_int, to_f64, Map, Tracker, Val, TOD_PER_S};
-use crate::fields::{bits_hex, bits_int, num, raw_bytes, text, Resolver};
+use crate::fields::{bits_int, num, raw_bytes, text, Resolver};
 use crate::schema::{self, add, add_level, cpu, device, exposure, lpar, merge, system, user};
 use std::collections::{HashMap, HashSet};
 use ztwin_monitor::layout::{group_entries, RecordLayout};
@@ -180,11 +180,14 @@ pub struct ExposureInfo {
 pub struct LparInfo {
     pub number: Option<i64>,
     pub logical_cpus: Option<i64>,
+    /// Not in MRSYTCUP's fixed part (weights are per logical CPU): `None`.
     pub weight: Option<i64>,
+    /// The meaning of SYTCUP_CALFLGS' bits was not seen: `None`.
     pub dedicated: Option<bool>,
-    pub cpu_type: Option<i64>,
-    /// Per logical CPU address: (weight, cpu type), in first-seen order.
-    pub lcpus: Vec<(Option<i64>, Option<i64>, Option<i64>)>,
+    /// The partition's processor type, text (SYTCUP_LCPTYPE).
+    pub cpu_type: Option<String>,
+    /// Per logical CPU address: (weight, cpu type as text), in first-seen order.
+    pub lcpus: Vec<(Option<i64>, Option<i64>, Option<String>)>,
 }
 
 /// The global LPAR description (last MRSYTCUG).
@@ -638,18 +641,17 @@ const SYS_LEVEL_KEYS: &[(usize, usize)] = &[
     (user::storage_pages, system::users_storage_pages),
 ];
 
+// Device type, class and PAV base are in the device configuration record
+// (MRMTRDEV), not in MRIODDEV; the number of high-frequency samples is the
+// processors' (PRCPRP_HFCOUNT). IODDEV_HFRDEVCT / HFCTIO: high-frequency counts
+// of queued requests and of I/O active, RDEVMCIA: minidisk-cache I/Os avoided
+// (meanings inferred from the names; docs/monitor-format.md).
 const DEV_NAMES: &[&str] = &[
     "IODDEV_RDEVDEV",
     "IODDEV_RDEVSER",
-    "IODDEV_RDEVTYPE",
-    "IODDEV_RDEVCLAS",
-    "IODDEV_CALFLAGS",
-    "IODDEV_CALRDEVDEV",
     // counters
-    "IODDEV_RDEVSSCH",
-    "IODDEV_HFCOUNT",
-    "IODDEV_HFQUEUE",
-    "IODDEV_HFBUSY",
+    "IODDEV_HFRDEVCT",
+    "IODDEV_HFCTIO",
     "IODDEV_SCMSSCH",
     "IODDEV_SCMCOUNT",
     "IODDEV_SCMCNTIM",
@@ -658,9 +660,18 @@ const DEV_NAMES: &[&str] = &[
     "IODDEV_SCMCQTIM",
     "IODDEV_SCGSSCH",
     "IODDEV_SCGCOUNT",
-    "IODDEV_RDEVMDCH",
+    "IODDEV_RDEVMCIA",
 ];
-const DEV_COUNTERS: usize = 6;
+const DEV_COUNTERS: usize = 2;
+/// A device's type, class and PAV base, from its MRMTRDEV.
+type DevConf = (Option<i64>, Option<i64>, Option<i64>);
+/// From the device configuration record: device number, type, class, PAV base.
+const MTRDEV_NAMES: [&str; 4] = [
+    "MTRDEV_RDEVDEV",
+    "MTRDEV_RDEVTYPE",
+    "MTRDEV_RDEVCLAS",
+    "MTRDEV_CALRDEVDEV",
+];
 const ASP_NAMES: &[&str] = &[
     "STOASP_RDEVDEV",
     "STOASP_CALFLAG1",
@@ -686,20 +697,20 @@ const ASP_LEVEL_COLS: [usize; 5] = [
     exposure::page_slots,
     exposure::spool_slots,
 ];
+// One MRSYTCUP record per partition, or (from z/VM 6.3) several: the entries
+// are keyed by partition and CPU, never by record.
 const CUP_NAMES: &[&str] = &[
-    "SYTCUP_LCXPNAME",
-    "SYTCUP_LCXLPNUM",
-    "SYTCUP_LCXFLAGS",
-    "SYTCUP_LCXCPCNT",
-    "SYTCUP_LCXWEIGHT",
-    "SYTCUP_LCXCPUTY",
+    "SYTCUP_LCUPNAME",
+    "SYTCUP_LCUPPNUM",
+    "SYTCUP_LCUPCPCT",
+    "SYTCUP_LCPTYPE",
 ];
 const CUP_GROUP: &[&str] = &[
-    "SYTCUP_LCCCPUAD",
-    "SYTCUP_LCCWEIGHT",
-    "SYTCUP_LCCCPUTY",
-    "SYTCUP_LCCDSPTM",
-    "SYTCUP_LCCOVHTM",
+    "SYTCUP_LCUCPUID",
+    "SYTCUP_LCUCWGHT",
+    "SYTCUP_LCXCPTYP",
+    "SYTCUP_LCUCACTM",
+    "SYTCUP_LCUCLPTM",
 ];
 const CUG_NAMES: &[&str] = &[
     "SYTCUG_LCUTNPAR",
@@ -845,6 +856,9 @@ pub struct Kernel {
     u_hf: Vec<Vec<usize>>,
     u_order: Vec<u32>,
     dev_gen: HashMap<i64, u64>,
+    /// Per device number, from its last MRMTRDEV: type, class, PAV base.
+    dev_conf: HashMap<i64, DevConf>,
+    mtrdev: Option<(u8, u16)>,
     // trackers and field resolvers
     cpu_res: Vec<Resolver>,
     cpu_tr: Vec<Tracker<Option<i64>, ()>>,
@@ -926,6 +940,8 @@ impl Kernel {
             u_hf: Vec::new(),
             u_order: Vec::new(),
             dev_gen: HashMap::new(),
+            dev_conf: HashMap::new(),
+            mtrdev: k("MRMTRDEV"),
             cpu_res: CPU_DEFS
                 .iter()
                 .map(|d| match d.3 {
@@ -1084,6 +1100,14 @@ impl Kernel {
                         self.zone_s = z as i64;
                     }
                 }
+            }
+        }
+        if Some(key) == self.mtrdev {
+            let [dev, ty, class, base] = MTRDEV_NAMES.map(|n| num(r.bytes, layout.field(n)));
+            if let Some(devno) = dev {
+                let base = base.filter(|&b| b != 0 && b != devno).map(|b| b as i64);
+                let conf = (ty.map(|x| x as i64), class.map(|x| x as i64), base);
+                self.dev_conf.insert(devno as i64, conf);
             }
         }
         if Some(key) == self.mtrusr {
@@ -1424,24 +1448,20 @@ impl Kernel {
                 Some(n) => format!("LP{n}"),
                 None => "LPNone".to_string(),
             });
-            let flags = bits_int(rec, defs[2]);
             let pi = slot(&mut self.info.lpars, &mut self.info.lpars_ix, &pname);
             {
                 let info = &mut self.info.lpars[pi].1;
                 info.number = number;
-                info.logical_cpus = num(rec, defs[3]).map(|x| x as i64);
-                info.weight = num(rec, defs[4]).map(|x| x as i64);
-                info.dedicated = flags.map(|f| f & 0x80 != 0);
-                info.cpu_type = num(rec, defs[5]).map(|x| x as i64);
+                info.logical_cpus = num(rec, defs[2]).map(|x| x as i64);
+                info.weight = None;
+                info.dedicated = None;
+                info.cpu_type = text(rec, defs[3]);
             }
             let g = &defs[CUP_NAMES.len()..];
             let rl = &rl_all[CUP_NAMES.len() + 3..CUP_NAMES.len() + 5];
             for entry in group_entries(rec, b.layout) {
                 let cpu_ = num(entry, g[0]).map(|x| x as i64);
-                let (w, t) = (
-                    num(entry, g[1]).map(|x| x as i64),
-                    num(entry, g[2]).map(|x| x as i64),
-                );
+                let (w, t) = (num(entry, g[1]).map(|x| x as i64), text(entry, g[2]));
                 let lc = &mut self.info.lpars[pi].1.lcpus;
                 match lc.iter_mut().find(|e| e.0 == cpu_) {
                     Some(e) => *e = (cpu_, w, t),
@@ -1704,6 +1724,20 @@ impl Kernel {
         mut iv: Option<&mut SysRow>,
     ) {
         let mut seen = false;
+        // MRIODDEV does not carry the number of high-frequency samples: the
+        // processors' of this interval (PRCPRP_HFCOUNT), as the CPU rows have it.
+        let hf_samples: Option<i128> = iv.as_deref().and_then(|sys| {
+            let m = self
+                .batch
+                .cpu
+                .iter()
+                .rev()
+                .take_while(|r| r.interval == sys.index)
+                .map(|r| r.v[cpu::hf_count])
+                .filter(|x| !x.is_nan())
+                .fold(0.0f64, f64::max);
+            (m > 0.0).then_some(m as i128)
+        });
         for (code, b) in set {
             if *code != Code::Dev {
                 continue;
@@ -1715,32 +1749,30 @@ impl Kernel {
             };
             let gen = self.dev_gen.get(&devno).copied().unwrap_or(0);
             let di = slot(&mut self.info.devices, &mut self.info.devices_ix, &devno);
-            let dev_class = num(rec, defs[3]).map(|x| x as i64);
+            let (type_code, dev_class, base) = self
+                .dev_conf
+                .get(&devno)
+                .copied()
+                .unwrap_or((None, None, None));
             {
                 let info = &mut self.info.devices[di].1;
-                info.type_code = num(rec, defs[2]).map(|x| x as i64);
+                info.type_code = type_code;
                 info.dev_class = dev_class;
-                info.base = num(rec, defs[5]).map(|x| x as i64);
-                // texts only when their bytes changed (the same each interval)
+                info.base = base;
+                // MRIODDEV has no device flags (IODDEV_CALFLAGS is not in the record).
+                info.flags = None;
+                // the volser's text only when its bytes changed (the same each interval)
                 let vb = raw_bytes(rec, defs[1]);
-                let fb = raw_bytes(rec, defs[4]);
                 let same = {
                     let r = &info.raw;
-                    let (va, fa) = (vb.unwrap_or(&[]), fb.unwrap_or(&[]));
-                    r.len() == va.len() + fa.len() + 2
-                        && r[0] == vb.is_some() as u8
-                        && &r[1..1 + va.len()] == va
-                        && r[1 + va.len()] == fb.is_some() as u8
-                        && &r[2 + va.len()..] == fa
+                    let va = vb.unwrap_or(&[]);
+                    r.len() == va.len() + 1 && r[0] == vb.is_some() as u8 && &r[1..] == va
                 };
                 if !same {
                     info.volser = text(rec, defs[1]);
-                    info.flags = bits_hex(rec, defs[4]);
                     info.raw.clear();
                     info.raw.push(vb.is_some() as u8);
                     info.raw.extend_from_slice(vb.unwrap_or(&[]));
-                    info.raw.push(fb.is_some() as u8);
-                    info.raw.extend_from_slice(fb.unwrap_or(&[]));
                 }
             }
             self.vals.clear();
@@ -1763,12 +1795,12 @@ impl Kernel {
             let flags = d.flags;
             self.set_flags |= flags;
             let dd = d.d;
-            let (rdevssch, hfcount, hfqueue, hfbusy, scmssch, scmcount) =
-                (dd[0], dd[1], dd[2], dd[3], dd[4], dd[5]);
+            let (hfqueue, hfbusy, scmssch, scmcount) = (dd[0], dd[1], dd[2], dd[3]);
             let (conn, pend, disc, cuq, scgssch, scgcount, mdc) =
-                (dd[6], dd[7], dd[8], dd[9], dd[10], dd[11], dd[12]);
-            let cur_scgssch = num(rec, defs[DEV_COUNTERS + 10]).unwrap_or(0);
-            let cur_scgcount = num(rec, defs[DEV_COUNTERS + 11]).unwrap_or(0);
+                (dd[4], dd[5], dd[6], dd[7], dd[8], dd[9], dd[10]);
+            let rdevssch: Option<i128> = None;
+            let cur_scgssch = num(rec, defs[DEV_COUNTERS + 8]).unwrap_or(0);
+            let cur_scgcount = num(rec, defs[DEV_COUNTERS + 9]).unwrap_or(0);
             let mut raw = [f64::NAN; device::N];
             raw[device::seconds] = d.seconds;
             let mut ssch = if cur_scgssch != 0 && scgssch.is_some() {
@@ -1794,7 +1826,7 @@ impl Kernel {
                 (device::pend, pend),
                 (device::disc, disc),
                 (device::cuq, cuq),
-                (device::hf_count, hfcount),
+                (device::hf_count, hf_samples),
                 (device::hf_queue, hfqueue),
                 (device::hf_busy, hfbusy),
                 (device::mdc_hits, mdc),
@@ -2019,5 +2051,7 @@ static NO_LAYOUT: &RecordLayout = &RecordLayout {
     src: ztwin_monitor::layout::Confidence::Inferred,
     fields: &[],
     group: None,
+    seen: &[],
+    source: "",
     note: "",
 };

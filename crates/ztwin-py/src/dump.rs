@@ -1,12 +1,11 @@
 //! `ztwin dump` output rendered in Rust and handed to Python in large chunks.
 
 use crate::errors::fatal;
-use crate::reader::{open, stats_dict, FileReader};
+use crate::reader::{open, read_options, stats_dict, FileReader};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
 use ztwin_monitor::dump::{record_json, record_line, summary_text};
-use ztwin_monitor::layout::DEFAULT_RELEASE;
 use ztwin_monitor::FatalError;
 
 /// Characters of fields shown after the fixed columns of a text line.
@@ -62,9 +61,9 @@ impl DumpChunks {
                 continue;
             }
             if self.json {
-                record_json(&mut out, &r, DEFAULT_RELEASE);
+                record_json(&mut out, &r);
             } else {
-                record_line(&mut out, &r, DEFAULT_RELEASE, LINE_FIELD_WIDTH);
+                record_line(&mut out, &r, LINE_FIELD_WIDTH);
             }
             out.push('\n');
             self.printed += 1;
@@ -76,7 +75,8 @@ impl DumpChunks {
 #[pymethods]
 impl DumpChunks {
     #[new]
-    #[pyo3(signature = (path, *, json = false, domain = None, record = None, limit = None, chunk_size = 262_144))]
+    #[pyo3(signature = (path, *, json = false, domain = None, record = None, limit = None, chunk_size = 262_144, release = None, layouts = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         path: PathBuf,
@@ -85,9 +85,12 @@ impl DumpChunks {
         record: Option<u16>,
         limit: Option<u64>,
         chunk_size: usize,
+        release: Option<&str>,
+        layouts: Option<PathBuf>,
     ) -> PyResult<Self> {
+        let opts = read_options(release, layouts.as_ref())?;
         Ok(DumpChunks {
-            reader: open(py, &path)?,
+            reader: open(py, &path, opts)?,
             json,
             domain,
             record,

@@ -28,6 +28,10 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("MonwriteError", m.py().get_type::<errors::MonwriteError>())?;
+    m.add(
+        "LayoutPackError",
+        m.py().get_type::<errors::LayoutPackError>(),
+    )?;
     m.add_class::<reader::Reader>()?;
     m.add_class::<analysis::IntervalKernel>()?;
     m.add_class::<analysis::ArrowTable>()?;

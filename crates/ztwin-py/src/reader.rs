@@ -1,22 +1,53 @@
 //! Record-by-record reading: the `Reader` iterator and the statistics dict.
 
 use crate::convert::{value_to_py, TodAs};
-use crate::errors::{fatal, os_error};
-use pyo3::exceptions::PyIsADirectoryError;
+use crate::errors::{fatal, os_error, LayoutPackError};
+use pyo3::exceptions::{PyIsADirectoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::fs::File;
 use std::io::BufReader;
-use std::path::Path;
-use ztwin_monitor::layout::{decode_field, decode_group, lookup, record_name, DEFAULT_RELEASE};
+use std::path::{Path, PathBuf};
+use ztwin_monitor::dump::longer_warning;
+use ztwin_monitor::layout::{
+    decode_field, decode_group, record_name, LayoutPack, LayoutSet, Release,
+};
+use ztwin_monitor::reader::ReadOptions;
 use ztwin_monitor::{RecordRef, Stats, FRAME};
 
 /// The streaming reader over a file, as the bindings use it.
 pub type FileReader = ztwin_monitor::Reader<BufReader<File>>;
 
+/// The layout set of a pack file (installed once per process), or the
+/// built-in one. A pack that cannot be read or fails its checks raises
+/// `LayoutPackError`.
+pub fn layout_set(layouts: Option<&Path>) -> PyResult<&'static LayoutSet> {
+    match layouts {
+        None => Ok(LayoutSet::builtin()),
+        Some(p) => LayoutPack::load(p)
+            .and_then(LayoutSet::install)
+            .map_err(|e| LayoutPackError::new_err(e.to_string())),
+    }
+}
+
+/// A release given as text (`"7.3"`), checked.
+pub fn parse_release(release: Option<&str>) -> PyResult<Option<Release>> {
+    release
+        .map(|r| r.parse::<Release>().map_err(PyValueError::new_err))
+        .transpose()
+}
+
+/// Reader options from the Python arguments `release` and `layouts`.
+pub fn read_options(release: Option<&str>, layouts: Option<&PathBuf>) -> PyResult<ReadOptions> {
+    Ok(ReadOptions {
+        release: parse_release(release)?,
+        layouts: layout_set(layouts.map(PathBuf::as_path))?,
+    })
+}
+
 /// Open `path` for streaming. A missing or unreadable path raises `OSError`;
 /// an empty or too short file raises `MonwriteError`.
-pub fn open(py: Python<'_>, path: &Path) -> PyResult<FileReader> {
+pub fn open(py: Python<'_>, path: &Path, opts: ReadOptions) -> PyResult<FileReader> {
     let file = File::open(path).map_err(|e| os_error(path, &e))?;
     let meta = file.metadata().map_err(|e| os_error(path, &e))?;
     if meta.is_dir() {
@@ -27,7 +58,8 @@ pub fn open(py: Python<'_>, path: &Path) -> PyResult<FileReader> {
         )));
     }
     // The reader keeps its own 1 MiB window; a small buffer only smooths seeks.
-    ztwin_monitor::Reader::new(BufReader::with_capacity(FRAME, file)).map_err(|e| fatal(py, &e))
+    ztwin_monitor::Reader::with_options(BufReader::with_capacity(FRAME, file), opts)
+        .map_err(|e| fatal(py, &e))
 }
 
 /// The reader's statistics as a dict (see `Stats` in `_native.pyi`).
@@ -56,6 +88,23 @@ pub fn stats_dict<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyDict
     d.set_item("damage_count", s.damage_count)?;
     d.set_item("damaged_bytes", s.damaged_bytes)?;
     d.set_item("truncated", s.truncated)?;
+    d.set_item("release", s.release.to_string())?;
+    d.set_item("release_source", s.release_source.to_string())?;
+    d.set_item("longer", s.longer)?;
+    d.set_item("longer_bytes", s.longer_bytes)?;
+    let longer = PyDict::new(py);
+    for (&(dom, rec), l) in &s.longer_by_type {
+        let e = PyDict::new(py);
+        e.set_item("count", l.count)?;
+        e.set_item("first_offset", l.first_offset)?;
+        e.set_item("first_length", l.first_len)?;
+        e.set_item("known", l.known)?;
+        longer.set_item(record_name(dom, rec).as_ref(), e)?;
+    }
+    d.set_item("longer_types", longer)?;
+    d.set_item("longer_warning", longer_warning(s))?;
+    d.set_item("frame_groups", s.frame_groups)?;
+    d.set_item("contiguous_groups", s.contiguous_groups)?;
     Ok(d)
 }
 
@@ -64,12 +113,15 @@ pub fn stats_dict<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyDict
 /// absent fields as `None`, a repeating group as a list of dicts.
 pub(crate) fn record_dict<'py>(py: Python<'py>, r: &RecordRef<'_>) -> PyResult<Bound<'py, PyDict>> {
     let h = &r.header;
-    let layout = lookup(h.domain, h.record, DEFAULT_RELEASE);
+    let layout = r.layout;
     let d = PyDict::new(py);
     d.set_item("offset", r.offset)?;
     d.set_item("domain", h.domain)?;
     d.set_item("record", h.record)?;
-    d.set_item("name", record_name(h.domain, h.record).as_ref())?;
+    match layout {
+        Some(l) => d.set_item("name", l.name)?,
+        None => d.set_item("name", record_name(h.domain, h.record).as_ref())?,
+    }
     d.set_item("tod", ztwin_monitor::tod::iso8601(h.tod))?;
     d.set_item("tod_raw", h.tod)?;
     d.set_item("length", h.len)?;
@@ -110,10 +162,19 @@ pub struct Reader {
 
 #[pymethods]
 impl Reader {
+    /// `release` (e.g. "7.3") decodes as that release instead of the one the
+    /// file's MRMTRSYS record names; `layouts` merges a layout pack file.
     #[new]
-    fn new(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Self> {
+    #[pyo3(signature = (path, *, release = None, layouts = None))]
+    fn new(
+        py: Python<'_>,
+        path: PathBuf,
+        release: Option<&str>,
+        layouts: Option<PathBuf>,
+    ) -> PyResult<Self> {
+        let opts = read_options(release, layouts.as_ref())?;
         Ok(Reader {
-            inner: open(py, &path)?,
+            inner: open(py, &path, opts)?,
             finished: false,
         })
     }

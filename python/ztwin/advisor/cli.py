@@ -43,6 +43,8 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
             f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: {first['reason']}",
             file=sys.stderr,
         )
+    if stats is not None and stats.get("longer_warning"):
+        print(f"ztwin diagnose: warning: {path}: {stats['longer_warning']}", file=sys.stderr)
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf-8")
     if args.json:

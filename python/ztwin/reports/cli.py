@@ -92,6 +92,8 @@ def cmd_report(args: argparse.Namespace) -> int:
             f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: {first['reason']}",
             file=sys.stderr,
         )
+    if stats is not None and stats.get("longer_warning"):
+        print(f"ztwin report: warning: {path}: {stats['longer_warning']}", file=sys.stderr)
     if not iv.intervals and any(n not in CONFIG_ONLY for n in names):
         if window.interim and iv.data_start is not None:
             span = f"the file has samples from {iv.data_start:%Y/%m/%d %H:%M:%S} to {iv.data_end:%Y/%m/%d %H:%M:%S}"

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ztwin.monitor import layouts
+from ztwin.monitor import layouts, read_options
 from ztwin.reports.metrics import system_metrics
 
 if TYPE_CHECKING:
@@ -620,26 +620,22 @@ def apply_config(c: Config, name: str, tod: int, f: Fields) -> None:
             d.model = f.get("MTRDEV_CALMODLN") or d.model
             d.type_code = f.get("MTRDEV_RDEVTYPE")
             d.dev_class = f.get("MTRDEV_RDEVCLAS")
-            d.cylinders = f.get("MTRDEV_RDEVCYLS") or d.cylinders
             d.sid = f.get("MTRDEV_RDEVSID")
             base = f.get("MTRDEV_CALRDEVDEV")
             d.base = base if base and base != devno else None
     elif name == "MRMTRMEM":
-        g = f.get("MTRMEM_SYSGSTOR")
+        g = f.get("MTRMEM_RSAGSTOR")
         c.storage_bytes = g if g else f.get("MTRMEM_RSASTORE")
     elif name == "MRMTRPAG":
-        flag = f.get("MTRPAG_CALFLAG1")
-        bits = int(flag, 16) if isinstance(flag, str) and flag else 0
-        kind = next((t for b, t in AREA_TYPES.items() if bits & b), "?????")
+        # MTRPAG_CALTYPE: 'PAGE' or 'SPOL'; the extent is CALCYLNO cylinders from CALSTART.
+        kind = {"PAGE": "PAGE", "SPOL": "SPOOL"}.get(_text(f.get("MTRPAG_CALTYPE")) or "", "?????")
+        start, count = f.get("MTRPAG_CALSTART"), f.get("MTRPAG_CALCYLNO")
+        end = start + count - 1 if isinstance(start, int) and isinstance(count, int) and count else None
+        # Slots: cylinders times pages per cylinder (MTRPAG_RDCPCYL), when both are given.
+        ppc = f.get("MTRPAG_RDCPCYL")
+        slots = count * ppc if isinstance(count, int) and isinstance(ppc, int) and count and ppc else None
         c.paging.append(
-            PagingExtent(
-                _text(f.get("MTRPAG_CPVOLSER")) or "",
-                f.get("MTRPAG_RDEVDEV"),
-                kind,
-                f.get("MTRPAG_CALSTART"),
-                f.get("MTRPAG_CALEND"),
-                f.get("MTRPAG_CALSLOTS"),
-            )
+            PagingExtent(_text(f.get("MTRPAG_CPVOLSER")) or "", f.get("MTRPAG_RDEVDEV"), kind, start, end, slots)
         )
     elif name == "MRMTRSPR":
         c.sample_interval_s = f.get("MTRSPR_INTERVAL")
@@ -665,12 +661,13 @@ def user_conf(c: Config, prefix: str, f: Fields, source: str) -> UserConf | None
     userid = _text(f.get(f"{prefix}_VMDUSER"))
     if userid is None:
         return None
-    flags = f.get(f"{prefix}_VMDFLAGS")
+    # CALSTAT X'40' is VMDQDSPU (QUICKDSP) on IBM's MRUSELON page.
+    flags = f.get(f"{prefix}_CALSTAT")
     logon = f.get(f"{prefix}_CALTODON")
     u = UserConf(
         userid,
         vcpus=f.get(f"{prefix}_VMDCPUCT"),
-        quickdsp=bool(int(flags, 16) & 0x80) if isinstance(flags, str) and flags else None,
+        quickdsp=bool(int(flags, 16) & 0x40) if isinstance(flags, str) and flags else None,
         relshare=f.get(f"{prefix}_VMDRELSH"),
         absshare=f.get(f"{prefix}_VMDABSSH"),
         maxshare=f.get(f"{prefix}_VMDMXSHR"),
@@ -849,6 +846,12 @@ def finish(iv: Intervals, totals: Mapping[str, Any], info: Mapping[str, Any]) ->
     sys_tot = tt["system"].to_pylist()
     if iv.intervals and sys_tot:
         iv._total = (len(iv.intervals), {k: v for k, v in sys_tot[0].items() if v is not None})
+    # A logon record (MRUSELON) has no virtual CPU count (IBM): count the user's
+    # virtual CPUs from its activity records, one per virtual CPU per interval.
+    for userid, u in c.users.items():
+        t = iv.users.get(userid)
+        if u.vcpus is None and t and t.get("seconds") and t.get("vcpu_seconds"):
+            u.vcpus = round(t["vcpu_seconds"] / t["seconds"])
 
 
 def _keyed_rows(t: Any, key_cols: list[str]) -> list[tuple[int, Any]]:
@@ -885,7 +888,10 @@ def collect(
 
     window = Window.parse(start, end)
     sel_users = {u.upper() for u in users} if isinstance(users, set) else users
-    k = IntervalKernel(str(path), _spec(window.start), _spec(window.end), sel_users, devices, exposures)
+    ro = read_options()
+    k = IntervalKernel(
+        str(path), _spec(window.start), _spec(window.end), sel_users, devices, exposures, ro["release"], ro["layouts"]
+    )
     iv = Intervals(str(path), Config(), window)
     detail = any(s is not None for s in (users, devices, exposures))
     more = True
