@@ -250,6 +250,17 @@ pub struct DevCounters {
     pub hf_count: u64,
     pub hf_queue: u64,
     pub hf_busy: u64,
+    /// Path model: the command-response part of pending time (the
+    /// subchannel's initial command response time).
+    pub cmr_ns: u64,
+    /// Path model, on a base with aliases: I/Os an alias carried for it, and
+    /// I/Os CP could not give an alias (not PAV-eligible: paging before 6.4,
+    /// the minidisk cache's own I/O under the VM64199 defect).
+    pub pav_uses: u64,
+    pub pav_inelig: u64,
+    /// Path model: bytes read and written.
+    pub bytes_rd: u64,
+    pub bytes_wr: u64,
 }
 
 /// A volume as the scenario defines it.
@@ -328,6 +339,7 @@ struct Req {
     pend: Ns,
     disc: Ns,
     conn: Ns,
+    cmr: Ns,
 }
 
 const NONE: u32 = u32::MAX;
@@ -354,10 +366,14 @@ pub struct DevSample<'a> {
     pub queued: u32,
     pub busy: bool,
     pub smoothed_ms: f64,
-    /// Path model: CHPIDs of its paths, the control unit, cache counters.
+    /// Path model: CHPIDs of its paths, the control unit, cache counters
+    /// (bases only) and whether the server caches the volume now.
     pub chpids: &'a [u8],
     pub cu: u32,
     pub cache: Option<CacheCounters>,
+    pub cached: bool,
+    /// The volume it belongs to (its own index for a base; an alias's base).
+    pub base_vol: u32,
 }
 
 /// A volume's load, for choosing where to page out.
@@ -456,6 +472,7 @@ impl Io {
             pend: 0,
             disc: 0,
             conn: 0,
+            cmr: 0,
         };
         match self.free.pop() {
             Some(i) => {
@@ -616,12 +633,12 @@ impl Io {
     /// Volume `vol`'s base subchannel sample.
     pub fn device(&self, vol: u32) -> DevSample<'_> {
         let v = &self.vols[vol as usize];
-        let (busy, chpids, cu, cache) = match (v.pm, &self.pm) {
+        let (busy, chpids, cu, cache, cached) = match (v.pm, &self.pm) {
             (Some(p), Some(pm)) => {
                 let (chp, cu, cache) = pm.vol_info(p);
-                (pm.running_base(p) > 0, chp, cu, Some(cache))
+                (pm.running_base(p) > 0, chp, cu, Some(cache), pm.cached(p))
             }
-            _ => (v.busy.is_some(), &[][..], NONE, None),
+            _ => (v.busy.is_some(), &[][..], NONE, None, false),
         };
         DevSample {
             index: vol,
@@ -637,6 +654,8 @@ impl Io {
             chpids,
             cu,
             cache,
+            cached,
+            base_vol: vol,
         }
     }
 
@@ -671,6 +690,8 @@ impl Io {
             chpids,
             cu,
             cache: None,
+            cached: false,
+            base_vol: s.vol,
         }
     }
 

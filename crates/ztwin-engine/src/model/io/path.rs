@@ -760,6 +760,12 @@ impl PathModel {
         (&v.chpids, v.lcu, v.cache)
     }
 
+    /// Does the storage server cache path volume `p` now?
+    pub fn cached(&self, p: u32) -> bool {
+        let v = &self.vols[p as usize];
+        v.cached && self.servers[v.server as usize].cached
+    }
+
     pub fn alias_count(&self) -> u32 {
         self.aliases.len() as u32
     }
@@ -1167,14 +1173,25 @@ impl Io {
         q.pend = 0;
         q.disc = 0;
         q.conn = 0;
+        q.cmr = 0;
         q.miss = 0;
         let (vol, cpu) = (q.vol, q.cpu);
         self.ssch_by_cpu[cpu as usize] += 1;
         let pm = self.pm.as_mut().unwrap();
         pm.c.started += 1;
+        let p = self.vols[vol as usize].pm.unwrap();
+        let has_aliases = !pm.vols[p as usize].aliases.is_empty()
+            || (pm.vols[p as usize].lcu != NONE
+                && !pm.lcus[pm.vols[p as usize].lcu as usize].hyper.is_empty());
+        let kind = self.reqs[r as usize].kind;
+        let c = &mut self.vols[vol as usize].c;
         if e == BASE {
-            self.vols[vol as usize].c.ssch += 1;
+            c.ssch += 1;
+            if has_aliases && !pm.pavable(kind) && !matches!(kind, Kind::Dedicated { .. }) {
+                c.pav_inelig += 1;
+            }
         } else {
+            c.pav_uses += 1;
             pm.aliases[e as usize].c.ssch += 1;
             pm.c.on_alias += 1;
         }
@@ -1218,6 +1235,7 @@ impl Io {
             let miss = pm.decide(cx, p, &q);
             let qm = &mut self.reqs[r as usize];
             qm.pend += waited + lat;
+            qm.cmr += lat;
             if miss == 0 {
                 let d = ovh + (q.bytes as f64 * l.npb).round() as Ns;
                 qm.conn += d;
@@ -1453,6 +1471,12 @@ impl Io {
         c.disc_ns += q.disc;
         c.conn_ns += q.conn;
         c.resp_ns += resp;
+        c.cmr_ns += q.cmr;
+        if q.write {
+            c.bytes_wr += q.bytes as u64;
+        } else {
+            c.bytes_rd += q.bytes as u64;
+        }
         self.vols[q.vol as usize].smooth(resp);
         pm.free_expo(p, q.expo);
         let qm = &mut self.reqs[r as usize];
