@@ -47,6 +47,22 @@ class Stats(TypedDict):
     longer_warning: str | None
     frame_groups: int
     contiguous_groups: int
+    segments: list[Segment]
+    segment_count: int
+
+class Segment(TypedDict):
+    """One collection in a file (``ztwin_monitor::segment``)."""
+
+    index: int
+    offset: int
+    end: int
+    start: Literal["file-start", "monitor-start", "system-changed", "cpu-model-changed", "time-went-back"]
+    reason: str
+    system_id: str | None
+    cpu_model: str | None
+    first_tod: int | None
+    last_tod: int | None
+    intervals: int
 
 class Record(TypedDict):
     """One decoded monitor record."""
@@ -118,10 +134,20 @@ class MonwriteError(Exception):
 class Reader:
     """Iterator over the records of a MONWRITE file, each a :class:`Record`."""
 
-    def __init__(self, path: StrPath, *, release: str | None = None, layouts: StrPath | None = None) -> None: ...
+    def __init__(
+        self,
+        path: StrPath,
+        ranges: list[tuple[int, int]] | None = None,
+        *,
+        release: str | None = None,
+        layouts: StrPath | None = None,
+    ) -> None: ...
     def __iter__(self) -> Self: ...
     def __next__(self) -> Record: ...
     def stats(self) -> Stats: ...
+
+def scan(path: StrPath) -> Stats:
+    """Read a file to the end without decoding fields: its statistics."""
 
 class DumpChunks:
     """Iterator over ``ztwin dump`` output in large ``str`` chunks."""
@@ -200,6 +226,12 @@ class ScenarioError(Exception):
 class SimulationError(Exception):
     """The simulated system could not continue, or output could not be written."""
 
+    code: str | None
+    at_s: float | None
+    kept: bool
+    #: Where the data up to the abend was kept (set by ``ztwin.twin``).
+    path: Path
+
 class RunSummaryDict(TypedDict):
     sim_s: float
     wall_s: float
@@ -252,6 +284,7 @@ class IntervalKernel:
         exposures: str | set[int] | None = None,
         release: str | None = None,
         layouts: StrPath | None = None,
+        ranges: list[tuple[int, int]] | None = None,
     ) -> None: ...
     def step(self, max_intervals: int = 0) -> bool: ...
     def take(self) -> dict[str, ArrowTable]: ...

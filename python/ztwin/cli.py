@@ -1,26 +1,37 @@
 """The ``ztwin`` command line.
 
 Exit codes: 0 success; 1 damage found with ``--strict``; 2 bad usage, a file
-that cannot be opened, or a file damaged beyond reading.
+that cannot be opened, a file damaged beyond reading, or output that cannot be
+written; 128 + N when stopped by signal N (SIGTERM, SIGHUP; 130 for Ctrl-C).
+
+Every command's errors end as one line on stderr, ``ztwin COMMAND: ...``: the
+commands report what they expect, and :func:`main` catches the rest at the top
+(``OSError``, ``ValueError``, ztwin's own errors), so no input produces a
+traceback. Standard output is guarded: a write that fails (a full disk,
+``/dev/full``) is reported as an output problem, never blamed on the input
+file; a reader that goes away (``ztwin dump F | head``) ends the command
+quietly.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ztwin import __version__, history_cli, run_cli, study_cli
 from ztwin.advisor import cli as advisor_cli
 from ztwin.monitor import LayoutPackError, MonwriteError, dump, layouts, set_read_options
 from ztwin.reports import cli as report_cli
+from ztwin.safeout import OutputError, OutputFile, Terminated
 from ztwin.sweep import cli as sweep_cli
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from ztwin._native import FieldInfo, LayoutInfo
 
@@ -49,28 +60,86 @@ def _error(command: str, message: str) -> int:
     return EXIT_FATAL
 
 
+class StdoutError(Exception):
+    """Writing standard output failed (not a broken pipe): ``errno`` and
+    ``strerror`` as the ``OSError`` had them."""
+
+    def __init__(self, e: OSError) -> None:
+        super().__init__(e.strerror or str(e))
+        self.errno = e.errno
+        self.strerror = e.strerror or str(e)
+
+
+class GuardedOut:
+    """Standard output that turns a failed write or flush into
+    :class:`StdoutError` (a broken pipe stays ``BrokenPipeError``)."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        try:
+            return self._inner.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise StdoutError(e) from None
+
+    def flush(self) -> None:
+        try:
+            self._inner.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise StdoutError(e) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
 def cmd_dump(args: argparse.Namespace) -> int:
-    """Print the records of a MONWRITE file, then a summary on stderr."""
+    """Print the records of a MONWRITE file (or write them to ``-o``), then a
+    summary on stderr."""
     path: str = args.file
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        # JSON Lines are UTF-8 by definition; text output follows suit, so decoded
-        # EBCDIC text (Latin-1) prints whatever the locale says.
-        sys.stdout.reconfigure(encoding="utf-8")
+    out: OutputFile | None = None
+    if args.output is not None:
+        try:
+            out = OutputFile(args.output, inputs=[path], force=args.force)
+        except OutputError as e:
+            return _error("dump", str(e))
     try:
         chunks = dump(path, json=args.json, domain=args.domain, record=args.record, limit=args.limit)
-        for chunk in chunks:
-            sys.stdout.write(chunk)
     except MonwriteError as e:
         return _error("dump", f"{path}: offset {e.offset} (X'{e.offset:X}'): {e.reason}")
     except OSError as e:
-        if isinstance(e, BrokenPipeError):
-            raise
         return _error("dump", f"cannot open {path}: {e.strerror or e}")
-    sys.stdout.flush()
+    try:
+        if out is None:
+            _dump_to(chunks, sys.stdout)
+        else:
+            with out:
+                with out.open("w", encoding="utf-8") as f:
+                    _dump_to(chunks, f)
+                out.commit()
+    except MonwriteError as e:
+        return _error("dump", f"{path}: offset {e.offset} (X'{e.offset:X}'): {e.reason}")
+    except OutputError as e:
+        return _error("dump", str(e))
+    except OSError as e:
+        if isinstance(e, BrokenPipeError) or out is None:
+            raise
+        # Reading errors arrive as MonwriteError: this is the output file.
+        return _error("dump", f"cannot write {args.output}: {e.strerror or e}")
     sys.stderr.write(chunks.summary())
     if args.strict and chunks.stats()["damage_count"]:
         return EXIT_DAMAGED
     return EXIT_OK
+
+
+def _dump_to(chunks: Iterable[str], f: TextIO) -> None:
+    for chunk in chunks:
+        f.write(chunk)
+    f.flush()
 
 
 def _type_label(f: FieldInfo) -> str:
@@ -193,6 +262,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", type=_int_range(0, 65535), metavar="N", help="only records numbered N")
     p.add_argument("--limit", type=_int_range(0, 2**63 - 1), metavar="N", help="stop after N printed records")
     p.add_argument("--strict", action="store_true", help="exit 1 if any part of the file is damaged")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the records to OUT (atomically) instead of stdout")
+    p.add_argument("--force", action="store_true", help="if OUT is a symbolic link, write the file it points to")
     p.set_defaults(handler=cmd_dump)
 
     p = sub.add_parser("layouts", help="list the known record layouts")
@@ -216,25 +287,85 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stdout_to_devnull(stdout: TextIO) -> None:
+    """Point stdout at /dev/null so the interpreter's exit flush cannot fail
+    again (after a broken pipe or a full disk)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+
+
+def _os_message(e: OSError) -> str:
+    what = e.strerror or str(e)
+    return f"{e.filename}: {what}" if e.filename else what
+
+
+def _our_errors() -> tuple[type[BaseException], ...]:
+    """ztwin's own error classes (imported here: the advisor and reports are
+    heavy and only needed once something went wrong)."""
+    from ztwin.advisor import AdvisorError
+    from ztwin.reports import ReportError
+    from ztwin.twin import ScenarioError, SimulationError
+
+    return (AdvisorError, ReportError, ScenarioError, SimulationError)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ztwin`` command line; returns the exit code."""
     args = build_parser().parse_args(history_cli.positionals_last(sys.argv[1:] if argv is None else list(argv)))
     handler: Callable[[argparse.Namespace], int] = args.handler
+    command: str = args.command
     if args.command in ("dump", "report", "diagnose"):
         try:
             set_read_options(args.release, args.layouts)
         except (LayoutPackError, ValueError) as e:
             return _error(args.command, str(e))
+    real = sys.stdout
+    if isinstance(real, io.TextIOWrapper):
+        # JSON Lines are UTF-8 by definition; text output follows suit, so decoded
+        # EBCDIC text (Latin-1) prints whatever the locale says.
+        with contextlib.suppress(io.UnsupportedOperation, ValueError):
+            real.reconfigure(encoding="utf-8")
+    sys.stdout = GuardedOut(real)
     try:
-        return handler(args)
+        code = handler(args)
+        sys.stdout.flush()
+        return code
     except BrokenPipeError:
-        # The reader of our output went away (`ztwin dump FILE | head`): stop
-        # quietly, and point stdout at /dev/null so the exit flush cannot fail.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        # The reader of our output went away (`ztwin dump FILE | head`): stop quietly.
+        _stdout_to_devnull(real)
         return EXIT_OK
+    except StdoutError as e:
+        _stdout_to_devnull(real)
+        return _error(command, f"cannot write the output (standard output): {e.strerror}")
     except KeyboardInterrupt:
         return 128 + 2
+    except Terminated as e:
+        _error(command, f"{e}; no output was written")
+        return 128 + e.signum
+    except OutputError as e:
+        return _error(command, str(e))
+    except MonwriteError as e:
+        return _error(command, f"offset {e.offset} (X'{e.offset:X}'): {e.reason}")
+    except OSError as e:
+        return _error(command, _os_message(e))
+    except ValueError as e:
+        return _error(command, str(e) or type(e).__name__)
+    except Exception as e:
+        if isinstance(e, _our_errors()):
+            return _error(command, str(e))
+        if os.environ.get("ZTWIN_DEBUG"):
+            raise
+        return _error(
+            command,
+            f"internal error: {type(e).__name__}: {e} (a bug: please report it; "
+            "ZTWIN_DEBUG=1 shows the traceback)",
+        )
+    finally:
+        sys.stdout = real
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from ztwin._native import (
     ebcdic_encode,
     iso_to_tod,
     read_columns,
+    scan,
     tod_to_iso,
 )
 from ztwin._native import layouts as _layouts
@@ -51,6 +52,7 @@ __all__ = [
     "Reader",
     "Writer",
     "arrow_tables",
+    "damage_text",
     "dump",
     "ebcdic_decode",
     "ebcdic_encode",
@@ -59,6 +61,7 @@ __all__ = [
     "read",
     "read_options",
     "set_read_options",
+    "scan",
     "tables",
     "tod_to_iso",
 ]
@@ -101,17 +104,20 @@ class DamageWarning(UserWarning):
     """Damaged spans of a file were skipped while building tables."""
 
 
-def read(path: StrPath) -> Reader:
+def read(path: StrPath, ranges: Sequence[tuple[int, int]] | None = None) -> Reader:
     """Stream the records of a MONWRITE file.
 
     Returns an iterator of record dicts (``offset``, ``domain``, ``record``,
     ``name``, ``tod``, ``tod_raw``, ``length``, ``kind``, ``fields``); its
-    ``stats()`` method reports record counts and damaged spans.
+    ``stats()`` method reports record counts, damaged spans and the file's
+    segments (collections joined in one file). ``ranges`` (``(start, end)``
+    byte offsets, e.g. from :func:`ztwin.segments.choose`) keeps only the
+    records that start inside them.
 
     Raises ``OSError`` if the file cannot be opened and :class:`MonwriteError`
     (possibly during iteration) if it is not a readable MONWRITE file.
     """
-    return Reader(path, **_READ_OPTIONS)
+    return Reader(path, None if ranges is None else list(ranges), **_READ_OPTIONS)
 
 
 def dump(
@@ -135,13 +141,23 @@ def dump(
     )
 
 
+def damage_text(stats: Stats | None) -> str | None:
+    """The damage a read skipped, in one clause ("N damaged span(s) skipped
+    (B bytes), the first at offset X: reason"), or None if there was none."""
+    if stats is None or not stats["damage_count"]:
+        return None
+    first = stats["damage"][0]
+    return (
+        f"{stats['damage_count']} damaged span(s) skipped ({stats['damaged_bytes']} bytes), "
+        f"the first at offset {first['offset']}: {first['reason']}"
+    )
+
+
 def _warn_damage(path: StrPath, stats: Stats) -> None:
-    if stats["damage_count"]:
-        first = stats["damage"][0]
+    text = damage_text(stats)
+    if text is not None:
         warnings.warn(
-            f"{path}: {stats['damage_count']} damaged span(s) skipped "
-            f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: "
-            f"{first['reason']}",
+            f"{path}: {text}",
             DamageWarning,
             stacklevel=3,  # the caller of tables() / arrow_tables()
         )

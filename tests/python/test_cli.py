@@ -271,6 +271,22 @@ def test_no_subcommand_is_a_usage_error() -> None:
     assert "usage: ztwin" in result.stderr
 
 
+def test_dump_text_shows_device_numbers_in_hex(tmp_path: Path) -> None:
+    path = tmp_path / "dev.monwrite"
+    with Writer(path) as w:
+        w.add("MRSTOASP", T1, {"STOASP_RDEVDEV": 0x0A00, "STOASP_EXPCTPRD": 17})
+        w.add("MRMTRDEV", T1, {"MTRDEV_RDEVDEV": 0x9F01})
+        w.write_sample_set(T1)
+    result = run_ztwin("dump", path)
+    assert result.returncode == 0, result.stderr
+    asp, dev = result.stdout.splitlines()[:2]
+    assert " RDEVDEV=0A00 " in asp and "EXPCTPRD=17" in asp
+    assert " RDEVDEV=9F01 " in dev
+    # JSON keeps numbers as numbers
+    objs = json_lines(run_ztwin("dump", "--json", path).stdout)
+    assert [o["fields"].get("STOASP_RDEVDEV", o["fields"].get("MTRDEV_RDEVDEV")) for o in objs[:2]] == [0x0A00, 0x9F01]
+
+
 def test_release_detected_and_forced(tmp_path: Path) -> None:
     """The release comes from MTRSYS_HCPCPEID; --release overrides it; records
     longer than the layouts of the release read are decoded and warned about."""

@@ -293,3 +293,14 @@ def test_truncated_group_delivers_records_before_the_cut(long_group_file: Path) 
     assert stats["damage_count"] >= 1
     assert {d["kind"] for d in stats["damage"]} >= {"truncated-group"}
     assert all(d["offset"] == 6 * BLOCK for d in stats["damage"])
+
+
+@pytest.mark.parametrize("target", ["/dev/null", "dir", "link"])
+def test_writer_replaces_only_regular_files(tmp_path: Path, target: str) -> None:
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "real").write_text("x")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    path = Path(target) if target.startswith("/") else tmp_path / target
+    with pytest.raises(ValueError, match="the writer replaces only regular files"):
+        Writer(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "link", "real"]

@@ -359,6 +359,10 @@ pub fn record_line(out: &mut String, r: &RecordRef<'_>, width: usize) {
             out.push('=');
             match v {
                 None => out.push('-'),
+                // Device numbers in hex, as CP and every report show them.
+                Some(ValueRef::U(x)) if f.name.ends_with("RDEVDEV") => {
+                    let _ = write!(out, "{x:04X}");
+                }
                 Some(ValueRef::U(x)) | Some(ValueRef::Dur(x)) => push_u64(out, x),
                 Some(ValueRef::I(x)) => push_i64(out, x),
                 Some(ValueRef::Tod(t)) => tod::write_iso8601(out, tod::to_unix_us(t)),
@@ -436,6 +440,35 @@ pub fn summary_text(stats: &Stats) -> String {
             "    ... {} more not listed",
             stats.damage_count - stats.damage.len() as u64
         );
+    }
+    let segs = &stats.segments;
+    if segs.count > 1 {
+        let _ = writeln!(
+            s,
+            "  segments (collections joined in one file): {}",
+            segs.count
+        );
+        for (i, g) in segs.segments.iter().enumerate() {
+            let prev = i.checked_sub(1).map(|j| &segs.segments[j]);
+            let _ = writeln!(
+                s,
+                "    {:>3}  offset {:>12} (X'{:X}')  system {:<8}  processor {:<10}  {} intervals  {}",
+                i + 1,
+                g.offset,
+                g.offset,
+                g.system_id.as_deref().unwrap_or("?"),
+                g.cpu_model.as_deref().unwrap_or("?"),
+                g.intervals,
+                g.reason(prev)
+            );
+        }
+        if segs.count > segs.segments.len() as u64 {
+            let _ = writeln!(
+                s,
+                "    ... {} more not listed",
+                segs.count - segs.segments.len() as u64
+            );
+        }
     }
     s
 }

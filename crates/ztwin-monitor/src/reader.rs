@@ -19,6 +19,11 @@
 //!   are delivered, the cut is reported, and reading stops cleanly.
 //!
 //! Only an unreadable file, or one with no valid control record at all, is fatal.
+//!
+//! Collections joined into one file are told apart by a
+//! [`SegmentTracker`](crate::segment::SegmentTracker) (in [`Stats::segments`]),
+//! which the reader calls per control record, per MRMTRSYS and per sample
+//! interval end.
 
 use crate::control::{ControlEntry, ControlRecord, SetKind};
 use crate::header::{Header, HeaderError, FRAME, HEADER_LEN};
@@ -26,6 +31,7 @@ use crate::layout::{
     dense_slot, detect_release, DenseLayouts, FieldType, LayoutSet, RecordLayout, Release,
     ReleaseSource, DEFAULT_RELEASE, DENSE, DENSE_RECORDS,
 };
+use crate::segment::SegmentTracker;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -205,6 +211,8 @@ pub struct Stats {
     /// Groups whose data followed each layout.
     pub frame_groups: u64,
     pub contiguous_groups: u64,
+    /// The collections in the file (see [`crate::segment`]).
+    pub segments: SegmentTracker,
 }
 
 impl Default for Stats {
@@ -227,6 +235,7 @@ impl Default for Stats {
             longer_by_type: BTreeMap::new(),
             frame_groups: 0,
             contiguous_groups: 0,
+            segments: SegmentTracker::default(),
         }
     }
 }
@@ -637,11 +646,12 @@ impl<R: Read + Seek> Reader<R> {
             let off = b * FRAME as u64;
             let Some(block) = self.blocks.get(b).map_err(|e| Self::io_err(off, e))? else {
                 if let Some(reason) = first_err {
+                    let hint = self.misalignment_hint(blk)?;
                     if !self.seen_control {
                         return Err(FatalError {
                             offset: blk * FRAME as u64,
                             reason: format!(
-                                "not a MONWRITE file: no valid control record found ({reason})"
+                                "not a MONWRITE file: no valid control record found ({reason}){hint}"
                             ),
                         });
                     }
@@ -649,7 +659,9 @@ impl<R: Read + Seek> Reader<R> {
                         blk * FRAME as u64,
                         b * FRAME as u64,
                         DamageKind::BadControlRecord,
-                        format!("{reason}; no further control record before the end of the file"),
+                        format!(
+                            "{reason}; no further control record before the end of the file{hint}"
+                        ),
                     );
                 }
                 return Ok(false);
@@ -677,6 +689,7 @@ impl<R: Read + Seek> Reader<R> {
         }
         self.seen_control = true;
         self.stats.groups += 1;
+        self.stats.segments.group(b * FRAME as u64);
         self.ctl_block = b;
         self.entries = ctl.entries;
         // Three hypotheses for the data after the control record (spec 4.4
@@ -760,6 +773,41 @@ impl<R: Read + Seek> Reader<R> {
             pos: (self.entries[0].start as usize) % FRAME,
         };
         Ok(true)
+    }
+
+    /// When no control record was found from block `from` to the end: the
+    /// reader looks for them only at 4096-byte boundaries, so say so, and say
+    /// where one starts off the boundary (bytes were added or lost before it),
+    /// looking through at most one read window.
+    #[cold]
+    #[inline(never)]
+    fn misalignment_hint(&mut self, from: u64) -> Result<String, FatalError> {
+        let mut buf = vec![0u8; 2 * FRAME];
+        let last = self.blocks.total.min(from + WINDOW_BLOCKS as u64);
+        for b in from..last.saturating_sub(1) {
+            let off = b * FRAME as u64;
+            let Some(x) = self.blocks.get(b).map_err(|e| Self::io_err(off, e))? else {
+                break;
+            };
+            buf[..FRAME].copy_from_slice(x);
+            let Some(y) = self.blocks.get(b + 1).map_err(|e| Self::io_err(off, e))? else {
+                break;
+            };
+            buf[FRAME..].copy_from_slice(y);
+            for o in 1..FRAME {
+                let cand: &[u8; FRAME] = buf[o..o + FRAME].try_into().expect("one block");
+                if ControlRecord::looks_valid(cand) {
+                    let at = off + o as u64;
+                    let before = at % FRAME as u64;
+                    return Ok(format!(
+                        "; a control record starts at offset {at} (X'{at:X}'), {before} bytes past a \
+                         4096-byte boundary: bytes were added or lost before it, and the reader \
+                         resynchronises only on 4096-byte boundaries"
+                    ));
+                }
+            }
+        }
+        Ok("; the reader looks for control records at every 4096-byte boundary".into())
     }
 
     /// How well `bases` (file offsets of each entry's first frame) fit the
@@ -860,8 +908,8 @@ impl<R: Read + Seek> Reader<R> {
                             self.set.lookup(h.domain, h.record, self.stats.release)
                         }
                     };
-                    if (h.domain, h.record) == (1, 11) {
-                        self.stats.intervals += 1;
+                    if h.domain == 1 && (h.record == 11 || h.record == 4) {
+                        self.monitor_record(&h, at, kind);
                     }
                     if layout.is_none() {
                         self.stats.unknown += 1;
@@ -887,6 +935,21 @@ impl<R: Read + Seek> Reader<R> {
                 }
                 State::Done => return Ok(None),
             }
+        }
+    }
+
+    /// D1R11 (interval end) and D1R4 (MRMTRSYS): interval count and segments.
+    #[inline(never)]
+    fn monitor_record(&mut self, h: &Header, at: u64, kind: SetKind) {
+        if h.record == 11 {
+            self.stats.intervals += 1;
+            if kind == SetKind::Sample {
+                self.stats.segments.interval_end(h.tod);
+            }
+        } else {
+            let layout = dense_slot(1, 4).and_then(|s| self.layouts[s]);
+            let rec = self.blocks.slice(at, at + h.len as u64);
+            self.stats.segments.system_record(h, rec, layout);
         }
     }
 

@@ -140,7 +140,7 @@ pub struct IntervalKernel {
 #[pymethods]
 impl IntervalKernel {
     #[new]
-    #[pyo3(signature = (path, start=None, end=None, users=None, devices=None, exposures=None, release=None, layouts=None))]
+    #[pyo3(signature = (path, start=None, end=None, users=None, devices=None, exposures=None, release=None, layouts=None, ranges=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -152,6 +152,7 @@ impl IntervalKernel {
         exposures: Option<&Bound<'_, PyAny>>,
         release: Option<&str>,
         layouts: Option<std::path::PathBuf>,
+        ranges: Option<Vec<(u64, u64)>>,
     ) -> PyResult<Self> {
         let read = read_options(release, layouts.as_ref())?;
         let opts = Options {
@@ -160,6 +161,7 @@ impl IntervalKernel {
             users: select_str(users)?,
             devices: select_int(devices)?,
             exposures: select_int(exposures)?,
+            ranges,
         };
         Ok(IntervalKernel {
             reader: open(py, &path, read)?,
@@ -315,6 +317,18 @@ impl IntervalKernel {
         d.set_item("stopped_early", i.stopped_early)?;
         d.set_item("window_error", i.window_error)?;
         d.set_item("intervals", i.intervals)?;
+        d.set_item("users_seen", self.kernel.user_ids.names.clone())?;
+        let bad = PyList::empty(py);
+        for x in &i.implausible {
+            let e = PyDict::new(py);
+            e.set_item("offset", x.offset)?;
+            e.set_item("record", x.record)?;
+            e.set_item("key", x.key.as_str())?;
+            e.set_item("reason", x.reason.as_str())?;
+            bad.append(e)?;
+        }
+        d.set_item("implausible", bad)?;
+        d.set_item("implausible_count", i.implausible_count)?;
         Ok(d)
     }
 }

@@ -4,6 +4,7 @@ use crate::errors::fatal;
 use crate::reader::{open, read_options, stats_dict, FileReader};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::fmt::Write;
 use std::path::PathBuf;
 use ztwin_monitor::dump::{record_json, record_line, summary_text};
 use ztwin_monitor::FatalError;
@@ -19,6 +20,10 @@ const LINE_FIELD_WIDTH: usize = 120;
 /// after that many printed records, so `stats()` and `summary()` then cover what
 /// was read. Fatal damage raises `MonwriteError` after the output rendered before
 /// it has been returned.
+///
+/// Where a new collection (segment) starts, the text output has a line
+/// `-- segment N at offset ...: why`, before the record that revealed it; in
+/// JSON every record of segment 2 and later carries `"segment": N`.
 #[pyclass(module = "ztwin._native")]
 pub struct DumpChunks {
     reader: FileReader,
@@ -31,6 +36,8 @@ pub struct DumpChunks {
     finished: bool,
     /// A fatal error met while filling a chunk, raised on the next call.
     pending: Option<FatalError>,
+    /// Segments seen so far (markers are written when this grows).
+    segments: u64,
 }
 
 impl DumpChunks {
@@ -43,6 +50,7 @@ impl DumpChunks {
                 self.finished = true;
                 break;
             }
+            let at = out.len();
             let r = match self.reader.next_record() {
                 Ok(Some(r)) => r,
                 Ok(None) => {
@@ -55,20 +63,68 @@ impl DumpChunks {
                     break;
                 }
             };
-            if self.domain.is_some_and(|d| d != r.header.domain)
-                || self.record.is_some_and(|n| n != r.header.record)
-            {
+            let shown = !(self.domain.is_some_and(|d| d != r.header.domain)
+                || self.record.is_some_and(|n| n != r.header.record));
+            if shown {
+                if self.json {
+                    record_json(&mut out, &r);
+                } else {
+                    record_line(&mut out, &r, LINE_FIELD_WIDTH);
+                }
+            }
+            // The reader has taken in this record: a segment it revealed is known now.
+            let count = self.reader.stats.segments.count;
+            if count != self.segments {
+                self.segments = count;
+                if !self.json {
+                    out.insert_str(at, &self.marker());
+                }
+            }
+            if !shown {
                 continue;
             }
-            if self.json {
-                record_json(&mut out, &r);
-            } else {
-                record_line(&mut out, &r, LINE_FIELD_WIDTH);
+            if self.json && count > 1 {
+                out.pop(); // the record object's closing brace
+                let _ = write!(out, ",\"segment\":{count}}}");
             }
             out.push('\n');
             self.printed += 1;
         }
         out
+    }
+
+    /// The text line that marks where the current segment starts.
+    fn marker(&self) -> String {
+        let t = &self.reader.stats.segments;
+        let n = t.count;
+        let kept = &t.segments;
+        let (Some(seg), prev) = (
+            kept.get(n as usize - 1),
+            kept.get((n as usize).wrapping_sub(2)),
+        ) else {
+            return format!(
+                "-- segment {n} (not listed: more than {} segments)\n",
+                kept.len()
+            );
+        };
+        let mut what = Vec::new();
+        if let Some(id) = &seg.system_id {
+            what.push(format!("system {id}"));
+        }
+        if let Some(m) = &seg.cpu_model {
+            what.push(format!("processor {m}"));
+        }
+        let what = if what.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", what.join(", "))
+        };
+        format!(
+            "-- segment {n} at offset {} (X'{:X}'){what}: {}\n",
+            seg.offset,
+            seg.offset,
+            seg.reason(prev)
+        )
     }
 }
 
@@ -99,6 +155,7 @@ impl DumpChunks {
             printed: 0,
             finished: false,
             pending: None,
+            segments: 1,
         })
     }
 

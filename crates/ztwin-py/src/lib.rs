@@ -43,6 +43,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert::ebcdic_encode, m)?)?;
     m.add_function(wrap_pyfunction!(layouts::layouts, m)?)?;
     m.add_function(wrap_pyfunction!(columns::read_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(reader::scan, m)?)?;
     m.add("ScenarioError", m.py().get_type::<twin::ScenarioError>())?;
     m.add(
         "SimulationError",

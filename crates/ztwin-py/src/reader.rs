@@ -13,7 +13,7 @@ use ztwin_monitor::layout::{
     decode_field, decode_group, record_name, LayoutPack, LayoutSet, Release,
 };
 use ztwin_monitor::reader::ReadOptions;
-use ztwin_monitor::{RecordRef, Stats, FRAME};
+use ztwin_monitor::{RecordRef, Segment, Stats, FRAME};
 
 /// The streaming reader over a file, as the bindings use it.
 pub type FileReader = ztwin_monitor::Reader<BufReader<File>>;
@@ -105,7 +105,54 @@ pub fn stats_dict<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyDict
     d.set_item("longer_warning", longer_warning(s))?;
     d.set_item("frame_groups", s.frame_groups)?;
     d.set_item("contiguous_groups", s.contiguous_groups)?;
+    d.set_item("segments", segments_list(py, s)?)?;
+    d.set_item("segment_count", s.segments.count)?;
     Ok(d)
+}
+
+/// The segments (collections) of a read as a list of dicts; `end` is where
+/// the next one starts (the file size for the last one kept).
+fn segments_list<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    let segs = &s.segments.segments;
+    for (i, seg) in segs.iter().enumerate() {
+        let e = PyDict::new(py);
+        let prev: Option<&Segment> = i.checked_sub(1).map(|j| &segs[j]);
+        e.set_item("index", i + 1)?;
+        e.set_item("offset", seg.offset)?;
+        e.set_item(
+            "end",
+            segs.get(i + 1).map_or(s.file_bytes, |next| next.offset),
+        )?;
+        e.set_item("start", seg.start.as_str())?;
+        e.set_item("reason", seg.reason(prev))?;
+        e.set_item("system_id", seg.system_id.as_deref())?;
+        e.set_item("cpu_model", seg.cpu_model.as_deref())?;
+        e.set_item("first_tod", seg.first_tod)?;
+        e.set_item("last_tod", seg.last_tod)?;
+        e.set_item("intervals", seg.intervals)?;
+        list.append(e)?;
+    }
+    Ok(list)
+}
+
+/// Read a file to the end without decoding fields and return its statistics
+/// (record counts, damage, segments): the fast structural pass.
+#[pyfunction]
+#[pyo3(signature = (path, *, release = None, layouts = None))]
+pub fn scan<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    release: Option<&str>,
+    layouts: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut r = open(py, &path, read_options(release, layouts.as_ref())?)?;
+    let res = py.detach(|| -> Result<(), ztwin_monitor::FatalError> {
+        while r.next_record()?.is_some() {}
+        Ok(())
+    });
+    res.map_err(|e| fatal(py, &e))?;
+    stats_dict(py, &r.stats)
 }
 
 /// One decoded record as a dict (see `Record` in `_native.pyi`). Field values
@@ -153,11 +200,14 @@ pub(crate) fn record_dict<'py>(py: Python<'py>, r: &RecordRef<'_>) -> PyResult<B
 /// Iterator over the records of a MONWRITE file, each a dict.
 ///
 /// Damage is skipped and counted (see `stats()`); only fatal damage raises
-/// `MonwriteError`, and after it the iterator is exhausted.
+/// `MonwriteError`, and after it the iterator is exhausted. `ranges`, a list of
+/// `(start, end)` byte offsets in file order, keeps only the records whose
+/// offset lies in one of them (a choice of segments).
 #[pyclass(module = "ztwin._native")]
 pub struct Reader {
     inner: FileReader,
     finished: bool,
+    ranges: Option<Vec<(u64, u64)>>,
 }
 
 #[pymethods]
@@ -165,10 +215,11 @@ impl Reader {
     /// `release` (e.g. "7.3") decodes as that release instead of the one the
     /// file's MRMTRSYS record names; `layouts` merges a layout pack file.
     #[new]
-    #[pyo3(signature = (path, *, release = None, layouts = None))]
+    #[pyo3(signature = (path, ranges = None, *, release = None, layouts = None))]
     fn new(
         py: Python<'_>,
         path: PathBuf,
+        ranges: Option<Vec<(u64, u64)>>,
         release: Option<&str>,
         layouts: Option<PathBuf>,
     ) -> PyResult<Self> {
@@ -176,6 +227,7 @@ impl Reader {
         Ok(Reader {
             inner: open(py, &path, opts)?,
             finished: false,
+            ranges,
         })
     }
 
@@ -187,7 +239,20 @@ impl Reader {
         if self.finished {
             return Ok(None);
         }
-        match self.inner.next_record() {
+        let ranges = self.ranges.as_deref();
+        let next = loop {
+            match self.inner.next_record() {
+                Ok(Some(r))
+                    if ranges.is_some_and(|rs| {
+                        !rs.iter().any(|&(a, b)| a <= r.offset && r.offset < b)
+                    }) =>
+                {
+                    continue
+                }
+                other => break other,
+            }
+        };
+        match next {
             Ok(Some(r)) => record_dict(py, &r).map(Some),
             Ok(None) => {
                 self.finished = true;

@@ -20,8 +20,34 @@ use ztwin_monitor::{Header, MonwriteWriter, RecordSet, SetKind, WriteError, FRAM
 /// Distinguishes temporary files of writers created by one process.
 static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// `path` may be replaced: it does not exist or is a regular file (not a
+/// directory, device, FIFO, socket or symbolic link), the rule of
+/// `ztwin.safeout` that every ztwin output follows.
+fn check_replaceable(path: &Path) -> PyResult<()> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(os_error(path, &e)),
+    };
+    let t = meta.file_type();
+    let what = if t.is_file() {
+        return Ok(());
+    } else if t.is_dir() {
+        "a directory"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file (a device, FIFO or socket)"
+    };
+    Err(PyValueError::new_err(format!(
+        "{} is {what}; the writer replaces only regular files",
+        path.display()
+    )))
+}
+
 /// Create a fresh temporary file next to `path`.
 fn create_temp(path: &Path) -> PyResult<(PathBuf, File)> {
+    check_replaceable(path)?;
     let name = path
         .file_name()
         .ok_or_else(|| PyValueError::new_err(format!("{} does not name a file", path.display())))?;
@@ -261,6 +287,10 @@ impl Writer {
         let file = file.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
+        // Checked again: the path may have changed while the file was written.
+        if let Err(e) = check_replaceable(&self.path) {
+            return Err(io::Error::other(e.to_string()));
+        }
         fs::rename(&self.tmp, &self.path)
     }
 }

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ztwin.monitor import read
 from ztwin.reports.core import (
+    MAX_SERVICE_S,
     TOD_PER_S,
     CompactRaw,
     Config,
@@ -275,6 +276,18 @@ _SYS_LEVEL_KEYS = [(k, "users_" + k) for k, _ in _ACT_LEVELS]
 DASD_CLASS = 0x04
 
 
+def device_implausible(raw: Raw) -> bool:
+    """A device busy beyond the interval or serving an I/O beyond
+    MAX_SERVICE_S (times in 128 us units)."""
+    t = raw["seconds"]
+    busy = (float(raw.get("conn", 0.0)) + float(raw.get("disc", 0.0))) * 128e-6
+    if t > 0.0 and busy > 1.05 * t + 0.01:
+        return True
+    io = float(raw.get("measured", 0.0))
+    serv = (float(raw.get("conn", 0.0)) + float(raw.get("pend", 0.0)) + float(raw.get("disc", 0.0))) * 128e-6
+    return io >= 1.0 and serv / io > MAX_SERVICE_S
+
+
 def device_raw(seconds: float, d: list[int | None], cur: Fields, hf_samples: float | None = None) -> Raw:
     """Additive sums of one device interval from MRIODDEV deltas (in
     ``_DEV_FIELDS`` order). The SSCH and measured-I/O counts come from the
@@ -325,6 +338,8 @@ class Collector:
         self._seen_end = False
         self._prev_end: int | None = None
         self._seq = 0
+        self._set_cpus = 0
+        self._set_cpu_bad = False
         self._from: datetime | None = None
         self._to: datetime | None = None
         self._resolved = False
@@ -541,6 +556,16 @@ class Collector:
         self._globals(records, seq, iv)
         self._lpar(records, seq, iv)
         self._users(records, seq, iv)
+        if iv is not None:
+            tt, cu = iv.raw.get("user_ttime"), iv.raw.get("cpu_user")
+            if tt is not None and (cu is None or self._set_cpu_bad):
+                iv.raw.pop("user_ttime", None)
+                iv.raw.pop("user_vtime", None)
+            elif tt is not None and cu is not None:
+                busy = cu + iv.raw.get("cpu_sys", 0.0)
+                if tt > 1.05 * busy + 0.01 * iv.seconds:  # capture ratio above 1: implausible
+                    iv.raw.pop("user_ttime", None)
+                    iv.raw.pop("user_vtime", None)
         self._devices(records, seq, iv)
         self._exposures(records, seq, iv)
         if iv is not None:
@@ -550,6 +575,8 @@ class Collector:
             self.iv.intervals.append(iv)
 
     def _cpus(self, records: dict[str, list[tuple[int, Fields]]], seq: int, iv: SysInterval | None) -> None:
+        self._set_cpus = len({f.get("SYTPRP_PFXCPUAD", 0) for _, f in records.get("MRSYTPRP", [])})
+        self._set_cpu_bad = False
         for rec, keyf, keys, tr in self._cpu:
             rows = records.get(rec)
             if not rows:
@@ -562,8 +589,12 @@ class Collector:
                     continue
                 r = tr.delta(cpu, seq, tod, f)
                 if r is None:
+                    self._set_cpu_bad |= rec == "MRSYTPRP" and tr.implausible
                     continue
                 seconds, d = r
+                if rec == "MRSYTPRP" and any(v is not None and v / TOD_PER_S > 1.05 * seconds + 0.01 for v in d[:4]):
+                    self._set_cpu_bad = True
+                    continue  # a CPU time longer than the interval: implausible
                 seen = True
                 per = iv.cpus.setdefault(cpu, {})
                 if rec == "MRSYTPRP":
@@ -693,6 +724,10 @@ class Collector:
                 r = self._act_time.delta(key, seq, tod, f, g)
                 if r is None:
                     continue
+                tt = r[1][0]
+                cpus = self._set_cpus or 64
+                if tt is not None and tt / TOD_PER_S > 1.05 * r[0] * cpus + 0.01:
+                    continue  # more processor time than the processors give
                 seconds = seconds or r[0]
                 add(raw, "vcpu_seconds", r[0])
                 for (k, _), v in zip(_ACT_TIME_FIELDS, r[1], strict=True):
@@ -794,6 +829,8 @@ class Collector:
             samples = max((per.get("hf_count") or 0 for per in iv.cpus.values()), default=0)
             raw = device_raw(r[0], r[1], f, samples)
             raw["intervals"] = 1
+            if device_implausible(raw):
+                continue
             merge(self.iv.devices.setdefault(devno, {}), raw)
             if _wanted(self.sel_devices, devno):
                 self.iv.device_series.setdefault(devno, []).append((iv.index, CompactRaw(raw, "device")))  # type: ignore[arg-type]

@@ -45,9 +45,7 @@ fn step(io: &mut Io, core: &mut Core, cpu: u16) -> Option<Done> {
     loop {
         let (t, ev) = core.q.pop()?;
         core.now = t;
-        let ModelEv::Io(e) = ev else {
-            panic!("not an I/O event: {ev:?}")
-        };
+        let e = ev.into_io();
         let mut cx = Cx::new(core, cpu);
         if let Some(d) = io.handle(&mut cx, e) {
             io.release(d.req);
@@ -127,7 +125,7 @@ fn busy_is_rate_times_service_on_a_saturated_volume() {
             break;
         }
         core.now = t;
-        let ModelEv::Io(e) = ev else { unreachable!() };
+        let e = ev.into_io();
         let mut cx = Cx::new(&mut core, 0);
         let d = io
             .handle(&mut cx, e)
@@ -247,9 +245,12 @@ fn closed_loop(io: &mut Io, users: &[User], warm: f64, secs: f64, drain: bool) -
         }
         core.now = t;
         match ev {
-            ModelEv::Io(e) => {
+            ModelEv::IoDone { .. }
+            | ModelEv::IoStep { .. }
+            | ModelEv::IoArm { .. }
+            | ModelEv::IoDa { .. } => {
                 let mut cx = Cx::new(&mut core, 0);
-                if let Some(d) = io.handle(&mut cx, e) {
+                if let Some(d) = io.handle(&mut cx, ev.into_io()) {
                     io.release(d.req);
                     io.start_next(&mut cx, d.vol);
                     if t > t0 && t <= end {
@@ -260,17 +261,17 @@ fn closed_loop(io: &mut Io, users: &[User], warm: f64, secs: f64, drain: bool) -
                     if !stopping {
                         let think = users[u as usize].think;
                         if think > 0 {
-                            cx.at(think, ModelEv::Cpu(crate::model::cpu::Ev::Wake { vcpu: u }));
+                            cx.at(think, crate::model::cpu::Ev::Wake { vcpu: u });
                         } else {
                             submit(io, &mut core, u, &mut run);
                         }
                     }
                 }
             }
-            ModelEv::Cpu(crate::model::cpu::Ev::Wake { vcpu }) if !stopping => {
+            ModelEv::Wake { vcpu } if !stopping => {
                 submit(io, &mut core, vcpu, &mut run)
             }
-            ModelEv::Cpu(crate::model::cpu::Ev::Wake { .. }) => {}
+            ModelEv::Wake { .. } => {}
             other => panic!("unexpected event {other:?}"),
         }
         io.check();
