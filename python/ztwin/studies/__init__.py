@@ -55,6 +55,21 @@ STUDIES: dict[str, Study] = {
             "S3: a healthy system; whatever limits the applications, it is not z/VM",
             "s3_healthy_system",
         ),
+        Study(
+            "pav-mdc",
+            "S5: the minidisk cache's own I/Os forced to the PAV base (VM64199): queue on the base, aliases idle",
+            "s5_pav_mdc",
+        ),
+        Study(
+            "vdisk-format-channels",
+            "S6 (channel part): paging volumes on two ESCON channels wait for a path (pending time)",
+            "s6_vdisk_format_channels",
+        ),
+        Study(
+            "pinned-data",
+            "S7: a control unit stops caching one volume (pinned data): disconnect and response jump",
+            "s7_pinned_data",
+        ),
     )
 }
 

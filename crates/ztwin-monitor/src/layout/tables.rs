@@ -1003,10 +1003,13 @@ static IODCAD: &[FieldDef] = &[
     fd("IODCAD_RDEVDEV", 64, U2, Inf),
 ];
 
-// MRIODSZI: IBM's 6.3 and 7.1 pages (size 316; RDEVDEV at 20, the DSKSTAT
-// block from 24: status X'80' busy / X'40' not busy, time, transfer rate in
-// KB/s, block size); zpmd's 5.3 struct for the rest: the device's counters,
-// then eight 32-byte path blocks.
+// MRIODSZI: IBM's 5.3, 6.3 and 7.1 pages (size 316; RDEVDEV at 20, the
+// 36-byte DKSTAT block from 24: status X'80' busy / X'40' not busy, time,
+// transfer rate in KB/s, block size). The block is CP's SZQBK disk statistics
+// (IBM cp640 SZQBK: status, time, rate, block size, then transfers, blocks
+// read, blocks written, seeks, queue depth, four bytes each), which places
+// DSKXFERS..DSKQDEPTH at 40-56; zpmd's 5.3 struct for the eight 32-byte path
+// blocks from 60.
 static IODSZI: &[FieldDef] = &[
     fd("IODSZI_RDEVDEV", 20, U2, Ibm),
     fd("IODSZI_DSKSTAT", 24, Bits(1), Ibm),
@@ -1038,12 +1041,14 @@ static IODSZI: &[FieldDef] = &[
     fd("IODSZI_PTH2QDEPTH", 120, U4, Z53),
 ];
 
-// MRIODHPP: zpmd's 5.3 struct (size 48): pool number and token, bases and
-// aliases in the pool, attempts to get an alias and those that found none,
-// fewest and most aliases free in the interval.
+// MRIODHPP: IBM's mon610 and mon630 pages give domain 6 record 28 "HyperPAV
+// Pool activity", size 48, and the pool number and token (the LCU's SSID) that
+// start it, as in MRIODHPC (mon530-mon640: HPPOOLNM at 20, HPPTOKEN at 22);
+// zpmd's 5.3 struct for the rest: bases and aliases in the pool, attempts to
+// get an alias and those that found none, fewest and most aliases free.
 static IODHPP: &[FieldDef] = &[
-    fd("IODHPP_HPPOOLNM", 20, U2, Z53),
-    fd("IODHPP_HPPTOKEN", 22, U2, Z53),
+    fd("IODHPP_HPPOOLNM", 20, U2, Ibm),
+    fd("IODHPP_HPPTOKEN", 22, U2, Ibm),
     fd("IODHPP_HPPNBASE", 24, U4, Z53),
     fd("IODHPP_HPPNALIS", 28, U4, Z53),
     fd("IODHPP_HPPTRIES", 32, U4, Z53),
@@ -1246,7 +1251,8 @@ pub static LAYOUTS: &[RecordLayout] = &[
     v(6, 24, "MRIODSZI", S, R53, 316, Z53, IODSZI, &[R63, R71],
         "IBM mon630, mon710 (size 316; 20-39); zpmd d6r24",
         "SCSI (EDEV) device activity; path blocks 3-8 not mapped"),
-    v(6, 28, "MRIODHPP", S, R53, 48, Z53, IODHPP, &[R53], ZPMD, "HyperPAV pool activity"),
+    v(6, 28, "MRIODHPP", S, R53, 48, Z53, IODHPP, &[R61, R63],
+        "IBM mon610, mon630 (D6R28, size 48; 20-23); zpmd d6r28", "HyperPAV pool activity; counters after 24 from zpmd"),
 ];
 
 /// Field names ztwin used before the layouts were checked against IBM's pages

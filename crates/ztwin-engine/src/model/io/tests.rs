@@ -268,9 +268,7 @@ fn closed_loop(io: &mut Io, users: &[User], warm: f64, secs: f64, drain: bool) -
                     }
                 }
             }
-            ModelEv::Wake { vcpu } if !stopping => {
-                submit(io, &mut core, vcpu, &mut run)
-            }
+            ModelEv::Wake { vcpu } if !stopping => submit(io, &mut core, vcpu, &mut run),
             ModelEv::Wake { .. } => {}
             other => panic!("unexpected event {other:?}"),
         }

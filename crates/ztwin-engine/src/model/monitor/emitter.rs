@@ -6,8 +6,8 @@
 use super::{dur, io, paging, storage, system, user, PendingEvent};
 use crate::core::units::Ns;
 use crate::model::{Model, RunError, Twin};
-use std::io::Write;
 use std::cell::Cell;
+use std::io::Write;
 use ztwin_monitor::layout::{by_name_release, RecordLayout, Release, DEFAULT_RELEASE};
 use ztwin_monitor::writer::{MonwriteWriter, RecordSet};
 use ztwin_monitor::{tod, SetKind};
@@ -223,7 +223,10 @@ impl<W: Write> Emitter<W> {
                 io::iodszi(s, tod, now, &d);
             }
         }
-        for c in t.io.control_units().filter(|c| c.hyper_aliases > 0 && c.bases > 0) {
+        for c in
+            t.io.control_units()
+                .filter(|c| c.hyper_aliases > 0 && c.bases > 0)
+        {
             io::iodhpp(s, tod, &c);
         }
         let chps: Vec<_> = t.io.chpids().collect();

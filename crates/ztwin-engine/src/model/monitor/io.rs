@@ -197,8 +197,14 @@ pub(super) fn iodszi(s: &mut RecordSet, tod: u64, now: Ns, d: &DevSample) {
     let mut r = s.push_layout(szi, tod);
     let c = &d.c;
     r.set_u(fld!(szi, "IODSZI_RDEVDEV"), d.devno as u64);
-    r.set_u(fld!(szi, "IODSZI_DSKSTAT"), if d.busy { 0x80 } else { 0x40 });
-    r.set_u(fld!(szi, "IODSZI_DSKTIME"), dur(c.pend_ns + c.disc_ns + c.conn_ns) >> 12);
+    r.set_u(
+        fld!(szi, "IODSZI_DSKSTAT"),
+        if d.busy { 0x80 } else { 0x40 },
+    );
+    r.set_u(
+        fld!(szi, "IODSZI_DSKTIME"),
+        dur(c.pend_ns + c.disc_ns + c.conn_ns) >> 12,
+    );
     let kb = (c.bytes_rd + c.bytes_wr) / 1024;
     let secs = (now as f64 / 1e9).max(1e-9);
     r.set_u(fld!(szi, "IODSZI_DSKXRATE"), (kb as f64 / secs) as u64);
@@ -228,7 +234,11 @@ pub(super) fn iodhpp(s: &mut RecordSet, tod: u64, c: &CuSample) {
 
 /// SYTEPM: the channel paths' measurements, one entry per CHPID (several
 /// records when the entries outgrow a frame).
-pub(super) fn sytepm(s: &mut RecordSet, tod: u64, chps: &[ChpSample]) -> Result<(), ztwin_monitor::WriteError> {
+pub(super) fn sytepm(
+    s: &mut RecordSet,
+    tod: u64,
+    chps: &[ChpSample],
+) -> Result<(), ztwin_monitor::WriteError> {
     let epm = l("MRSYTEPM");
     let g = epm.group.expect("MRSYTEPM has channel-path entries");
     let (fixed, entry) = (epm.size as usize, g.entry_size as usize);

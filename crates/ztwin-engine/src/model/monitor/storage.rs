@@ -2,8 +2,8 @@
 //! STOXSG), per logical CPU (SYTRSP, SYTXSP, STORSP), and the configuration
 //! records MTRMEM and MTRXSG.
 
-use crate::model::mdc::MdcSample;
 use super::emitter::{l, L};
+use crate::model::mdc::MdcSample;
 use crate::model::paging::PageIo;
 use crate::model::storage::{StorCpu, StorageSample};
 use ztwin_monitor::writer::RecordSet;
