@@ -111,6 +111,7 @@ EXTRA_REPORTS: dict[str, ReportSpec] = {
     "CHANNEL": ReportSpec("CHANNEL", "FCX161", "Channel Load", _iopath.channel),
     "HPALIAS": ReportSpec("HPALIAS", "FCX327", "HyperPAV Alias Activity", _iopath.hpalias),
     "MDCACHE": ReportSpec("MDCACHE", "FCX134", "Minidisk Cache Activity", _iopath.mdcache),
+    "DEVLOG": ReportSpec("DEVLOG", "FCX168", "Device Activity Log", _iopath.devlog),
 }
 
 

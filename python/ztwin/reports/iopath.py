@@ -1,7 +1,8 @@
 """I/O path reports from the records of the storage path: CACHEXT (FCX177,
 cached control-unit activity, MRIODCAD), CHANNEL (FCX161-like channel load,
 MRSYTEPM), HPALIAS (FCX327-like HyperPAV pool activity, MRIODHPP) and
-MDCACHE (FCX134-like minidisk cache, MRSYTXSG / MRSYTRSG).
+MDCACHE (FCX134-like minidisk cache, MRSYTXSG / MRSYTRSG), and DEVLOG
+(FCX168-like: DEVICE's figures per device per interval).
 
 These records are not in the interval kernel's tables: each report reads its
 record type from the file of the collected window (``Intervals.path``) with
@@ -270,8 +271,59 @@ def mdcache(iv: Intervals, **_: Any) -> Report:
     return new_report(iv, "MDCACHE", "FCX134", "Minidisk Cache Activity", rows=rows, keys=MDCACHE_KEYS, table=table)
 
 
+# ------------------------------------------------------------------ DEVLOG
+
+DEVLOG_KEYS = [
+    "addr", "interval_end", "io_rate", "avoid_rate", "pend_ms", "disc_ms", "conn_ms", "serv_ms", "resp_ms", "queued",
+    "busy_pct", "interval_start", "seconds",
+]  # fmt: skip
+
+
+def devlog(iv: Intervals, **_: Any) -> Report:
+    """FCX168-like device activity log: per DASD device with I/O in the window,
+    its DEVICE figures (``>>Mean>>`` first) per interval. Reads the file a
+    second time with the devices' per-interval sums kept."""
+    from ztwin.reports.common import MEAN, interval_column
+    from ztwin.reports.core import collect, merged
+    from ztwin.reports.metrics import device_metrics
+
+    rows: list[dict[str, Any]] = []
+    if iv.start is not None and iv.end is not None:
+        fmt = "%Y-%m-%d %H:%M:%S"
+        full = collect(iv.path, iv.start.strftime(fmt), iv.end.strftime(fmt), devices="all")
+        for devno in sorted(full.device_series):
+            series = full.device_series[devno]
+            cls = full.device_info.get(devno, {}).get("dev_class")
+            if cls not in (None, 0x04) or not any((device_metrics(r).get("io_rate") or 0) > 0 for _, r in series):
+                continue
+            addr = hexaddr(devno)
+            m = device_metrics(merged(r for _, r in series))
+            rows.append({k: m.get(k) for k in DEVLOG_KEYS} | {"addr": addr, "interval_end": MEAN, "interval_start": None})
+            for idx, raw in series:
+                s = full.intervals[idx]
+                m = device_metrics(raw)
+                rows.append({k: m.get(k) for k in DEVLOG_KEYS} | {"addr": addr, "interval_end": s.end, "interval_start": s.start})
+    table = Table(
+        [
+            interval_column(),
+            Column("io_rate", ["", "I/O"], 7, 1),
+            Column("avoid_rate", ["", "Avoid"], 6, 1),
+            Column("pend_ms", ["", "Pend"], 5, 1),
+            Column("disc_ms", ["", "Disc"], 5, 1),
+            Column("conn_ms", ["", "Conn"], 5, 1),
+            Column("serv_ms", ["", "Serv"], 5, 1),
+            Column("resp_ms", ["", "Resp"], 5, 1),
+            Column("queued", ["Req.", "Qued"], 5, 2),
+            Column("busy_pct", ["%", "Busy"], 4, 0),
+        ],
+        [Group("Rate/s", "io_rate", "avoid_rate"), Group("Time (msec)", "pend_ms", "resp_ms")],
+    )
+    return new_report(iv, "DEVLOG", "FCX168", "Device Activity Log", rows=rows, keys=DEVLOG_KEYS, table=table,
+                      group_key="addr", group_title="Device Activity Log for Device {}", time_key="interval_end")
+
+
 def _int(v: Any) -> int | None:
     return None if v is None or pd.isna(v) else int(v)
 
 
-__all__ = ["NA", "cachext", "channel", "hpalias", "mdcache"]
+__all__ = ["NA", "cachext", "channel", "devlog", "hpalias", "mdcache"]

@@ -1,4 +1,4 @@
-"""The I/O path reports (CACHEXT, CHANNEL, HPALIAS, MDCACHE) on the twin's
+"""The I/O path reports (CACHEXT, CHANNEL, HPALIAS, MDCACHE, DEVLOG) on the twin's
 own files: values against what the scenarios make happen, text snapshots,
 and the HTML pages in a browser.
 
@@ -114,6 +114,18 @@ def test_hpalias_pool(files: dict[str, Path]) -> None:
     assert p["tries_rate"] > 0 and 0 <= p["fail_pct"] <= 100 and 0 <= p["min_free"] <= p["max_free"] <= 2
 
 
+def test_devlog_shows_the_jump_interval_by_interval(files: dict[str, Path]) -> None:
+    rep = build(files["pinned"], ["DEVLOG", "DEVICE"], "09:08:00", "09:13:00")
+    rows = rep["DEVLOG"].rows
+    assert {r["addr"] for r in rows} == {"1742"}
+    mean, *ivs = rows
+    assert mean["interval_end"] == ">>Mean>>" and len(ivs) == 5
+    assert [r["disc_ms"] < 1 for r in ivs] == [True, True, False, False, False]
+    # The mean line is DEVICE's line for the device over the same window.
+    dev = next(r for r in rep["DEVICE"].rows if r["addr"] == "1742")
+    assert mean["io_rate"] == pytest.approx(dev["io_rate"]) and mean["disc_ms"] == pytest.approx(dev["disc_ms"])
+
+
 def test_reports_are_empty_on_files_without_the_records(basic_file: Path) -> None:
     reps = build(basic_file, ["CACHEXT", "CHANNEL", "HPALIAS", "MDCACHE"])
     assert all(r.rows == [] for r in reps.values())
@@ -124,6 +136,7 @@ def test_reports_are_empty_on_files_without_the_records(basic_file: Path) -> Non
     ("CHANNEL", "mdc", "10:01:00", None),
     ("HPALIAS", "hpav", None, None),
     ("MDCACHE", "mdc", "10:01:00", None),
+    ("DEVLOG", "pinned", "09:08:00", "09:13:00"),
 ])  # fmt: skip
 def test_text_matches_snapshot(files: dict[str, Path], name: str, file: str, start: str | None, end: str | None) -> None:
     text = build(files[file], [name], start, end)[name].to_text(WHEN)
