@@ -723,11 +723,6 @@ def fmt_rate(x: float) -> str:
 
 def print_table(r: dict[str, Any]) -> None:
     s1, sc, raw, s2, lg = r.get("s1"), r.get("scaling"), r.get("raw"), r.get("s2"), r.get("large")
-    io = r.get("io")
-    if io:
-        log(f"I/O heavy ({io['scenario']}): {io['sim_s']:g} s simulated in {io['wall_s']:.1f} s wall "
-            f"({io['cpu_s']:.1f} s CPU), {io['wall_per_sim_min_s']} s wall per simulated minute, "
-            f"{io['events_per_s']:,} events/s, peak RSS {io['peak_rss_mb']} MB")
     rows: list[tuple[str, str, str, str]] = []
     if s1:
         rows += [
@@ -789,6 +784,12 @@ def print_table(r: dict[str, Any]) -> None:
             walls = "  ".join(f"{k} {v['wall_s']:.1f}s" if "wall_s" in v else f"{k} n/a" for k, v in ser.items())
             rows.append((f"  growth in {name}", walls, "",
                          f"wall ~ x^{lg['exponent_' + name]} (CPU ~ x^{lg['exponent_cpu_' + name]})"))
+    io = r.get("io")
+    if io:
+        rows.append(("I/O heavy (1,000 volumes, 200 guests)", f"{io['wall_s']:.1f} s wall", f"CPU {io['cpu_s']:.1f} s",
+                     f"{io['sim_s']:g} s simulated; {io['events_per_s']:,} events/s; RSS {io['peak_rss_mb']:.0f} MB"))
+    if not rows:
+        return
     w0 = max(len(a) for a, *_ in rows) + 2
     for a, b, c, d in rows:
         if not a.startswith("  "):
