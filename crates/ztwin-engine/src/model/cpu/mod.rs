@@ -553,6 +553,9 @@ impl Cpus {
         match b.outcome {
             Outcome::Slice => self.make_ready(v),
             Outcome::PageWait | Outcome::IoWait if woken => self.make_ready(v),
+            // Frames freed while the burst ran (a fast page-out) woke no one:
+            // it takes one at its next dispatch rather than wait for the next.
+            Outcome::FrameWait if st.frames_free() => self.make_ready(v),
             Outcome::PageWait | Outcome::FrameWait => {
                 self.vcpus[vi].state = VState::PageWait;
                 if b.outcome == Outcome::FrameWait {

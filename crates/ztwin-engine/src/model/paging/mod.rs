@@ -32,7 +32,7 @@ pub mod params;
 #[cfg(test)]
 mod tests;
 
-use super::io::{Done, Io, Origin};
+use super::io::{Done, Io, Kind, Origin, Request};
 use super::storage::{tag, PageEntry, PageOuts, Pager, NO_BLOCK, T_DASD, T_NONE};
 use super::{Cx, Model};
 use crate::core::units::Ns;
@@ -463,13 +463,15 @@ impl Paging {
         for &(g, _) in &items[..n as usize] {
             self.by_guest[g as usize].written += 1;
         }
-        cx.charge.sys += self.costs.io + self.costs.page_io * n as u64;
+        let dev = self.vols[pv as usize].dev;
+        cx.charge.sys +=
+            self.costs.io + self.costs.page_io * n as u64 + io.cp_extra(dev, Kind::Paging, n);
         self.by_cpu[cx.cpu as usize].written += n as u64;
         let origin = match kind {
             WriteKind::PageOut => Origin::PageWrite { block: b },
             WriteKind::Migrate => Origin::Migrate { block: b },
         };
-        let r = io.alloc(cx, self.vols[pv as usize].dev, n, origin);
+        let r = io.alloc_req(cx, dev, Request::write(n, Kind::Paging), origin);
         io.submit(cx, r);
         n
     }
@@ -624,12 +626,13 @@ impl Model {
         }
         self.pg.join_read(rd, v);
         self.pg.blocks.set_reading(b, Some(rd));
-        cx.charge.cp += self.pg.costs.fault + self.pg.costs.io;
         let dev = self.pg.vols[self.pg.blocks.vol(b) as usize].dev;
-        Some(Some(self.io.alloc(
+        cx.charge.cp +=
+            self.pg.costs.fault + self.pg.costs.io + self.io.cp_extra(dev, Kind::Paging, n);
+        Some(Some(self.io.alloc_req(
             cx,
             dev,
-            n,
+            Request::read(n, Kind::Paging),
             Origin::PageRead { block: b },
         )))
     }

@@ -16,9 +16,13 @@ fn io(n: u16) -> Io {
             cylinders: 1,
             paging: true,
             service: ServiceTime::default(),
+            kind: crate::model::io::DevKind::Eckd,
+            blocks: 180,
+            path: None,
+            aliases: Vec::new(),
         })
         .collect();
-    Io::new(defs, 1, 1)
+    Io::new(defs, 1, 1, &Default::default())
 }
 
 /// Two paging volumes of 100 slots, blocks of up to 4 pages, two guests.

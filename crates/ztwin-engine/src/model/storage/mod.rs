@@ -137,6 +137,8 @@ pub const MIGRATE_BLOCKS_PER_VOLUME: u32 = 16;
 /// to the next user of the same category (\[E\]).
 pub const STEAL_QUANTUM: u32 = 8;
 pub const FREE: u32 = u32::MAX;
+/// The owner of frames and XSTOR blocks lent to the minidisk cache.
+pub const MDC_OWNER: u32 = u32::MAX - 1;
 
 /// Frame flag: locked (I/O in progress), not stealable.
 pub const F_LOCK: u8 = 4;
@@ -382,6 +384,9 @@ pub struct Storage {
     c: StorageCounters,
     by_cpu: Vec<StorCpu>,
     by_guest: Vec<GuestStor>,
+    /// Frames and XSTOR blocks lent to the minidisk cache.
+    mdc_frames: Vec<u32>,
+    mdc_blocks: Vec<u32>,
 }
 
 impl Storage {
@@ -439,6 +444,8 @@ impl Storage {
             c: StorageCounters::default(),
             by_cpu: vec![StorCpu::default(); cpus],
             by_guest: vec![GuestStor::default(); vpages.len()],
+            mdc_frames: Vec::new(),
+            mdc_blocks: Vec::new(),
         };
         s.set_thresholds(dpa);
         s
@@ -561,6 +568,76 @@ impl Storage {
     #[inline]
     pub fn drain_woken(&mut self) -> std::vec::Drain<'_, u32> {
         self.woken.drain(..)
+    }
+
+    // ------------------------------------------------------------ minidisk cache
+
+    /// Lend up to `n` frames to the minidisk cache: only frames above the
+    /// available list's high threshold, so the cache never causes a demand
+    /// scan. Returns how many.
+    pub fn lend_mdc(&mut self, n: u64) -> u64 {
+        let on_way = self.avail.len() as u64 + self.pageout_frames as u64;
+        let k = n
+            .min(on_way.saturating_sub(self.high as u64))
+            .min(self.avail.len() as u64);
+        for _ in 0..k {
+            let f = self.avail.pop().expect("counted");
+            self.frames[f as usize].owner = MDC_OWNER;
+            self.mdc_frames.push(f);
+        }
+        k
+    }
+
+    /// The minidisk cache gives back `n` frames.
+    pub fn unlend_mdc(&mut self, n: u64) {
+        for _ in 0..n {
+            let f = self.mdc_frames.pop().expect("frames lent to the cache");
+            self.frames[f as usize].owner = FREE;
+            self.flags[f as usize] = 0;
+            self.avail.push(f);
+            if let Some(v) = self.waiters.pop_front() {
+                self.woken.push(v);
+            }
+        }
+    }
+
+    /// Lend up to `n` XSTOR blocks to the minidisk cache (above the
+    /// migration threshold). Returns how many.
+    pub fn lend_mdc_xstor(&mut self, n: u64) -> u64 {
+        let k = n.min((self.xs.free.len() as u64).saturating_sub(self.xs.low as u64));
+        for _ in 0..k {
+            let b = self.xs.free.pop().expect("counted");
+            self.xs.owner[b as usize] = MDC_OWNER;
+            self.mdc_blocks.push(b);
+        }
+        k
+    }
+
+    /// The minidisk cache gives back `n` XSTOR blocks.
+    pub fn unlend_mdc_xstor(&mut self, n: u64) {
+        for _ in 0..n {
+            let b = self.mdc_blocks.pop().expect("blocks lent to the cache");
+            self.xs.owner[b as usize] = FREE;
+            self.xs.free.push(b);
+        }
+    }
+
+    /// Frames and XSTOR blocks lent to the minidisk cache.
+    pub fn mdc_lent(&self) -> (u64, u64) {
+        (self.mdc_frames.len() as u64, self.mdc_blocks.len() as u64)
+    }
+
+    /// Frames on the available list now.
+    #[inline]
+    pub fn frames_free(&self) -> bool {
+        !self.avail.is_empty()
+    }
+
+    /// The available list (with the frames on their way to it) is at or
+    /// below its low threshold: the next frame taken runs the demand scan.
+    #[inline]
+    pub fn short_of_frames(&self) -> bool {
+        self.avail.len() as u32 + self.pageout_frames <= self.low
     }
 
     /// The page-outs the last demand scan chose (see [`Storage::clear_pageouts`]).
@@ -966,8 +1043,14 @@ impl Storage {
             );
         }
         let mut owned = vec![0u32; self.spaces.len()];
+        let mut mdc = 0usize;
         for (f, fr) in self.frames.iter().enumerate() {
             if fr.owner == FREE {
+                continue;
+            }
+            if fr.owner == MDC_OWNER {
+                assert!(!on_list[f], "frame {f} lent to the cache is on the list");
+                mdc += 1;
                 continue;
             }
             owned[fr.owner as usize] += 1;
@@ -984,6 +1067,7 @@ impl Storage {
                 fr.owner, fr.vpage
             );
         }
+        assert_eq!(mdc, self.mdc_frames.len(), "frames lent to the cache");
         for (g, sp) in self.spaces.iter().enumerate() {
             assert_eq!(owned[g], sp.resident, "guest {g}: frames owned vs resident");
         }
@@ -1001,6 +1085,13 @@ impl Storage {
         for (b, &o) in xs.owner.iter().enumerate() {
             if o == FREE {
                 assert!(free[b], "XSTOR block {b} has no owner and is not free");
+                continue;
+            }
+            if o == MDC_OWNER {
+                assert!(
+                    self.mdc_blocks.contains(&(b as u32)),
+                    "XSTOR block {b} lent to nobody"
+                );
                 continue;
             }
             let e = self.spaces[o as usize].pt[xs.vpage[b] as usize].e;
