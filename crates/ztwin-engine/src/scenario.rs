@@ -4,10 +4,43 @@
 //! The schema is enforced: unknown keys, wrong types and impossible values are
 //! rejected with a message that names the key (and, for TOML, the line). The
 //! reference is `docs/scenario.md`.
+//!
+//! The sections are the file format. Each component's parameters, their
+//! bounds and their conversion to runtime units live in its `params.rs`
+//! (`model/storage/params.rs`, `paging`, `io`, `cpu`, `workload`, `monitor`);
+//! a section one component owns is that component's serde struct (`[monitor]`,
+//! `[[paging]]`/`[[dasd]]`, workloads), and the shared sections (`[system]`,
+//! `[srm]`, `[cp_costs]`, `[[guest]]`) are defined here and handed to the
+//! components as their `Params` ([`Scenario::storage`] and the like).
+//!
+//! [`Scenario::validate`] runs each component's `validate` and then the checks
+//! that relate sections or entries, in this order: the components
+//! (storage, cpu, monitor, paging, workload costs), `[scenario]`
+//! ([`Meta::validate`], and its duration against the sample interval), the
+//! volume groups, the guests (user IDs unique, workloads against their group
+//! and the `[[dasd]]` volumes, total virtual storage), the timeline. Where a new
+//! check goes: a bound on one component's parameter in that component's
+//! `validate`; a limit on `[scenario]` alone (start date within the TOD clock's
+//! range, a maximum duration) in [`Meta::validate`]; a rule for user IDs in
+//! `cpu::params::check_userid`; a check that relates two sections (a
+//! duration against the sample interval, a device named by a workload, a size
+//! against central storage) in [`Scenario::validate`], after the components'.
+//! Each returns the first problem as `{ place, reason }`; the place is the key
+//! path documented in `docs/scenario.md`.
 
-use crate::core::units::{Duration, Ns, Size, MS, SEC, US};
+use crate::core::units::{Duration, Size, SEC};
+use crate::core::{invalid, Invalid};
+use crate::model::cpu::params as cpu_params;
+use crate::model::{io, monitor, paging, storage, workload};
 use serde::Deserialize;
 use std::collections::HashSet;
+
+pub use crate::model::cpu::params::{expand_userids, MINOR_SLICE};
+pub use crate::model::io::params::{
+    cylinders_of, parse_devno, volser, DasdGroup, PagingGroup, ServiceTime, SLOTS_PER_CYL,
+};
+pub use crate::model::monitor::params::Params as Monitor;
+pub use crate::model::workload::params::{split_device, Pattern, Touch, Workload};
 
 /// A scenario problem: where (key path or line) and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,191 +242,17 @@ impl Default for CpCosts {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Monitor {
-    /// MONITOR SAMPLE INTERVAL.
-    pub sample_interval: Duration,
-    /// MONITOR SAMPLE RATE (high-frequency state sampling).
-    pub hf_rate: Duration,
-}
-
-impl Default for Monitor {
-    fn default() -> Self {
-        Monitor {
-            sample_interval: Duration(60 * SEC),
-            hf_rate: Duration(2 * SEC),
+impl Meta {
+    /// `[scenario]` on its own: the start is an ISO 8601 UTC time.
+    pub fn validate(&self) -> Result<(), Invalid> {
+        if ztwin_monitor::tod::parse_iso8601(&self.start).is_none() {
+            return invalid(
+                "scenario.start".into(),
+                format!("'{}' is not an ISO 8601 UTC time", self.start),
+            );
         }
+        Ok(())
     }
-}
-
-/// Service-time parameters of a DASD volume (milliseconds).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ServiceTime {
-    pub pending_ms: f64,
-    pub disconnect_ms: f64,
-    /// Connect time per I/O (command overhead).
-    pub connect_ms_per_io: f64,
-    /// Connect time per 4 KB page moved.
-    pub connect_ms_per_page: f64,
-    /// Relative spread of each component (uniform ±), for realistic variation.
-    pub jitter: f64,
-}
-
-impl Default for ServiceTime {
-    fn default() -> Self {
-        ServiceTime {
-            pending_ms: 0.2,
-            disconnect_ms: 0.0,
-            connect_ms_per_io: 0.1,
-            connect_ms_per_page: 0.5,
-            jitter: 0.1,
-        }
-    }
-}
-
-/// A group of identical paging volumes (CP-owned, PAGE extents).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PagingGroup {
-    /// "3390-3", "3390-9", "3390-27", "3390-54".
-    pub device_type: String,
-    #[serde(default = "one")]
-    pub count: u32,
-    /// Device number of the first volume (hex); the others follow.
-    pub first_address: String,
-    /// Volume serials: prefix followed by a sequence number.
-    pub volser_prefix: String,
-    /// Cylinders used for the PAGE extent (default: the whole volume).
-    #[serde(default)]
-    pub cylinders: Option<u32>,
-    #[serde(default)]
-    pub service: ServiceTime,
-}
-
-/// A group of non-paging DASD volumes holding minidisks.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DasdGroup {
-    pub device_type: String,
-    #[serde(default = "one")]
-    pub count: u32,
-    pub first_address: String,
-    pub volser_prefix: String,
-    #[serde(default)]
-    pub service: ServiceTime,
-}
-
-fn one() -> u32 {
-    1
-}
-
-/// Access pattern of a page toucher.
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Pattern {
-    Serial,
-    Random,
-    WorkingSet,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Touch {
-    Read,
-    Write,
-}
-
-/// What a guest's virtual CPUs do.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Workload {
-    /// Nothing: logged on, dormant.
-    Idle,
-    /// A page toucher ("thrasher"), one thread per virtual CPU.
-    Thrasher {
-        area: Size,
-        #[serde(default = "pat_serial")]
-        pattern: Pattern,
-        #[serde(default = "touch_read")]
-        touch: Touch,
-        /// Guest CPU per page touch, microseconds.
-        #[serde(default = "t_cpu")]
-        cpu_per_touch_us: f64,
-        /// Working-set pattern: fraction of the area that is hot ...
-        #[serde(default = "ws_hot")]
-        hot_fraction: f64,
-        /// ... and the share of touches that go to it.
-        #[serde(default = "ws_prob")]
-        hot_share: f64,
-        /// Working-set pattern: a warm part after the hot one, and its share of
-        /// touches (the rest of the area gets what is left: cold).
-        #[serde(default)]
-        warm_fraction: f64,
-        #[serde(default)]
-        warm_share: f64,
-        /// Write the whole area once before the touching starts (so every page
-        /// has content, as a memory initializer leaves it).
-        #[serde(default)]
-        prefill: bool,
-        /// The area starts paged out: every page already on paging slots, in
-        /// blocks, as after a long run under memory pressure (no I/O is
-        /// simulated to put it there). The working set then pages in.
-        #[serde(default)]
-        paged_out: bool,
-        /// Pause after each pass over the area (serial) or between bursts.
-        #[serde(default)]
-        think: Duration,
-        /// Touches per burst before a think pause (0 = no pause).
-        #[serde(default)]
-        burst_touches: u64,
-        /// CP time for work the model does not detail (timer interrupts,
-        /// DIAGNOSE, virtual I/O of the guest), as a fraction of its virtual time.
-        #[serde(default)]
-        cp_overhead: f64,
-    },
-    /// Consume CPU: `utilization` of each virtual CPU, in bursts.
-    Cpu {
-        utilization: f64,
-        #[serde(default = "cpu_burst")]
-        burst: Duration,
-        /// As for the thrasher: CP time per unit of virtual time.
-        #[serde(default)]
-        cp_overhead: f64,
-    },
-    /// Minidisk I/O driver: a closed loop of CPU work, one I/O, think.
-    MinidiskIo {
-        /// Device number (hex) of a `[[dasd]]` volume; with a trailing `+`,
-        /// member k of a guest group uses the k-th volume from there.
-        device: String,
-        /// Think time between I/Os.
-        #[serde(default)]
-        think: Duration,
-        #[serde(default = "one")]
-        pages_per_io: u32,
-        #[serde(default = "t_cpu")]
-        cpu_per_io_us: f64,
-    },
-}
-
-fn pat_serial() -> Pattern {
-    Pattern::Serial
-}
-fn touch_read() -> Touch {
-    Touch::Read
-}
-fn t_cpu() -> f64 {
-    1.0
-}
-fn ws_hot() -> f64 {
-    0.2
-}
-fn ws_prob() -> f64 {
-    0.9
-}
-fn cpu_burst() -> Duration {
-    Duration(10 * MS)
 }
 
 /// One guest, or `count` identical guests whose user IDs end in 1..count.
@@ -446,25 +305,8 @@ pub struct TimelineEntry {
     pub workload: Option<Workload>,
 }
 
-/// 3390 geometry: cylinders per model.
-pub fn cylinders_of(device_type: &str) -> Option<u32> {
-    match device_type {
-        "3390-1" => Some(1_113),
-        "3390-2" => Some(2_226),
-        "3390-3" => Some(3_339),
-        "3390-9" => Some(10_017),
-        "3390-27" => Some(32_760),
-        "3390-54" => Some(65_520),
-        _ => None,
-    }
-}
-
-/// Page slots per 3390 cylinder (15 tracks of 12 pages).
-pub const SLOTS_PER_CYL: u64 = 180;
-
-pub fn parse_devno(s: &str) -> Result<u16, String> {
-    u16::from_str_radix(s.trim(), 16)
-        .map_err(|_| format!("'{s}' is not a hexadecimal device number such as 9F01"))
+fn one() -> u32 {
+    1
 }
 
 impl Scenario {
@@ -507,8 +349,14 @@ impl Scenario {
         Ok(sc)
     }
 
-    /// Semantic checks that the schema cannot express.
+    /// Semantic checks that the schema cannot express: each component's
+    /// parameters, then the checks across sections (see the module doc).
     pub fn validate(&self, origin: &str) -> Result<(), ScenarioError> {
+        let at = |e: Invalid| ScenarioError {
+            origin: origin.into(),
+            place: e.place,
+            reason: e.reason,
+        };
         let err = |place: String, reason: String| {
             Err(ScenarioError {
                 origin: origin.into(),
@@ -516,217 +364,21 @@ impl Scenario {
                 reason,
             })
         };
-        if self.system.cp_level != "5.4" {
-            return err(
-                "system.cp_level".into(),
-                format!(
-                    "CP level '{}' is not modelled yet: only \"5.4\" (XSTOR, three-pass steal) is available",
-                    self.system.cp_level
-                ),
-            );
-        }
-        if self.system.processors == 0 || self.system.processors > 64 {
-            return err(
-                "system.processors".into(),
-                format!("{} processors: must be 1 to 64", self.system.processors),
-            );
-        }
-        let cs = self.system.central_storage.0;
-        if cs < (256 << 20) {
-            return err(
-                "system.central_storage".into(),
-                "central storage must be at least 256M".into(),
-            );
-        }
-        // The page-table entry holds a 29-bit frame number.
-        if cs > crate::model::storage::MAX_FRAMES * crate::core::units::PAGE {
-            return err(
-                "system.central_storage".into(),
-                "central storage above 2T is not supported".into(),
-            );
-        }
-        if self.system.cp_fixed.0 >= cs / 2 {
-            return err(
-                "system.cp_fixed".into(),
-                "CP fixed storage must be less than half of central storage".into(),
-            );
-        }
-        if self.system.xstor.0 > (128u64 << 30) {
-            return err(
-                "system.xstor".into(),
-                "XSTOR above 128G is not supported by z/VM".into(),
-            );
-        }
-        if self.system.system_id.is_empty() || self.system.system_id.len() > 8 {
-            return err(
-                "system.system_id".into(),
-                "must be 1 to 8 characters".into(),
-            );
-        }
-        let sb = self.srm.storbuf;
-        if !(sb[0] >= sb[1] && sb[1] >= sb[2]) || sb[0] > 999 {
-            return err(
-                "srm.storbuf".into(),
-                format!("{sb:?}: values must be 0-999 with Q1 >= Q1+Q2 >= Q1+Q2+Q3"),
-            );
-        }
-        if !(1..=255).contains(&self.srm.block_max) {
-            return err("srm.block_max".into(), "must be 1 to 255 pages".into());
-        }
-        if !(0.0..0.5).contains(&self.srm.xstor_low) {
-            return err(
-                "srm.xstor_low".into(),
-                "must be a fraction below 0.5".into(),
-            );
-        }
-        let m = &self.monitor;
-        if m.sample_interval.0 < SEC || m.sample_interval.0 > 3600 * SEC {
-            return err("monitor.sample_interval".into(), "must be 1s to 1h".into());
-        }
-        if m.hf_rate.0 < 10 * MS || m.hf_rate.0 > m.sample_interval.0 {
-            return err(
-                "monitor.hf_rate".into(),
-                "must be 10ms up to the sample interval".into(),
-            );
-        }
-        if self.scenario.duration.0 < m.sample_interval.0 {
+        self.storage().validate().map_err(at)?;
+        self.cpu().validate().map_err(at)?;
+        monitor::params::check_system_id(&self.system.system_id).map_err(at)?;
+        self.monitor.validate().map_err(at)?;
+        self.paging_params().validate().map_err(at)?;
+        self.workload_costs().validate().map_err(at)?;
+        if self.scenario.duration.0 < self.monitor.sample_interval.0 {
             return err(
                 "scenario.duration".into(),
                 "must be at least one sample interval".into(),
             );
         }
-        if ztwin_monitor::tod::parse_iso8601(&self.scenario.start).is_none() {
-            return err(
-                "scenario.start".into(),
-                format!("'{}' is not an ISO 8601 UTC time", self.scenario.start),
-            );
-        }
-        for (name, c) in [
-            ("page_fault_us", self.cp_costs.page_fault_us),
-            ("xstor_move_us", self.cp_costs.xstor_move_us),
-            ("first_touch_us", self.cp_costs.first_touch_us),
-            ("page_io_us", self.cp_costs.page_io_us),
-            ("io_us", self.cp_costs.io_us),
-            ("dispatch_us", self.cp_costs.dispatch_us),
-            ("steal_per_frame_us", self.cp_costs.steal_per_frame_us),
-            ("virtual_io_us", self.cp_costs.virtual_io_us),
-        ] {
-            if !(c.is_finite() && (0.0..=100_000.0).contains(&c)) {
-                return err(
-                    format!("cp_costs.{name}"),
-                    format!("{c}: must be 0 to 100000 microseconds"),
-                );
-            }
-        }
-        // Devices: addresses unique, types known.
-        let mut addrs = HashSet::new();
-        let mut volsers = HashSet::new();
-        let groups = self
-            .paging
-            .iter()
-            .enumerate()
-            .map(|(i, g)| {
-                (
-                    format!("paging[{i}]"),
-                    &g.device_type,
-                    g.count,
-                    &g.first_address,
-                    &g.volser_prefix,
-                    &g.service,
-                    g.cylinders,
-                )
-            })
-            .chain(self.dasd.iter().enumerate().map(|(i, g)| {
-                (
-                    format!("dasd[{i}]"),
-                    &g.device_type,
-                    g.count,
-                    &g.first_address,
-                    &g.volser_prefix,
-                    &g.service,
-                    None,
-                )
-            }));
-        for (place, dtype, count, first, prefix, svc, cyls) in groups {
-            let Some(full) = cylinders_of(dtype) else {
-                return err(
-                    format!("{place}.device_type"),
-                    format!("'{dtype}' is not a known device type (3390-1/-2/-3/-9/-27/-54)"),
-                );
-            };
-            if count == 0 || count > 1000 {
-                return err(format!("{place}.count"), "must be 1 to 1000".into());
-            }
-            let base = parse_devno(first).map_err(|e| ScenarioError {
-                origin: origin.into(),
-                place: format!("{place}.first_address"),
-                reason: e,
-            })?;
-            if base as u32 + count > 0x1_0000 {
-                return err(
-                    format!("{place}.count"),
-                    "device numbers run past FFFF".into(),
-                );
-            }
-            if let Some(c) = cyls {
-                if c == 0 || c > full {
-                    return err(
-                        format!("{place}.cylinders"),
-                        format!("{c} cylinders: a {dtype} has {full}"),
-                    );
-                }
-            }
-            for k in 0..count {
-                let a = base + k as u16;
-                if !addrs.insert(a) {
-                    return err(
-                        format!("{place}.first_address"),
-                        format!("device {a:04X} is defined twice"),
-                    );
-                }
-                let v = volser(prefix, k, count);
-                if v.len() > 6 {
-                    return err(
-                        format!("{place}.volser_prefix"),
-                        format!("volume serial '{v}' is longer than 6 characters"),
-                    );
-                }
-                if !volsers.insert(v.clone()) {
-                    return err(
-                        format!("{place}.volser_prefix"),
-                        format!("volume serial '{v}' is used twice"),
-                    );
-                }
-            }
-            for (n, v) in [
-                ("pending_ms", svc.pending_ms),
-                ("disconnect_ms", svc.disconnect_ms),
-                ("connect_ms_per_io", svc.connect_ms_per_io),
-                ("connect_ms_per_page", svc.connect_ms_per_page),
-            ] {
-                if !(v.is_finite() && (0.0..=10_000.0).contains(&v)) {
-                    return err(
-                        format!("{place}.service.{n}"),
-                        format!("{v}: must be 0 to 10000 ms"),
-                    );
-                }
-            }
-            if svc.pending_ms + svc.disconnect_ms + svc.connect_ms_per_io + svc.connect_ms_per_page
-                <= 0.0
-            {
-                return err(
-                    format!("{place}.service"),
-                    "service time must be positive".into(),
-                );
-            }
-            if !(0.0..1.0).contains(&svc.jitter) {
-                return err(
-                    format!("{place}.service.jitter"),
-                    "must be in [0, 1)".into(),
-                );
-            }
-        }
-        // Guests.
+        self.scenario.validate().map_err(at)?;
+        io::params::validate(&self.paging, &self.dasd).map_err(at)?;
+        // Guests: user IDs unique, the workloads they run.
         let mut users = HashSet::new();
         let mut total = 0u64;
         for (i, g) in self.guests.iter().enumerate() {
@@ -735,17 +387,7 @@ impl Scenario {
                 return err(format!("{place}.count"), "must be 1 to 100000".into());
             }
             for id in expand_userids(&g.userid, g.count) {
-                if id.is_empty()
-                    || id.len() > 8
-                    || !id
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "$#@_-".contains(c))
-                {
-                    return err(
-                        format!("{place}.userid"),
-                        format!("'{id}' is not a valid user ID (1-8 characters A-Z 0-9 $#@)"),
-                    );
-                }
+                cpu_params::check_userid(&place, &id).map_err(at)?;
                 if !users.insert(id.clone()) {
                     return err(
                         format!("{place}.userid"),
@@ -761,17 +403,10 @@ impl Scenario {
                 );
             }
             total += vs * g.count as u64;
-            if g.virtual_cpus == 0 || g.virtual_cpus > 64 {
-                return err(format!("{place}.virtual_cpus"), "must be 1 to 64".into());
-            }
-            if g.share == 0 || g.share > 10_000 {
-                return err(
-                    format!("{place}.share"),
-                    "relative share must be 1 to 10000".into(),
-                );
-            }
+            cpu_params::check_guest(&place, g.virtual_cpus, g.share).map_err(at)?;
             if let Some(w) = &g.workload {
-                self.check_workload(w, g, &format!("{place}.workload"), origin)?;
+                self.check_workload(w, g, &format!("{place}.workload"))
+                    .map_err(at)?;
             }
         }
         if total > (64u64 << 40) {
@@ -800,146 +435,25 @@ impl Scenario {
                     );
                 }
                 for (gi, _) in &members {
-                    self.check_workload(
-                        w,
-                        &self.guests[*gi],
-                        &format!("{place}.workload"),
-                        origin,
-                    )?;
+                    self.check_workload(w, &self.guests[*gi], &format!("{place}.workload"))
+                        .map_err(at)?;
                 }
             }
         }
         Ok(())
     }
 
-    fn check_workload(
-        &self,
-        w: &Workload,
-        g: &GuestGroup,
-        place: &str,
-        origin: &str,
-    ) -> Result<(), ScenarioError> {
-        let err = |p: &str, reason: String| {
-            Err(ScenarioError {
-                origin: origin.into(),
-                place: format!("{place}.{p}"),
-                reason,
-            })
-        };
-        match w {
-            Workload::Idle => {}
-            Workload::Thrasher {
-                area,
-                cpu_per_touch_us,
-                hot_fraction,
-                hot_share,
-                warm_fraction,
-                warm_share,
-                cp_overhead,
-                ..
-            } => {
-                if !(0.0..=10.0).contains(cp_overhead) {
-                    return err("cp_overhead", "must be a fraction between 0 and 10".into());
-                }
-                if area.0 < 4096 || area.0 > g.virtual_storage.0 {
-                    return err(
-                        "area",
-                        format!(
-                            "{} bytes: must be at least one page and no more than virtual_storage",
-                            area.0
-                        ),
-                    );
-                }
-                if !(cpu_per_touch_us.is_finite()
-                    && *cpu_per_touch_us > 0.0
-                    && *cpu_per_touch_us <= 1e6)
-                {
-                    return err(
-                        "cpu_per_touch_us",
-                        "must be above 0 and at most 1000000".into(),
-                    );
-                }
-                if !(*hot_fraction > 0.0 && *hot_fraction <= 1.0) {
-                    return err("hot_fraction", "must be in (0, 1]".into());
-                }
-                if !(0.0..=1.0).contains(hot_share) {
-                    return err("hot_share", "must be in [0, 1]".into());
-                }
-                if !(0.0..=1.0).contains(warm_fraction) || hot_fraction + warm_fraction > 1.0 {
-                    return err(
-                        "warm_fraction",
-                        "must be in [0, 1] with hot_fraction + warm_fraction <= 1".into(),
-                    );
-                }
-                if !(0.0..=1.0).contains(warm_share) || hot_share + warm_share > 1.0 {
-                    return err(
-                        "warm_share",
-                        "must be in [0, 1] with hot_share + warm_share <= 1".into(),
-                    );
-                }
-            }
-            Workload::Cpu {
-                utilization,
-                burst,
-                cp_overhead,
-            } => {
-                if !(0.0..=10.0).contains(cp_overhead) {
-                    return err("cp_overhead", "must be a fraction between 0 and 10".into());
-                }
-                if !(*utilization > 0.0 && *utilization <= 1.0) {
-                    return err("utilization", "must be in (0, 1]".into());
-                }
-                if burst.0 < 10 * US {
-                    return err("burst", "must be at least 10us".into());
-                }
-            }
-            Workload::MinidiskIo {
-                device,
-                pages_per_io,
-                cpu_per_io_us,
-                ..
-            } => {
-                let (dev, spread) = split_device(device);
-                let d = parse_devno(dev).map_err(|e| ScenarioError {
-                    origin: origin.into(),
-                    place: format!("{place}.device"),
-                    reason: e,
-                })?;
-                let last = if spread {
-                    d as u32 + g.count - 1
-                } else {
-                    d as u32
-                };
-                if last > 0xFFFF {
-                    return err("device", format!("{device}: device numbers run past FFFF"));
-                }
-                for a in d as u32..=last {
-                    if self.dasd_volume_index(a as u16).is_none() {
-                        return err("device", format!("{a:04X} is not a [[dasd]] volume"));
-                    }
-                }
-                if *pages_per_io == 0 || *pages_per_io > 64 {
-                    return err("pages_per_io", "must be 1 to 64".into());
-                }
-                if !(cpu_per_io_us.is_finite() && *cpu_per_io_us >= 0.0) {
-                    return err("cpu_per_io_us", "must be non-negative".into());
-                }
-            }
-        }
-        Ok(())
+    /// Workload `w` run by guest group `g`: its bounds, its area within the
+    /// group's virtual storage, its device among the `[[dasd]]` volumes.
+    fn check_workload(&self, w: &Workload, g: &GuestGroup, place: &str) -> Result<(), Invalid> {
+        w.validate(place, g.virtual_storage.0, g.count, |d| {
+            self.dasd_volume_index(d).is_some()
+        })
     }
 
     /// Index among all DASD (non-paging) volumes of device number `d`.
     pub fn dasd_volume_index(&self, d: u16) -> Option<usize> {
-        let mut idx = 0usize;
-        for g in &self.dasd {
-            let base = parse_devno(&g.first_address).ok()?;
-            if d >= base && (d as u32) < base as u32 + g.count {
-                return Some(idx + (d - base) as usize);
-            }
-            idx += g.count as usize;
-        }
-        None
+        io::params::dasd_volume_index(&self.dasd, d)
     }
 
     /// Guests named by a timeline entry: (group index, member index).
@@ -958,38 +472,50 @@ impl Scenario {
         }
         out
     }
-}
 
-/// A minidisk workload's device: the device number and whether group members
-/// spread over consecutive volumes (a trailing `+`).
-pub fn split_device(device: &str) -> (&str, bool) {
-    match device.trim().strip_suffix('+') {
-        Some(d) => (d, true),
-        None => (device.trim(), false),
+    /// The storage component's parameters.
+    pub fn storage(&self) -> storage::params::Params {
+        storage::params::Params {
+            cp_level: self.system.cp_level.clone(),
+            central_storage: self.system.central_storage.0,
+            cp_fixed: self.system.cp_fixed.0,
+            xstor: self.system.xstor.0,
+            xstor_low: self.srm.xstor_low,
+            block_max: self.srm.block_max,
+            steal_per_frame_us: self.cp_costs.steal_per_frame_us,
+            xstor_move_us: self.cp_costs.xstor_move_us,
+        }
+    }
+
+    /// The paging component's parameters.
+    pub fn paging_params(&self) -> paging::params::Params {
+        paging::params::Params {
+            block_max: self.srm.block_max,
+            page_fault_us: self.cp_costs.page_fault_us,
+            page_io_us: self.cp_costs.page_io_us,
+            io_us: self.cp_costs.io_us,
+        }
+    }
+
+    /// The cpu component's parameters.
+    pub fn cpu(&self) -> cpu_params::Params {
+        cpu_params::Params {
+            processors: self.system.processors,
+            storbuf: self.srm.storbuf,
+            dispatch_us: self.cp_costs.dispatch_us,
+        }
+    }
+
+    /// The CP costs of a workload's burst.
+    pub fn workload_costs(&self) -> workload::params::Params {
+        workload::params::Params {
+            first_touch_us: self.cp_costs.first_touch_us,
+            xstor_move_us: self.cp_costs.xstor_move_us,
+            page_fault_us: self.cp_costs.page_fault_us,
+            virtual_io_us: self.cp_costs.virtual_io_us,
+        }
     }
 }
-
-/// User IDs of a guest group: the ID itself for one guest, else the ID followed
-/// by 1..count, zero-padded to the width of count (LINUX01 .. LINUX30).
-pub fn expand_userids(userid: &str, count: u32) -> Vec<String> {
-    if count == 1 {
-        return vec![userid.to_string()];
-    }
-    let w = count.to_string().len();
-    (1..=count).map(|k| format!("{userid}{k:0w$}")).collect()
-}
-
-/// Volume serial for member `k` of a group of `count` volumes.
-pub fn volser(prefix: &str, k: u32, count: u32) -> String {
-    if count == 1 {
-        return prefix.to_string();
-    }
-    let w = count.to_string().len().max(1);
-    format!("{prefix}{:0w$}", k + 1)
-}
-
-/// Default time slice of the dispatcher.
-pub const MINOR_SLICE: Ns = 5 * MS;
 
 #[cfg(test)]
 mod tests {
@@ -1052,6 +578,102 @@ workload = { type = "thrasher", area = "100M" }
         let e = Scenario::from_toml(&over, "x.toml").unwrap_err();
         assert_eq!(e.place, "system.central_storage");
         assert!(e.reason.contains("above 2T"), "{e}");
+    }
+
+    /// Each component's checks and the cross-section ones still name their
+    /// key (the places `docs/scenario.md` documents).
+    #[test]
+    fn every_section_checks_its_keys() {
+        let cases: &[(&str, &str, &str)] = &[
+            (
+                "cp_level = \"5.4\"",
+                "cp_level = \"6.4\"",
+                "system.cp_level",
+            ),
+            ("processors = 1", "processors = 0", "system.processors"),
+            (
+                "central_storage = \"1G\"",
+                "central_storage = \"100M\"",
+                "system.central_storage",
+            ),
+            (
+                "cp_fixed = \"64M\"",
+                "cp_fixed = \"600M\"",
+                "system.cp_fixed",
+            ),
+            ("xstor = \"0\"", "xstor = \"200G\"", "system.xstor"),
+            (
+                "system_id = \"ZTWIN\"",
+                "system_id = \"TOOLONGID\"",
+                "system.system_id",
+            ),
+            ("block_max = 4", "block_max = 0", "srm.block_max"),
+            ("xstor_low = 0.01", "xstor_low = 0.7", "srm.xstor_low"),
+            (
+                "storbuf = [125, 105, 95]",
+                "storbuf = [95, 105, 125]",
+                "srm.storbuf",
+            ),
+            ("io_us = 15.0", "io_us = -1.0", "cp_costs.io_us"),
+            (
+                "dispatch_us = 1.0",
+                "dispatch_us = 1e9",
+                "cp_costs.dispatch_us",
+            ),
+            (
+                "virtual_io_us = 20.0",
+                "virtual_io_us = -2.0",
+                "cp_costs.virtual_io_us",
+            ),
+            ("hf_rate = \"2s\"", "hf_rate = \"5ms\"", "monitor.hf_rate"),
+            (
+                "sample_interval = \"60s\"",
+                "sample_interval = \"2h\"",
+                "monitor.sample_interval",
+            ),
+            (
+                "duration = \"600s\"",
+                "duration = \"10s\"",
+                "scenario.duration",
+            ),
+            (
+                "start = \"2008-05-15T15:00:00Z\"",
+                "start = \"yesterday\"",
+                "scenario.start",
+            ),
+            ("count = 2", "count = 2000", "paging[0].count"),
+            (
+                "first_address = \"9F01\"",
+                "first_address = \"XYZ\"",
+                "paging[0].first_address",
+            ),
+            (
+                "virtual_cpus = 1",
+                "virtual_cpus = 65",
+                "guest[0] (LIN).virtual_cpus",
+            ),
+            ("share = 100", "share = 0", "guest[0] (LIN).share"),
+            (
+                "userid = \"LIN\"",
+                "userid = \"LINUXGUEST\"",
+                "guest[0] (LINUXGUEST).userid",
+            ),
+        ];
+        let full = format!(
+            "[scenario]\nduration = \"600s\"\nstart = \"2008-05-15T15:00:00Z\"\n{}\n[srm]\nstorbuf = [125, 105, 95]\nblock_max = 4\nxstor_low = 0.01\n[cp_costs]\nio_us = 15.0\ndispatch_us = 1.0\nvirtual_io_us = 20.0\n[monitor]\nsample_interval = \"60s\"\nhf_rate = \"2s\"\n",
+            MIN.replace(
+                "processors = 1",
+                "processors = 1\ncp_level = \"5.4\"\nsystem_id = \"ZTWIN\"\nxstor = \"0\"\ncp_fixed = \"64M\""
+            )
+            .replace("virtual_storage = \"256M\"", "virtual_storage = \"256M\"\nvirtual_cpus = 1\nshare = 100")
+        );
+        Scenario::from_toml(&full, "x.toml").expect("the base scenario is valid");
+        for (from, to, place) in cases {
+            assert!(full.contains(from), "{from}");
+            let bad = full.replacen(from, to, 1);
+            let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
+            assert_eq!(e.place, *place, "{to}: {e}");
+        }
     }
 
     #[test]

@@ -38,12 +38,13 @@ pub mod storage;
 pub mod workload;
 
 use crate::core::rng::{Rng, Stream};
-use crate::core::units::{Ns, PAGE, US};
-use crate::scenario::{Action, Scenario, Workload};
+use crate::core::units::Ns;
+use crate::scenario::{Action, Scenario};
 use cpu::{Cpus, GuestDef};
-use io::{Io, Origin, VolumeDef};
+use io::{Io, Origin};
 use paging::{Backing, Paging};
-use storage::{Storage, Xstor};
+use storage::Storage;
+use workload::params::Workload;
 use workload::Workloads;
 
 /// Events of the simulation, one sub-enum per component. Small and `Copy`:
@@ -100,10 +101,6 @@ impl From<monitor::Ev> for Ev {
     fn from(e: monitor::Ev) -> Ev {
         Ev::Mon(e)
     }
-}
-
-fn us(x: f64) -> Ns {
-    (x * US as f64).round() as Ns
 }
 
 /// What a run produced.
@@ -189,55 +186,27 @@ pub struct Twin {
 
 /// The components, side by side; the steps that involve several are methods.
 pub struct Model {
-    pub(crate) sc: Scenario,
     pub(crate) st: Storage,
     pub(crate) pg: Paging,
     pub(crate) io: Io,
     pub(crate) cpu: Cpus,
     pub(crate) work: Workloads,
     pub(crate) mon: monitor::Monitor,
+    /// Guests logged on at time zero.
+    initial: Vec<u32>,
+    /// The timeline, each action resolved to the guests it names.
+    timeline: Vec<TimelineAction>,
     /// Events handled, by kind (burst end, I/O done, wake, test idle, HF,
     /// sample, timeline), for profiling.
     ev_counts: [u64; 7],
 }
 
-/// The scenario's volumes, paging groups first, then minidisk groups; and the
-/// page slots of each paging volume, as `(volume, slots)`.
-fn volumes(sc: &Scenario) -> (Vec<VolumeDef>, Vec<(u32, u32)>) {
-    use crate::scenario::{cylinders_of, parse_devno, volser, SLOTS_PER_CYL};
-    let mut defs = Vec::new();
-    let mut slots = Vec::new();
-    for g in &sc.paging {
-        let base = parse_devno(&g.first_address).expect("validated");
-        let full = cylinders_of(&g.device_type).expect("validated");
-        let cyls = g.cylinders.unwrap_or(full);
-        for k in 0..g.count {
-            slots.push((defs.len() as u32, (cyls as u64 * SLOTS_PER_CYL) as u32));
-            defs.push(VolumeDef {
-                devno: base + k as u16,
-                volser: volser(&g.volser_prefix, k, g.count),
-                device_type: g.device_type.clone(),
-                cylinders: cyls,
-                paging: true,
-                service: g.service.clone(),
-            });
-        }
-    }
-    for g in &sc.dasd {
-        let base = parse_devno(&g.first_address).expect("validated");
-        let cyls = cylinders_of(&g.device_type).expect("validated");
-        for k in 0..g.count {
-            defs.push(VolumeDef {
-                devno: base + k as u16,
-                volser: volser(&g.volser_prefix, k, g.count),
-                device_type: g.device_type.clone(),
-                cylinders: cyls,
-                paging: false,
-                service: g.service.clone(),
-            });
-        }
-    }
-    (defs, slots)
+/// A timeline action at `at`, for guests `guests`.
+struct TimelineAction {
+    at: Ns,
+    action: Action,
+    guests: Vec<u32>,
+    workload: Option<Workload>,
 }
 
 /// Page-table bytes of random touchers above which prefetching ahead of them
@@ -252,7 +221,7 @@ fn random_toucher_tables(sc: &Scenario) -> u64 {
         .iter()
         .map(|g| match &g.workload {
             Some(Workload::Thrasher { area, pattern, .. })
-                if *pattern != crate::scenario::Pattern::Serial =>
+                if *pattern != workload::params::Pattern::Serial =>
             {
                 let pages = area.pages().min(g.virtual_storage.pages());
                 g.count as u64 * pages * std::mem::size_of::<storage::PageEntry>() as u64
@@ -263,16 +232,23 @@ fn random_toucher_tables(sc: &Scenario) -> u64 {
 }
 
 impl Twin {
-    /// Build the model from a validated scenario.
+    /// Build the model from a validated scenario: each component from its
+    /// parameters.
     pub fn new(sc: &Scenario, seed: u64, duration: Option<Ns>) -> Twin {
-        let c = &sc.cp_costs;
         let ncpu = sc.system.processors as usize;
         // The guests, in group order, each group's members numbered.
         let mut defs = Vec::new();
         let mut vpages = Vec::new();
         let mut works = Vec::new();
+        let mut initial = Vec::new();
         for g in &sc.guests {
-            for id in crate::scenario::expand_userids(&g.userid, g.count) {
+            for (k, id) in cpu::params::expand_userids(&g.userid, g.count)
+                .into_iter()
+                .enumerate()
+            {
+                if g.logged_on {
+                    initial.push(defs.len() as u32);
+                }
                 defs.push(GuestDef {
                     userid: id,
                     nvcpu: g.virtual_cpus,
@@ -280,57 +256,26 @@ impl Twin {
                     quickdsp: g.quickdsp,
                 });
                 vpages.push(g.virtual_storage.pages() as u32);
-                works.push((g.workload.clone().unwrap_or(Workload::Idle), g.virtual_cpus));
+                works.push((
+                    g.workload.clone().unwrap_or(Workload::Idle),
+                    g.virtual_cpus,
+                    k as u32,
+                ));
             }
         }
-        let frames = (sc.system.central_storage.0 / PAGE) as u32;
-        let fixed = (sc.system.cp_fixed.0 / PAGE) as u32;
-        let xs = Xstor::new((sc.system.xstor.0 / PAGE) as u32, sc.srm.xstor_low);
-        let st = Storage::new(
-            frames,
-            fixed,
-            xs,
-            sc.srm.block_max,
-            storage::Costs {
-                steal_frame: us(c.steal_per_frame_us),
-                xmove: us(c.xstor_move_us),
-            },
-            ncpu,
-            &vpages,
-        );
-        let (vols, slots) = volumes(sc);
+        let st = Storage::new(&sc.storage(), ncpu, &vpages);
+        let (vols, slots) = io::params::volumes(&sc.paging, &sc.dasd);
         let io = Io::new(vols, ncpu, seed);
-        let pg = Paging::new(
-            &slots,
-            sc.srm.block_max,
-            paging::Costs {
-                fault: us(c.page_fault_us),
-                page_io: us(c.page_io_us),
-                io: us(c.io_us),
-            },
-            ncpu,
-            defs.len(),
-        );
-        let cpu = Cpus::new(
-            ncpu,
-            sc.srm.storbuf.map(|x| x as f64 / 100.0),
-            us(c.dispatch_us),
-            defs,
-        );
+        let pg = Paging::new(&sc.paging_params(), &slots, ncpu, defs.len());
+        let cpu = Cpus::new(&sc.cpu(), defs);
         let work = Workloads::new(
             works,
             |v| Rng::new(seed, Stream::Vcpu, v as u64),
             random_toucher_tables(sc) > LOOKAHEAD_MIN_BYTES,
-            workload::Costs {
-                first_touch: us(c.first_touch_us),
-                xmove: us(c.xstor_move_us),
-                fault: us(c.page_fault_us),
-                virtual_io: us(c.virtual_io_us),
-            },
+            &sc.workload_costs(),
         );
         let mon = monitor::Monitor::new(
-            sc.monitor.sample_interval.0,
-            sc.monitor.hf_rate.0,
+            &sc.monitor,
             monitor::SystemId {
                 cp_level: sc.system.cp_level.clone(),
                 system_id: sc.system.system_id.clone(),
@@ -343,16 +288,38 @@ impl Twin {
                 central_storage: sc.system.central_storage.0,
             },
         );
+        // Guest numbers of the groups' first members.
+        let mut first = Vec::new();
+        let mut n = 0;
+        for g in &sc.guests {
+            first.push(n);
+            n += g.count;
+        }
+        let timeline = sc
+            .timeline
+            .iter()
+            .map(|t| TimelineAction {
+                at: t.at.0,
+                action: t.action,
+                guests: sc
+                    .resolve_guests(&t.guest)
+                    .into_iter()
+                    .map(|(grp, k)| first[grp] + k)
+                    .collect(),
+                workload: t.workload.clone(),
+            })
+            .collect();
         Twin {
             core: Core::new(duration.unwrap_or(sc.scenario.duration.0)),
             model: Model {
-                sc: sc.clone(),
                 st,
                 pg,
                 io,
                 cpu,
                 work,
                 mon,
+                initial,
+                timeline,
                 ev_counts: [0; 7],
             },
         }
@@ -412,18 +379,16 @@ impl Model {
     /// Schedule the initial events: logons, monitor ticks, timeline.
     fn start(&mut self, core: &mut Core) {
         let mut cx = Cx::new(core, 0);
-        for gi in 0..self.cpu.guest_count() {
-            let (grp, _) = self.group_of(gi);
-            if self.sc.guests[grp].logged_on {
-                self.logon(&mut cx, gi);
-            }
+        for k in 0..self.initial.len() {
+            let g = self.initial[k];
+            self.logon(&mut cx, g);
         }
         debug_assert_eq!(cx.charge, Default::default());
         core.q.push(self.mon.hf_rate, monitor::Ev::Hf.into());
         core.q
             .push(self.mon.sample_interval, monitor::Ev::Sample.into());
-        for (i, t) in self.sc.timeline.iter().enumerate() {
-            core.q.push(t.at.0, Ev::Timeline { idx: i as u32 });
+        for (i, t) in self.timeline.iter().enumerate() {
+            core.q.push(t.at, Ev::Timeline { idx: i as u32 });
         }
     }
 
@@ -432,13 +397,15 @@ impl Model {
     #[inline(always)]
     fn handle(&mut self, cx: &mut Cx, ev: Ev) {
         match ev {
-            Ev::Cpu(cpu::Ev::BurstEnd { cpu }) => self.burst_end(cx, cpu),
+            Ev::Cpu(cpu::Ev::BurstEnd { cpu }) => self.burst_end(cx, cpu as u16),
             Ev::Io(io::Ev::Done { vol }) => {
                 self.io_done(cx, vol);
                 // Interrupt-level CP work (the migration it continues) is
                 // charged to the CPU's next burst, so busy time never runs
                 // ahead of elapsed time.
-                self.cpu.owe_sys(cx.cpu, std::mem::take(&mut cx.charge.sys));
+                if cx.charge.sys != 0 {
+                    self.cpu.owe_sys(cx.cpu, std::mem::take(&mut cx.charge.sys));
+                }
             }
             Ev::Cpu(cpu::Ev::Wake { vcpu }) => self.cpu.wake(&mut self.st, vcpu),
             Ev::Cpu(cpu::Ev::TestIdle { guest, gen }) => {
@@ -565,24 +532,11 @@ impl Model {
         self.st.check();
     }
 
-    /// Guest group and member index of guest `gi`.
-    pub(crate) fn group_of(&self, gi: u32) -> (usize, u32) {
-        let mut base = 0u32;
-        for (i, g) in self.sc.guests.iter().enumerate() {
-            if gi < base + g.count {
-                return (i, gi - base);
-            }
-            base += g.count;
-        }
-        unreachable!("guest index out of range")
-    }
-
+    /// Timeline action `idx`, for each guest it names in turn.
     fn timeline(&mut self, cx: &mut Cx, idx: usize) {
-        let t = self.sc.timeline[idx].clone();
-        let members = self.sc.resolve_guests(&t.guest);
-        for (grp, k) in members {
-            let base: u32 = self.sc.guests[..grp].iter().map(|g| g.count).sum();
-            let gi = base + k;
+        for k in 0..self.timeline[idx].guests.len() {
+            let t = &self.timeline[idx];
+            let gi = t.guests[k];
             match t.action {
                 Action::Logon => self.logon(cx, gi),
                 Action::Logoff => self.logoff(cx, gi),

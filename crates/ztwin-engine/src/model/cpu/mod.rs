@@ -23,19 +23,23 @@
 //! [`Cpus::eligible_count`]. The dispatcher itself, which runs the workload's
 //! burst, is a wiring method of [`Model`] here.
 //!
+//! **Parameters**: [`params`] (processors, STORBUF, the dispatch's CP time,
+//! the scheduling part of `[[guest]]`: user IDs, virtual CPUs, share).
+//!
 //! **Events**: [`Ev::BurstEnd`] (one per busy logical CPU), [`Ev::Wake`] (a
 //! think time ends), [`Ev::TestIdle`] (stale unless its generation matches).
 //!
 //! Work done outside a burst (I/O completions, timeline actions) is counted
 //! and charged on the logical CPU that dispatched last ([`Cpus::irq_cpu`]).
 
+pub mod params;
 #[cfg(test)]
 mod tests;
 
 use super::storage::{Cat, Storage};
 use super::{Core, Cx, Model};
 use crate::core::units::{Ns, MS};
-use crate::scenario::MINOR_SLICE;
+use params::MINOR_SLICE;
 use std::collections::VecDeque;
 
 /// Test-idle time before a guest is dropped from the dispatch list.
@@ -45,7 +49,7 @@ pub const TEST_IDLE: Ns = 300 * MS;
 #[derive(Clone, Copy, Debug)]
 pub enum Ev {
     /// A logical CPU finishes the burst it is running.
-    BurstEnd { cpu: u16 },
+    BurstEnd { cpu: u32 },
     /// A virtual CPU's think time ends.
     Wake { vcpu: u32 },
     /// A guest has been idle for the test-idle time (if `gen` still matches).
@@ -238,10 +242,10 @@ pub struct Cpus {
 }
 
 impl Cpus {
-    /// `ncpu` logical CPUs, STORBUF `storbuf` (fractions), a dispatch costing
-    /// `dispatch`; guests `guests` (all logged off), their virtual CPUs
-    /// numbered in guest order.
-    pub fn new(ncpu: usize, storbuf: [f64; 3], dispatch: Ns, guests: Vec<GuestDef>) -> Cpus {
+    /// The logical CPUs, STORBUF and dispatch cost of `p`; guests `guests`
+    /// (all logged off), their virtual CPUs numbered in guest order.
+    pub fn new(p: &params::Params, guests: Vec<GuestDef>) -> Cpus {
+        let (ncpu, storbuf, dispatch) = (p.processors as usize, p.storbuf(), p.dispatch());
         let mut vcpus = Vec::new();
         let guests = guests
             .into_iter()
@@ -680,7 +684,7 @@ impl Model {
         cx.charge.cp = self.cpu.begin(c, v);
         let b = self.run_burst(&mut cx, v, MINOR_SLICE);
         let total = self.cpu.start_burst(c, b);
-        cx.at(total, Ev::BurstEnd { cpu: c });
+        cx.at(total, Ev::BurstEnd { cpu: c as u32 });
     }
 
     /// A burst ended: account for it, start the I/O its fault needs, and act

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::core::units::SEC;
-use crate::model::storage::{Costs, Pager, Xstor};
+use crate::model::storage::Pager;
 use crate::model::Ev as ModelEv;
 
 struct NoPaging;
@@ -30,16 +30,13 @@ fn guest(id: &str) -> GuestDef {
 /// One logical CPU; guests A and B (one virtual CPU each); 3072 pageable
 /// frames; STORBUF `storbuf` (fractions).
 fn bench(storbuf: f64) -> (Cpus, Storage) {
-    let cpu = Cpus::new(1, [storbuf; 3], 1_000, vec![guest("A"), guest("B")]);
-    let st = Storage::new(
-        4096,
-        1024,
-        Xstor::new(0, 0.0),
-        4,
-        Costs::default(),
-        1,
-        &[4096, 4096],
-    );
+    let p = params::Params {
+        processors: 1,
+        storbuf: [(storbuf * 100.0) as u32; 3],
+        dispatch_us: 1.0,
+    };
+    let cpu = Cpus::new(&p, vec![guest("A"), guest("B")]);
+    let st = Storage::new(&crate::model::storage::tests::params(0), 1, &[4096, 4096]);
     (cpu, st)
 }
 

@@ -21,6 +21,9 @@
 //!
 //! **Events**: [`Ev::Done`], one outstanding per busy exposure.
 //!
+//! **Parameters**: [`params`] (the `[[paging]]` and `[[dasd]]` volume groups,
+//! their checks, [`params::volumes`]).
+//!
 //! **Origins**: `io` never interprets an [`Origin`]; `model/mod.rs` routes each
 //! completion to its owner (paging for page reads, page-outs and migrations,
 //! the workload's virtual CPU for minidisk I/O). A new kind of I/O is a new
@@ -34,13 +37,14 @@
 //! under cache misses), and may hold a request back (`Submitted::Queued` while
 //! no path or alias is free) and restart it from its own queue when one frees.
 
+pub mod params;
 #[cfg(test)]
 mod tests;
 
 use super::Cx;
 use crate::core::rng::{Rng, Stream};
 use crate::core::units::{Ns, MS};
-use crate::scenario::ServiceTime;
+pub use params::ServiceTime;
 use std::collections::VecDeque;
 
 /// Who an I/O is for: routed back to its owner when it completes. Never

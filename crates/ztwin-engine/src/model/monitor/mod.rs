@@ -6,6 +6,8 @@
 //! (logons and logoffs, in the order they happened; drained by the emitter at
 //! the next sample).
 //!
+//! **Parameters**: [`params`] (`[monitor]`, the system ID's bound).
+//!
 //! **Events**: [`Ev::Hf`] (high-frequency sampling: `Model::hf_sample` calls
 //! the components' HF ticks in a fixed order) and [`Ev::Sample`] (the end of an
 //! interval: the run loop hands the model to the [`Emitter`]).
@@ -44,6 +46,7 @@ macro_rules! fld {
 pub mod emitter;
 mod io;
 mod paging;
+pub mod params;
 mod storage;
 mod system;
 mod user;
@@ -88,10 +91,11 @@ pub struct Monitor {
 }
 
 impl Monitor {
-    pub fn new(sample_interval: Ns, hf_rate: Ns, id: SystemId) -> Monitor {
+    /// The monitor of `p`, for system `id`.
+    pub fn new(p: &params::Params, id: SystemId) -> Monitor {
         Monitor {
-            sample_interval,
-            hf_rate,
+            sample_interval: p.sample_interval.0,
+            hf_rate: p.hf_rate.0,
             id,
             outbox: Vec::new(),
         }

@@ -124,6 +124,16 @@ impl BlockTable {
         }
     }
 
+    /// The read of block `b` completed: its volume and the read it was.
+    #[inline]
+    pub fn end_read(&mut self, b: u32) -> (u32, u32) {
+        let base = self.base(b);
+        let w = &mut self.words[base..base + HEADER];
+        let r = std::mem::replace(&mut w[W_READING], NO_READ);
+        debug_assert_ne!(r, NO_READ, "no read in flight");
+        (w[W_VOL], r)
+    }
+
     #[inline]
     pub fn set_reading(&mut self, b: u32, r: Option<u32>) {
         let i = self.base(b) + W_READING;

@@ -18,6 +18,9 @@
 //! (`start_block_read`), its completion (`block_read_done`), a page-out's and
 //! a migration's completion, placing a guest's pages on DASD at start.
 //!
+//! **Parameters**: [`params`] (the block size, its CP costs; slots from the
+//! `[[paging]]` groups).
+//!
 //! **Events**: none of its own. Its I/O is the `io` component's: a request
 //! with an [`Origin`] naming the block, routed back by `Model::io_done`.
 //!
@@ -25,6 +28,7 @@
 //! a fault on any of them reads the whole block.
 
 pub mod blocks;
+pub mod params;
 #[cfg(test)]
 mod tests;
 
@@ -196,15 +200,11 @@ pub struct Paging {
 }
 
 impl Paging {
-    /// Paging volumes `(io volume, slots)`, blocks of at most `block_max`
-    /// pages, for `cpus` logical CPUs and `guests` guests.
-    pub fn new(
-        vols: &[(u32, u32)],
-        block_max: u32,
-        costs: Costs,
-        cpus: usize,
-        guests: usize,
-    ) -> Paging {
+    /// Paging with parameters `p` on paging volumes `(io volume, slots)`, for
+    /// `cpus` logical CPUs and `guests` guests.
+    pub fn new(p: &params::Params, vols: &[(u32, u32)], cpus: usize, guests: usize) -> Paging {
+        let block_max = p.block_max;
+        let costs = p.costs();
         Paging {
             vols: vols
                 .iter()
@@ -384,9 +384,9 @@ impl Paging {
         );
     }
 
-    /// Count a completed paging I/O on its volume.
-    fn count(&mut self, block: u32, pages: u32, write: bool) {
-        let c = &mut self.vols[self.blocks.vol(block) as usize].c;
+    /// Count a completed paging I/O on paging volume `pv`.
+    fn count(&mut self, pv: u32, pages: u32, write: bool) {
+        let c = &mut self.vols[pv as usize].c;
         if write {
             c.ssch_wr += 1;
             c.pages_wr += pages as u64;
@@ -668,7 +668,7 @@ impl Model {
 
     /// The write of block `block` completed (`Origin::PageWrite` or `Migrate`).
     pub(crate) fn block_written(&mut self, d: &Done, block: u32) {
-        self.pg.count(block, d.pages, true);
+        self.pg.count(self.pg.blocks.vol(block), d.pages, true);
         self.pg.blocks.end_write(block);
     }
 
@@ -676,20 +676,20 @@ impl Model {
     /// CPUs waiting for it run again.
     pub(crate) fn block_read_done(&mut self, d: &Done, b: u32) {
         let pages = d.pages;
-        self.pg.count(b, pages, false);
-        let rd = self.pg.blocks.reading(b).expect("a block read in flight");
+        // The block is no longer being read (pages discarded below may free it).
+        let (pv, rd) = self.pg.blocks.end_read(b);
+        self.pg.count(pv, pages, false);
         self.pg.c.pages_read += pages as u64;
         let frames = std::mem::take(&mut self.pg.reads[rd as usize].frames);
         for &(g, vp, f) in &frames {
-            self.st.read_in(g, vp, f, rd);
+            let on = self.st.read_in(g, vp, f, rd);
             self.pg.by_guest[g as usize].read += 1;
-            if !self.st.logged_on(g) {
+            if !on {
                 self.discard_page(g, vp);
             }
         }
         self.pg.reads[rd as usize].frames = frames;
         self.pg.by_cpu[d.cpu as usize].read += pages as u64;
-        self.pg.blocks.set_reading(b, None);
         // Pages discarded meanwhile may have left the block empty.
         self.pg.blocks.maybe_free(b);
         let waiters = std::mem::take(&mut self.pg.reads[rd as usize].waiters);

@@ -3,9 +3,9 @@
 
 use super::*;
 use crate::core::units::SEC;
+use crate::model::io::ServiceTime;
 use crate::model::io::VolumeDef;
 use crate::model::Core;
-use crate::scenario::ServiceTime;
 
 fn io(n: u16) -> Io {
     let defs = (0..n)
@@ -23,7 +23,13 @@ fn io(n: u16) -> Io {
 
 /// Two paging volumes of 100 slots, blocks of up to 4 pages, two guests.
 fn paging() -> Paging {
-    Paging::new(&[(0, 100), (1, 100)], 4, Costs::default(), 1, 2)
+    let p = params::Params {
+        block_max: 4,
+        page_fault_us: 0.0,
+        page_io_us: 0.0,
+        io_us: 0.0,
+    };
+    Paging::new(&p, &[(0, 100), (1, 100)], 1, 2)
 }
 
 #[test]

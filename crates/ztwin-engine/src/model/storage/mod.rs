@@ -24,6 +24,9 @@
 //! * for the monitor: [`Storage::sample`], [`Storage::by_cpu`],
 //!   [`Storage::guest`], [`Storage::space`]; [`Storage::check`].
 //!
+//! **Parameters**: [`params`] (central storage, CP's fixed storage and XSTOR
+//! from `[system]`, `[srm] xstor_low`, its CP costs; the bounds).
+//!
 //! **Peers**: what the demand scan and migration need from paging in the
 //! middle of a scan (free a slot, write a migration block) goes through the
 //! [`Pager`] trait, implemented by `paging::Backing` and by a test double.
@@ -43,9 +46,10 @@
 //!   ([`T_PAGEOUT`]) keeps its frame number in the block word, which is free
 //!   then (a stolen page's old DASD copy was released before its write began).
 
+pub mod params;
 mod scan;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 pub mod xstor;
 
 use super::Cx;
@@ -59,7 +63,8 @@ pub const P_REF: u32 = 1 << 30;
 pub const P_CHG: u32 = 1 << 29;
 /// 29-bit frame number: up to 512M frames (2 TB of central storage).
 pub const FRAME_MASK: u32 = (1 << 29) - 1;
-pub const MAX_FRAMES: u64 = 1 << 29;
+pub use params::MAX_FRAMES;
+const _: () = assert!(MAX_FRAMES == FRAME_MASK as u64 + 1);
 pub const TAG_SHIFT: u32 = 28;
 /// 28-bit index of a non-resident page: up to 256M XSTOR blocks (1 TB) or block reads.
 pub const IDX_MASK: u32 = (1 << 28) - 1;
@@ -369,18 +374,12 @@ pub struct Storage {
 }
 
 impl Storage {
-    /// `total` frames of which CP keeps `fixed`, XSTOR `xs`, migration in
-    /// blocks of `block_max` pages, for `cpus` logical CPUs and guests of
+    /// Storage with parameters `p`, for `cpus` logical CPUs and guests of
     /// `vpages` pages each.
-    pub fn new(
-        total: u32,
-        fixed: u32,
-        xs: Xstor,
-        block_max: u32,
-        costs: Costs,
-        cpus: usize,
-        vpages: &[u32],
-    ) -> Storage {
+    pub fn new(p: &params::Params, cpus: usize, vpages: &[u32]) -> Storage {
+        let (total, fixed, xs_blocks) = p.frames();
+        let xs = Xstor::new(xs_blocks, p.xstor_low);
+        let (block_max, costs) = (p.block_max, p.costs());
         let dpa = total - fixed;
         let mut s = Storage {
             total,
@@ -628,14 +627,17 @@ impl Storage {
 
     /// Page (g, vp) of block read `rd` arrived in frame `f`: resident,
     /// unreferenced (the faulting virtual CPU references its page when it runs
-    /// again), the frame unlocked.
+    /// again), the frame unlocked. Returns whether guest `g` is logged on (if
+    /// not, the caller discards the page).
     #[inline]
-    pub fn read_in(&mut self, g: u32, vp: u32, f: u32, rd: u32) {
-        let pt = &mut self.spaces[g as usize].pt[vp as usize];
+    pub fn read_in(&mut self, g: u32, vp: u32, f: u32, rd: u32) -> bool {
+        let sp = &mut self.spaces[g as usize];
+        let pt = &mut sp.pt[vp as usize];
         debug_assert!(tag(pt.e) == T_READIN && idx(pt.e) == rd);
         let _ = rd;
         pt.e = pte(T_RES, f);
         self.flags[f as usize] = 0;
+        sp.on
     }
 
     /// Page (g, vp) on DASD in block `b` without an I/O (a guest that starts

@@ -25,21 +25,23 @@ impl Pager for FakePager {
     }
 }
 
-/// 4096 frames (1024 fixed), 64 XSTOR blocks, blocks of 4 pages, one CPU,
-/// two guests of 8192 pages.
+/// 16M of central storage (4096 frames, 1024 fixed), 64 XSTOR blocks,
+/// blocks of 4 pages, one CPU, two guests of 8192 pages.
+pub(crate) fn params(xstor_blocks: u64) -> params::Params {
+    params::Params {
+        cp_level: "5.4".into(),
+        central_storage: 4096 * 4096,
+        cp_fixed: 1024 * 4096,
+        xstor: xstor_blocks * 4096,
+        xstor_low: 0.01,
+        block_max: 4,
+        steal_per_frame_us: 0.3,
+        xstor_move_us: 4.0,
+    }
+}
+
 fn storage() -> Storage {
-    Storage::new(
-        4096,
-        1024,
-        Xstor::new(64, 0.01),
-        4,
-        Costs {
-            steal_frame: 300,
-            xmove: 4_000,
-        },
-        1,
-        &[8192, 8192],
-    )
+    Storage::new(&params(64), 1, &[8192, 8192])
 }
 
 /// Guest 0 first-touches pages `pages`, taking frames like a burst does; the

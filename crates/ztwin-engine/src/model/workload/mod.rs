@@ -13,8 +13,12 @@
 //! faults resolved through storage and paging), a CPU loop, a minidisk I/O
 //! loop (its I/O through `io`, with an `Origin::Minidisk`).
 //!
+//! **Parameters**: [`params`] (the workload types a `[[guest]]` or a
+//! timeline `start` names, their bounds, the CP costs of a burst).
+//!
 //! **Events**: none of its own (think times end with `cpu::Ev::Wake`).
 
+pub mod params;
 #[cfg(test)]
 mod tests;
 mod thrash;
@@ -23,7 +27,7 @@ use super::cpu::{Burst, Outcome, VState};
 use super::{Cx, Model};
 use crate::core::rng::Rng;
 use crate::core::units::{Ns, US};
-use crate::scenario::{Pattern, Workload};
+use params::{Pattern, Workload};
 pub use thrash::ThrashSpec;
 
 /// CP time of operations a burst performs, ns.
@@ -67,6 +71,9 @@ struct GuestWork {
     thrash: Option<ThrashSpec>,
     first_vcpu: u32,
     nvcpu: u32,
+    /// Its member number in its `[[guest]]` group (a minidisk workload with a
+    /// trailing `+` uses the volume that many after its device).
+    member: u32,
 }
 
 /// A virtual CPU's progress.
@@ -91,19 +98,21 @@ pub struct Workloads {
 }
 
 impl Workloads {
-    /// Guests' initial workloads and virtual CPU counts, in guest order (virtual
-    /// CPUs numbered on); `rng(v)` is virtual CPU `v`'s random stream.
+    /// Guests' initial workloads, virtual CPU counts and member numbers in
+    /// their groups, in guest order (virtual CPUs numbered on); `rng(v)` is
+    /// virtual CPU `v`'s random stream; CP costs from `p`.
     pub fn new(
-        guests: Vec<(Workload, u32)>,
+        guests: Vec<(Workload, u32, u32)>,
         mut rng: impl FnMut(u32) -> Rng,
         lookahead: bool,
-        costs: Costs,
+        p: &params::Params,
     ) -> Workloads {
+        let costs = p.costs();
         let mut vcpus = Vec::new();
         let guests = guests
             .into_iter()
             .enumerate()
-            .map(|(g, (workload, nvcpu))| {
+            .map(|(g, (workload, nvcpu, member))| {
                 let first_vcpu = vcpus.len() as u32;
                 for _ in 0..nvcpu {
                     let v = vcpus.len() as u32;
@@ -119,6 +128,7 @@ impl Workloads {
                     thrash: None,
                     first_vcpu,
                     nvcpu,
+                    member,
                 }
             })
             .collect();
@@ -189,10 +199,10 @@ impl Model {
                 }
                 Workload::Cpu { .. } => WorkState::Cpu { left: 0 },
                 Workload::MinidiskIo { device, .. } => {
-                    let (dev, spread) = crate::scenario::split_device(device);
-                    let mut dev = crate::scenario::parse_devno(dev).expect("validated");
+                    let (dev, spread) = params::split_device(device);
+                    let mut dev = crate::model::io::params::parse_devno(dev).expect("validated");
                     if spread {
-                        dev += self.group_of(g).1 as u16;
+                        dev += self.work.guests[gi].member as u16;
                     }
                     WorkState::Io {
                         phase: 0,

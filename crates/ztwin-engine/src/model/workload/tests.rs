@@ -1,10 +1,10 @@
 //! The workload component's page choice on its own: a thrasher's pages stay
 //! in its area and a working-set pattern gives each part its share.
 
+use super::params::{Pattern, Touch, Workload};
 use super::thrash::{next_page, ThrashSpec};
 use crate::core::rng::{Rng, Stream};
 use crate::core::units::Size;
-use crate::scenario::{Pattern, Touch, Workload};
 
 fn thrasher(pattern: Pattern) -> ThrashSpec {
     ThrashSpec::of(&Workload::Thrasher {

@@ -3,6 +3,7 @@
 //! allocation; resolves faults through storage (first touch, XSTOR, reclaim)
 //! and paging (block reads).
 
+use super::params::{Pattern, Touch, Workload};
 use super::{jittered, us_f, WorkState};
 use crate::core::rng::Rng;
 use crate::core::units::Ns;
@@ -11,7 +12,6 @@ use crate::model::storage::{
     idx, tag, NO_BLOCK, P_CHG, P_REF, RES, T_DASD, T_NONE, T_PAGEOUT, T_READIN, T_RES, T_XS,
 };
 use crate::model::{prefetch, Cx, Model};
-use crate::scenario::{Pattern, Touch, Workload};
 
 impl Model {
     /// The page-toucher loop: the resident fast path touches pages with no

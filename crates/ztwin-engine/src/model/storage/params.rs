@@ -1,0 +1,91 @@
+//! The storage component's parameters: central storage, CP's fixed storage
+//! and XSTOR (from `[system]`), XSTOR migration and the block size (from
+//! `[srm]`), its CP costs (from `[cp_costs]`). `scenario.rs` builds them from
+//! those sections; [`Params::validate`] holds their bounds.
+
+use super::Costs;
+use crate::core::units::PAGE;
+use crate::core::{check_cost_us, invalid, us_to_ns, Invalid};
+
+/// The page-table entry holds a 29-bit frame number: up to 2^29 frames (2 TB).
+pub const MAX_FRAMES: u64 = 1 << 29;
+
+#[derive(Clone, Debug)]
+pub struct Params {
+    /// CP level: only "5.4" (Era A: XSTOR, three-pass demand scan).
+    pub cp_level: String,
+    /// Bytes of central storage, of CP's fixed storage, of XSTOR.
+    pub central_storage: u64,
+    pub cp_fixed: u64,
+    pub xstor: u64,
+    /// Migration starts when free XSTOR falls below this fraction.
+    pub xstor_low: f64,
+    /// Pages per block written by migration (validated by paging).
+    pub block_max: u32,
+    /// CP time per frame the demand scan examines, per XSTOR page move (µs).
+    pub steal_per_frame_us: f64,
+    pub xstor_move_us: f64,
+}
+
+impl Params {
+    pub fn validate(&self) -> Result<(), Invalid> {
+        if self.cp_level != "5.4" {
+            return invalid(
+                "system.cp_level".into(),
+                format!(
+                    "CP level '{}' is not modelled yet: only \"5.4\" (XSTOR, three-pass steal) is available",
+                    self.cp_level
+                ),
+            );
+        }
+        let cs = self.central_storage;
+        if cs < (256 << 20) {
+            return invalid(
+                "system.central_storage".into(),
+                "central storage must be at least 256M".into(),
+            );
+        }
+        if cs > MAX_FRAMES * PAGE {
+            return invalid(
+                "system.central_storage".into(),
+                "central storage above 2T is not supported".into(),
+            );
+        }
+        if self.cp_fixed >= cs / 2 {
+            return invalid(
+                "system.cp_fixed".into(),
+                "CP fixed storage must be less than half of central storage".into(),
+            );
+        }
+        if self.xstor > (128u64 << 30) {
+            return invalid(
+                "system.xstor".into(),
+                "XSTOR above 128G is not supported by z/VM".into(),
+            );
+        }
+        if !(0.0..0.5).contains(&self.xstor_low) {
+            return invalid(
+                "srm.xstor_low".into(),
+                "must be a fraction below 0.5".into(),
+            );
+        }
+        check_cost_us("cp_costs.xstor_move_us", self.xstor_move_us)?;
+        check_cost_us("cp_costs.steal_per_frame_us", self.steal_per_frame_us)
+    }
+
+    /// Frames of central storage, of them CP's fixed, and XSTOR blocks.
+    pub fn frames(&self) -> (u32, u32, u32) {
+        (
+            (self.central_storage / PAGE) as u32,
+            (self.cp_fixed / PAGE) as u32,
+            (self.xstor / PAGE) as u32,
+        )
+    }
+
+    pub fn costs(&self) -> Costs {
+        Costs {
+            steal_frame: us_to_ns(self.steal_per_frame_us),
+            xmove: us_to_ns(self.xstor_move_us),
+        }
+    }
+}
