@@ -412,7 +412,7 @@ impl Model {
                 self.cpu.test_idle(&mut self.st, guest, gen)
             }
             Ev::Mon(monitor::Ev::Hf) => {
-                self.hf_sample();
+                self.hf_sample(cx.now());
                 cx.at(self.mon.hf_rate, monitor::Ev::Hf);
             }
             Ev::Mon(monitor::Ev::Sample) => unreachable!("the emitter takes samples"),
@@ -427,7 +427,7 @@ impl Model {
     fn io_done(&mut self, cx: &mut Cx, vol: u32) {
         let d = self.io.done(cx, vol);
         match d.origin {
-            Origin::PageRead { block } => self.block_read_done(&d, block),
+            Origin::PageRead { block } => self.block_read_done(cx, &d, block),
             Origin::PageWrite { block } => {
                 self.block_written(&d, block);
                 self.pageout_done(block);
@@ -516,8 +516,8 @@ impl Model {
     /// High-frequency sampling, the components in a fixed order: CPU counts
     /// and virtual CPU states, working sets, device queues, the storage
     /// demand rate, then admission to the dispatch list.
-    fn hf_sample(&mut self) {
-        self.cpu.hf_tick();
+    fn hf_sample(&mut self, now: Ns) {
+        self.cpu.hf_tick(now);
         self.st.hf_tick();
         self.io.hf_tick();
         self.st.update_rate(self.mon.hf_rate);

@@ -117,6 +117,11 @@ struct Cpu {
     c: CpuCounters,
     /// System time owed by interrupt-level CP work, added to the next burst.
     owed_sys: Ns,
+    /// When the running burst started, and how long its leading system work
+    /// lasts (the interrupt work it was owed and the dispatch): CP's work
+    /// before the virtual CPU runs.
+    started: Ns,
+    prefix: Ns,
 }
 
 /// Virtual CPU states, as high-frequency sampling sees them.
@@ -160,6 +165,12 @@ struct Vcpu {
     /// The I/O it is about to wait for completed while its burst was still
     /// running: do not wait when the burst ends.
     woken: bool,
+    /// The state it left when it became ready (what it is still waiting for
+    /// while CP finishes the interrupt work that made it ready).
+    waited: VState,
+    /// Set by high-frequency sampling while its burst is in its leading
+    /// system work.
+    in_prefix: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -263,6 +274,8 @@ impl Cpus {
                         hf: HfCounters::default(),
                         vio: 0,
                         woken: false,
+                        waited: VState::Idle,
+                        in_prefix: false,
                     });
                 }
                 Guest {
@@ -329,7 +342,9 @@ impl Cpus {
     /// events (`Model::dispatch_idle_cpus`), never from inside another burst.
     #[inline]
     pub fn make_ready(&mut self, v: u32) {
-        self.vcpus[v as usize].state = VState::Ready;
+        let vc = &mut self.vcpus[v as usize];
+        vc.waited = vc.state;
+        vc.state = VState::Ready;
         self.ready.push_back(v);
     }
 
@@ -506,21 +521,25 @@ impl Cpus {
     }
 
     /// Virtual CPU `v` runs on logical CPU `c`: the CP time its burst starts
-    /// with (the dispatch and what it was owed).
+    /// with, as (the guest's: what it was owed; system: the dispatch itself,
+    /// CP's own work).
     #[inline]
-    pub fn begin(&mut self, c: u16, v: u32) -> Ns {
+    pub fn begin(&mut self, c: u16, v: u32) -> (Ns, Ns) {
         self.irq_cpu = c;
         let vc = &mut self.vcpus[v as usize];
         vc.state = VState::Running;
-        self.dispatch + std::mem::take(&mut vc.owed_cp)
+        (std::mem::take(&mut vc.owed_cp), self.dispatch)
     }
 
-    /// Burst `b` runs on logical CPU `c` (with the system time the CPU owes):
-    /// its length.
+    /// Burst `b` runs on logical CPU `c` from `now` (with the system time the
+    /// CPU owes): its length.
     #[inline]
-    pub fn start_burst(&mut self, c: u16, mut b: Burst) -> Ns {
+    pub fn start_burst(&mut self, c: u16, mut b: Burst, now: Ns) -> Ns {
         let cpu = &mut self.cpus[c as usize];
-        b.sys += std::mem::take(&mut cpu.owed_sys);
+        let owed = std::mem::take(&mut cpu.owed_sys);
+        b.sys += owed;
+        cpu.started = now;
+        cpu.prefix = owed + self.dispatch;
         cpu.c.dispatches += 1;
         cpu.running = Some(b);
         (b.virt + b.cp + b.sys).max(1)
@@ -576,11 +595,18 @@ impl Cpus {
         }
     }
 
-    /// High-frequency sampling: each CPU's sample count and every logged-on
-    /// virtual CPU's state.
-    pub fn hf_tick(&mut self) {
+    /// High-frequency sampling at `now`: each CPU's sample count and every
+    /// logged-on virtual CPU's state. A virtual CPU whose burst is still in
+    /// its leading system work (CP finishing the interrupt that made it ready,
+    /// and dispatching it) counts in the state it was waiting in.
+    pub fn hf_tick(&mut self, now: Ns) {
         for c in &mut self.cpus {
             c.c.hf_count += 1;
+            if let Some(b) = &c.running {
+                if now < c.started + c.prefix {
+                    self.vcpus[b.vcpu as usize].in_prefix = true;
+                }
+            }
         }
         for g in &self.guests {
             if g.sched == Sched::LoggedOff {
@@ -594,7 +620,13 @@ impl Cpus {
                 if in_queue {
                     h.in_queue += 1;
                 }
-                match vc.state {
+                let state = if vc.in_prefix {
+                    vc.in_prefix = false;
+                    vc.waited
+                } else {
+                    vc.state
+                };
+                match state {
                     VState::Running => h.running += 1,
                     VState::Ready => h.cpu_wait += 1,
                     VState::PageWait => h.page_wait += 1,
@@ -681,9 +713,9 @@ impl Model {
             return;
         };
         let mut cx = Cx::new(core, c);
-        cx.charge.cp = self.cpu.begin(c, v);
+        (cx.charge.cp, cx.charge.sys) = self.cpu.begin(c, v);
         let b = self.run_burst(&mut cx, v, MINOR_SLICE);
-        let total = self.cpu.start_burst(c, b);
+        let total = self.cpu.start_burst(c, b, cx.now());
         cx.at(total, Ev::BurstEnd { cpu: c as u32 });
     }
 

@@ -49,19 +49,20 @@ fn logon(cpu: &mut Cpus, st: &mut Storage, g: u32) {
 /// dispatcher does; the clock moves to its end.
 fn burst(cpu: &mut Cpus, st: &mut Storage, core: &mut Core, v: u32, virt: Ns, outcome: Outcome) {
     assert_eq!(cpu.next_ready(), Some(v));
-    let cp = cpu.begin(0, v);
+    let (cp, sys) = cpu.begin(0, v);
     let total = cpu.start_burst(
         0,
         Burst {
             virt,
             cp,
-            sys: 0,
+            sys,
             outcome,
             vcpu: v,
             io: None,
         },
+        core.now,
     );
-    assert_eq!(total, virt + cp);
+    assert_eq!(total, virt + cp + sys);
     core.now += total;
     let b = cpu.end_burst(0);
     cpu.after_burst(&mut Cx::new(core, 0), st, 0, &b);
@@ -100,13 +101,14 @@ fn a_long_think_drops_the_guest_to_dormant_and_the_wake_brings_it_back() {
         (cpu.sched(0), cpu.vstate(0)),
         (Sched::Dispatch, VState::Ready)
     );
+    // The dispatch is CP's own work: system time, not charged to the guest.
     let c = cpu.counters().next().unwrap();
     assert_eq!(
-        (c.dispatches, c.emul_ns, c.cp_user_ns),
-        (1, 2_000_000, 1_000)
+        (c.dispatches, c.emul_ns, c.cp_user_ns, c.sys_ns),
+        (1, 2_000_000, 0, 1_000)
     );
     let v = cpu.vcpus(0).next().unwrap();
-    assert_eq!((v.vtime, v.ttime), (2_000_000, 2_001_000));
+    assert_eq!((v.vtime, v.ttime), (2_000_000, 2_000_000));
 }
 
 #[test]
@@ -132,7 +134,7 @@ fn storbuf_keeps_a_guest_eligible_until_the_working_sets_fit() {
     // A goes idle and is dropped from the dispatch list: B gets in.
     assert_eq!(cpu.next_ready(), Some(0));
     cpu.begin(0, 0);
-    cpu.start_burst(0, Burst::new(0));
+    cpu.start_burst(0, Burst::new(0), 0);
     let b = Burst {
         outcome: Outcome::Idle,
         ..cpu.end_burst(0)

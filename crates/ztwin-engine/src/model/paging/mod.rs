@@ -624,7 +624,10 @@ impl Model {
         }
         self.pg.join_read(rd, v);
         self.pg.blocks.set_reading(b, Some(rd));
-        cx.charge.cp += self.pg.costs.fault + self.pg.costs.io;
+        // Handling the fault is the guest's CP time; starting the paging I/O
+        // is CP's own (system time, not captured).
+        cx.charge.cp += self.pg.costs.fault;
+        cx.charge.sys += self.pg.costs.io;
         let dev = self.pg.vols[self.pg.blocks.vol(b) as usize].dev;
         Some(Some(self.io.alloc(
             cx,
@@ -673,8 +676,10 @@ impl Model {
     }
 
     /// The read of block `b` completed: its pages are resident, the virtual
-    /// CPUs waiting for it run again.
-    pub(crate) fn block_read_done(&mut self, d: &Done, b: u32) {
+    /// CPUs waiting for it run again. Handling the interrupt and validating
+    /// the pages is CP's own work (system time on the CPU that takes the
+    /// interrupt, charged to `cx`).
+    pub(crate) fn block_read_done(&mut self, cx: &mut Cx, d: &Done, b: u32) {
         let pages = d.pages;
         // The block is no longer being read (pages discarded below may free it).
         let (pv, rd) = self.pg.blocks.end_read(b);
@@ -693,10 +698,7 @@ impl Model {
         // Pages discarded meanwhile may have left the block empty.
         self.pg.blocks.maybe_free(b);
         let waiters = std::mem::take(&mut self.pg.reads[rd as usize].waiters);
-        // Validating the pages read is CP work for the guest that faulted.
-        if let Some(&w) = waiters.first() {
-            self.cpu.owe_cp(w, self.pg.costs.page_io * pages as u64);
-        }
+        cx.charge.sys += self.pg.costs.page_io * pages as u64;
         for &w in &waiters {
             self.cpu.io_wait_over(w);
         }

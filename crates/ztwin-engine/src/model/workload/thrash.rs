@@ -160,7 +160,8 @@ impl Model {
                         return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
                     };
                     self.st.xstor_in(cx, g, vp, f);
-                    cx.charge.cp += self.work.costs.xmove;
+                    // A page move is CP's own work (system time).
+                    cx.charge.sys += self.work.costs.xmove;
                     self.st.count_fault(g);
                 }
                 T_DASD => {
