@@ -122,6 +122,12 @@ struct Cpu {
     /// before the virtual CPU runs.
     started: Ns,
     prefix: Ns,
+    /// This CPU's dispatch vector: virtual CPUs ready to run here (those that
+    /// last ran here), oldest first; entries of virtual CPUs no longer ready
+    /// are dropped when met.
+    ready: VecDeque<u32>,
+    /// When its last burst ended (the CPU idle longest takes work first).
+    idle_since: Ns,
 }
 
 /// Virtual CPU states, as high-frequency sampling sees them.
@@ -171,7 +177,13 @@ struct Vcpu {
     /// Set by high-frequency sampling while its burst is in its leading
     /// system work.
     in_prefix: bool,
+    /// The logical CPU it last ran on (its dispatch vector when it is ready
+    /// again); `NO_CPU` before it first runs.
+    last_cpu: u16,
 }
+
+/// A virtual CPU that has not run yet.
+const NO_CPU: u16 = u16::MAX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sched {
@@ -240,7 +252,11 @@ pub struct VcpuSample {
 
 pub struct Cpus {
     cpus: Vec<Cpu>,
-    ready: VecDeque<u32>,
+    /// Entries in all dispatch vectors (stale ones included).
+    ready: u32,
+    /// Dispatch vector of the next virtual CPU that has not run yet
+    /// (round-robin).
+    next_home: u16,
     /// Guests on the eligible list, in arrival order.
     eligible: VecDeque<u32>,
     guests: Vec<Guest>,
@@ -276,6 +292,7 @@ impl Cpus {
                         woken: false,
                         waited: VState::Idle,
                         in_prefix: false,
+                        last_cpu: NO_CPU,
                     });
                 }
                 Guest {
@@ -289,7 +306,8 @@ impl Cpus {
             .collect();
         Cpus {
             cpus: (0..ncpu).map(|_| Cpu::default()).collect(),
-            ready: VecDeque::new(),
+            ready: 0,
+            next_home: 0,
             eligible: VecDeque::new(),
             guests,
             vcpus,
@@ -338,14 +356,23 @@ impl Cpus {
 
     // ------------------------------------------------------------ scheduling
 
-    /// Queue a virtual CPU for dispatch. CPUs pick up ready work only between
-    /// events (`Model::dispatch_idle_cpus`), never from inside another burst.
+    /// Queue a virtual CPU for dispatch on the dispatch vector of the logical
+    /// CPU it last ran on (CP's DSVBK: work stays where its cache is; idle
+    /// CPUs take work from others, see `Model::dispatch_idle_cpus`). CPUs pick
+    /// up ready work only between events, never from inside another burst.
     #[inline]
     pub fn make_ready(&mut self, v: u32) {
         let vc = &mut self.vcpus[v as usize];
         vc.waited = vc.state;
         vc.state = VState::Ready;
-        self.ready.push_back(v);
+        let mut c = vc.last_cpu;
+        if c == NO_CPU {
+            c = self.next_home;
+            vc.last_cpu = c;
+            self.next_home = (c + 1) % self.cpus.len() as u16;
+        }
+        self.cpus[c as usize].ready.push_back(v);
+        self.ready += 1;
     }
 
     /// A virtual CPU has something to run: queue it, admitting its guest to the
@@ -491,7 +518,7 @@ impl Cpus {
     /// Work ready to run.
     #[inline]
     pub fn any_ready(&self) -> bool {
-        !self.ready.is_empty()
+        self.ready != 0
     }
 
     pub fn cpu_count(&self) -> usize {
@@ -509,15 +536,54 @@ impl Cpus {
         self.irq_cpu
     }
 
-    /// The next ready virtual CPU (entries of CPUs no longer ready are dropped).
+    /// The oldest ready virtual CPU in logical CPU `c`'s dispatch vector
+    /// (entries of virtual CPUs no longer ready are dropped).
     #[inline]
-    pub fn next_ready(&mut self) -> Option<u32> {
-        while let Some(v) = self.ready.pop_front() {
+    pub fn next_ready(&mut self, c: u16) -> Option<u32> {
+        while let Some(v) = self.cpus[c as usize].ready.pop_front() {
+            self.ready -= 1;
             if self.vcpus[v as usize].state == VState::Ready {
                 return Some(v);
             }
         }
         None
+    }
+
+    /// Work for idle logical CPU `c` from another CPU's dispatch vector: the
+    /// oldest entry of the longest one (lowest CPU number among equals).
+    pub fn steal_ready(&mut self, c: u16) -> Option<u32> {
+        loop {
+            let (mut best, mut len) = (NO_CPU, 0);
+            for (k, cpu) in self.cpus.iter().enumerate() {
+                if k as u16 != c && cpu.ready.len() > len {
+                    (best, len) = (k as u16, cpu.ready.len());
+                }
+            }
+            if best == NO_CPU {
+                return None;
+            }
+            if let Some(v) = self.next_ready(best) {
+                return Some(v);
+            }
+        }
+    }
+
+    /// The idle logical CPU that has been idle longest (lowest number among
+    /// equals), if any.
+    pub fn longest_idle(&self) -> Option<u16> {
+        let mut best: Option<(Ns, u16)> = None;
+        for (k, cpu) in self.cpus.iter().enumerate() {
+            if cpu.running.is_none() && best.is_none_or(|(t, _)| cpu.idle_since < t) {
+                best = Some((cpu.idle_since, k as u16));
+            }
+        }
+        best.map(|(_, k)| k)
+    }
+
+    /// Whether logical CPU `c` has work in its own dispatch vector.
+    #[inline]
+    pub fn has_own_work(&self, c: u16) -> bool {
+        !self.cpus[c as usize].ready.is_empty()
     }
 
     /// Virtual CPU `v` runs on logical CPU `c`: the CP time its burst starts
@@ -528,6 +594,7 @@ impl Cpus {
         self.irq_cpu = c;
         let vc = &mut self.vcpus[v as usize];
         vc.state = VState::Running;
+        vc.last_cpu = c;
         (std::mem::take(&mut vc.owed_cp), self.dispatch)
     }
 
@@ -545,11 +612,12 @@ impl Cpus {
         (b.virt + b.cp + b.sys).max(1)
     }
 
-    /// The burst on logical CPU `c` ended: its time is counted.
+    /// The burst on logical CPU `c` ended at `now`: its time is counted.
     #[inline]
-    pub fn end_burst(&mut self, c: u16) -> Burst {
+    pub fn end_burst(&mut self, c: u16, now: Ns) -> Burst {
         let cpu = &mut self.cpus[c as usize];
         let b = cpu.running.take().expect("burst end on an idle CPU");
+        cpu.idle_since = now;
         cpu.c.emul_ns += b.virt;
         cpu.c.cp_user_ns += b.cp;
         cpu.c.sys_ns += b.sys;
@@ -690,28 +758,44 @@ impl Cpus {
 
     /// Ready queue length (`ZTWIN_DEBUG`).
     pub fn ready_count(&self) -> usize {
-        self.ready.len()
+        self.ready as usize
     }
 }
 
 impl Model {
-    /// Dispatch ready virtual CPUs on idle logical CPUs (between events).
+    /// Dispatch ready virtual CPUs on idle logical CPUs (between events): each
+    /// idle CPU first runs the work in its own dispatch vector; then idle CPUs,
+    /// the one idle longest first, take the oldest work of the longest other
+    /// vector (CP balances its processors this way: DSVBK's "possible processor
+    /// workload imbalance", and an idle processor looks for a VMDBK elsewhere).
     pub(crate) fn dispatch_idle_cpus(&mut self, core: &mut Core) {
-        for c in 0..self.cpu.cpu_count() {
+        for c in 0..self.cpu.cpu_count() as u16 {
             if !self.cpu.any_ready() {
                 return;
             }
-            if self.cpu.idle(c as u16) {
-                self.dispatch(core, c as u16);
+            if self.cpu.idle(c) && self.cpu.has_own_work(c) {
+                if let Some(v) = self.cpu.next_ready(c) {
+                    self.dispatch(core, c, v);
+                }
             }
+        }
+        while self.cpu.any_ready() {
+            let Some(c) = self.cpu.longest_idle() else {
+                return;
+            };
+            let v = match self.cpu.next_ready(c) {
+                Some(v) => v,
+                None => match self.cpu.steal_ready(c) {
+                    Some(v) => v,
+                    None => return,
+                },
+            };
+            self.dispatch(core, c, v);
         }
     }
 
-    /// Run the next ready virtual CPU on logical CPU `c`.
-    fn dispatch(&mut self, core: &mut Core, c: u16) {
-        let Some(v) = self.cpu.next_ready() else {
-            return;
-        };
+    /// Run ready virtual CPU `v` on logical CPU `c`.
+    fn dispatch(&mut self, core: &mut Core, c: u16, v: u32) {
         let mut cx = Cx::new(core, c);
         (cx.charge.cp, cx.charge.sys) = self.cpu.begin(c, v);
         let b = self.run_burst(&mut cx, v, MINOR_SLICE);
@@ -722,7 +806,7 @@ impl Model {
     /// A burst ended: account for it, start the I/O its fault needs, and act
     /// on its outcome.
     pub(crate) fn burst_end(&mut self, cx: &mut Cx, c: u16) {
-        let b = self.cpu.end_burst(c);
+        let b = self.cpu.end_burst(c, cx.now());
         if let Some(r) = b.io {
             self.io.submit(cx, r);
         }

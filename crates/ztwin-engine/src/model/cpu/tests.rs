@@ -48,7 +48,7 @@ fn logon(cpu: &mut Cpus, st: &mut Storage, g: u32) {
 /// Run virtual CPU `v` for a burst of `virt` ns ending in `outcome`, as the
 /// dispatcher does; the clock moves to its end.
 fn burst(cpu: &mut Cpus, st: &mut Storage, core: &mut Core, v: u32, virt: Ns, outcome: Outcome) {
-    assert_eq!(cpu.next_ready(), Some(v));
+    assert_eq!(cpu.next_ready(0), Some(v));
     let (cp, sys) = cpu.begin(0, v);
     let total = cpu.start_burst(
         0,
@@ -64,7 +64,7 @@ fn burst(cpu: &mut Cpus, st: &mut Storage, core: &mut Core, v: u32, virt: Ns, ou
     );
     assert_eq!(total, virt + cp + sys);
     core.now += total;
-    let b = cpu.end_burst(0);
+    let b = cpu.end_burst(0, core.now);
     cpu.after_burst(&mut Cx::new(core, 0), st, 0, &b);
 }
 
@@ -132,12 +132,12 @@ fn storbuf_keeps_a_guest_eligible_until_the_working_sets_fit() {
     assert_eq!(cpu.eligible_count(), 1);
     assert_eq!(cpu.vstate(1), VState::Eligible);
     // A goes idle and is dropped from the dispatch list: B gets in.
-    assert_eq!(cpu.next_ready(), Some(0));
+    assert_eq!(cpu.next_ready(0), Some(0));
     cpu.begin(0, 0);
     cpu.start_burst(0, Burst::new(0), 0);
     let b = Burst {
         outcome: Outcome::Idle,
-        ..cpu.end_burst(0)
+        ..cpu.end_burst(0, cx.now())
     };
     cpu.after_burst(&mut cx, &mut st, 0, &b);
     let (_, ev) = cx.core.q.pop().unwrap();
@@ -149,5 +149,5 @@ fn storbuf_keeps_a_guest_eligible_until_the_working_sets_fit() {
         (cpu.sched(0), cpu.sched(1)),
         (Sched::Dormant, Sched::Dispatch)
     );
-    assert_eq!(cpu.next_ready(), Some(1));
+    assert_eq!(cpu.next_ready(0), Some(1));
 }
