@@ -150,7 +150,11 @@ pub struct HfCounters {
     pub cpu_wait: u64,
     pub page_wait: u64,
     pub io_wait: u64,
+    /// In the dispatch list with nothing to run (HFTIDL, %TI).
     pub test_idle: u64,
+    /// In the dispatch list waiting for its timer or an interrupt (a Linux
+    /// guest between its bursts: HFTSVM, %TIW).
+    pub test_idle_wait: u64,
     pub eligible: u64,
     pub dormant: u64,
     pub other: u64,
@@ -700,13 +704,9 @@ impl Cpus {
                     VState::PageWait => h.page_wait += 1,
                     VState::IoWait => h.io_wait += 1,
                     VState::Eligible => h.eligible += 1,
-                    VState::Idle | VState::Think => {
-                        if g.sched == Sched::Dispatch {
-                            h.test_idle += 1
-                        } else {
-                            h.dormant += 1
-                        }
-                    }
+                    VState::Think if g.sched == Sched::Dispatch => h.test_idle_wait += 1,
+                    VState::Idle if g.sched == Sched::Dispatch => h.test_idle += 1,
+                    VState::Idle | VState::Think => h.dormant += 1,
                 }
             }
         }

@@ -151,3 +151,23 @@ fn storbuf_keeps_a_guest_eligible_until_the_working_sets_fit() {
     );
     assert_eq!(cpu.next_ready(0), Some(1));
 }
+
+/// In the dispatch list, a virtual CPU waiting for its timer (a Linux guest
+/// between bursts) is sampled as %TIW (HFTSVM), one with nothing to do as
+/// %TI (HFTIDL); published S3 shows its Linux guests' idle time as %TIW.
+#[test]
+fn idle_in_queue_waiting_for_a_timer_is_tiw() {
+    let (mut cpu, mut st) = bench(0.95);
+    let mut core = Core::new(10 * SEC);
+    logon(&mut cpu, &mut st, 0);
+    logon(&mut cpu, &mut st, 1);
+    cpu.vcpu_has_work(&mut st, 0);
+    cpu.vcpu_has_work(&mut st, 1);
+    burst(&mut cpu, &mut st, &mut core, 0, 1_000, Outcome::Think(50 * MS));
+    burst(&mut cpu, &mut st, &mut core, 1, 1_000, Outcome::Idle);
+    cpu.hf_tick(core.now);
+    let h0 = cpu.vcpus(0).next().unwrap().hf;
+    let h1 = cpu.vcpus(1).next().unwrap().hf;
+    assert_eq!((h0.test_idle_wait, h0.test_idle, h0.in_queue), (1, 0, 1));
+    assert_eq!((h1.test_idle_wait, h1.test_idle, h1.in_queue), (0, 1, 1));
+}
