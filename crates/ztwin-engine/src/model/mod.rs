@@ -59,6 +59,8 @@ pub enum Ev {
     Mon(monitor::Ev),
     /// A timeline action.
     Timeline { idx: u32 },
+    /// The storage manager's and scheduler's periodic work ([`storage::TICK`]).
+    Tick,
 }
 
 // Events stay small: 12 bytes, 32 per queue entry with its time and sequence.
@@ -78,6 +80,7 @@ impl Ev {
             Ev::Mon(monitor::Ev::Hf) => 4,
             Ev::Mon(monitor::Ev::Sample) => 5,
             Ev::Timeline { .. } => 6,
+            Ev::Tick => 7,
         }
     }
 }
@@ -198,7 +201,7 @@ pub struct Model {
     timeline: Vec<TimelineAction>,
     /// Events handled, by kind (burst end, I/O done, wake, test idle, HF,
     /// sample, timeline), for profiling.
-    ev_counts: [u64; 7],
+    ev_counts: [u64; 8],
 }
 
 /// A timeline action at `at`, for guests `guests`.
@@ -320,7 +323,7 @@ impl Twin {
                 mon,
                 initial,
                 timeline,
-                ev_counts: [0; 7],
+                ev_counts: [0; 8],
             },
         }
     }
@@ -333,8 +336,23 @@ impl Twin {
     ) -> Result<(), RunError> {
         self.model.start(&mut self.core);
         emit.config(self)?;
+        // Guests that log on with work start at once (not at the first event).
+        if self.model.cpu.any_ready() {
+            self.model.dispatch_idle_cpus(&mut self.core);
+        }
+        self.resume(emit, progress)
+    }
+
+    /// Run on from where the last run stopped to `core.end` (a test may move
+    /// the end and resume: the first event after the old end was kept).
+    pub(crate) fn resume(
+        &mut self,
+        emit: &mut monitor::Emitter<impl std::io::Write>,
+        progress: &mut dyn FnMut(Ns, Ns) -> bool,
+    ) -> Result<(), RunError> {
         while let Some((t, ev)) = self.core.q.pop() {
             if t > self.core.end {
+                self.core.q.push(t, ev);
                 break;
             }
             self.core.now = t;
@@ -385,6 +403,7 @@ impl Model {
         }
         debug_assert_eq!(cx.charge, Default::default());
         core.q.push(self.mon.hf_rate, monitor::Ev::Hf.into());
+        core.q.push(storage::TICK, Ev::Tick);
         core.q
             .push(self.mon.sample_interval, monitor::Ev::Sample.into());
         for (i, t) in self.timeline.iter().enumerate() {
@@ -417,6 +436,10 @@ impl Model {
             }
             Ev::Mon(monitor::Ev::Sample) => unreachable!("the emitter takes samples"),
             Ev::Timeline { idx } => self.timeline(cx, idx as usize),
+            Ev::Tick => {
+                self.tick();
+                cx.at(storage::TICK, Ev::Tick);
+            }
         }
         debug_assert_eq!(cx.charge, Default::default(), "{ev:?} charged CP time");
     }
@@ -431,6 +454,7 @@ impl Model {
             Origin::PageWrite { block } => {
                 self.block_written(&d, block);
                 self.pageout_done(block);
+                self.pump_pageouts(cx);
             }
             Origin::Migrate { block } => {
                 self.block_written(&d, block);
@@ -456,11 +480,13 @@ impl Model {
         f
     }
 
-    /// Hand the demand scan's page-outs to paging.
+    /// Hand the demand scan's page-outs to paging, which writes them as the
+    /// paging volumes have room.
     #[inline(never)]
     fn write_pageouts(&mut self, cx: &mut Cx) {
-        self.pg.write_pageouts(cx, &mut self.io, self.st.pageouts());
+        self.pg.queue_pageouts(self.st.pageouts());
         self.st.clear_pageouts();
+        self.pump_pageouts(cx);
     }
 
     /// Frame waiters woken by freed frames are ready to run.
@@ -513,14 +539,18 @@ impl Model {
         self.mon.event(monitor::PendingEvent::Logoff, g, cx.now());
     }
 
-    /// High-frequency sampling, the components in a fixed order: CPU counts
-    /// and virtual CPU states, working sets, device queues, the storage
-    /// demand rate, then admission to the dispatch list.
+    /// High-frequency sampling (the monitor's): CPU counts and virtual CPU
+    /// states, then device queues. It changes nothing in the system.
     fn hf_sample(&mut self, now: Ns) {
         self.cpu.hf_tick(now);
-        self.st.hf_tick();
         self.io.hf_tick();
-        self.st.update_rate(self.mon.hf_rate);
+    }
+
+    /// The storage manager's tick (its own period, [`storage::TICK`]): the
+    /// demand rate, thresholds and working sets, then admission to the
+    /// dispatch list.
+    fn tick(&mut self) {
+        self.st.tick();
         self.cpu.admit_eligible(&mut self.st);
     }
 
@@ -556,7 +586,7 @@ impl Model {
     /// a run, on stderr. Nothing here reaches the MONWRITE file.
     fn debug_summary(&self, now: Ns) {
         eprintln!(
-            "events by kind (burst, io, wake, testidle, hf, sample, timeline): {:?}",
+            "events by kind (burst, io, wake, testidle, hf, sample, timeline, tick): {:?}",
             self.ev_counts
         );
         eprintln!("storage: {:?}", self.st.sample(now));

@@ -124,8 +124,8 @@ fn storbuf_keeps_a_guest_eligible_until_the_working_sets_fit() {
         let f = st.get_frame(&mut cx, &mut NoPaging, 0, vp).unwrap();
         st.first_touch(0, vp, f);
     }
-    st.hf_tick();
-    st.hf_tick();
+    st.tick();
+    st.tick();
     assert_eq!(st.wss(0), 2250.0);
     cpu.vcpu_has_work(&mut st, 1);
     assert_eq!(cpu.sched(1), Sched::Eligible);
@@ -163,7 +163,14 @@ fn idle_in_queue_waiting_for_a_timer_is_tiw() {
     logon(&mut cpu, &mut st, 1);
     cpu.vcpu_has_work(&mut st, 0);
     cpu.vcpu_has_work(&mut st, 1);
-    burst(&mut cpu, &mut st, &mut core, 0, 1_000, Outcome::Think(50 * MS));
+    burst(
+        &mut cpu,
+        &mut st,
+        &mut core,
+        0,
+        1_000,
+        Outcome::Think(50 * MS),
+    );
     burst(&mut cpu, &mut st, &mut core, 1, 1_000, Outcome::Idle);
     cpu.hf_tick(core.now);
     let h0 = cpu.vcpus(0).next().unwrap().hf;
