@@ -19,7 +19,7 @@ help:
 	@echo "make test        clippy and rustfmt, Rust tests, Python tests (with the studies' short forms), fuzz smoke run"
 	@echo "make bench       full benchmarks and the fidelity scoreboard (writes BENCHMARKS.md's scoreboard and bench-results.json)"
 	@echo "make bench-quick reduced benchmarks (< 3 min)"
-	@echo "make fuzz        longer fuzzing (FUZZ_SECONDS per target, default 20)"
+	@echo "make fuzz        long fuzzing: every target to FUZZ_RUNS executions (default 10M)"
 
 $(STAMP): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -70,18 +70,22 @@ test-python: build browser
 fuzz-smoke:
 	bash fuzz/run.sh $(FUZZ_SECONDS)
 
+# Every target to FUZZ_RUNS executions (default 10M; at most FUZZ_SECONDS
+# each, default 2 h). Results: BENCHMARKS.md, "Fuzzing".
 fuzz:
-	bash fuzz/run.sh $${FUZZ_SECONDS:-300}
+	FUZZ_RUNS=$${FUZZ_RUNS:-10000000} bash fuzz/run.sh $${FUZZ_SECONDS:-7200}
 
 bench: build
 	$(PY) benches/run.py
 	$(PY) benches/twin.py
+	$(PY) benches/diagnose.py
 	$(PY) benches/fidelity.py
 	$(PY) benches/sweep.py
 
 bench-quick: build
 	$(PY) benches/run.py --quick
 	$(PY) benches/twin.py --quick
+	$(PY) benches/diagnose.py --quick
 	$(PY) benches/sweep.py --quick
 
 lint:

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Fuzz smoke run of the ztwin-monitor decoders.
+# Fuzz smoke run of the ztwin-monitor decoders and the scenario parser.
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]     (default: 60 seconds each, all targets)
+#   FUZZ_RUNS=N fuzz/run.sh [SECONDS]     (each target stops after N executions,
+#                                          or after SECONDS if that comes first)
 #
 # Installs cargo-fuzz if missing (pinned, --locked), checks that a nightly
 # toolchain works (if not, says so and exits 0: the smoke is skipped), writes the
@@ -19,7 +21,7 @@ CARGO_FUZZ_VERSION=0.13.1
 SECONDS_PER_TARGET=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(reader control record decode_record kernel)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(reader control record decode_record layout_pack release kernel scenario)
 
 case "$SECONDS_PER_TARGET" in
   ''|*[!0-9]*) echo "usage: fuzz/run.sh [SECONDS] [TARGET...]" >&2; exit 2 ;;
@@ -43,8 +45,11 @@ if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then
 fi
 echo "fuzz/run.sh: $(cargo fuzz --version)"
 
-# Seed corpus, generated with the crate's own writer.
+# Seed corpus, generated with the crate's own writer; the scenario parser
+# starts from the bundled scenarios.
 cargo +nightly run -q --release --example gen_corpus -- "$here/corpus"
+mkdir -p corpus/scenario
+cp ../studies/*.toml corpus/scenario/
 
 status=0
 for t in "${TARGETS[@]}"; do
@@ -53,7 +58,8 @@ for t in "${TARGETS[@]}"; do
   if [ "$t" = kernel ] && [ -z "$(ls -A corpus/kernel)" ]; then cp corpus/reader/* corpus/kernel/; fi
   # Max input size: whole small files for the reader, one block or record otherwise.
   case "$t" in
-    reader|kernel) max_len=65536 ;;
+    reader|release|kernel) max_len=65536 ;;
+    scenario) max_len=16384 ;;
     *) max_len=4096 ;;
   esac
   # Replay committed regression inputs first (file names start with the target).
@@ -65,12 +71,18 @@ for t in "${TARGETS[@]}"; do
     echo "== $t: replaying ${#regs[@]} regression input(s)"
     cargo +nightly fuzz run "${FUZZ_FLAGS[@]}" "$t" "${regs[@]}" || { echo "== $t: REGRESSION INPUT FAILS"; status=1; }
   fi
-  echo "== $t: fuzzing for ${SECONDS_PER_TARGET}s"
+  runs=()
+  if [ -n "${FUZZ_RUNS:-}" ]; then
+    runs=(-runs="$FUZZ_RUNS")
+    echo "== $t: fuzzing for $FUZZ_RUNS executions (at most ${SECONDS_PER_TARGET}s)"
+  else
+    echo "== $t: fuzzing for ${SECONDS_PER_TARGET}s"
+  fi
   log="artifacts/$t/run.log"
   set +e
   cargo +nightly fuzz run "${FUZZ_FLAGS[@]}" "$t" "corpus/$t" -- \
     -max_total_time="$SECONDS_PER_TARGET" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 >"$log" 2>&1
+    "${runs[@]}" -print_final_stats=1 >"$log" 2>&1
   rc=$?
   set -e
   grep -E '^(INFO: seed corpus|#[0-9]+ +DONE|Done [0-9]+ runs|stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|stat::peak_rss_mb|SUMMARY|thread .* panicked|==[0-9]+== ERROR)' "$log" || true

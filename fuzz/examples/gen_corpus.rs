@@ -9,18 +9,21 @@
 //!   page written once);
 //! * `DIR/control/`: the control records (first block of each group) of those files;
 //! * `DIR/record/` and `DIR/decode_record/`: one record of every type, as the
-//!   reader delivers them.
+//!   reader delivers them;
+//! * `DIR/release/`: the reader files with the contiguous data layout too, each
+//!   behind a byte that picks the release (0: detect);
+//! * `DIR/layout_pack/`: layout packs in TOML and JSON, valid and not.
 
 use std::path::{Path, PathBuf};
 use ztwin_monitor::control::{ControlEntry, ControlRecord, IPFLAGS1_RMDATA, IPTYPE_MSG};
 use ztwin_monitor::layout::{FieldType, RecordKind, RecordLayout, Value, LAYOUTS};
-use ztwin_monitor::writer::{Entry, MonwriteWriter, RecordSet};
+use ztwin_monitor::writer::{DataLayout, Entry, MonwriteWriter, RecordSet};
 use ztwin_monitor::{tod, Header, Reader, SetKind, FRAME};
 
 fn push(set: &mut RecordSet, l: &RecordLayout, t: u64, seed: u64) {
     if let Some(g) = &l.group {
         // Two repeating-group entries after the fixed part.
-        let (base, elen) = (l.size as usize, 24usize);
+        let (base, elen) = (l.size as usize, g.entry_size as usize);
         let mut r = set
             .push(l.domain, l.record, t, base + 2 * elen)
             .expect("fits");
@@ -28,11 +31,15 @@ fn push(set: &mut RecordSet, l: &RecordLayout, t: u64, seed: u64) {
             .set_u(l.f(g.len_field), elen as u64);
         for i in 0..2 {
             let o = base + i * elen;
+            let mut e = ztwin_monitor::writer::RecordMut {
+                bytes: &mut r.bytes[o..o + elen],
+            };
             for (k, f) in g.fields.iter().enumerate() {
-                let w = f.ty.width();
-                let v = (seed + i as u64 * 31 + k as u64) & (u64::MAX >> (64 - 8 * w as u32));
-                let at = o + f.offset as usize;
-                r.bytes[at..at + w].copy_from_slice(&v.to_be_bytes()[8 - w..]);
+                if f.ty.is_numeric() {
+                    e.set_u(f, seed + i as u64 * 31 + k as u64);
+                } else {
+                    e.set_text(f, "IFL");
+                }
             }
         }
         return;
@@ -73,10 +80,12 @@ fn is_control(l: &RecordLayout) -> bool {
     l.kind == RecordKind::Control
 }
 
-/// Configuration, two intervals and two event sets, one record of every layout.
-fn basic() -> Vec<u8> {
+/// Configuration, two intervals and two event sets, one record of every layout,
+/// the data after each control record in `layout`.
+fn basic(layout: DataLayout) -> Vec<u8> {
     let t0 = tod::from_unix_us(tod::days_from_civil(2026, 1, 5) * 86_400_000_000);
     let mut w = MonwriteWriter::new(Vec::new());
+    w.set_data_layout(layout);
     let mut cfg = RecordSet::new(SetKind::Sample);
     let mut ecfg = RecordSet::new(SetKind::Event);
     for l in LAYOUTS.iter().filter(|l| l.kind == RecordKind::Config) {
@@ -106,7 +115,7 @@ fn basic() -> Vec<u8> {
 }
 
 /// One group with three entries (sample, event, sample).
-fn multi() -> Vec<u8> {
+fn multi(layout: DataLayout) -> Vec<u8> {
     let t = tod::from_unix_us(0);
     let mut a = RecordSet::new(SetKind::Sample);
     let mut b = RecordSet::new(SetKind::Event);
@@ -119,6 +128,7 @@ fn multi() -> Vec<u8> {
         }
     }
     let mut w = MonwriteWriter::new(Vec::new());
+    w.set_data_layout(layout);
     w.write_group(&[
         Entry {
             set: &a,
@@ -190,9 +200,19 @@ fn shared() -> Vec<u8> {
         tod: t,
     }
     .write(&mut data[60..]);
-    out.extend_from_slice(&multi());
+    out.extend_from_slice(&multi(DataLayout::Frames));
     out
 }
+
+/// Layout packs: valid ones and a few with one mistake each.
+const PACKS: &[(&str, &str)] = &[
+    ("ok-field.toml", "[[record]]\nname = \"MRIODDEV\"\nrelease = \"7.3\"\nsize = 300\n[[record.field]]\nname = \"IODDEV_NEWCTR\"\noffset = 268\ntype = \"U4\"\nconfidence = \"IBM\"\n"),
+    ("ok-group.toml", "[[record]]\nname = \"MRSYTCUP\"\n[record.group]\nname = \"SYTCUP_CPUDATA\"\noffset_field = \"SYTCUP_CALCPUOF\"\nlen_field = \"SYTCUP_CALCPULN\"\nentry_size = 48\n[[record.group.field]]\nname = \"SYTCUP_LCUCPUID\"\noffset = 0\ntype = \"U2\"\n"),
+    ("ok-new.json", "{\"record\": [{\"name\": \"MRSCLXYZ\", \"domain\": 2, \"record\": 60, \"kind\": \"event\", \"size\": 40, \"field\": [{\"name\": \"SCLXYZ_TEXT\", \"offset\": 24, \"type\": \"VARTEXT(20)\"}, {\"name\": \"SCLXYZ_LEN\", \"offset\": 20, \"type\": \"U4\"}]}]}"),
+    ("ok-remove.toml", "[[record]]\nname = \"MRMTRPAG\"\nreplace = false\nremove = [\"MTRPAG_RDEVDEV\"]\nseen = [\"7.4\"]\n"),
+    ("bad-overlap.toml", "[[record]]\nname = \"MRIODDEV\"\n[[record.field]]\nname = \"IODDEV_X\"\noffset = 53\ntype = \"U2\"\n"),
+    ("bad-type.json", "{\"record\": [{\"name\": \"MRIODDEV\", \"field\": [{\"name\": \"IODDEV_X\", \"offset\": 280, \"type\": \"CHAR(0)\"}]}]}"),
+];
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) {
     std::fs::write(dir.join(name), bytes)
@@ -204,27 +224,37 @@ fn main() {
         .nth(1)
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"));
-    let (rd, cd, recd, decd) = (
+    let (rd, cd, recd, decd, reld, packd) = (
         root.join("reader"),
         root.join("control"),
         root.join("record"),
         root.join("decode_record"),
+        root.join("release"),
+        root.join("layout_pack"),
     );
-    for d in [&rd, &cd, &recd, &decd] {
+    for d in [&rd, &cd, &recd, &decd, &reld, &packd] {
         std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("cannot create {}: {e}", d.display()));
     }
-    let basic = basic();
-    let cut = basic[..basic.len() - FRAME - 1000].to_vec();
+    for (name, text) in PACKS {
+        write(&packd, name, text.as_bytes());
+    }
+    let frames = basic(DataLayout::Frames);
+    let cut = frames[..frames.len() - FRAME - 1000].to_vec();
     let files = [
-        ("seed-basic.mon", basic),
-        ("seed-multi.mon", multi()),
+        ("seed-basic.mon", frames),
+        ("seed-multi.mon", multi(DataLayout::Frames)),
         ("seed-shared.mon", shared()),
         ("seed-cut.mon", cut),
+        ("seed-basic-contiguous.mon", basic(DataLayout::Contiguous)),
+        ("seed-multi-contiguous.mon", multi(DataLayout::Contiguous)),
     ];
     let (mut ncontrol, mut nrecord) = (0, 0);
     let mut seen = std::collections::BTreeSet::new();
-    for (name, bytes) in &files {
+    for (i, (name, bytes)) in files.iter().enumerate() {
         write(&rd, name, bytes);
+        let mut with_release = vec![(i % 12) as u8];
+        with_release.extend_from_slice(bytes);
+        write(&reld, name, &with_release);
         let mut r = Reader::new(std::io::Cursor::new(&bytes[..])).expect("seed is a MONWRITE file");
         while let Some(rec) = r.next_record().expect("seed reads") {
             if seen.insert((rec.header.domain, rec.header.record)) {

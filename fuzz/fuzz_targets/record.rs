@@ -102,9 +102,9 @@ fuzz_target!(|data: &[u8]| {
     for kind in [SetKind::Sample, SetKind::Event] {
         let r = RecordRef::new(0, h, bytes, kind);
         out.clear();
-        dump::record_json(&mut out, &r, DEFAULT_RELEASE);
+        dump::record_json(&mut out, &r);
         out.clear();
-        dump::record_line(&mut out, &r, DEFAULT_RELEASE, 80);
+        dump::record_line(&mut out, &r, 80);
     }
     let _ = lookup(h.domain, h.record, DEFAULT_RELEASE);
 });

@@ -39,6 +39,30 @@ class Stats(TypedDict):
     damage_count: int
     damaged_bytes: int
     truncated: bool
+    release: str
+    release_source: str
+    longer: int
+    longer_bytes: int
+    longer_types: dict[str, LongerInfo]
+    longer_warning: str | None
+    frame_groups: int
+    contiguous_groups: int
+    segments: list[Segment]
+    segment_count: int
+
+class Segment(TypedDict):
+    """One collection in a file (``ztwin_monitor::segment``)."""
+
+    index: int
+    offset: int
+    end: int
+    start: Literal["file-start", "monitor-start", "system-changed", "cpu-model-changed", "time-went-back"]
+    reason: str
+    system_id: str | None
+    cpu_model: str | None
+    first_tod: int | None
+    last_tod: int | None
+    intervals: int
 
 class Record(TypedDict):
     """One decoded monitor record."""
@@ -52,6 +76,14 @@ class Record(TypedDict):
     length: int
     kind: Literal["sample", "event"]
     fields: dict[str, FieldValue | list[dict[str, FieldValue]]]
+
+class LongerInfo(TypedDict):
+    """Records of one type longer than their layout."""
+
+    count: int
+    first_offset: int
+    first_length: int
+    known: int
 
 class FieldInfo(TypedDict):
     """One field of a record layout."""
@@ -68,6 +100,7 @@ class GroupInfo(TypedDict):
     name: str
     offset_field: str
     len_field: str
+    entry_size: int
     fields: list[FieldInfo]
 
 class LayoutInfo(TypedDict):
@@ -78,11 +111,19 @@ class LayoutInfo(TypedDict):
     name: str
     kind: str
     since: str
+    releases: list[str]
     size: int
     confidence: str
+    seen: list[str]
+    source: str
     note: str
+    release: str | None
+    covered: bool | None
     fields: list[FieldInfo]
     group: GroupInfo | None
+
+class LayoutPackError(ValueError):
+    """A layout pack that cannot be read or fails its checks."""
 
 class MonwriteError(Exception):
     """A MONWRITE file is damaged beyond reading."""
@@ -93,10 +134,20 @@ class MonwriteError(Exception):
 class Reader:
     """Iterator over the records of a MONWRITE file, each a :class:`Record`."""
 
-    def __init__(self, path: StrPath) -> None: ...
+    def __init__(
+        self,
+        path: StrPath,
+        ranges: list[tuple[int, int]] | None = None,
+        *,
+        release: str | None = None,
+        layouts: StrPath | None = None,
+    ) -> None: ...
     def __iter__(self) -> Self: ...
     def __next__(self) -> Record: ...
     def stats(self) -> Stats: ...
+
+def scan(path: StrPath) -> Stats:
+    """Read a file to the end without decoding fields: its statistics."""
 
 class DumpChunks:
     """Iterator over ``ztwin dump`` output in large ``str`` chunks."""
@@ -110,6 +161,8 @@ class DumpChunks:
         record: int | None = None,
         limit: int | None = None,
         chunk_size: int = 262144,
+        release: str | None = None,
+        layouts: StrPath | None = None,
     ) -> None: ...
     def __iter__(self) -> Self: ...
     def __next__(self) -> str: ...
@@ -119,7 +172,7 @@ class DumpChunks:
 class Writer:
     """Writes a MONWRITE file atomically (temporary file renamed on close)."""
 
-    def __init__(self, path: StrPath) -> None: ...
+    def __init__(self, path: StrPath, *, release: str | None = None, data_layout: str = "frames") -> None: ...
     def add(
         self,
         name: str,
@@ -151,9 +204,13 @@ def tod_to_iso(tod: int) -> str: ...
 def iso_to_tod(text: str) -> int: ...
 def ebcdic_decode(data: bytes) -> str: ...
 def ebcdic_encode(text: str) -> bytes: ...
-def layouts() -> list[LayoutInfo]: ...
+def layouts(release: str | None = None, layouts: StrPath | None = None) -> list[LayoutInfo]: ...
 def read_columns(
-    path: StrPath, names: list[str] | None = None
+    path: StrPath,
+    names: list[str] | None = None,
+    *,
+    release: str | None = None,
+    layouts: StrPath | None = None,
 ) -> tuple[dict[str, dict[str, list[Any]]], Stats]: ...
 
 # ---------------------------------------------------------------- the twin
@@ -168,6 +225,12 @@ class ScenarioError(Exception):
 
 class SimulationError(Exception):
     """The simulated system could not continue, or output could not be written."""
+
+    code: str | None
+    at_s: float | None
+    kept: bool
+    #: Where the data up to the abend was kept (set by ``ztwin.twin``).
+    path: Path
 
 class RunSummaryDict(TypedDict):
     sim_s: float
@@ -208,7 +271,8 @@ class IntervalKernel:
     """The interval kernel (crates/ztwin-analysis) over a file, in steps.
     ``start``/``end``: None, ("day", seconds after midnight on the first
     interval's date) or ("at", local seconds since 1900-01-01); selections:
-    None, "all" or a set of keys whose per-interval rows are kept."""
+    None, "all" or a set of keys whose per-interval rows are kept;
+    ``release``/``layouts``: as for :class:`Reader`."""
 
     def __init__(
         self,
@@ -218,6 +282,9 @@ class IntervalKernel:
         users: str | set[str] | None = None,
         devices: str | set[int] | None = None,
         exposures: str | set[int] | None = None,
+        release: str | None = None,
+        layouts: StrPath | None = None,
+        ranges: list[tuple[int, int]] | None = None,
     ) -> None: ...
     def step(self, max_intervals: int = 0) -> bool: ...
     def take(self) -> dict[str, ArrowTable]: ...

@@ -1,26 +1,37 @@
 """The ``ztwin`` command line.
 
 Exit codes: 0 success; 1 damage found with ``--strict``; 2 bad usage, a file
-that cannot be opened, or a file damaged beyond reading.
+that cannot be opened, a file damaged beyond reading, or output that cannot be
+written; 128 + N when stopped by signal N (SIGTERM, SIGHUP; 130 for Ctrl-C).
+
+Every command's errors end as one line on stderr, ``ztwin COMMAND: ...``: the
+commands report what they expect, and :func:`main` catches the rest at the top
+(``OSError``, ``ValueError``, ztwin's own errors), so no input produces a
+traceback. Standard output is guarded: a write that fails (a full disk,
+``/dev/full``) is reported as an output problem, never blamed on the input
+file; a reader that goes away (``ztwin dump F | head``) ends the command
+quietly.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ztwin import __version__, history_cli, run_cli, study_cli
 from ztwin.advisor import cli as advisor_cli
-from ztwin.monitor import MonwriteError, dump, layouts
+from ztwin.monitor import LayoutPackError, MonwriteError, dump, layouts, set_read_options
 from ztwin.reports import cli as report_cli
+from ztwin.safeout import OutputError, OutputFile, Terminated
 from ztwin.sweep import cli as sweep_cli
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from ztwin._native import FieldInfo, LayoutInfo
 
@@ -49,28 +60,86 @@ def _error(command: str, message: str) -> int:
     return EXIT_FATAL
 
 
+class StdoutError(Exception):
+    """Writing standard output failed (not a broken pipe): ``errno`` and
+    ``strerror`` as the ``OSError`` had them."""
+
+    def __init__(self, e: OSError) -> None:
+        super().__init__(e.strerror or str(e))
+        self.errno = e.errno
+        self.strerror = e.strerror or str(e)
+
+
+class GuardedOut:
+    """Standard output that turns a failed write or flush into
+    :class:`StdoutError` (a broken pipe stays ``BrokenPipeError``)."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        try:
+            return self._inner.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise StdoutError(e) from None
+
+    def flush(self) -> None:
+        try:
+            self._inner.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise StdoutError(e) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
 def cmd_dump(args: argparse.Namespace) -> int:
-    """Print the records of a MONWRITE file, then a summary on stderr."""
+    """Print the records of a MONWRITE file (or write them to ``-o``), then a
+    summary on stderr."""
     path: str = args.file
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        # JSON Lines are UTF-8 by definition; text output follows suit, so decoded
-        # EBCDIC text (Latin-1) prints whatever the locale says.
-        sys.stdout.reconfigure(encoding="utf-8")
+    out: OutputFile | None = None
+    if args.output is not None:
+        try:
+            out = OutputFile(args.output, inputs=[path], force=args.force)
+        except OutputError as e:
+            return _error("dump", str(e))
     try:
         chunks = dump(path, json=args.json, domain=args.domain, record=args.record, limit=args.limit)
-        for chunk in chunks:
-            sys.stdout.write(chunk)
     except MonwriteError as e:
         return _error("dump", f"{path}: offset {e.offset} (X'{e.offset:X}'): {e.reason}")
     except OSError as e:
-        if isinstance(e, BrokenPipeError):
-            raise
         return _error("dump", f"cannot open {path}: {e.strerror or e}")
-    sys.stdout.flush()
+    try:
+        if out is None:
+            _dump_to(chunks, sys.stdout)
+        else:
+            with out:
+                with out.open("w", encoding="utf-8") as f:
+                    _dump_to(chunks, f)
+                out.commit()
+    except MonwriteError as e:
+        return _error("dump", f"{path}: offset {e.offset} (X'{e.offset:X}'): {e.reason}")
+    except OutputError as e:
+        return _error("dump", str(e))
+    except OSError as e:
+        if isinstance(e, BrokenPipeError) or out is None:
+            raise
+        # Reading errors arrive as MonwriteError: this is the output file.
+        return _error("dump", f"cannot write {args.output}: {e.strerror or e}")
     sys.stderr.write(chunks.summary())
     if args.strict and chunks.stats()["damage_count"]:
         return EXIT_DAMAGED
     return EXIT_OK
+
+
+def _dump_to(chunks: Iterable[str], f: TextIO) -> None:
+    for chunk in chunks:
+        f.write(chunk)
+    f.flush()
 
 
 def _type_label(f: FieldInfo) -> str:
@@ -84,10 +153,13 @@ def _print_fields(fields: list[FieldInfo], indent: str) -> None:
 
 def _print_layout(layout: LayoutInfo) -> None:
     d, r = layout["domain"], layout["record"]
-    print(
-        f"{layout['name']}  D{d}R{r}  {layout['kind']}  {layout['size']} bytes  "
-        f"{layout['confidence']}  since z/VM {layout['since']}"
-    )
+    rel = layout["release"]
+    where = f"z/VM {rel}" if rel else f"z/VM {', '.join(layout['releases'])}"
+    print(f"{layout['name']}  D{d}R{r}  {layout['kind']}  {layout['size']} bytes  {layout['confidence']}  {where}")
+    seen = ", ".join(layout["seen"]) or "none"
+    state = "" if layout["covered"] is None else ("; confirmed" if layout["covered"] else "; carried over, INFERRED")
+    print(f"  size seen for z/VM {seen}{state}")
+    print(f"  source: {layout['source']}")
     print(f"  {layout['note']}")
     print("  OFFSET   HEX  TYPE      SRC  FIELD")
     _print_fields(layout["fields"], "  ")
@@ -95,35 +167,81 @@ def _print_layout(layout: LayoutInfo) -> None:
     if group is not None:
         print(
             f"  repeating group {group['name']} (offset in {group['offset_field']}, "
-            f"entry length in {group['len_field']}), offsets within an entry:"
+            f"entry length in {group['len_field']}, {group['entry_size']} bytes), offsets within an entry:"
         )
         _print_fields(group["fields"], "    ")
 
 
+#: Releases of the summary table.
+RELEASES = ("5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2", "7.3", "7.4")
+
+
+def _summary(pack: str | None) -> None:
+    """Per record and release: size (``*`` when carried over, not seen) and
+    fields confirmed from IBM / another public source / inferred."""
+    per: dict[str, dict[str, LayoutInfo]] = {}
+    for rel in RELEASES:
+        for one in layouts(rel, pack):
+            per.setdefault(one["name"], {})[rel] = one
+    print("| record | " + " | ".join(RELEASES) + " |")
+    print("|---|" + "---|" * len(RELEASES))
+    for name in sorted(per, key=lambda n: (per[n][RELEASES[-1]]["domain"], per[n][RELEASES[-1]]["record"])):
+        cells = []
+        for rel in RELEASES:
+            lay = per[name].get(rel)
+            if lay is None:
+                cells.append("-")
+                continue
+            fields = lay["fields"] + (lay["group"]["fields"] if lay["group"] else [])
+            n = {c: sum(f["confidence"] == c for f in fields) for c in ("IBM", "LNX", "Z53", "INF")}
+            star = "" if lay["covered"] else "*"
+            cells.append(f"{lay['size']}{star} {n['IBM']}/{n['LNX'] + n['Z53']}/{n['INF']}")
+        d, r = per[name][RELEASES[-1]]["domain"], per[name][RELEASES[-1]]["record"]
+        print(f"| D{d}R{r} {name} | " + " | ".join(cells) + " |")
+
+
 def cmd_layouts(args: argparse.Namespace) -> int:
     """List the known record layouts, or show one with its fields."""
-    known = layouts()
+    try:
+        if args.summary:
+            _summary(args.layouts)
+            return EXIT_OK
+        known = layouts(args.release, args.layouts)
+    except (LayoutPackError, ValueError) as e:
+        return _error("layouts", str(e))
     if args.name is not None:
         wanted = args.name.upper()
         chosen = [lay for lay in known if wanted in (lay["name"], f"D{lay['domain']}R{lay['record']}")]
         if not chosen:
             return _error("layouts", f"no known layout named {args.name!r} (try `ztwin layouts`)")
         if args.json:
-            print(json.dumps(chosen[-1], indent=2))
+            print(json.dumps(chosen if args.release is None else chosen[-1], indent=2))
         else:
-            _print_layout(chosen[-1])
+            for i, lay in enumerate(chosen):
+                if i:
+                    print()
+                _print_layout(lay)
         return EXIT_OK
     if args.json:
         print(json.dumps(known, indent=2))
         return EXIT_OK
-    print("RECORD   NAME      KIND     SIZE  SRC  FIELDS  NOTE")
+    print("RECORD   NAME      KIND     SIZE  SRC  FIELDS  RELEASES  NOTE")
     for lay in known:
         rec = f"D{lay['domain']}R{lay['record']}"
+        rels = lay["release"] or f"{lay['releases'][0]}-{lay['releases'][-1]}"
         print(
             f"{rec:<8} {lay['name']:<9} {lay['kind']:<7} {lay['size']:>5}  {lay['confidence']}  "
-            f"{len(lay['fields']):>6}  {lay['note']}"
+            f"{len(lay['fields']):>6}  {rels:<8}  {lay['note']}"
         )
     return EXIT_OK
+
+
+def _read_option_args(p: argparse.ArgumentParser) -> None:
+    """``--release`` and ``--layouts`` for a command that reads MONWRITE files."""
+    p.add_argument(
+        "--release", metavar="V.R", help="decode as this z/VM release (default: the one the file's MRMTRSYS names)"
+    )
+    p.add_argument("--layouts", metavar="FILE", help="a layout pack (TOML or JSON) merged over the built-in layouts")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -144,11 +262,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", type=_int_range(0, 65535), metavar="N", help="only records numbered N")
     p.add_argument("--limit", type=_int_range(0, 2**63 - 1), metavar="N", help="stop after N printed records")
     p.add_argument("--strict", action="store_true", help="exit 1 if any part of the file is damaged")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the records to OUT (atomically) instead of stdout")
+    p.add_argument("--force", action="store_true", help="if OUT is a symbolic link, write the file it points to")
     p.set_defaults(handler=cmd_dump)
 
     p = sub.add_parser("layouts", help="list the known record layouts")
     p.add_argument("name", nargs="?", metavar="NAME", help="show one layout (IBM name, e.g. MRSYTRSG, or D0R3)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--release", metavar="V.R", help="the layouts of this z/VM release, confidence as it stands there")
+    p.add_argument("--layouts", metavar="FILE", help="a layout pack (TOML or JSON) merged over the built-in layouts")
+    p.add_argument(
+        "--summary", action="store_true", help="per record and release: size and fields from IBM / other / inferred"
+    )
     p.set_defaults(handler=cmd_layouts)
 
     run_cli.register(sub)
@@ -157,23 +282,90 @@ def build_parser() -> argparse.ArgumentParser:
     advisor_cli.register(sub)
     history_cli.register(sub)
     sweep_cli.register(sub)
+    for name in ("dump", "report", "diagnose"):
+        _read_option_args(sub.choices[name])
     return parser
+
+
+def _stdout_to_devnull(stdout: TextIO) -> None:
+    """Point stdout at /dev/null so the interpreter's exit flush cannot fail
+    again (after a broken pipe or a full disk)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+
+
+def _os_message(e: OSError) -> str:
+    what = e.strerror or str(e)
+    return f"{e.filename}: {what}" if e.filename else what
+
+
+def _our_errors() -> tuple[type[BaseException], ...]:
+    """ztwin's own error classes (imported here: the advisor and reports are
+    heavy and only needed once something went wrong)."""
+    from ztwin.advisor import AdvisorError
+    from ztwin.reports import ReportError
+    from ztwin.twin import ScenarioError, SimulationError
+
+    return (AdvisorError, ReportError, ScenarioError, SimulationError)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ztwin`` command line; returns the exit code."""
     args = build_parser().parse_args(history_cli.positionals_last(sys.argv[1:] if argv is None else list(argv)))
     handler: Callable[[argparse.Namespace], int] = args.handler
+    command: str = args.command
+    if args.command in ("dump", "report", "diagnose"):
+        try:
+            set_read_options(args.release, args.layouts)
+        except (LayoutPackError, ValueError) as e:
+            return _error(args.command, str(e))
+    real = sys.stdout
+    if isinstance(real, io.TextIOWrapper):
+        # JSON Lines are UTF-8 by definition; text output follows suit, so decoded
+        # EBCDIC text (Latin-1) prints whatever the locale says.
+        with contextlib.suppress(io.UnsupportedOperation, ValueError):
+            real.reconfigure(encoding="utf-8")
+    sys.stdout = GuardedOut(real)
     try:
-        return handler(args)
+        code = handler(args)
+        sys.stdout.flush()
+        return code
     except BrokenPipeError:
-        # The reader of our output went away (`ztwin dump FILE | head`): stop
-        # quietly, and point stdout at /dev/null so the exit flush cannot fail.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        # The reader of our output went away (`ztwin dump FILE | head`): stop quietly.
+        _stdout_to_devnull(real)
         return EXIT_OK
+    except StdoutError as e:
+        _stdout_to_devnull(real)
+        return _error(command, f"cannot write the output (standard output): {e.strerror}")
     except KeyboardInterrupt:
         return 128 + 2
+    except Terminated as e:
+        _error(command, f"{e}; no output was written")
+        return 128 + e.signum
+    except OutputError as e:
+        return _error(command, str(e))
+    except MonwriteError as e:
+        return _error(command, f"offset {e.offset} (X'{e.offset:X}'): {e.reason}")
+    except OSError as e:
+        return _error(command, _os_message(e))
+    except ValueError as e:
+        return _error(command, str(e) or type(e).__name__)
+    except Exception as e:
+        if isinstance(e, _our_errors()):
+            return _error(command, str(e))
+        if os.environ.get("ZTWIN_DEBUG"):
+            raise
+        return _error(
+            command,
+            f"internal error: {type(e).__name__}: {e} (a bug: please report it; "
+            "ZTWIN_DEBUG=1 shows the traceback)",
+        )
+    finally:
+        sys.stdout = real
 
 
 if __name__ == "__main__":

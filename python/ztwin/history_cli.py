@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from ztwin.monitor import MonwriteError
+from ztwin.safeout import OutputDir, OutputError, OutputFile, check_updatable
 
 EXIT_OK = 0
 EXIT_FATAL = 2
@@ -25,6 +26,10 @@ def _error(command: str, message: str) -> int:
 def cmd_ingest(args: argparse.Namespace) -> int:
     from ztwin.history import HistoryError, ingest
 
+    try:
+        check_updatable(args.db, inputs=args.files)
+    except OutputError as e:
+        return _error("ingest", f"--db {e}")
     progress = args.progress or sys.stderr.isatty()
     current = [""]
 
@@ -57,11 +62,28 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _error("export", "give a MONWRITE FILE or --db PATH (one of them)")
     if args.out is None:
         return _error("export", "give the output (a directory, or a file for openmetrics)")
+    source = args.db if args.db is not None else args.file
+    # The output is checked before anything is read, and written whole: a file
+    # (openmetrics) through a temporary file, a directory through a stage.
+    target: OutputFile | OutputDir
     try:
-        if args.db is not None:
-            out = export_db(args.db, args.format, args.out, args.system)
+        if args.format == "openmetrics":
+            target = OutputFile(args.out, inputs=[source], force=args.force)
         else:
-            out = export_file(args.file, args.format, args.out, args.system)
+            target = OutputDir(args.out, owner="ztwin export", inputs=[source], force=args.force)
+    except OutputError as e:
+        return _error("export", str(e))
+    try:
+        with target:
+            staged = target.temp if isinstance(target, OutputFile) else target.stage
+            if args.db is not None:
+                written = export_db(args.db, args.format, staged, args.system)
+            else:
+                written = export_file(args.file, args.format, staged, args.system)
+            final = target.commit()
+        out = [final / p.relative_to(staged) if p != staged else final for p in written]
+    except OutputError as e:
+        return _error("export", str(e))
     except HistoryError as e:
         return _error("export", str(e))
     except MonwriteError as e:
@@ -121,6 +143,7 @@ def register(sub: Any) -> None:
     p.add_argument("--db", metavar="PATH", help="export a history database instead")
     p.add_argument("--system", metavar="ID", help="only this system")
     p.add_argument("--format", required=True, choices=("parquet", "csv", "openmetrics"))
+    p.add_argument("--force", action="store_true", help="if OUT is a symbolic link, write where it points")
     p.add_argument("paths", nargs="+", metavar="[FILE] OUT",
                    help="the MONWRITE file (unless --db), then the output: a directory (parquet, csv) or a file (openmetrics)")
     p.set_defaults(handler=cmd_export)

@@ -23,16 +23,18 @@ from typing import TYPE_CHECKING
 
 from ztwin._native import (
     DumpChunks,
+    LayoutPackError,
     MonwriteError,
     Reader,
     Writer,
     ebcdic_decode,
     ebcdic_encode,
     iso_to_tod,
-    layouts,
     read_columns,
+    scan,
     tod_to_iso,
 )
+from ztwin._native import layouts as _layouts
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -40,41 +42,82 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from ztwin._native import Stats, StrPath
+    from ztwin._native import LayoutInfo, Stats, StrPath
 
 __all__ = [
     "DamageWarning",
     "DumpChunks",
+    "LayoutPackError",
     "MonwriteError",
     "Reader",
     "Writer",
     "arrow_tables",
+    "damage_text",
     "dump",
     "ebcdic_decode",
     "ebcdic_encode",
     "iso_to_tod",
     "layouts",
     "read",
+    "read_options",
+    "set_read_options",
+    "scan",
     "tables",
     "tod_to_iso",
 ]
+
+#: Release and layout pack every read uses unless told otherwise (the CLI's
+#: ``--release`` and ``--layouts``); see :func:`set_read_options`.
+_READ_OPTIONS: dict[str, str | None] = {"release": None, "layouts": None}
+
+
+def set_read_options(release: str | None = None, layouts: StrPath | None = None) -> None:
+    """Decode every file read from now on as ``release`` (e.g. ``"7.3"``; by
+    default the release the file's MRMTRSYS record names) with the layout pack
+    file ``layouts`` merged over the built-in layouts (``None``: built-in only).
+
+    Checks both at once: a bad release raises ``ValueError``, a pack that
+    cannot be read or fails its checks :class:`LayoutPackError` naming the
+    record and field.
+    """
+    pack = None if layouts is None else str(layouts)
+    _layouts(release=release, layouts=pack)  # validates both
+    _READ_OPTIONS["release"] = release
+    _READ_OPTIONS["layouts"] = pack
+
+
+def read_options() -> dict[str, str | None]:
+    """The release and layout pack reads use (see :func:`set_read_options`)."""
+    return dict(_READ_OPTIONS)
+
+
+def layouts(release: str | None = None, pack: StrPath | None = None) -> list[LayoutInfo]:
+    """The record layouts: every version, or with ``release`` the one layout
+    per record of that release (field confidences as they stand there);
+    ``pack`` merges a layout pack file (default: the one set with
+    :func:`set_read_options`)."""
+    chosen = _READ_OPTIONS["layouts"] if pack is None else str(pack)
+    return _layouts(release=release, layouts=chosen)
 
 
 class DamageWarning(UserWarning):
     """Damaged spans of a file were skipped while building tables."""
 
 
-def read(path: StrPath) -> Reader:
+def read(path: StrPath, ranges: Sequence[tuple[int, int]] | None = None) -> Reader:
     """Stream the records of a MONWRITE file.
 
     Returns an iterator of record dicts (``offset``, ``domain``, ``record``,
     ``name``, ``tod``, ``tod_raw``, ``length``, ``kind``, ``fields``); its
-    ``stats()`` method reports record counts and damaged spans.
+    ``stats()`` method reports record counts, damaged spans and the file's
+    segments (collections joined in one file). ``ranges`` (``(start, end)``
+    byte offsets, e.g. from :func:`ztwin.segments.choose`) keeps only the
+    records that start inside them.
 
     Raises ``OSError`` if the file cannot be opened and :class:`MonwriteError`
     (possibly during iteration) if it is not a readable MONWRITE file.
     """
-    return Reader(path)
+    return Reader(path, None if ranges is None else list(ranges), **_READ_OPTIONS)
 
 
 def dump(
@@ -92,16 +135,29 @@ def dump(
     stops after that many printed records. The iterator's ``summary()`` is the
     closing summary (records per type, unknown records, damaged spans).
     """
-    return DumpChunks(path, json=json, domain=domain, record=record, limit=limit)
+    opts = _READ_OPTIONS
+    return DumpChunks(
+        path, json=json, domain=domain, record=record, limit=limit, release=opts["release"], layouts=opts["layouts"]
+    )
+
+
+def damage_text(stats: Stats | None) -> str | None:
+    """The damage a read skipped, in one clause ("N damaged span(s) skipped
+    (B bytes), the first at offset X: reason"), or None if there was none."""
+    if stats is None or not stats["damage_count"]:
+        return None
+    first = stats["damage"][0]
+    return (
+        f"{stats['damage_count']} damaged span(s) skipped ({stats['damaged_bytes']} bytes), "
+        f"the first at offset {first['offset']}: {first['reason']}"
+    )
 
 
 def _warn_damage(path: StrPath, stats: Stats) -> None:
-    if stats["damage_count"]:
-        first = stats["damage"][0]
+    text = damage_text(stats)
+    if text is not None:
         warnings.warn(
-            f"{path}: {stats['damage_count']} damaged span(s) skipped "
-            f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: "
-            f"{first['reason']}",
+            f"{path}: {text}",
             DamageWarning,
             stacklevel=3,  # the caller of tables() / arrow_tables()
         )
@@ -112,7 +168,7 @@ def _read_arrow(path: StrPath, names: Sequence[str] | None) -> tuple[dict[str, p
     # dump and layouts commands do not need them.
     from ztwin import _tables
 
-    columns, stats = read_columns(path, None if names is None else list(names))
+    columns, stats = read_columns(path, None if names is None else list(names), **_READ_OPTIONS)
     return _tables.to_arrow(columns), stats
 
 

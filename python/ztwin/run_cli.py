@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from typing import Any
 
-from ztwin.twin import Scenario, ScenarioError, SimulationError
+from ztwin.safeout import OutputError, OutputFile
+from ztwin.twin import SEED_MAX, Scenario, ScenarioError, SimulationError
 from ztwin.units import format_duration, parse_duration
 
 EXIT_OK = 0
 EXIT_FATAL = 2
+#: The simulated system abended; the MONWRITE data up to the abend was kept.
+EXIT_ABEND = 3
 
 
 class ProgressBar:
@@ -42,27 +46,54 @@ class ProgressBar:
             sys.stderr.write("\n")
 
 
+def _error(message: str) -> int:
+    print(f"ztwin run: {message}", file=sys.stderr)
+    return EXIT_FATAL
+
+
+def _seed(text: str) -> int:
+    """An argparse type: a seed is an integer from 0 to 2**64 - 1."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if not 0 <= value <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{value} is outside 0..{SEED_MAX} (2**64 - 1)")
+    return value
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     try:
         duration = parse_duration(args.duration) if args.duration else None
     except ValueError as e:
-        print(f"ztwin run: --duration: {e}", file=sys.stderr)
-        return EXIT_FATAL
+        return _error(f"--duration: {e}")
     try:
         sc = Scenario.load(args.scenario)
     except OSError as e:
-        print(f"ztwin run: cannot read {args.scenario}: {e.strerror or e}", file=sys.stderr)
-        return EXIT_FATAL
+        return _error(f"cannot read {args.scenario}: {e.strerror or e}")
     except ScenarioError as e:
-        print(f"ztwin run: {e}", file=sys.stderr)
-        return EXIT_FATAL
+        return _error(str(e))
+    # The output is checked before the simulation starts, not after it.
+    try:
+        out = OutputFile(args.output, inputs=[args.scenario], force=args.force)
+    except OutputError as e:
+        return _error(str(e))
     bar = ProgressBar(enabled=sys.stderr.isatty() and not args.quiet)
     try:
-        result = sc.run(args.output, seed=args.seed, duration=duration, progress=bar)
-    except (ScenarioError, SimulationError, ValueError) as e:
+        result = sc.run(out, seed=args.seed, duration=duration, progress=bar)
+    except SimulationError as e:
         bar.close()
-        print(f"ztwin run: {e}", file=sys.stderr)
-        return EXIT_FATAL
+        if getattr(e, "code", None) is None:
+            # An output error (a full disk): the engine's text without Rust's "(os error N)".
+            reason = re.sub(r" \(os error \d+\)$", "", str(e))
+            return _error(f"cannot write {args.output}: {reason}")
+        if getattr(e, "kept", False):
+            _error(f"{args.scenario}: {e}; the MONWRITE data up to the abend is in {args.output}")
+            return EXIT_ABEND
+        return _error(f"{args.scenario}: {e}; no output was written")
+    except (ScenarioError, OutputError, ValueError) as e:
+        bar.close()
+        return _error(str(e))
     bar.close()
     if not args.quiet:
         _summary(args.scenario, result.__dict__)
@@ -93,7 +124,10 @@ def register(sub: Any) -> None:
     p = sub.add_parser("run", help="simulate a scenario and write its MONWRITE file")
     p.add_argument("scenario", metavar="SCENARIO", help="scenario file (TOML)")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="MONWRITE file to write")
-    p.add_argument("--seed", type=int, metavar="N", help="random seed (default: the scenario's)")
+    p.add_argument("--seed", type=_seed, metavar="N", help="random seed, 0 to 2**64 - 1 (default: the scenario's)")
     p.add_argument("--duration", metavar="T", help="simulated time, e.g. 600s or 14h (default: the scenario's)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    p.add_argument(
+        "--force", action="store_true", help="if OUT is a symbolic link, write the file it points to"
+    )
     p.set_defaults(handler=cmd_run)

@@ -42,6 +42,10 @@ Writing a file::
             out.commit()                    # renamed over the target here
         return 0
 
+A file that is updated in place rather than replaced (a database: ``ztwin
+ingest --db``) is checked with :func:`check_updatable` before any work: the
+same refusals, and nothing is written by the check.
+
 A producer that wants a path rather than a Python file object (a Rust writer)
 writes to ``out.temp``, which exists (empty) inside the block. A producer that
 has something worth keeping even when it fails (a simulation that abended)
@@ -55,10 +59,11 @@ Writing a directory::
         out.commit()      # the files move into the target; stale own files go
 
 The stage is a fresh directory on the target's file system. On commit its
-files are renamed into the target one by one (each appears whole), files that
-ztwin wrote there before and did not write this time are removed, and the
-marker is rewritten to list the new files. Only regular files directly in the
-stage are moved; give them plain names (no sub-directories).
+files are renamed into the target one by one (each appears whole; folders in
+the stage are made in the target as needed), files that ztwin wrote there
+before and did not write this time are removed (and a folder they leave empty),
+and the marker is rewritten to list the new files by their paths relative to
+the directory. Only regular files and folders may be in the stage.
 
 Every check is made again just before the rename, so a path that changed while
 the command worked is still refused.
@@ -76,9 +81,9 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 from types import FrameType, TracebackType
-from typing import IO, Any
+from typing import IO, Any, BinaryIO, Literal, TextIO, overload
 
-__all__ = ["MARKER", "OutputDir", "OutputError", "OutputFile", "Terminated"]
+__all__ = ["MARKER", "OutputDir", "OutputError", "OutputFile", "Terminated", "check_updatable"]
 
 StrPath = str | os.PathLike[str]
 
@@ -238,12 +243,61 @@ def _parent_of(path: Path) -> Path:
     return path.parent if str(path.parent) else Path(".")
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class _Staged:
+    """What an output file and an output directory share: the temporary
+    output (``_temp``) that exists inside the ``with`` block, is removed on
+    signals while it lives, and is discarded unless committed."""
+
+    shown: str
+    _temp: Path | None = None
+    _key: int | None = None
+    committed = False
+
+    def _hold(self, temp: Path) -> None:
+        self._temp = temp
+        self._key = _register(temp)
+
+    def _held(self, what: str) -> Path:
+        if self._temp is None:
+            raise RuntimeError(f"{type(self).__name__}.{what} is only there inside its with block")
+        return self._temp
+
+    def _done(self) -> None:
+        self.committed = True
+        self._forget()
+
+    def discard(self) -> None:
+        """Remove the temporary output (nothing reaches the target)."""
+        if self._temp is not None and not self.committed:
+            _remove(self._temp)
+        self._forget()
+
+    def _forget(self) -> None:
+        if self._key is not None:
+            _unregister(self._key)
+            self._key = None
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.discard()
+
+
 # --------------------------------------------------------------------------
 # Files
 # --------------------------------------------------------------------------
 
 
-class OutputFile:
+class OutputFile(_Staged):
     """One output file, written atomically (see the module documentation).
 
     ``path`` is the user's path; ``inputs`` the files the command reads (never
@@ -256,9 +310,6 @@ class OutputFile:
         self.shown = text
         self.inputs = [i for i in inputs if i is not None]
         self.force = force
-        self._temp: Path | None = None
-        self._key: int | None = None
-        self.committed = False
         if text == "":
             raise OutputError("no output file named (the path is empty)")
         if text.endswith(("/", os.sep)) or text in (".", ".."):
@@ -292,9 +343,7 @@ class OutputFile:
     @property
     def temp(self) -> Path:
         """The temporary file (inside the ``with`` block)."""
-        if self._temp is None:
-            raise RuntimeError("OutputFile.temp is only there inside its with block")
-        return self._temp
+        return self._held("temp")
 
     def __enter__(self) -> OutputFile:
         target = self.target
@@ -303,9 +352,13 @@ class OutputFile:
         except OSError as e:
             raise OutputError(f"cannot write {self.shown}: {e.strerror or e}") from None
         os.close(fd)
-        self._temp = Path(name)
-        self._key = _register(self._temp)
+        self._hold(Path(name))
         return self
+
+    @overload
+    def open(self, mode: Literal["w"] = "w", **kw: Any) -> TextIO: ...
+    @overload
+    def open(self, mode: Literal["wb"], **kw: Any) -> BinaryIO: ...
 
     def open(self, mode: str = "w", **kw: Any) -> IO[Any]:
         """The temporary file opened for writing (``"w"`` or ``"wb"``)."""
@@ -320,41 +373,41 @@ class OutputFile:
         try:
             mode = self.target.stat().st_mode & 0o7777
         except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
+            mode = 0o666 & ~_umask()
         try:
             os.chmod(temp, mode)
             os.replace(temp, self.target)
         except OSError as e:
             raise OutputError(f"cannot write {self.shown}: {e.strerror or e}") from None
-        self.committed = True
-        self._forget()
+        self._done()
         return self.target
-
-    def discard(self) -> None:
-        """Remove the temporary file (nothing reaches the target)."""
-        if self._temp is not None and not self.committed:
-            _remove(self._temp)
-        self._forget()
-
-    def _forget(self) -> None:
-        if self._key is not None:
-            _unregister(self._key)
-            self._key = None
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.discard()
 
 
 # --------------------------------------------------------------------------
 # Directories
 # --------------------------------------------------------------------------
+
+
+def _plain_relative(name: str) -> bool:
+    """A marker line that names a file below the directory (no absolute path,
+    no '..'): anything else in a marker is ignored."""
+    parts = name.split("/")
+    return not name.startswith("/") and all(p not in ("", ".", "..") for p in parts)
+
+
+def _staged_files(stage: Path, shown: str) -> list[str]:
+    """The files in a stage, as paths relative to it ('a/b.monwrite');
+    anything but regular files and folders is refused."""
+    out = []
+    for p in sorted(stage.rglob("*")):
+        rel = p.relative_to(stage).as_posix()
+        if p.is_symlink() or not (p.is_file() or p.is_dir()):
+            raise OutputError(f"cannot write {shown}: {rel} in the stage is not a plain file")
+        if rel == MARKER:
+            raise OutputError(f"cannot write {shown}: {MARKER} is ztwin's own marker name")
+        if p.is_file():
+            out.append(rel)
+    return out
 
 
 def _marker_files(directory: Path) -> tuple[bool, set[str] | None]:
@@ -365,7 +418,7 @@ def _marker_files(directory: Path) -> tuple[bool, set[str] | None]:
             lines = m.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError):
             return True, set()
-        return True, {ln for ln in lines[1:] if ln and not ln.startswith("#") and "/" not in ln}
+        return True, {ln for ln in lines[1:] if ln and not ln.startswith("#") and _plain_relative(ln)}
     for legacy in LEGACY_MARKERS:
         lm = directory / legacy
         if lm.is_file() and not lm.is_symlink():
@@ -373,7 +426,7 @@ def _marker_files(directory: Path) -> tuple[bool, set[str] | None]:
     return False, None
 
 
-class OutputDir:
+class OutputDir(_Staged):
     """One output directory (see the module documentation).
 
     ``owner`` names the command in the marker ("ztwin report"). Checks run
@@ -393,9 +446,6 @@ class OutputDir:
         self.owner = owner
         self.inputs = [i for i in inputs if i is not None]
         self.force = force
-        self._stage: Path | None = None
-        self._key: int | None = None
-        self.committed = False
         if text == "":
             raise OutputError("no output directory named (the path is empty)")
         self.path = Path(text)
@@ -431,9 +481,7 @@ class OutputDir:
     @property
     def stage(self) -> Path:
         """The staging directory to write into (inside the ``with`` block)."""
-        if self._stage is None:
-            raise RuntimeError("OutputDir.stage is only there inside its with block")
-        return self._stage
+        return self._held("stage")
 
     def __enter__(self) -> OutputDir:
         try:
@@ -443,8 +491,7 @@ class OutputDir:
                 stage = tempfile.mkdtemp(prefix=".ztwin-stage.", dir=self.target)
         except OSError as e:
             raise OutputError(f"cannot write {self.shown}: {e.strerror or e}") from None
-        self._stage = Path(stage)
-        self._key = _register(self._stage)
+        self._hold(Path(stage))
         return self
 
     def _write_marker(self, directory: Path, names: Iterable[str]) -> None:
@@ -462,25 +509,18 @@ class OutputDir:
     def commit(self) -> Path:
         """Move the staged files into the target (checked again first)."""
         stage = self.stage
-        names = sorted(p.name for p in stage.iterdir())
-        for n in names:
-            p = stage / n
-            if n == MARKER or not p.is_file() or p.is_symlink():
-                raise OutputError(f"cannot write {self.shown}: {n} in the stage is not a plain file")
+        names = _staged_files(stage, self.shown)
         try:
             self.target, new, own = self._check()
             if new:
                 self._write_marker(stage, names)
-                umask = os.umask(0)
-                os.umask(umask)
-                os.chmod(stage, 0o777 & ~umask)
+                os.chmod(stage, 0o777 & ~_umask())
                 os.rename(stage, self.target)
             else:
                 self._commit_into(stage, names, own)
         except OSError as e:
             raise OutputError(f"cannot write {self.shown}: {e.strerror or e}") from None
-        self.committed = True
-        self._forget()
+        self._done()
         return self.target
 
     def _commit_into(self, stage: Path, names: list[str], own: set[str] | None) -> None:
@@ -489,6 +529,10 @@ class OutputDir:
         # Refuse before moving anything.
         for n in names:
             dest = target / n
+            for parent in list(Path(n).parents)[:-1]:
+                d = target / parent
+                if os.path.lexists(d) and (d.is_symlink() or not d.is_dir()):
+                    raise OutputError(f"{self.shown}: {parent.as_posix()} exists and is not a folder ztwin can write in")
             if not os.path.lexists(dest):
                 continue
             if dest.is_symlink() or not dest.is_file():
@@ -498,18 +542,22 @@ class OutputDir:
             same = _same_as_input(dest, self.inputs)
             if same is not None:
                 raise OutputError(f"{self.shown}: {n} is the input file {same}; choose another directory")
-        umask = os.umask(0)
-        os.umask(umask)
+        mode = 0o666 & ~_umask()
         # Pages first, the index last: a reader never finds an index whose links are missing.
         order = sorted(names, key=lambda n: (n == "index.html", n))
         for n in order:
-            os.chmod(stage / n, 0o666 & ~umask)
+            os.chmod(stage / n, mode)
+            (target / n).parent.mkdir(parents=True, exist_ok=True)
             os.replace(stage / n, target / n)
         for n in sorted((own or set()) - set(names)):
             old = target / n
             if old.is_file() and not old.is_symlink() and _same_as_input(old, self.inputs) is None:
                 with contextlib.suppress(FileNotFoundError):
                     old.unlink()
+                # a folder only ztwin's files were in goes with them
+                for parent in list(Path(n).parents)[:-1]:
+                    with contextlib.suppress(OSError):
+                        (target / parent).rmdir()
         self._write_marker(target, names)
         for legacy in LEGACY_MARKERS:
             lm = target / legacy
@@ -517,22 +565,33 @@ class OutputDir:
                 lm.unlink()
         _remove(stage)
 
-    def discard(self) -> None:
-        """Remove the staging directory (the target is untouched)."""
-        if self._stage is not None and not self.committed:
-            _remove(self._stage)
-        self._forget()
 
-    def _forget(self) -> None:
-        if self._key is not None:
-            _unregister(self._key)
-            self._key = None
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.discard()
-
+def check_updatable(path: StrPath, *, inputs: Iterable[StrPath] = (), force: bool = False) -> Path:
+    """Check a file that a command updates in place (a database): it must be
+    a regular file or not exist yet, in an existing writable directory, not a
+    symbolic link unless ``force`` (then the file it points to is returned),
+    and not one of the command's ``inputs``. Returns the path to open; raises
+    :class:`OutputError`."""
+    text = os.fspath(path)
+    if text == "":
+        raise OutputError("no file named (the path is empty)")
+    if text.endswith(("/", os.sep)):
+        raise OutputError(f"{text} names a directory; give a file name")
+    p = Path(text)
+    _check_parent(text, _parent_of(p))
+    target = _resolve_link(text, p, force)
+    try:
+        st = target.lstat()
+    except FileNotFoundError:
+        return target
+    except OSError as e:
+        raise OutputError(f"cannot use {text}: {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise OutputError(f"{text} is a directory; give a file name")
+    kind = _kind(st.st_mode)
+    if kind is not None:
+        raise OutputError(f"{text} is {kind}; ztwin writes only regular files")
+    same = _same_as_input(target, [i for i in inputs if i is not None])
+    if same is not None:
+        raise OutputError(f"{text} is the input file {same}; choose another name")
+    return target

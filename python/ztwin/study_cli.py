@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
+from ztwin.safeout import OutputDir, OutputError
 from ztwin.studies import STUDIES, StudyResult, run_study
 from ztwin.studies.base import CATEGORIES, fmt_value, id_order
 from ztwin.twin import ScenarioError, SimulationError
@@ -137,17 +138,35 @@ def cmd_study_run(args: argparse.Namespace) -> int:
         if n not in STUDIES:
             print(f"ztwin study: no study named {n!r} (known: {', '.join(STUDIES)})", file=sys.stderr)
             return EXIT_FATAL
-    keep = Path(args.keep) if args.keep else None
-    if keep is not None and keep.exists() and not keep.is_dir():
-        print(f"ztwin study run --keep {keep}: not a directory", file=sys.stderr)
-        return EXIT_FATAL
-    results = []
-    for n in names:
+    # --keep DIR is checked before any study runs; the MONWRITE files are
+    # written into a staging directory (one folder per study when there are
+    # several) and moved into DIR when all studies ran.
+    keep: OutputDir | None = None
+    if args.keep is not None:
         try:
-            results.append(run_study(n, quick=args.quick, workdir=keep / n if keep and len(names) > 1 else keep))
-        except (ScenarioError, SimulationError, OSError) as e:
-            print(f"ztwin study {n}: {e}", file=sys.stderr)
+            keep = OutputDir(args.keep, owner="ztwin study", force=args.force)
+        except OutputError as e:
+            print(f"ztwin study: --keep {e}", file=sys.stderr)
             return EXIT_FATAL
+    results = []
+    try:
+        with keep if keep is not None else contextlib.nullcontext():
+            for n in names:
+                workdir = None if keep is None else keep.stage / n if len(names) > 1 else keep.stage
+                try:
+                    results.append(run_study(n, quick=args.quick, workdir=workdir))
+                except (ScenarioError, SimulationError, OutputError) as e:
+                    print(f"ztwin study {n}: {e}", file=sys.stderr)
+                    return EXIT_FATAL
+                except OSError as e:
+                    what = f"{e.filename}: " if e.filename else ""
+                    print(f"ztwin study {n}: {what}{e.strerror or e}", file=sys.stderr)
+                    return EXIT_FATAL
+            if keep is not None:
+                keep.commit()
+    except OutputError as e:
+        print(f"ztwin study: --keep {e}", file=sys.stderr)
+        return EXIT_FATAL
     many = len(results) > 1
     if args.json:
         out: Any = results[0].to_json() if not many else {
@@ -179,7 +198,13 @@ def register(sub: Any) -> None:
     r.add_argument("--all", action="store_true", help="run every study and print the scoreboard")
     r.add_argument("--quick", action="store_true", help="the short forms used by the test suite")
     r.add_argument("--json", action="store_true", help="print JSON (with --all: the scoreboard and every study)")
-    r.add_argument("--keep", metavar="DIR", help="keep the MONWRITE files in DIR (one folder per study with --all)")
+    r.add_argument(
+        "--keep",
+        metavar="DIR",
+        help="keep the MONWRITE files in DIR (one folder per study with --all); DIR must be new, empty, "
+        "or written by ztwin before",
+    )
+    r.add_argument("--force", action="store_true", help="if DIR is a symbolic link, write where it points")
     r.set_defaults(handler=cmd_study_run)
     lp = ss.add_parser("list", help="list the studies")
     lp.set_defaults(handler=cmd_study_list)

@@ -6,15 +6,19 @@
 >>> result = sc.run("more-storage.monwrite", seed=7)
 >>> result.path, result.sim_s, result.refs_per_s
 
-A run writes its MONWRITE file atomically: on any error (an invalid scenario, a
-simulated abend such as PGT004, Ctrl-C) no output file is left behind. The same
-scenario and seed always give a byte-identical file.
+A run writes its MONWRITE file atomically, through :mod:`ztwin.safeout`: the
+output path is checked before the simulation starts (a device, FIFO, directory,
+symbolic link without ``force=True``, or the scenario file itself is refused
+with :class:`~ztwin.safeout.OutputError`), and on any error (an invalid
+scenario, Ctrl-C, SIGTERM) no output file is left behind. The same scenario and
+seed always give a byte-identical file.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 import tomllib
 from collections.abc import Callable
@@ -23,10 +27,58 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ztwin._native import ScenarioError, SimulationError, run_scenario, validate_scenario
+from ztwin.safeout import OutputError, OutputFile
 
-__all__ = ["RunResult", "Scenario", "ScenarioError", "SimulationError", "run"]
+__all__ = ["SEED_MAX", "OutputError", "RunResult", "Scenario", "ScenarioError", "SimulationError", "run"]
 
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?")
+#: Seeds are unsigned 64-bit integers.
+SEED_MAX = 2**64 - 1
+
+
+def scenario_error(origin: str, place: str, reason: str) -> ScenarioError:
+    """A :class:`ScenarioError` made in Python, shaped like the engine's."""
+    e = ScenarioError(f"{origin}: {place}: {reason}" if place else f"{origin}: {reason}")
+    e.origin, e.place, e.reason = origin, place, reason
+    return e
+
+
+def _decode(data: bytes, origin: str) -> str:
+    """Scenario text from a file's bytes: UTF-8 text, or a clear error."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise scenario_error(
+            origin, f"line {line}", f"a binary file, not a TOML scenario (byte X'00' at offset {nul})"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise scenario_error(
+            origin,
+            f"line {line}",
+            f"not UTF-8 text (byte X'{data[e.start]:02X}' at offset {e.start}); "
+            "scenario files are TOML, which is UTF-8",
+        ) from None
+
+
+def _check_numbers(node: Any, origin: str, path: str = "") -> None:
+    """NaN and infinity have no JSON form: name the key that holds one."""
+    if isinstance(node, float) and not math.isfinite(node):
+        raise scenario_error(origin, path or "(top)", f"{node} is not a number the scenario can use")
+    if isinstance(node, dict):
+        for k, v in node.items():
+            _check_numbers(v, origin, f"{path}.{k}" if path else str(k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            _check_numbers(v, origin, f"{path}[{i}]")
+
+
+def check_seed(seed: int | None) -> None:
+    """Raise ``ValueError`` unless ``seed`` is None or in ``0..SEED_MAX``."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX):
+        raise ValueError(f"seed {seed!r} must be an integer from 0 to {SEED_MAX} (2**64 - 1)")
 
 Progress = Callable[[float, float], object]
 
@@ -52,18 +104,25 @@ class RunResult:
 class Scenario:
     """A scenario: the parsed TOML as nested dicts and lists, plus where it came from."""
 
-    def __init__(self, data: dict[str, Any], origin: str = "api", text: str | None = None) -> None:
+    def __init__(
+        self, data: dict[str, Any], origin: str = "api", text: str | None = None, path: Path | None = None
+    ) -> None:
         self.data = data
         self.origin = origin
         self._text = text  # original TOML text, used while unmodified (errors keep line numbers)
+        #: The file the scenario was loaded from (a run never overwrites it).
+        self.path = path
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
-        """Read and validate a TOML scenario file (raises :class:`ScenarioError`)."""
+        """Read and validate a TOML scenario file.
+
+        Raises ``OSError`` if it cannot be read and :class:`ScenarioError` if
+        it is not a valid scenario (binary or non-UTF-8 files included)."""
         p = Path(path)
-        text = p.read_text(encoding="utf-8")
+        text = _decode(p.read_bytes(), str(p))
         validate_scenario(text, str(p), "toml")
-        return cls(tomllib.loads(text), str(p), text)
+        return cls(tomllib.loads(text), str(p), text, p)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], origin: str = "api") -> Scenario:
@@ -73,7 +132,7 @@ class Scenario:
         return sc
 
     def copy(self) -> Scenario:
-        return Scenario(copy.deepcopy(self.data), self.origin, self._text)
+        return Scenario(copy.deepcopy(self.data), self.origin, self._text, self.path)
 
     def validate(self) -> None:
         """Raise :class:`ScenarioError` if the scenario is invalid."""
@@ -83,7 +142,14 @@ class Scenario:
     def _source(self) -> tuple[str, Literal["toml", "json"]]:
         if self._text is not None:
             return self._text, "toml"
-        return json.dumps(self.data), "json"
+        _check_numbers(self.data, self.origin)
+        try:
+            return json.dumps(self.data, allow_nan=False), "json"
+        except (TypeError, ValueError) as e:
+            raise scenario_error(self.origin, "", f"a value has no TOML/JSON form: {e}") from None
+
+    def _inputs(self) -> list[Path]:
+        return [self.path] if self.path is not None else []
 
     def _walk(self, key: str, create: bool) -> tuple[Any, str | int]:
         parts = key.split(".")
@@ -94,6 +160,8 @@ class Scenario:
                 raise KeyError(f"{key!r}: {part!r} is not a key such as guest[0] or system")
             name, index = m.group(1), m.group(2)
             last = i == len(parts) - 1
+            if not isinstance(node, dict):
+                raise KeyError(f"{key!r}: {'.'.join(parts[:i])} is a value, not a table")
             if last and index is None:
                 return node, name
             if name not in node:
@@ -126,21 +194,43 @@ class Scenario:
 
     def run(
         self,
-        out: str | Path,
+        out: str | Path | OutputFile,
         seed: int | None = None,
         duration: float | None = None,
         progress: Progress | None = None,
+        *,
+        force: bool = False,
     ) -> RunResult:
         """Simulate and write the MONWRITE file ``out``.
 
-        ``seed`` overrides ``scenario.seed``; ``duration`` (seconds) overrides
-        ``scenario.duration``; ``progress(simulated_s, end_s)`` is called once per
-        sample interval and may return False to stop.
+        ``seed`` (0 to 2**64 - 1) overrides ``scenario.seed``; ``duration``
+        (seconds) overrides ``scenario.duration``; ``progress(simulated_s,
+        end_s)`` is called once per sample interval and may return False to
+        stop. ``out`` may be an :class:`~ztwin.safeout.OutputFile` the caller
+        has already checked; ``force`` lets a path that is a symbolic link be
+        written through. Raises :class:`~ztwin.safeout.OutputError` (before
+        simulating) for an output path that must not be written, and
+        :class:`SimulationError` when the simulated system abends (``code``,
+        e.g. "PGT004", and ``at_s``); if the MONWRITE data up to the abend was
+        kept (``kept``), it is at ``path``.
         """
+        check_seed(seed)
         text, fmt = self._source()
-        d = run_scenario(text, self.origin, fmt, str(out), seed, duration, progress)
+        target = out if isinstance(out, OutputFile) else OutputFile(out, inputs=self._inputs(), force=force)
+        with target:
+            try:
+                d = run_scenario(text, self.origin, fmt, str(target.temp), seed, duration, progress)
+            except SimulationError as e:
+                # A simulated abend with the data up to it written as a whole
+                # file (with an event record saying so): keep it, as a real
+                # MONWRITE would have it, and say where.
+                if getattr(e, "kept", False):
+                    target.commit()
+                    e.path = target.path
+                raise
+            target.commit()
         return RunResult(
-            path=Path(d["out"]),
+            path=target.path,
             seed=d["seed"],
             sim_s=d["sim_s"],
             wall_s=d["wall_s"],

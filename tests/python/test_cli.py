@@ -229,9 +229,34 @@ def test_layouts_one_record_as_text_and_json() -> None:
     assert text.stdout.startswith("MRSYTRSG  D0R3  sample  492 bytes")
     assert any(line.split() == ["52", "34", "U4", "Z53", "SYTRSG_RSAAVAIL"] for line in text.stdout.splitlines())
 
-    data = json.loads(run_ztwin("layouts", "--json", "D0R16").stdout)
-    assert (data["name"], data["confidence"], data["group"]["name"]) == ("MRSYTCUP", "INF", "SYTCUP_LCPU")
-    assert data["fields"][0] == {"name": "SYTCUP_CALCPUOF", "offset": 20, "type": "U2", "width": 2, "confidence": "INF"}
+    data = json.loads(run_ztwin("layouts", "--json", "--release", "6.2", "D0R16").stdout)
+    assert (data["name"], data["confidence"], data["group"]["name"]) == ("MRSYTCUP", "Z53", "SYTCUP_CPUDATA")
+    assert (data["size"], data["covered"], data["group"]["entry_size"]) == (64, True, 40)
+    assert data["fields"][4] == {"name": "SYTCUP_CALCPUOF", "offset": 32, "type": "U2", "width": 2, "confidence": "Z53"}
+    # In a release whose page was not seen the layout is carried over: inferred.
+    later = json.loads(run_ztwin("layouts", "--json", "--release", "7.3", "D0R16").stdout)
+    assert (later["covered"], later["fields"][4]["confidence"]) == (False, "INF")
+
+
+def test_layouts_per_release_and_summary() -> None:
+    text = run_ztwin("layouts", "--release", "5.4", "MRSYTPRP").stdout
+    assert text.startswith("MRSYTPRP  D0R2  sample  124 bytes  Z53  z/VM 5.4")
+    assert "size seen for z/VM 5.4; confirmed" in text
+    summary = run_ztwin("layouts", "--summary").stdout.splitlines()
+    assert summary[0].startswith("| record | 5.3 | 5.4 |")
+    assert any(row.startswith("| D0R2 MRSYTPRP | 108 4/9/0 | 124 4/9/0 | 124* 0/0/13 |") for row in summary)
+    bad = run_ztwin("layouts", "--release", "seven")
+    assert bad.returncode == 2 and "is not a z/VM release" in bad.stderr
+
+
+def test_format_doc_summary_matches_the_tables() -> None:
+    # docs/monitor-format.md carries the --summary table between two markers.
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "monitor-format.md").read_text()
+    start, end = "<!-- summary:start -->\n", "\n<!-- summary:end -->"
+    table = doc[doc.index(start) + len(start) : doc.index(end)]
+    assert table == run_ztwin("layouts", "--summary").stdout.rstrip("\n"), (
+        "docs/monitor-format.md: replace the summary table with `ztwin layouts --summary`"
+    )
 
 
 def test_layouts_unknown_name() -> None:
@@ -244,3 +269,78 @@ def test_no_subcommand_is_a_usage_error() -> None:
     result = run_ztwin()
     assert result.returncode == 2
     assert "usage: ztwin" in result.stderr
+
+
+def test_dump_text_shows_device_numbers_in_hex(tmp_path: Path) -> None:
+    path = tmp_path / "dev.monwrite"
+    with Writer(path) as w:
+        w.add("MRSTOASP", T1, {"STOASP_RDEVDEV": 0x0A00, "STOASP_EXPCTPRD": 17})
+        w.add("MRMTRDEV", T1, {"MTRDEV_RDEVDEV": 0x9F01})
+        w.write_sample_set(T1)
+    result = run_ztwin("dump", path)
+    assert result.returncode == 0, result.stderr
+    asp, dev = result.stdout.splitlines()[:2]
+    assert " RDEVDEV=0A00 " in asp and "EXPCTPRD=17" in asp
+    assert " RDEVDEV=9F01 " in dev
+    # JSON keeps numbers as numbers
+    objs = json_lines(run_ztwin("dump", "--json", path).stdout)
+    assert [o["fields"].get("STOASP_RDEVDEV", o["fields"].get("MTRDEV_RDEVDEV")) for o in objs[:2]] == [0x0A00, 0x9F01]
+
+
+def test_release_detected_and_forced(tmp_path: Path) -> None:
+    """The release comes from MTRSYS_HCPCPEID; --release overrides it; records
+    longer than the layouts of the release read are decoded and warned about."""
+    path = tmp_path / "r62.monwrite"
+    with Writer(path, release="6.2") as w:
+        w.add("MRMTRSYS", T1, {"MTRSYS_HCPCPEID": "6.2.0"})
+        w.add("MRUSEACT", T1, {"USEACT_VMDUSER": "LINUX01", "USEACT_VMDCPUAD": 1})
+        w.write_sample_set(T1)
+    detected = run_ztwin("dump", "--json", path)
+    assert detected.returncode == 0, detected.stderr
+    assert "decoded as z/VM 6.2 (MTRSYS_HCPCPEID \"6.2.0\")" in detected.stderr
+    assert "longer than" not in detected.stderr
+    act = [o for o in json_lines(detected.stdout) if o["name"] == "MRUSEACT"][0]
+    assert (act["length"], act["fields"]["USEACT_VMDCPUAD"]) == (508, 1)
+    forced = run_ztwin("dump", "--release", "6.1", path)
+    assert forced.returncode == 0, forced.stderr
+    assert "decoded as z/VM 6.1 (given with --release)" in forced.stderr
+    assert "1 record(s) of 1 type(s) are longer than ztwin's z/VM 6.1 layouts" in forced.stderr
+    assert "first: MRUSEACT" in forced.stderr and "508 bytes, 440 known" in forced.stderr
+    bad = run_ztwin("report", "--release", "v7", path)
+    assert bad.returncode == 2 and "ztwin report: \"v7\" is not a z/VM release" in bad.stderr
+    # The reports read through the interval kernel, with the same options.
+    from ztwin.monitor import set_read_options
+    from ztwin.reports import collect
+
+    try:
+        set_read_options("6.1")
+        assert collect(path).stats["release"] == "6.1"
+        assert collect(path).stats["longer"] == 1
+    finally:
+        set_read_options()
+    assert collect(path).stats["release"] == "6.2"
+
+
+def test_layout_pack_option(tmp_path: Path, sample_file: Path) -> None:
+    pack = tmp_path / "pack.toml"
+    pack.write_text(
+        '[[record]]\nname = "MRMTRSYS"\n[[record.field]]\nname = "MTRSYS_MYFIELD"\noffset = 68\ntype = "U4"\n',
+        encoding="utf-8",
+    )
+    out = run_ztwin("dump", "--json", "--layouts", pack, sample_file)
+    assert out.returncode == 0, out.stderr
+    sys_rec = json_lines(out.stdout)[0]
+    assert sys_rec["fields"]["MTRSYS_MYFIELD"] == 0
+    listing = json.loads(run_ztwin("layouts", "--json", "--layouts", pack, "--release", "5.4", "MRMTRSYS").stdout)
+    assert any(f["name"] == "MTRSYS_MYFIELD" and f["confidence"] == "INF" for f in listing["fields"])
+    pack.write_text(
+        '[[record]]\nname = "MRMTRSYS"\n[[record.field]]\nname = "MTRSYS_MYFIELD"\noffset = 66\ntype = "U4"\n',
+        encoding="utf-8",
+    )
+    for cmd in ("dump", "report", "diagnose"):
+        bad = run_ztwin(cmd, "--layouts", pack, sample_file)
+        assert bad.returncode == 2
+        assert bad.stderr.startswith(f"ztwin {cmd}: {pack}: record MRMTRSYS: field MTRSYS_MYFIELD: overlaps")
+        assert "Traceback" not in bad.stderr
+    missing = run_ztwin("dump", "--layouts", tmp_path / "nope.toml", sample_file)
+    assert missing.returncode == 2 and "nope.toml: cannot read" in missing.stderr

@@ -327,3 +327,34 @@ def test_directory_error_leaves_no_stage(tmp_path: Path, existing: bool) -> None
         assert leftovers(target) == [MARKER]
     else:
         assert not target.exists()
+
+
+def test_files_in_folders(tmp_path: Path) -> None:
+    target = tmp_path / "keep"
+    with OutputDir(target) as out:
+        (out.stage / "s1").mkdir()
+        (out.stage / "s1" / "a.monwrite").write_text("a")
+        (out.stage / "s2").mkdir()
+        (out.stage / "s2" / "b.monwrite").write_text("b")
+        out.commit()
+    marker = [ln for ln in (target / MARKER).read_text().splitlines() if not ln.startswith("#")]
+    assert marker == ["s1/a.monwrite", "s2/b.monwrite"]
+    (target / "s1" / "notes").write_text("mine")
+    with OutputDir(target) as out:
+        (out.stage / "s1").mkdir()
+        (out.stage / "s1" / "a.monwrite").write_text("a2")
+        out.commit()
+    assert (target / "s1" / "a.monwrite").read_text() == "a2"
+    assert (target / "s1" / "notes").read_text() == "mine"
+    assert not (target / "s2").exists()  # only ztwin's file was in it
+    assert leftovers(target) == [MARKER]
+
+
+def test_a_marker_cannot_point_outside(tmp_path: Path) -> None:
+    target = tmp_path / "html"
+    write_dir(target, {"index.html": "i"})
+    (tmp_path / "precious").write_text("keep")
+    with (target / MARKER).open("a") as f:
+        f.write("../precious\n/etc/passwd\n")
+    write_dir(target, {"index.html": "i2"})
+    assert (tmp_path / "precious").read_text() == "keep"

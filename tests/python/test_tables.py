@@ -75,11 +75,11 @@ def test_arrow_types_follow_the_layout(sample_file: Path) -> None:
 def test_repeating_group_column(tmp_path: Path) -> None:
     path = tmp_path / "cup.monwrite"
     with Writer(path) as w:
-        w.add("MRSYTCUP", T1, {"SYTCUP_LCPU": [{"SYTCUP_LCCCPUAD": 0}, {"SYTCUP_LCCCPUAD": 1, "SYTCUP_LCCWEIGHT": 9}]})
+        w.add("MRSYTCUP", T1, {"SYTCUP_CPUDATA": [{"SYTCUP_LCUCPUID": 0}, {"SYTCUP_LCUCPUID": 1, "SYTCUP_LCUCWGHT": 9}]})
         w.write_sample_set(T1)
     cup = arrow_tables(path)["MRSYTCUP"]
-    entries = cup.column("SYTCUP_LCPU").to_pylist()[0]
-    assert [(e["SYTCUP_LCCCPUAD"], e["SYTCUP_LCCWEIGHT"]) for e in entries] == [(0, 0), (1, 9)]
+    entries = cup.column("SYTCUP_CPUDATA").to_pylist()[0]
+    assert [(e["SYTCUP_LCUCPUID"], e["SYTCUP_LCUCWGHT"]) for e in entries] == [(0, 0), (1, 9)]
 
 
 def test_requested_types_are_present_even_when_empty(sample_file: Path) -> None:

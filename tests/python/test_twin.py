@@ -99,11 +99,19 @@ def test_errors_name_the_line_or_key(small: Path, tmp_path: Path) -> None:
         sc.get("guest[9].userid")
 
 
-def test_exhausted_paging_space_abends_without_output(small: Path, tmp_path: Path) -> None:
+def test_exhausted_paging_space_keeps_the_data_up_to_the_abend(small: Path, tmp_path: Path) -> None:
     sc = Scenario.load(small).set("paging[0].cylinders", 10).set("paging[0].count", 1)
-    with pytest.raises(SimulationError, match="PGT004"):
-        sc.run(tmp_path / "out")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["small.toml"]
+    sc.set("guest[0].workload.cpu_per_touch_us", 1000.0)
+    out = tmp_path / "out"
+    with pytest.raises(SimulationError, match="PGT004") as e:
+        sc.run(out)
+    assert (e.value.code, e.value.kept, e.value.path) == ("PGT004", True, out)
+    assert e.value.at_s is not None and e.value.at_s > 60
+    records = list(read(out))
+    assert records[-1]["name"] == "MRMTRECM"
+    assert records[-1]["fields"]["MTRECM_CALCMD"].startswith("ZTWIN: SYSTEM ABEND PGT004 AT ")
+    assert sum(r["name"] == "MRMTREND" for r in records) >= 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "small.toml"]
 
 
 def test_cli_run_summary_and_errors(small: Path, tmp_path: Path) -> None:
@@ -169,3 +177,26 @@ def test_study_registry_matches_the_modules() -> None:
     for s in STUDIES.values():
         mod = importlib.import_module(f"ztwin.studies.{s.module}")
         assert mod.NAME == s.name and mod.TITLE == s.title
+
+
+def test_cli_abend_names_the_scenario_and_keeps_the_lead_up(small: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "tiny-paging.toml"
+    bad.write_text(
+        SMALL.replace('count = 2\nfirst_address = "0A00"', 'count = 1\ncylinders = 10\nfirst_address = "0A00"')
+        .replace("cpu_per_touch_us = 5.0", "cpu_per_touch_us = 1000.0")
+        .replace('duration = "120s"', 'duration = "300s"')
+    )
+    out = tmp_path / "out.monwrite"
+    p = ztwin("run", str(bad), "-o", str(out))
+    assert p.returncode == 3
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in p.stderr
+    assert lines[0].startswith(f"ztwin run: {bad}: simulated system abend PGT004 at ")
+    assert "paging space is exhausted" in lines[0]
+    assert lines[0].endswith(f"; the MONWRITE data up to the abend is in {out}")
+    # the lead-up can be reported and diagnosed
+    r = ztwin("report", str(out), "-r", "SYSSUMLG", "-r", "MONSET")
+    assert r.returncode == 0, r.stderr
+    assert "ZTWIN: SYSTEM ABEND PGT004" in r.stdout
+    d = ztwin("diagnose", str(out))
+    assert d.returncode == 0, d.stderr

@@ -96,22 +96,39 @@ def test_signed_bits_and_duration_values(tmp_path: Path) -> None:
 def test_repeating_group_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "cup.monwrite"
     entries = [
-        {"SYTCUP_LCCCPUAD": 0, "SYTCUP_LCCWEIGHT": 300, "SYTCUP_LCCDSPTM": 4096 * 5},
-        {"SYTCUP_LCCCPUAD": 1, "SYTCUP_LCCFLAGS": "40"},
+        {"SYTCUP_LCUCPUID": 0, "SYTCUP_LCUCWGHT": 300, "SYTCUP_LCUCACTM": 4096 * 5},
+        {"SYTCUP_LCUCPUID": 1, "SYTCUP_LCUCFLGS": "40"},
     ]
     with Writer(path) as w:
-        w.add("MRSYTCUP", T1, {"SYTCUP_LCXPNAME": "LPAR07", "SYTCUP_LCPU": entries})
+        w.add("MRSYTCUP", T1, {"SYTCUP_LCUPNAME": "LPAR07", "SYTCUP_CPUDATA": entries})
         w.write_sample_set(T1)
     cup = next(iter(read(path)))
-    assert cup["length"] == 64 + 2 * 24
+    # The z/VM 5.4 fixed part (64 bytes) and 40-byte entries.
+    assert cup["length"] == 64 + 2 * 40
     assert cup["fields"]["SYTCUP_CALCPUOF"] == 64
-    assert cup["fields"]["SYTCUP_CALCPULN"] == 24
-    got = cup["fields"]["SYTCUP_LCPU"]
+    assert cup["fields"]["SYTCUP_CALCPULN"] == 40
+    got = cup["fields"]["SYTCUP_CPUDATA"]
     assert isinstance(got, list)
-    assert [(e["SYTCUP_LCCCPUAD"], e["SYTCUP_LCCWEIGHT"], e["SYTCUP_LCCFLAGS"], e["SYTCUP_LCCDSPTM"]) for e in got] == [
+    assert [(e["SYTCUP_LCUCPUID"], e["SYTCUP_LCUCWGHT"], e["SYTCUP_LCUCFLGS"], e["SYTCUP_LCUCACTM"]) for e in got] == [
         (0, 300, "00", 4096 * 5),
         (1, 0, "40", 0),
     ]
+
+
+def test_former_field_names(tmp_path: Path) -> None:
+    """Former ztwin names are accepted for their IBM replacements; retired
+    names are refused with the reason."""
+    path = tmp_path / "old.monwrite"
+    with Writer(path) as w:
+        w.add("MRSYTCUP", T1, {"SYTCUP_LCXPNAME": "LPAR07", "SYTCUP_LCPU": [{"SYTCUP_LCCCPUAD": 3}]})
+        w.add("MRMTRMEM", T1, {"MTRMEM_SYSGSTOR": 2**33})
+        with pytest.raises(ValueError, match="MRIODDEV has no field .IODDEV_HFCOUNT. any more: .*PRCPRP_HFCOUNT"):
+            w.add("MRIODDEV", T1, {"IODDEV_HFCOUNT": 1})
+        w.write_sample_set(T1)
+    cup, mem = list(read(path))[:2]
+    assert cup["fields"]["SYTCUP_LCUPNAME"] == "LPAR07"
+    assert cup["fields"]["SYTCUP_CPUDATA"][0]["SYTCUP_LCUCPUID"] == 3
+    assert mem["fields"]["MTRMEM_RSAGSTOR"] == 2**33
 
 
 def test_short_record_leaves_trailing_fields_absent(tmp_path: Path) -> None:
@@ -276,3 +293,14 @@ def test_truncated_group_delivers_records_before_the_cut(long_group_file: Path) 
     assert stats["damage_count"] >= 1
     assert {d["kind"] for d in stats["damage"]} >= {"truncated-group"}
     assert all(d["offset"] == 6 * BLOCK for d in stats["damage"])
+
+
+@pytest.mark.parametrize("target", ["/dev/null", "dir", "link"])
+def test_writer_replaces_only_regular_files(tmp_path: Path, target: str) -> None:
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "real").write_text("x")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    path = Path(target) if target.startswith("/") else tmp_path / target
+    with pytest.raises(ValueError, match="the writer replaces only regular files"):
+        Writer(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "link", "real"]

@@ -9,6 +9,12 @@
 //!   sample, a sample whose previous one is not in the immediately preceding
 //!   sample set, or one of another generation (logon, vary on, a new logon
 //!   time) only sets a baseline.
+//! * Plausibility: a counter that rose by more than its field can in T
+//!   (a time in TOD units, [`Rule::time`], by more than 64 processors' worth,
+//!   [`MAX_TIME_PER_S`]; another counter by more than [`MAX_COUNT_PER_S`] per
+//!   second) is damage no structural check sees (a flipped bit): the
+//!   sample is [`IMPLAUSIBLE`], gives no delta, and the key's next sample is a
+//!   new baseline.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -191,11 +197,24 @@ fn div_round(v: u128, d: u128) -> f64 {
 /// A field's value as an integer (numeric fields; a TOD is its raw value).
 pub type Val = Option<i128>;
 
+/// The most a time counter in TOD units can grow per second: 64 processors'
+/// worth (no key of the monitor records, a logical CPU, a user's virtual CPU
+/// or a partition, runs on more), with 5% for clock jitter.
+pub const MAX_TIME_PER_S: f64 = 64.0 * 1.05 * TOD_PER_S as f64;
+/// The most another cumulative counter (I/Os, pages, samples, 128 µs units of
+/// device time) can grow per second for one key: far above any real rate (a
+/// DASD subchannel does tens of thousands of I/Os per second), far below what
+/// a flipped high bit of a 32-bit counter gives.
+pub const MAX_COUNT_PER_S: f64 = 5.0e6;
+
 /// How one tracked field is differenced.
 #[derive(Clone, Copy, Debug)]
 pub struct Rule {
     pub modulus: Option<i128>,
     pub down: bool,
+    /// A time in TOD units (its plausible rise is [`MAX_TIME_PER_S`], else
+    /// [`MAX_COUNT_PER_S`]).
+    pub time: bool,
 }
 
 impl Rule {
@@ -203,6 +222,7 @@ impl Rule {
         Rule {
             modulus: f.and_then(|f| wrap_modulus(f.ty)),
             down,
+            time: matches!(f.map(|f| f.ty), Some(FieldType::Tod) | Some(FieldType::Dur)),
         }
     }
 }
@@ -217,8 +237,12 @@ struct Prev<G> {
 /// Previous samples of one record family's counters, per key.
 pub struct Tracker<K, G> {
     prev: Map<K, Prev<G>>,
-    /// Why the last [`Tracker::delta`] gave nothing: [`RESET`] or [`BASELINE`].
+    /// Why the last [`Tracker::delta`] gave nothing: [`RESET`], [`BASELINE`]
+    /// or [`IMPLAUSIBLE`].
     pub why: u8,
+    /// For [`IMPLAUSIBLE`]: the field (index into the rules) and its rise per
+    /// second.
+    pub bad: (usize, f64),
 }
 
 impl<K: Hash + Eq, G: PartialEq> Default for Tracker<K, G> {
@@ -226,6 +250,7 @@ impl<K: Hash + Eq, G: PartialEq> Default for Tracker<K, G> {
         Tracker {
             prev: Map::default(),
             why: 0,
+            bad: (0, 0.0),
         }
     }
 }
@@ -249,6 +274,11 @@ pub const RESET: u8 = 4;
 /// A key's sample only set a baseline: its first, one after a set without
 /// it, or one of a new generation (logon, vary on).
 pub const BASELINE: u8 = 8;
+/// A key's sample rose by more than its fields can ([`MAX_TIME_PER_S`],
+/// [`MAX_COUNT_PER_S`]) or
+/// gave figures that cannot be (a device more than 100% busy): left out of
+/// every sum, and the key's next sample is a new baseline.
+pub const IMPLAUSIBLE: u8 = 16;
 
 impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
     /// Store a sample without differencing (outside the window).
@@ -307,13 +337,31 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
             if seconds <= 0.0 {
                 result = false;
             } else {
+                // The most a field can rise in T (d > max x T, exactly: d is
+                // an integer; i64 converts in one instruction, i128 does not).
+                let lim_time = (MAX_TIME_PER_S * seconds) as i64 as i128;
+                let lim_count = (MAX_COUNT_PER_S * seconds) as i64 as i128;
                 for ((c, pv), r) in cur.iter().zip(&p.vals).zip(rules) {
+                    let lim = if r.time { lim_time } else { lim_count };
                     match (c, pv) {
                         (Some(c), Some(pv)) => {
                             if !r.down && c >= pv {
-                                out.push(Some(c - pv));
+                                let d = c - pv;
+                                if d > lim {
+                                    self.bad = (out.len(), to_f64(d) / seconds);
+                                    result = false;
+                                    self.why = IMPLAUSIBLE;
+                                    break;
+                                }
+                                out.push(Some(d));
                             } else {
                                 match counter_delta(*pv, *c, r.modulus, r.down) {
+                                    Some(d) if d > lim => {
+                                        self.bad = (out.len(), to_f64(d) / seconds);
+                                        result = false;
+                                        self.why = IMPLAUSIBLE;
+                                        break;
+                                    }
                                     Some(d) => {
                                         let fell = if r.down { c > pv } else { c < pv };
                                         if fell {
@@ -334,6 +382,12 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
                     }
                 }
             }
+        }
+        if self.why == IMPLAUSIBLE {
+            // Neither this sample nor the one before it is a base to
+            // difference the next one against.
+            self.prev.remove(&key);
+            return None;
         }
         p.seq = seq;
         p.tod = tod;
@@ -402,6 +456,7 @@ mod tests {
         let rules = [Rule {
             modulus: Some(1 << 32),
             down: false,
+            time: false,
         }];
         let mut out = Vec::new();
         let s = TOD_PER_S;
@@ -424,5 +479,61 @@ mod tests {
             .delta(1, 6, 360 * s, 1, &[None], &rules, &mut out)
             .unwrap();
         assert_eq!(d.d[0], None);
+    }
+
+    #[test]
+    fn implausible_rises_give_nothing_and_a_new_baseline() {
+        let mut t: Tracker<u32, u32> = Tracker::default();
+        let rules = [
+            Rule {
+                modulus: Some(1 << 32),
+                down: false,
+                time: false,
+            },
+            Rule {
+                modulus: None,
+                down: false,
+                time: true,
+            },
+        ];
+        let mut out = Vec::new();
+        let s = TOD_PER_S;
+        let t64 = |secs: u64| Some((secs * s) as i128);
+        t.delta(1, 1, 60 * s, 0, &[Some(10), t64(0)], &rules, &mut out);
+        // 60 s: a CPU time of 60 x 64 processors is the most; 3 hours is not
+        assert!(t
+            .delta(
+                1,
+                2,
+                120 * s,
+                0,
+                &[Some(20), t64(3 * 3600)],
+                &rules,
+                &mut out
+            )
+            .is_none());
+        assert_eq!((t.why, t.bad.0), (IMPLAUSIBLE, 1));
+        // the next sample only sets a baseline, the one after it counts again
+        assert!(t
+            .delta(1, 3, 180 * s, 0, &[Some(30), t64(3600)], &rules, &mut out)
+            .is_none());
+        assert_eq!(t.why, BASELINE);
+        let d = t
+            .delta(1, 4, 240 * s, 0, &[Some(40), t64(3660)], &rules, &mut out)
+            .unwrap();
+        assert_eq!(d.d, [Some(10), Some((60 * s) as i128)]);
+        // a flipped high bit of a 32-bit counter (2^31 in 60 s)
+        assert!(t
+            .delta(
+                1,
+                5,
+                300 * s,
+                0,
+                &[Some(40 + (1 << 31)), t64(3720)],
+                &rules,
+                &mut out
+            )
+            .is_none());
+        assert_eq!((t.why, t.bad.0), (IMPLAUSIBLE, 0));
     }
 }

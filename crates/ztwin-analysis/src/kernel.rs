@@ -7,8 +7,8 @@
 //! same key's sample in the previous set and the interval's sums are added.
 //! Only that set and one previous sample per key are held.
 
-use crate::delta::{div_int, to_f64, Map, Tracker, Val, TOD_PER_S};
-use crate::fields::{bits_hex, bits_int, num, raw_bytes, text, Resolver};
+use crate::delta::{div_int, to_f64, Map, Tracker, Val, IMPLAUSIBLE, TOD_PER_S};
+use crate::fields::{bits_int, num, raw_bytes, text, Resolver};
 use crate::schema::{self, add, add_level, cpu, device, exposure, lpar, merge, system, user};
 use std::collections::{HashMap, HashSet};
 use ztwin_monitor::layout::{group_entries, RecordLayout};
@@ -63,6 +63,13 @@ pub struct Options {
     pub users: Select<String>,
     pub devices: Select<i64>,
     pub exposures: Select<i64>,
+    /// Byte ranges `[start, end)` of the segments (collections joined in one
+    /// file, `ztwin_monitor::segment`) to read, in file order; `None` reads
+    /// every record. Records outside them are skipped; at the start of each
+    /// range after the first, every key starts a new baseline and no interval
+    /// spans the boundary (a new collection's counters do not continue the
+    /// previous one's).
+    pub ranges: Option<Vec<(u64, u64)>>,
 }
 
 /// A logical CPU: (partition name, CPU address).
@@ -180,11 +187,14 @@ pub struct ExposureInfo {
 pub struct LparInfo {
     pub number: Option<i64>,
     pub logical_cpus: Option<i64>,
+    /// Not in MRSYTCUP's fixed part (weights are per logical CPU): `None`.
     pub weight: Option<i64>,
+    /// The meaning of SYTCUP_CALFLGS' bits was not seen: `None`.
     pub dedicated: Option<bool>,
-    pub cpu_type: Option<i64>,
-    /// Per logical CPU address: (weight, cpu type), in first-seen order.
-    pub lcpus: Vec<(Option<i64>, Option<i64>, Option<i64>)>,
+    /// The partition's processor type, text (SYTCUP_LCPTYPE).
+    pub cpu_type: Option<String>,
+    /// Per logical CPU address: (weight, cpu type as text), in first-seen order.
+    pub lcpus: Vec<(Option<i64>, Option<i64>, Option<String>)>,
 }
 
 /// The global LPAR description (last MRSYTCUG).
@@ -233,7 +243,35 @@ pub struct Info {
     /// `--from` did not resolve before `--to`.
     pub window_error: bool,
     pub intervals: u64,
+    /// Samples left out because their figures cannot be (the first
+    /// [`MAX_IMPLAUSIBLE_KEPT`]), and how many there were in all.
+    pub implausible: Vec<Implausible>,
+    pub implausible_count: u64,
 }
+
+/// Implausible samples kept in full; later ones are only counted.
+pub const MAX_IMPLAUSIBLE_KEPT: usize = 1000;
+
+/// A sample left out of every sum: a counter rose by more than it can in the
+/// interval, or a derived figure cannot be (a device busy beyond 100%, a
+/// service time beyond [`MAX_SERVICE_S`], a user's processor time beyond
+/// what the processors give). Bits flipped in a record's data do this; no
+/// structural check sees them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Implausible {
+    /// Byte offset of the record in the file.
+    pub offset: u64,
+    /// IBM record name.
+    pub record: &'static str,
+    /// The key in words ("device 0A00", "user LINUX01", "CPU 1").
+    pub key: String,
+    /// What cannot be, with the figure.
+    pub reason: String,
+}
+
+/// Service time per I/O above which a device sample is implausible: CP's
+/// missing-interrupt handler acts on DASD I/O after far less.
+pub const MAX_SERVICE_S: f64 = 30.0;
 
 fn slot<K: std::hash::Hash + Eq + Clone, V: Default>(
     v: &mut Vec<(K, V)>,
@@ -638,18 +676,17 @@ const SYS_LEVEL_KEYS: &[(usize, usize)] = &[
     (user::storage_pages, system::users_storage_pages),
 ];
 
+// Device type, class and PAV base are in the device configuration record
+// (MRMTRDEV), not in MRIODDEV; the number of high-frequency samples is the
+// processors' (PRCPRP_HFCOUNT). IODDEV_HFRDEVCT / HFCTIO: high-frequency counts
+// of queued requests and of I/O active, RDEVMCIA: minidisk-cache I/Os avoided
+// (meanings inferred from the names; docs/monitor-format.md).
 const DEV_NAMES: &[&str] = &[
     "IODDEV_RDEVDEV",
     "IODDEV_RDEVSER",
-    "IODDEV_RDEVTYPE",
-    "IODDEV_RDEVCLAS",
-    "IODDEV_CALFLAGS",
-    "IODDEV_CALRDEVDEV",
     // counters
-    "IODDEV_RDEVSSCH",
-    "IODDEV_HFCOUNT",
-    "IODDEV_HFQUEUE",
-    "IODDEV_HFBUSY",
+    "IODDEV_HFRDEVCT",
+    "IODDEV_HFCTIO",
     "IODDEV_SCMSSCH",
     "IODDEV_SCMCOUNT",
     "IODDEV_SCMCNTIM",
@@ -658,9 +695,18 @@ const DEV_NAMES: &[&str] = &[
     "IODDEV_SCMCQTIM",
     "IODDEV_SCGSSCH",
     "IODDEV_SCGCOUNT",
-    "IODDEV_RDEVMDCH",
+    "IODDEV_RDEVMCIA",
 ];
-const DEV_COUNTERS: usize = 6;
+const DEV_COUNTERS: usize = 2;
+/// A device's type, class and PAV base, from its MRMTRDEV.
+type DevConf = (Option<i64>, Option<i64>, Option<i64>);
+/// From the device configuration record: device number, type, class, PAV base.
+const MTRDEV_NAMES: [&str; 4] = [
+    "MTRDEV_RDEVDEV",
+    "MTRDEV_RDEVTYPE",
+    "MTRDEV_RDEVCLAS",
+    "MTRDEV_CALRDEVDEV",
+];
 const ASP_NAMES: &[&str] = &[
     "STOASP_RDEVDEV",
     "STOASP_CALFLAG1",
@@ -686,20 +732,20 @@ const ASP_LEVEL_COLS: [usize; 5] = [
     exposure::page_slots,
     exposure::spool_slots,
 ];
+// One MRSYTCUP record per partition, or (from z/VM 6.3) several: the entries
+// are keyed by partition and CPU, never by record.
 const CUP_NAMES: &[&str] = &[
-    "SYTCUP_LCXPNAME",
-    "SYTCUP_LCXLPNUM",
-    "SYTCUP_LCXFLAGS",
-    "SYTCUP_LCXCPCNT",
-    "SYTCUP_LCXWEIGHT",
-    "SYTCUP_LCXCPUTY",
+    "SYTCUP_LCUPNAME",
+    "SYTCUP_LCUPPNUM",
+    "SYTCUP_LCUPCPCT",
+    "SYTCUP_LCPTYPE",
 ];
 const CUP_GROUP: &[&str] = &[
-    "SYTCUP_LCCCPUAD",
-    "SYTCUP_LCCWEIGHT",
-    "SYTCUP_LCCCPUTY",
-    "SYTCUP_LCCDSPTM",
-    "SYTCUP_LCCOVHTM",
+    "SYTCUP_LCUCPUID",
+    "SYTCUP_LCUCWGHT",
+    "SYTCUP_LCXCPTYP",
+    "SYTCUP_LCUCACTM",
+    "SYTCUP_LCUCLPTM",
 ];
 const CUG_NAMES: &[&str] = &[
     "SYTCUG_LCUTNPAR",
@@ -721,6 +767,8 @@ struct Buffered {
     at: usize,
     len: usize,
     layout: &'static RecordLayout,
+    /// Byte offset of the record in the file (for implausible samples).
+    offset: u64,
 }
 
 fn key_of(l: &RecordLayout) -> (u8, u16) {
@@ -744,6 +792,29 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
 
 fn opt(v: f64) -> Option<f64> {
     (!v.is_nan()).then_some(v)
+}
+
+/// Why a device interval's figures cannot be, if they cannot: a subchannel
+/// busy (connected or disconnected) for more than the interval (5% for
+/// clock jitter), or a service time per I/O beyond [`MAX_SERVICE_S`]. Times
+/// are in the measurement block's 128 µs units.
+fn device_implausible(r: &[f64; device::N]) -> Option<String> {
+    const UNIT_S: f64 = 128e-6;
+    let nz = |v: f64| if v.is_nan() { 0.0 } else { v };
+    let t = r[device::seconds];
+    let busy = (nz(r[device::conn]) + nz(r[device::disc])) * UNIT_S;
+    if t > 0.0 && busy > 1.05 * t + 0.01 {
+        return Some(format!(
+            "{:.0}% busy (connect + disconnect time over the interval)",
+            100.0 * busy / t
+        ));
+    }
+    let io = nz(r[device::measured]);
+    let serv = (nz(r[device::conn]) + nz(r[device::pend]) + nz(r[device::disc])) * UNIT_S;
+    if io >= 1.0 && serv / io > MAX_SERVICE_S {
+        return Some(format!("{:.0} ms service time per I/O", 1000.0 * serv / io));
+    }
+    None
 }
 
 /// DEVICE (FCX108) response and service time of one device interval, as
@@ -845,6 +916,9 @@ pub struct Kernel {
     u_hf: Vec<Vec<usize>>,
     u_order: Vec<u32>,
     dev_gen: HashMap<i64, u64>,
+    /// Per device number, from its last MRMTRDEV: type, class, PAV base.
+    dev_conf: HashMap<i64, DevConf>,
+    mtrdev: Option<(u8, u16)>,
     // trackers and field resolvers
     cpu_res: Vec<Resolver>,
     cpu_tr: Vec<Tracker<Option<i64>, ()>>,
@@ -873,6 +947,12 @@ pub struct Kernel {
     cpu_types_seen: HashSet<Option<i64>>,
     /// Flags of the samples of the set being closed.
     set_flags: u8,
+    /// Index in `opts.ranges` of the range being read.
+    range: usize,
+    /// Logical processors with a processor record in the set being closed.
+    set_cpus: usize,
+    /// A processor's MRSYTPRP sample of that set was implausible.
+    set_cpu_bad: bool,
     /// The system column each CPU column adds into (same name).
     cpu_sys: [usize; cpu::N],
 }
@@ -926,6 +1006,8 @@ impl Kernel {
             u_hf: Vec::new(),
             u_order: Vec::new(),
             dev_gen: HashMap::new(),
+            dev_conf: HashMap::new(),
+            mtrdev: k("MRMTRDEV"),
             cpu_res: CPU_DEFS
                 .iter()
                 .map(|d| match d.3 {
@@ -965,7 +1047,87 @@ impl Kernel {
             info: Info::default(),
             cpu_types_seen: HashSet::new(),
             set_flags: 0,
+            range: 0,
+            set_cpus: 0,
+            set_cpu_bad: false,
             cpu_sys: std::array::from_fn(cpu_to_system),
+        }
+    }
+
+    /// Whether a record at `offset` is in the chosen ranges; entering a later
+    /// range starts a new segment ([`Kernel::new_segment`]).
+    #[inline]
+    fn in_ranges(&mut self, offset: u64) -> bool {
+        let Some(ranges) = &self.opts.ranges else {
+            return true;
+        };
+        let mut i = self.range;
+        while i < ranges.len() && offset >= ranges[i].1 {
+            i += 1;
+        }
+        let Some(&(start, _)) = ranges.get(i) else {
+            return false;
+        };
+        if offset < start {
+            return false;
+        }
+        if i != self.range {
+            self.range = i;
+            self.new_segment();
+        }
+        true
+    }
+
+    /// A new collection starts: the set being gathered is dropped, no interval
+    /// spans the boundary, and every key's next sample is a new baseline.
+    pub fn new_segment(&mut self) {
+        self.set.clear();
+        self.arena.clear();
+        self.set_first = None;
+        self.seen_end = false;
+        self.prev_end = None;
+        // Trackers difference a key's sample only against the immediately
+        // preceding sample set: skipping a number breaks every chain.
+        self.seq += 1;
+    }
+
+    /// Keep an implausible sample's place and reason (bounded).
+    #[cold]
+    fn implausible(&mut self, b: &Buffered, key: String, reason: String) {
+        self.set_flags |= IMPLAUSIBLE;
+        self.info.implausible_count += 1;
+        if self.info.implausible.len() < MAX_IMPLAUSIBLE_KEPT {
+            self.info.implausible.push(Implausible {
+                offset: b.offset,
+                record: b.layout.name,
+                key,
+                reason,
+            });
+        }
+    }
+
+    /// The reason for a tracker's [`IMPLAUSIBLE`] answer: the field (from
+    /// `defs`, the definitions its rules were taken from) and its rise.
+    #[cold]
+    fn rise_reason(
+        defs: &[Option<&'static ztwin_monitor::layout::FieldDef>],
+        (field, rate): (usize, f64),
+    ) -> String {
+        let f = defs.get(field).copied().flatten();
+        let name = f.map_or("?", |f| f.name);
+        let time = f.is_some_and(|f| {
+            matches!(
+                f.ty,
+                ztwin_monitor::FieldType::Tod | ztwin_monitor::FieldType::Dur
+            )
+        });
+        if time {
+            format!(
+                "{name} rose by {:.0} seconds per second of the interval",
+                rate / TOD_PER_S as f64
+            )
+        } else {
+            format!("{name} rose by {rate:.0} per second")
         }
     }
 
@@ -988,6 +1150,9 @@ impl Kernel {
     pub fn record(&mut self, r: &RecordRef<'_>) -> bool {
         if self.stop {
             return false;
+        }
+        if self.opts.ranges.is_some() && !self.in_ranges(r.offset) {
+            return true;
         }
         let h = &r.header;
         let key = (h.domain, h.record);
@@ -1032,6 +1197,7 @@ impl Kernel {
                     at,
                     len: r.bytes.len(),
                     layout,
+                    offset: r.offset,
                 },
             ));
         } else {
@@ -1043,6 +1209,7 @@ impl Kernel {
                     at: self.arena.len(),
                     len: 0,
                     layout: NO_LAYOUT,
+                    offset: r.offset,
                 },
             ));
         }
@@ -1084,6 +1251,14 @@ impl Kernel {
                         self.zone_s = z as i64;
                     }
                 }
+            }
+        }
+        if Some(key) == self.mtrdev {
+            let [dev, ty, class, base] = MTRDEV_NAMES.map(|n| num(r.bytes, layout.field(n)));
+            if let Some(devno) = dev {
+                let base = base.filter(|&b| b != 0 && b != devno).map(|b| b as i64);
+                let conf = (ty.map(|x| x as i64), class.map(|x| x as i64), base);
+                self.dev_conf.insert(devno as i64, conf);
             }
         }
         if Some(key) == self.mtrusr {
@@ -1228,6 +1403,9 @@ impl Kernel {
         self.globals(&set, &arena, seq, iv.as_mut());
         self.lpar(&set, &arena, seq, iv.as_mut());
         self.users(&set, &arena, seq, iv.as_mut());
+        if let Some(sys) = iv.as_mut() {
+            self.capture_check(&set, sys);
+        }
         self.devices(&set, &arena, seq, iv.as_mut());
         self.exposures(&set, &arena, seq, iv.as_mut());
         self.arena = arena;
@@ -1240,6 +1418,40 @@ impl Kernel {
         }
     }
 
+    /// The users' processor time cannot exceed the processors' busy time
+    /// (a capture ratio above 1, 5% and 1% of the interval allowed for the
+    /// records' different sampling moments): if it does, some user's time is
+    /// damaged and which one cannot be told, so the users' time leaves the
+    /// system sums of the interval (capture ratio and user T/V unknown there).
+    fn capture_check(&mut self, set: &[(Code, Buffered)], sys: &mut SysRow) {
+        let (tt, cu, cs) = (
+            sys.v[system::user_ttime],
+            sys.v[system::cpu_user],
+            sys.v[system::cpu_sys],
+        );
+        if tt.is_nan() {
+            return;
+        }
+        if cu.is_nan() || self.set_cpu_bad {
+            // A processor's sample was left out (or none came): the users'
+            // time has nothing whole to be compared with.
+            sys.v[system::user_ttime] = f64::NAN;
+            sys.v[system::user_vtime] = f64::NAN;
+            return;
+        }
+        let busy = cu + if cs.is_nan() { 0.0 } else { cs };
+        if tt > 1.05 * busy + 0.01 * sys.seconds {
+            sys.v[system::user_ttime] = f64::NAN;
+            sys.v[system::user_vtime] = f64::NAN;
+            if let Some((_, b)) = set.iter().find(|(c, _)| *c == Code::Act) {
+                let why = format!(
+                    "the users' processor time {tt:.1} s is more than the processors were busy ({busy:.1} s)"
+                );
+                self.implausible(b, "(all users)".into(), why);
+            }
+        }
+    }
+
     fn cpus(
         &mut self,
         set: &[(Code, Buffered)],
@@ -1247,6 +1459,9 @@ impl Kernel {
         seq: u64,
         mut iv: Option<&mut SysRow>,
     ) {
+        // Logical processors in this set (their records), for the users' bound.
+        let mut cpus_seen: Vec<Option<i64>> = Vec::new();
+        self.set_cpu_bad = false;
         // Per CPU sums of this interval, in first-seen order.
         let mut per: Vec<(Option<i64>, [f64; cpu::N], u8)> = Vec::new();
         for fam in 0..CPU_FAMILIES {
@@ -1263,6 +1478,9 @@ impl Kernel {
                     Some(f) => num(rec, Some(f)).map(|x| x as i64),
                 };
                 let n = if fam == 0 { 5 } else { names.len() - 1 };
+                if fam == 0 && !cpus_seen.contains(&key) {
+                    cpus_seen.push(key);
+                }
                 self.vals.clear();
                 for f in &defs[1..1 + n] {
                     self.vals.push(num(rec, *f));
@@ -1277,8 +1495,32 @@ impl Kernel {
                     self.cpu_tr[fam].delta(key, seq, b.tod, (), &self.vals, rl, &mut self.out)
                 else {
                     self.set_flags |= self.cpu_tr[fam].why;
+                    if self.cpu_tr[fam].why == IMPLAUSIBLE {
+                        self.set_cpu_bad |= fam == 0;
+                        let why = Self::rise_reason(&defs[1..1 + n], self.cpu_tr[fam].bad);
+                        let k = key.map_or("?".to_string(), |k| k.to_string());
+                        self.implausible(b, format!("CPU {k}"), why);
+                    }
                     continue;
                 };
+                if fam == 0 {
+                    // A logical CPU's user, system, wait and emulation time
+                    // each fit in T (5% and 10 ms for clock jitter).
+                    let t = d.seconds;
+                    let over = (0..4).find_map(|j| {
+                        tod_s(d.d[j])
+                            .filter(|&v| v > 1.05 * t + 0.01)
+                            .map(|v| (j, v))
+                    });
+                    if let Some((j, v)) = over {
+                        let name = defs[1 + j].map_or("?", |f| f.name);
+                        let k = key.map_or("?".to_string(), |k| k.to_string());
+                        let why = format!("{name} {v:.1} s in an interval of {t:.1} s");
+                        self.set_cpu_bad = true;
+                        self.implausible(b, format!("CPU {k}"), why);
+                        continue;
+                    }
+                }
                 seen = true;
                 self.set_flags |= d.flags;
                 let i = match per.iter().position(|(k, _, _)| *k == key) {
@@ -1338,6 +1580,9 @@ impl Kernel {
                     add(&mut sys.v, CPU_SEC[fam], Some(s));
                 }
             }
+            if fam == 0 {
+                self.set_cpus = cpus_seen.len();
+            }
         }
         if let Some(sys) = iv {
             for (key, p, flags) in per {
@@ -1388,6 +1633,10 @@ impl Kernel {
                 }
             } else {
                 self.set_flags |= self.glob_tr[g].why;
+                if self.glob_tr[g].why == IMPLAUSIBLE {
+                    let why = Self::rise_reason(&defs[..nc], self.glob_tr[g].bad);
+                    self.implausible(b, "the system".into(), why);
+                }
             }
             add(&mut sys.v, lsec, Some(s));
             for ((c, _), f) in levels.iter().zip(&defs[nc..]) {
@@ -1424,24 +1673,20 @@ impl Kernel {
                 Some(n) => format!("LP{n}"),
                 None => "LPNone".to_string(),
             });
-            let flags = bits_int(rec, defs[2]);
             let pi = slot(&mut self.info.lpars, &mut self.info.lpars_ix, &pname);
             {
                 let info = &mut self.info.lpars[pi].1;
                 info.number = number;
-                info.logical_cpus = num(rec, defs[3]).map(|x| x as i64);
-                info.weight = num(rec, defs[4]).map(|x| x as i64);
-                info.dedicated = flags.map(|f| f & 0x80 != 0);
-                info.cpu_type = num(rec, defs[5]).map(|x| x as i64);
+                info.logical_cpus = num(rec, defs[2]).map(|x| x as i64);
+                info.weight = None;
+                info.dedicated = None;
+                info.cpu_type = text(rec, defs[3]);
             }
             let g = &defs[CUP_NAMES.len()..];
             let rl = &rl_all[CUP_NAMES.len() + 3..CUP_NAMES.len() + 5];
             for entry in group_entries(rec, b.layout) {
                 let cpu_ = num(entry, g[0]).map(|x| x as i64);
-                let (w, t) = (
-                    num(entry, g[1]).map(|x| x as i64),
-                    num(entry, g[2]).map(|x| x as i64),
-                );
+                let (w, t) = (num(entry, g[1]).map(|x| x as i64), text(entry, g[2]));
                 let lc = &mut self.info.lpars[pi].1.lcpus;
                 match lc.iter_mut().find(|e| e.0 == cpu_) {
                     Some(e) => *e = (cpu_, w, t),
@@ -1460,6 +1705,11 @@ impl Kernel {
                         .delta(key.clone(), seq, b.tod, (), &self.vals, rl, &mut self.out)
                 else {
                     self.set_flags |= self.lcpu_tr.why;
+                    if self.lcpu_tr.why == IMPLAUSIBLE {
+                        let why = Self::rise_reason(&g[3..5], self.lcpu_tr.bad);
+                        let c = cpu_.map_or("?".to_string(), |c| c.to_string());
+                        self.implausible(b, format!("logical CPU {c} of {pname}"), why);
+                    }
                     continue;
                 };
                 let flags = d.flags;
@@ -1585,14 +1835,37 @@ impl Kernel {
                         .delta(key, seq, b.tod, g, &self.vals, &rl[3..6], &mut self.out)
                 else {
                     self.set_flags |= self.act_time.why;
+                    if self.act_time.why == IMPLAUSIBLE {
+                        let why = Self::rise_reason(&defs[3..6], self.act_time.bad);
+                        let who = format!("user {}", self.user_ids.names[u]);
+                        self.implausible(&b, who, why);
+                    }
                     continue;
                 };
-                uflags |= d.flags;
-                seconds = seconds.or(Some(d.seconds));
-                add(&mut raw, user::vcpu_seconds, Some(d.seconds));
-                add(&mut raw, user::ttime, tod_s(d.d[0]));
-                add(&mut raw, user::vtime, tod_s(d.d[1]));
-                add(&mut raw, user::virtual_io, f64o(d.d[2]));
+                let (t, dflags) = (d.seconds, d.flags);
+                let (ttime, vtime, vio) = (tod_s(d.d[0]), tod_s(d.d[1]), f64o(d.d[2]));
+                // A virtual CPU's processor time cannot exceed what the
+                // logical processors give in T (5% for clock jitter).
+                let cpus = if self.set_cpus == 0 {
+                    64
+                } else {
+                    self.set_cpus
+                };
+                if let Some(tt) = ttime.filter(|&tt| tt > 1.05 * t * cpus as f64 + 0.01) {
+                    let who = format!("user {}", self.user_ids.names[u]);
+                    let why = format!(
+                        "{:.1} s of processor time in {t:.1} s with {cpus} processor(s)",
+                        tt
+                    );
+                    self.implausible(&b, who, why);
+                    continue;
+                }
+                uflags |= dflags;
+                seconds = seconds.or(Some(t));
+                add(&mut raw, user::vcpu_seconds, Some(t));
+                add(&mut raw, user::ttime, ttime);
+                add(&mut raw, user::vtime, vtime);
+                add(&mut raw, user::virtual_io, vio);
             }
             let mut base_on: Option<i128> = None;
             if let Some(bi) = base {
@@ -1605,17 +1878,33 @@ impl Kernel {
                 for f in &defs[6..13] {
                     self.vals.push(num(rec, *f));
                 }
-                if iv.is_none() {
+                let store = if iv.is_none() {
                     self.act_store.note(uid, seq, b.tod, g, &self.vals);
-                } else if let Some(d) =
-                    self.act_store
-                        .delta(uid, seq, b.tod, g, &self.vals, &rl[6..13], &mut self.out)
-                {
-                    uflags |= d.flags;
-                    let s = d.seconds;
+                    None
+                } else {
+                    let d = self.act_store.delta(
+                        uid,
+                        seq,
+                        b.tod,
+                        g,
+                        &self.vals,
+                        &rl[6..13],
+                        &mut self.out,
+                    );
+                    if d.is_none() && self.act_store.why == IMPLAUSIBLE {
+                        let why = Self::rise_reason(&defs[6..13], self.act_store.bad);
+                        let who = format!("user {}", self.user_ids.names[u]);
+                        self.implausible(&b, who, why);
+                        None
+                    } else {
+                        d.map(|d| (d.seconds, d.flags))
+                    }
+                };
+                if let Some((s, dflags)) = store {
+                    uflags |= dflags;
                     seconds = seconds.or(Some(s));
                     raw[user::store_seconds] = s;
-                    for (c, v) in ACT_STORE_COLS.iter().zip(d.d) {
+                    for (c, v) in ACT_STORE_COLS.iter().zip(&self.out) {
                         add(&mut raw, *c, f64o(*v));
                     }
                     for (c, f) in ACT_LEVEL_COLS.iter().zip(&defs[13..20]) {
@@ -1644,6 +1933,11 @@ impl Kernel {
                         .delta(key, seq, b.tod, hgen, &self.vals, &rl[2..], &mut self.out)
                 else {
                     self.set_flags |= self.hf_tr.why;
+                    if self.hf_tr.why == IMPLAUSIBLE {
+                        let why = Self::rise_reason(&defs[2..], self.hf_tr.bad);
+                        let who = format!("user {}", self.user_ids.names[u]);
+                        self.implausible(&b, who, why);
+                    }
                     continue;
                 };
                 uflags |= d.flags;
@@ -1704,6 +1998,20 @@ impl Kernel {
         mut iv: Option<&mut SysRow>,
     ) {
         let mut seen = false;
+        // MRIODDEV does not carry the number of high-frequency samples: the
+        // processors' of this interval (PRCPRP_HFCOUNT), as the CPU rows have it.
+        let hf_samples: Option<i128> = iv.as_deref().and_then(|sys| {
+            let m = self
+                .batch
+                .cpu
+                .iter()
+                .rev()
+                .take_while(|r| r.interval == sys.index)
+                .map(|r| r.v[cpu::hf_count])
+                .filter(|x| !x.is_nan())
+                .fold(0.0f64, f64::max);
+            (m > 0.0).then_some(m as i128)
+        });
         for (code, b) in set {
             if *code != Code::Dev {
                 continue;
@@ -1715,32 +2023,30 @@ impl Kernel {
             };
             let gen = self.dev_gen.get(&devno).copied().unwrap_or(0);
             let di = slot(&mut self.info.devices, &mut self.info.devices_ix, &devno);
-            let dev_class = num(rec, defs[3]).map(|x| x as i64);
+            let (type_code, dev_class, base) = self
+                .dev_conf
+                .get(&devno)
+                .copied()
+                .unwrap_or((None, None, None));
             {
                 let info = &mut self.info.devices[di].1;
-                info.type_code = num(rec, defs[2]).map(|x| x as i64);
+                info.type_code = type_code;
                 info.dev_class = dev_class;
-                info.base = num(rec, defs[5]).map(|x| x as i64);
-                // texts only when their bytes changed (the same each interval)
+                info.base = base;
+                // MRIODDEV has no device flags (IODDEV_CALFLAGS is not in the record).
+                info.flags = None;
+                // the volser's text only when its bytes changed (the same each interval)
                 let vb = raw_bytes(rec, defs[1]);
-                let fb = raw_bytes(rec, defs[4]);
                 let same = {
                     let r = &info.raw;
-                    let (va, fa) = (vb.unwrap_or(&[]), fb.unwrap_or(&[]));
-                    r.len() == va.len() + fa.len() + 2
-                        && r[0] == vb.is_some() as u8
-                        && &r[1..1 + va.len()] == va
-                        && r[1 + va.len()] == fb.is_some() as u8
-                        && &r[2 + va.len()..] == fa
+                    let va = vb.unwrap_or(&[]);
+                    r.len() == va.len() + 1 && r[0] == vb.is_some() as u8 && &r[1..] == va
                 };
                 if !same {
                     info.volser = text(rec, defs[1]);
-                    info.flags = bits_hex(rec, defs[4]);
                     info.raw.clear();
                     info.raw.push(vb.is_some() as u8);
                     info.raw.extend_from_slice(vb.unwrap_or(&[]));
-                    info.raw.push(fb.is_some() as u8);
-                    info.raw.extend_from_slice(fb.unwrap_or(&[]));
                 }
             }
             self.vals.clear();
@@ -1757,18 +2063,22 @@ impl Kernel {
                 .delta(devno, seq, b.tod, gen, &self.vals, rl, &mut self.out)
             else {
                 self.set_flags |= self.dev_tr.why;
+                if self.dev_tr.why == IMPLAUSIBLE {
+                    let why = Self::rise_reason(&defs[DEV_COUNTERS..], self.dev_tr.bad);
+                    self.implausible(b, format!("device {devno:04X}"), why);
+                }
                 continue;
             };
             seen = true;
             let flags = d.flags;
             self.set_flags |= flags;
             let dd = d.d;
-            let (rdevssch, hfcount, hfqueue, hfbusy, scmssch, scmcount) =
-                (dd[0], dd[1], dd[2], dd[3], dd[4], dd[5]);
+            let (hfqueue, hfbusy, scmssch, scmcount) = (dd[0], dd[1], dd[2], dd[3]);
             let (conn, pend, disc, cuq, scgssch, scgcount, mdc) =
-                (dd[6], dd[7], dd[8], dd[9], dd[10], dd[11], dd[12]);
-            let cur_scgssch = num(rec, defs[DEV_COUNTERS + 10]).unwrap_or(0);
-            let cur_scgcount = num(rec, defs[DEV_COUNTERS + 11]).unwrap_or(0);
+                (dd[4], dd[5], dd[6], dd[7], dd[8], dd[9], dd[10]);
+            let rdevssch: Option<i128> = None;
+            let cur_scgssch = num(rec, defs[DEV_COUNTERS + 8]).unwrap_or(0);
+            let cur_scgcount = num(rec, defs[DEV_COUNTERS + 9]).unwrap_or(0);
             let mut raw = [f64::NAN; device::N];
             raw[device::seconds] = d.seconds;
             let mut ssch = if cur_scgssch != 0 && scgssch.is_some() {
@@ -1794,7 +2104,7 @@ impl Kernel {
                 (device::pend, pend),
                 (device::disc, disc),
                 (device::cuq, cuq),
-                (device::hf_count, hfcount),
+                (device::hf_count, hf_samples),
                 (device::hf_queue, hfqueue),
                 (device::hf_busy, hfbusy),
                 (device::mdc_hits, mdc),
@@ -1802,6 +2112,10 @@ impl Kernel {
                 add(&mut raw, c, f64o(v));
             }
             raw[device::intervals] = 1.0;
+            if let Some(why) = device_implausible(&raw) {
+                self.implausible(b, format!("device {devno:04X}"), why);
+                continue;
+            }
             self.totals.device.merge(device::COLS, &devno, &raw);
             if dev_class.is_none() || dev_class == Some(0x04) {
                 let (resp, serv) = device_resp_serv(&raw);
@@ -1882,6 +2196,10 @@ impl Kernel {
                 .delta(devno, seq, b.tod, gen, &self.vals, rl, &mut self.out)
             else {
                 self.set_flags |= self.asp_tr.why;
+                if self.asp_tr.why == IMPLAUSIBLE {
+                    let why = Self::rise_reason(&defs[3..9], self.asp_tr.bad);
+                    self.implausible(b, format!("paging exposure {devno:04X}"), why);
+                }
                 continue;
             };
             seen = true;
@@ -2019,5 +2337,7 @@ static NO_LAYOUT: &RecordLayout = &RecordLayout {
     src: ztwin_monitor::layout::Confidence::Inferred,
     fields: &[],
     group: None,
+    seen: &[],
+    source: "",
     note: "",
 };

@@ -9,8 +9,7 @@
 
 use crate::ebcdic::{Ebcdic, E2A};
 use crate::layout::{
-    decode_field_ref, group_entries, layout_index, lookup, RecordLayout, Release, Value, ValueRef,
-    DEFAULT_RELEASE, LAYOUTS,
+    decode_field_ref, group_entries, layout_index, RecordLayout, Value, ValueRef, LAYOUTS,
 };
 use crate::reader::{RecordRef, Stats};
 use crate::tod;
@@ -267,17 +266,12 @@ fn layouts_json() -> &'static [LayoutJson] {
     CACHE.get_or_init(|| LAYOUTS.iter().map(LayoutJson::new).collect())
 }
 
-/// Append the JSON object (no newline) for one record.
-///
-/// For [`DEFAULT_RELEASE`] the layout is the one the reader identified
-/// ([`RecordRef::layout`]); for another release it is looked up.
-pub fn record_json(out: &mut String, r: &RecordRef<'_>, release: Release) {
+/// Append the JSON object (no newline) for one record, decoded with the
+/// layout the reader chose for it ([`RecordRef::layout`]: its layout set, the
+/// file's release).
+pub fn record_json(out: &mut String, r: &RecordRef<'_>) {
     let h = &r.header;
-    let layout = if release == DEFAULT_RELEASE {
-        r.layout
-    } else {
-        lookup(h.domain, h.record, release)
-    };
+    let layout = r.layout;
     let built;
     let lj = match layout {
         Some(l) => match layout_index(l) {
@@ -335,17 +329,10 @@ pub fn record_json(out: &mut String, r: &RecordRef<'_>, release: Release) {
 }
 
 /// Append a one-line text rendering of a record (at most `width` characters of
-/// fields after the fixed columns).
-///
-/// For [`DEFAULT_RELEASE`] the layout is the one the reader identified
-/// ([`RecordRef::layout`]); for another release it is looked up.
-pub fn record_line(out: &mut String, r: &RecordRef<'_>, release: Release, width: usize) {
+/// fields after the fixed columns), with the layout the reader chose for it.
+pub fn record_line(out: &mut String, r: &RecordRef<'_>, width: usize) {
     let h = &r.header;
-    let layout = if release == DEFAULT_RELEASE {
-        r.layout
-    } else {
-        lookup(h.domain, h.record, release)
-    };
+    let layout = r.layout;
     let name = layout.map_or_else(
         || format!("D{}R{}", h.domain, h.record),
         |l| l.name.to_string(),
@@ -372,6 +359,10 @@ pub fn record_line(out: &mut String, r: &RecordRef<'_>, release: Release, width:
             out.push('=');
             match v {
                 None => out.push('-'),
+                // Device numbers in hex, as CP and every report show them.
+                Some(ValueRef::U(x)) if f.name.ends_with("RDEVDEV") => {
+                    let _ = write!(out, "{x:04X}");
+                }
                 Some(ValueRef::U(x)) | Some(ValueRef::Dur(x)) => push_u64(out, x),
                 Some(ValueRef::I(x)) => push_i64(out, x),
                 Some(ValueRef::Tod(t)) => tod::write_iso8601(out, tod::to_unix_us(t)),
@@ -386,6 +377,25 @@ pub fn record_line(out: &mut String, r: &RecordRef<'_>, release: Release, width:
             }
         }
     }
+}
+
+/// One line about records longer than the layouts of the release they were
+/// decoded as (their known fields decoded, the rest ignored), or `None`.
+pub fn longer_warning(stats: &Stats) -> Option<String> {
+    let (&(d, r), first) = stats.longer_by_type.iter().next()?;
+    let types = stats.longer_by_type.len();
+    Some(format!(
+        "{} record(s) of {types} type(s) are longer than ztwin's z/VM {} layouts; their known fields were \
+         decoded and {} trailing byte(s) ignored (first: {} at offset {}, {} bytes, {} known; a layout \
+         pack or --release can describe the rest)",
+        stats.longer,
+        stats.release,
+        stats.longer_bytes,
+        crate::layout::record_name(d, r),
+        first.first_offset,
+        first.first_len,
+        first.known
+    ))
 }
 
 /// Text summary of a read: records per type, unknown records, damage.
@@ -403,6 +413,21 @@ pub fn summary_text(stats: &Stats) -> String {
     let _ = writeln!(s, "  unknown records: {}", stats.unknown);
     let _ = writeln!(
         s,
+        "  decoded as z/VM {} ({})",
+        stats.release, stats.release_source
+    );
+    if stats.contiguous_groups > 0 {
+        let _ = writeln!(
+            s,
+            "  record data: {} group(s) in whole frames, {} contiguous",
+            stats.frame_groups, stats.contiguous_groups
+        );
+    }
+    if let Some(line) = longer_warning(stats) {
+        let _ = writeln!(s, "  {line}");
+    }
+    let _ = writeln!(
+        s,
         "  damaged spans: {} ({} bytes)",
         stats.damage_count, stats.damaged_bytes
     );
@@ -415,6 +440,35 @@ pub fn summary_text(stats: &Stats) -> String {
             "    ... {} more not listed",
             stats.damage_count - stats.damage.len() as u64
         );
+    }
+    let segs = &stats.segments;
+    if segs.count > 1 {
+        let _ = writeln!(
+            s,
+            "  segments (collections joined in one file): {}",
+            segs.count
+        );
+        for (i, g) in segs.segments.iter().enumerate() {
+            let prev = i.checked_sub(1).map(|j| &segs.segments[j]);
+            let _ = writeln!(
+                s,
+                "    {:>3}  offset {:>12} (X'{:X}')  system {:<8}  processor {:<10}  {} intervals  {}",
+                i + 1,
+                g.offset,
+                g.offset,
+                g.system_id.as_deref().unwrap_or("?"),
+                g.cpu_model.as_deref().unwrap_or("?"),
+                g.intervals,
+                g.reason(prev)
+            );
+        }
+        if segs.count > segs.segments.len() as u64 {
+            let _ = writeln!(
+                s,
+                "    ... {} more not listed",
+                segs.count - segs.segments.len() as u64
+            );
+        }
     }
     s
 }

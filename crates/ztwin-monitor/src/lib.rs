@@ -11,6 +11,8 @@
 //! * [`control`] — MWTBK, the 4 KB monitor writer control record;
 //! * [`writer`] — a deterministic MONWRITE writer (frames, D1R13, D1R11);
 //! * [`reader`] — a constant-memory streaming reader that survives damage;
+//! * [`segment`] — the collections (segments) inside one file, which the
+//!   reader tells apart;
 //! * [`dump`] — one-line and JSON Lines rendering of decoded records.
 //!
 //! The specification these follow is `shared/spec/monitor-records.md`.
@@ -21,6 +23,7 @@ pub mod ebcdic;
 pub mod header;
 pub mod layout;
 pub mod reader;
+pub mod segment;
 pub mod tod;
 pub mod writer;
 
@@ -32,4 +35,5 @@ pub use layout::{
     ValueRef,
 };
 pub use reader::{Damage, DamageKind, FatalError, Reader, RecordRef, Stats, TypeCounts};
+pub use segment::{Segment, SegmentStart, SegmentTracker};
 pub use writer::{MonwriteWriter, RecordSet, WriteError};

@@ -2,17 +2,26 @@
 //!
 //! Records are built into a [`RecordSet`] (one contiguous buffer, no per-record
 //! allocation) and written as groups: one MWTBK control record followed by the
-//! 4 KB DCSS frames of each entry. Every entry starts on a frame boundary; a record
+//! record data of each entry. Every entry starts on a frame boundary; a record
 //! that does not fit in the rest of a frame moves to the next frame after a D1R13
 //! end-of-frame record; sample sets end with D1R11. DCSS addresses are allocated
 //! in a sample area and an event area that are used as rings, as CP does. Output
 //! is a pure function of the calls made: no clock, no randomness.
+//!
+//! The data after a control record is written as whole 4 KB frames, entry
+//! after entry ([`DataLayout::Frames`], the default: what ztwin assumes
+//! MONWRITE writes; spec 4.2 marks it inferred). [`MonwriteWriter::set_data_layout`]
+//! with [`DataLayout::Contiguous`] writes instead each entry's bytes from its
+//! start to its end address, back to back, the group padded with zeros to
+//! whole blocks (the byte stream Linux's monreader hands over). The reader
+//! accepts both.
 
 use crate::control::{
     domain_bit, ControlEntry, ControlRecord, SetKind, IPFLAGS1_RMDATA, IPTYPE_MSG, MAX_ENTRIES,
 };
 use crate::header::{Header, FRAME, HEADER_LEN};
 use crate::layout::{encode_field, EncodeError, FieldDef, RecordLayout, Value};
+pub use crate::reader::DataLayout;
 use std::io::{self, Write};
 
 /// Domain and record numbers of the monitor control records.
@@ -213,12 +222,16 @@ impl RecordMut<'_> {
     }
 
     /// Store an unsigned integer, truncated to the field width as a real
-    /// wrapping counter would be.
+    /// wrapping counter would be. A field that does not fit in the record (a
+    /// field of a later release, or a retired name's
+    /// [`RETIRED_FIELD`](crate::layout::RETIRED_FIELD)) is skipped.
     #[inline]
     pub fn set_u(&mut self, f: &FieldDef, v: u64) -> &mut Self {
         let w = f.ty.width();
         let off = f.offset as usize;
-        self.bytes[off..off + w].copy_from_slice(&v.to_be_bytes()[8 - w..]);
+        if let Some(slot) = self.bytes.get_mut(off..off + w) {
+            slot.copy_from_slice(&v.to_be_bytes()[8 - w..]);
+        }
         self
     }
 
@@ -228,10 +241,13 @@ impl RecordMut<'_> {
         self.set_u(f, v as u64)
     }
 
-    /// Store text in a character field (EBCDIC, blank padded).
+    /// Store text in a character field (EBCDIC, blank padded); skipped like
+    /// [`RecordMut::set_u`] when the field does not fit.
     pub fn set_text(&mut self, f: &FieldDef, text: &str) -> &mut Self {
         let off = f.offset as usize;
-        crate::ebcdic::encode_field(text, &mut self.bytes[off..off + f.ty.width()]);
+        if let Some(slot) = self.bytes.get_mut(off..off + f.ty.width()) {
+            crate::ebcdic::encode_field(text, slot);
+        }
         self
     }
 }
@@ -319,6 +335,9 @@ pub struct MonwriteWriter<W: Write> {
     page: Box<[u8; FRAME]>,
     bytes: u64,
     groups: u64,
+    layout: DataLayout,
+    /// Contiguous layout: the group's data, padded at the end.
+    data: Vec<u8>,
 }
 
 /// One entry of a group: a record set and whether it ends with D1R11.
@@ -354,7 +373,15 @@ impl<W: Write> MonwriteWriter<W> {
             page: Box::new([0u8; FRAME]),
             bytes: 0,
             groups: 0,
+            layout: DataLayout::Frames,
+            data: Vec::new(),
         }
+    }
+
+    /// How the data after each control record is written (default: whole
+    /// frames; see the module documentation).
+    pub fn set_data_layout(&mut self, layout: DataLayout) {
+        self.layout = layout;
     }
 
     /// Bytes written so far.
@@ -433,14 +460,40 @@ impl<W: Write> MonwriteWriter<W> {
         ctl.encode(&mut self.page);
         self.out.write_all(&self.page[..])?;
         self.bytes += FRAME as u64;
-        for e in entries {
-            self.write_entry(e)?;
+        self.data.clear();
+        for (e, c) in entries.iter().zip(&ctl.entries) {
+            self.write_entry(e, (c.end - c.start) as usize + 1)?;
+        }
+        if self.layout == DataLayout::Contiguous {
+            let padded = self.data.len().div_ceil(FRAME) * FRAME;
+            self.data.resize(padded, 0);
+            self.out.write_all(&self.data)?;
+            self.bytes += padded as u64;
         }
         self.groups += 1;
         Ok(())
     }
 
-    fn write_entry(&mut self, e: &Entry<'_>) -> Result<(), WriteError> {
+    /// One frame of an entry: written out (frames), or appended to the group's
+    /// data up to the entry's `left` remaining bytes (contiguous).
+    fn emit_frame(&mut self, left: &mut usize) -> Result<(), WriteError> {
+        match self.layout {
+            DataLayout::Frames => {
+                self.out.write_all(&self.page[..])?;
+                self.bytes += FRAME as u64;
+            }
+            DataLayout::Contiguous => {
+                let n = (*left).min(FRAME);
+                self.data.extend_from_slice(&self.page[..n]);
+                *left -= n;
+            }
+        }
+        Ok(())
+    }
+
+    /// Write the frames of entry `e`, whose data is `len` bytes long.
+    fn write_entry(&mut self, e: &Entry<'_>, len: usize) -> Result<(), WriteError> {
+        let mut left = len;
         self.page.fill(0);
         let mut pos = 0usize;
         let mut last_tod = 0u64;
@@ -468,8 +521,7 @@ impl<W: Write> MonwriteWriter<W> {
                     }
                     .write(&mut self.page[pos..]);
                 }
-                self.out.write_all(&self.page[..])?;
-                self.bytes += FRAME as u64;
+                self.emit_frame(&mut left)?;
                 self.page.fill(0);
                 pos = 0;
             }
@@ -477,9 +529,7 @@ impl<W: Write> MonwriteWriter<W> {
             last_tod = u64::from_be_bytes(r[8..16].try_into().expect("8 bytes"));
             pos += r.len();
         }
-        self.out.write_all(&self.page[..])?;
-        self.bytes += FRAME as u64;
-        Ok(())
+        self.emit_frame(&mut left)
     }
 
     /// Flush and return the underlying writer.

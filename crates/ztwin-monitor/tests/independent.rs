@@ -3,48 +3,12 @@
 //! frames ended by D1R13, an interval ended by D1R11, an event entry ending at its
 //! end address, and an entry that starts in the middle of a page.
 
+mod handmade;
+
+use handmade::{control, header, put, BASE};
 use std::io::Cursor;
 use ztwin_monitor::layout::{by_name, decode_field, Value};
 use ztwin_monitor::{Reader, SetKind};
-
-const BASE: u32 = 0x0A00_0000;
-
-fn put(b: &mut [u8], off: usize, bytes: &[u8]) {
-    b[off..off + bytes.len()].copy_from_slice(bytes);
-}
-
-/// MRRECHDR by hand: length, zeros, domain, reserved, record, TOD, reserved.
-fn header(b: &mut [u8], off: usize, len: u16, dm: u8, rc: u16, tod: u64) {
-    b[off..off + 20].fill(0);
-    put(b, off, &len.to_be_bytes());
-    put(b, off + 4, &[dm]);
-    put(b, off + 6, &rc.to_be_bytes());
-    put(b, off + 8, &tod.to_be_bytes());
-}
-
-/// MWTBK by hand: IPARML copy (path 1, flags X'80', type X'09', message id,
-/// MCA start/end at 12/16) and the 12-byte MCA entries from byte 40.
-fn control(msg: u32, entries: &[(u8, u8, u32, u32)]) -> Vec<u8> {
-    let mut b = vec![0u8; 4096];
-    put(&mut b, 0, &1u16.to_be_bytes());
-    b[2] = 0x80;
-    b[3] = 0x09;
-    put(&mut b, 4, &msg.to_be_bytes());
-    put(&mut b, 12, &BASE.to_be_bytes());
-    put(
-        &mut b,
-        16,
-        &(BASE + 12 * entries.len() as u32 - 1).to_be_bytes(),
-    );
-    for (i, (flag, mask, start, end)) in entries.iter().enumerate() {
-        let o = 40 + 12 * i;
-        b[o] = *flag;
-        b[o + 1] = *mask;
-        put(&mut b, o + 4, &start.to_be_bytes());
-        put(&mut b, o + 8, &end.to_be_bytes());
-    }
-    b
-}
 
 // EBCDIC by hand: "ZVMSYS1" and "LIN102".
 const ZVMSYS1: [u8; 8] = [0xE9, 0xE5, 0xD4, 0xE2, 0xE8, 0xE2, 0xF1, 0x40];
@@ -67,14 +31,15 @@ fn file() -> Vec<u8> {
     put(&mut page1, 184 + 48, &5_000_000u32.to_be_bytes()); // SYTRSG_RSAPGABL
     header(&mut page1, 676, 20, 1, 13, TOD_2010); // end of frame
     page1[700..720].fill(0xEE); // left-over DCSS bytes after D1R13: ignored
-                                // Page 2: USEACT (360) for LIN102, then D1R11 interval end.
+                                // Page 2: USEACT (440) for LIN102, then D1R11 interval end.
     let mut page2 = vec![0u8; 4096];
-    header(&mut page2, 0, 360, 4, 3, TOD_2021);
+    header(&mut page2, 0, 440, 4, 3, TOD_2021);
     put(&mut page2, 20, &LIN102);
-    put(&mut page2, 32, &(4096u64 * 1_500_000).to_be_bytes()); // VMDTTIME 1.5 s
-    put(&mut page2, 104, &439u32.to_be_bytes()); // CALCPPGR
-    header(&mut page2, 360, 20, 1, 11, TOD_2021);
-    let end1 = p1 + 4096 + 379;
+    put(&mut page2, 28, &1u16.to_be_bytes()); // VMDCPUAD: virtual CPU 1
+    put(&mut page2, 36, &(4096u64 * 1_500_000).to_be_bytes()); // VMDTTIME 1.5 s
+    put(&mut page2, 112, &439u32.to_be_bytes()); // CALCPPGR
+    header(&mut page2, 440, 20, 1, 11, TOD_2021);
+    let end1 = p1 + 4096 + 459;
     f.extend(control(1, &[(0xE2, 0xC8, p1, end1)]));
     f.extend(page1);
     f.extend(page2);
@@ -119,7 +84,7 @@ fn decodes_a_hand_built_file() {
     let offsets: Vec<_> = seen.iter().map(|s| s.0).collect();
     assert_eq!(
         offsets,
-        [4096, 4096 + 184, 8192, 8192 + 360, 4 * 4096 + 100]
+        [4096, 4096 + 184, 8192, 8192 + 440, 4 * 4096 + 100]
     );
     assert_eq!(seen[4].3, SetKind::Event);
     assert_eq!(
@@ -149,6 +114,10 @@ fn decodes_a_hand_built_file() {
     assert_eq!(
         decode_field(&seen[2].4, act.f("USEACT_VMDUSER")),
         Some(Value::Text("LIN102".into()))
+    );
+    assert_eq!(
+        decode_field(&seen[2].4, act.f("USEACT_VMDCPUAD")),
+        Some(Value::U(1))
     );
     assert_eq!(
         decode_field(&seen[2].4, act.f("USEACT_VMDTTIME")),

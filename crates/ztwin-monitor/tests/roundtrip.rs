@@ -8,7 +8,7 @@ mod common;
 use proptest::prelude::*;
 use std::io::Cursor;
 use ztwin_monitor::layout::{decode_field, encode_field, FieldType, Value, LAYOUTS};
-use ztwin_monitor::writer::{Entry, MonwriteWriter, RecordSet};
+use ztwin_monitor::writer::{DataLayout, Entry, MonwriteWriter, RecordSet};
 use ztwin_monitor::{tod, Reader, SetKind, FRAME};
 
 /// A record expected back: (domain, record, bytes, values set, layout index).
@@ -78,8 +78,11 @@ fn entry_spec() -> impl Strategy<Value = EntrySpec> {
         .prop_map(|(event, records)| EntrySpec { event, records })
 }
 
-/// Build a record set; returns the set and the expected (field values) per record.
-fn build(spec: &EntrySpec, t: u64) -> (RecordSet, Vec<Vec<(usize, Value)>>) {
+/// Per record: the layout index and the (field index, value) pairs set.
+type Built = Vec<(usize, Vec<(usize, Value)>)>;
+
+/// Build a record set; returns the set and what each record holds.
+fn build(spec: &EntrySpec, t: u64) -> (RecordSet, Built) {
     let mut set = RecordSet::new(if spec.event {
         SetKind::Event
     } else {
@@ -127,7 +130,7 @@ fn build(spec: &EntrySpec, t: u64) -> (RecordSet, Vec<Vec<(usize, Value)>>) {
             vals.retain(|(j, _)| l.fields[*j].offset != len_at);
             vals.push((i, v));
         }
-        expect.push(vals);
+        expect.push((r.layout, vals));
     }
     (set, expect)
 }
@@ -148,9 +151,8 @@ proptest! {
                 .collect();
             w.write_group(&entries).unwrap();
             for (set, vals) in &built {
-                for (rec, v) in set.records().zip(vals) {
-                    let l = LAYOUTS.iter().position(|l| l.domain == rec[4] && l.record == u16::from_be_bytes([rec[6], rec[7]])).unwrap();
-                    expected.push((rec[4], u16::from_be_bytes([rec[6], rec[7]]), rec.to_vec(), Some(v.clone()), l));
+                for (rec, (l, v)) in set.records().zip(vals) {
+                    expected.push((rec[4], u16::from_be_bytes([rec[6], rec[7]]), rec.to_vec(), Some(v.clone()), *l));
                 }
                 if set.kind == SetKind::Sample {
                     expected.push((1, 11, Vec::new(), None, 0));
@@ -167,8 +169,8 @@ proptest! {
             prop_assert_eq!(rec.offset % FRAME as u64 + rec.bytes.len() as u64 <= FRAME as u64, true);
             if let Some(vals) = vals {
                 prop_assert_eq!(rec.bytes, &raw[..]);
+                // Decode with the layout (version) the record was built from.
                 let l = &LAYOUTS[*li];
-                // Layout lookup may pick the same (domain, record) entry; decode with it.
                 for (i, v) in vals {
                     let f = &l.fields[*i];
                     let dv = decode_field(rec.bytes, f).unwrap();
@@ -238,4 +240,132 @@ fn writer_rejects_oversized_records_and_sets() {
     }
     let err = w.write_sample_set(&set, 0).unwrap_err();
     assert!(err.to_string().contains("needs 3 pages"), "{err}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// The same groups written as whole frames and as contiguous entry bytes
+    /// read back as the same records, each group's layout detected.
+    #[test]
+    fn both_data_layouts_read_the_same(groups in prop::collection::vec(prop::collection::vec(entry_spec(), 1..4), 1..5)) {
+        let mut files = Vec::new();
+        for layout in [DataLayout::Frames, DataLayout::Contiguous] {
+            let mut w = MonwriteWriter::new(Vec::new());
+            w.set_data_layout(layout);
+            for (gi, g) in groups.iter().enumerate() {
+                let t = tod::from_unix_us(common::T0_US + gi as i64 * 60_000_000);
+                let built: Vec<_> = g.iter().map(|e| build(e, t)).collect();
+                let entries: Vec<Entry> = built
+                    .iter()
+                    .map(|(set, _)| Entry { set, interval_end: (set.kind == SetKind::Sample).then_some(t) })
+                    .collect();
+                w.write_group(&entries).unwrap();
+            }
+            files.push(w.finish().unwrap());
+        }
+        let mut seen = Vec::new();
+        for (bytes, layout) in files.iter().zip([DataLayout::Frames, DataLayout::Contiguous]) {
+            prop_assert_eq!(bytes.len() % FRAME, 0);
+            let mut r = Reader::new(Cursor::new(bytes)).unwrap();
+            let mut recs = Vec::new();
+            while let Some(rec) = r.next_record().unwrap() {
+                recs.push((rec.header, rec.set_kind, rec.bytes.to_vec()));
+            }
+            prop_assert_eq!(r.stats.damage_count, 0, "{:?}: {:?}", layout, r.stats.damage);
+            prop_assert_eq!(r.stats.groups as usize, groups.len());
+            // A group whose data is the same either way (one entry of whole
+            // frames) counts as frames.
+            if layout == DataLayout::Frames {
+                prop_assert_eq!(r.stats.contiguous_groups, 0);
+            }
+            seen.push(recs);
+        }
+        prop_assert_eq!(&seen[0], &seen[1]);
+    }
+}
+
+/// A source that counts the bytes read from it.
+struct Counting<'a> {
+    inner: Cursor<&'a [u8]>,
+    read: u64,
+}
+
+impl std::io::Read for Counting<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Counting<'_> {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+/// Groups larger than the reader's 1 MiB window and ending at every kind of
+/// place in it, in both data layouts: every record read back, and the file
+/// read once (the look ahead at a group's end peeks at single blocks instead of
+/// moving the window there and back).
+#[test]
+fn groups_across_the_window_are_read_once() {
+    let act = ztwin_monitor::layout::by_name("MRUSEACT").unwrap();
+    let sizes = [3000usize, 17, 2500, 900, 2900, 1, 1200, 2600];
+    for layout in [DataLayout::Frames, DataLayout::Contiguous] {
+        let mut w = MonwriteWriter::new(Vec::new());
+        w.set_data_layout(layout);
+        let mut written = 0usize;
+        for (gi, &n) in sizes.iter().enumerate() {
+            let t = tod::from_unix_us(common::T0_US + gi as i64 * 60_000_000);
+            let mut s = RecordSet::new(SetKind::Sample);
+            for u in 0..n {
+                let mut r = s.push_layout(act, t);
+                r.set_text(act.f("USEACT_VMDUSER"), &format!("U{u:07}"));
+                r.set_u(act.f("USEACT_VMDCPUAD"), (u % 4) as u64);
+            }
+            let mut e = RecordSet::new(SetKind::Event);
+            e.push(4, 1, t, 96 + gi).unwrap();
+            written += n + 2; // + D1R11 + the event
+            let entries = [
+                Entry {
+                    set: &s,
+                    interval_end: Some(t),
+                },
+                Entry {
+                    set: &e,
+                    interval_end: None,
+                },
+            ];
+            w.write_group(&entries).unwrap();
+        }
+        let bytes = w.finish().unwrap();
+        assert!(bytes.len() > 4 << 20, "{}", bytes.len());
+        let mut src = Counting {
+            inner: Cursor::new(&bytes[..]),
+            read: 0,
+        };
+        let mut r = Reader::new(&mut src).unwrap();
+        let mut n = 0usize;
+        while r.next_record().unwrap().is_some() {
+            n += 1;
+        }
+        assert_eq!(r.stats.damage_count, 0, "{layout:?}: {:?}", r.stats.damage);
+        assert_eq!(n, written, "{layout:?}");
+        let groups = sizes.len() as u64;
+        match layout {
+            DataLayout::Frames => assert_eq!(r.stats.frame_groups, groups),
+            DataLayout::Contiguous => assert_eq!(r.stats.contiguous_groups, groups),
+        }
+        drop(r);
+        // One block of look ahead per hypothesis and group at most.
+        let extra = src.read.saturating_sub(bytes.len() as u64);
+        assert!(
+            extra <= groups * 3 * FRAME as u64,
+            "{layout:?}: {} bytes read for {}",
+            src.read,
+            bytes.len()
+        );
+    }
 }

@@ -4,7 +4,7 @@
 //! polars and DuckDB take them without a copy.
 
 use crate::errors::fatal;
-use crate::reader::{open, record_dict, stats_dict, FileReader};
+use crate::reader::{open, read_options, record_dict, stats_dict, FileReader};
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchIterator};
 use arrow_schema::{ArrowError, SchemaRef};
@@ -140,7 +140,8 @@ pub struct IntervalKernel {
 #[pymethods]
 impl IntervalKernel {
     #[new]
-    #[pyo3(signature = (path, start=None, end=None, users=None, devices=None, exposures=None))]
+    #[pyo3(signature = (path, start=None, end=None, users=None, devices=None, exposures=None, release=None, layouts=None, ranges=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         path: std::path::PathBuf,
@@ -149,16 +150,21 @@ impl IntervalKernel {
         users: Option<&Bound<'_, PyAny>>,
         devices: Option<&Bound<'_, PyAny>>,
         exposures: Option<&Bound<'_, PyAny>>,
+        release: Option<&str>,
+        layouts: Option<std::path::PathBuf>,
+        ranges: Option<Vec<(u64, u64)>>,
     ) -> PyResult<Self> {
+        let read = read_options(release, layouts.as_ref())?;
         let opts = Options {
             from: time_spec(start)?,
             to: time_spec(end)?,
             users: select_str(users)?,
             devices: select_int(devices)?,
             exposures: select_int(exposures)?,
+            ranges,
         };
         Ok(IntervalKernel {
-            reader: open(py, &path)?,
+            reader: open(py, &path, read)?,
             kernel: Kernel::new(opts),
             done: false,
         })
@@ -281,12 +287,12 @@ impl IntervalKernel {
             e.set_item("logical_cpus", x.logical_cpus)?;
             e.set_item("weight", x.weight)?;
             e.set_item("dedicated", x.dedicated)?;
-            e.set_item("cpu_type", x.cpu_type)?;
+            e.set_item("cpu_type", x.cpu_type.as_deref())?;
             let lc = PyDict::new(py);
             for (cpu, w, t) in &x.lcpus {
                 let c = PyDict::new(py);
                 c.set_item("weight", *w)?;
-                c.set_item("cpu_type", *t)?;
+                c.set_item("cpu_type", t.as_deref())?;
                 lc.set_item(*cpu, c)?;
             }
             e.set_item("lcpus", lc)?;
@@ -311,6 +317,18 @@ impl IntervalKernel {
         d.set_item("stopped_early", i.stopped_early)?;
         d.set_item("window_error", i.window_error)?;
         d.set_item("intervals", i.intervals)?;
+        d.set_item("users_seen", self.kernel.user_ids.names.clone())?;
+        let bad = PyList::empty(py);
+        for x in &i.implausible {
+            let e = PyDict::new(py);
+            e.set_item("offset", x.offset)?;
+            e.set_item("record", x.record)?;
+            e.set_item("key", x.key.as_str())?;
+            e.set_item("reason", x.reason.as_str())?;
+            bad.append(e)?;
+        }
+        d.set_item("implausible", bad)?;
+        d.set_item("implausible_count", i.implausible_count)?;
         Ok(d)
     }
 }

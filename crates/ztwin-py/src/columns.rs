@@ -3,15 +3,13 @@
 
 use crate::convert::{value_to_py, TodAs};
 use crate::errors::fatal;
-use crate::reader::{open, stats_dict, FileReader};
+use crate::reader::{open, read_options, stats_dict, FileReader};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use ztwin_monitor::layout::{
-    by_name, decode_field, decode_group, lookup, RecordLayout, Value, DEFAULT_RELEASE,
-};
+use ztwin_monitor::layout::{decode_field, decode_group, LayoutSet, RecordLayout, Value};
 use ztwin_monitor::{tod, FatalError, Stats};
 
 /// Decoded entries of one record's repeating group.
@@ -73,18 +71,24 @@ impl TypeColumns {
     }
 }
 
-/// Read every record with a known layout (or only the wanted types) into columns.
+/// Read every record with a known layout (or only the wanted types) into
+/// columns. A type's columns follow the layout of its first record (the
+/// reader's choice: the file's release, the layout set); wanted types without
+/// records get empty columns in the layout of the release read.
 fn collect(
     mut reader: FileReader,
-    mut by_type: ByType,
-    only_wanted: bool,
+    set: &'static LayoutSet,
+    wanted: Option<BTreeSet<(u8, u16)>>,
 ) -> Result<(ByType, Stats), FatalError> {
+    let mut by_type = ByType::new();
     while let Some(r) = reader.next_record()? {
         let key = (r.header.domain, r.header.record);
+        if wanted.as_ref().is_some_and(|w| !w.contains(&key)) {
+            continue;
+        }
         let cols = match by_type.get_mut(&key) {
             Some(c) => c,
-            None if only_wanted => continue,
-            None => match lookup(key.0, key.1, DEFAULT_RELEASE) {
+            None => match r.layout {
                 Some(l) => by_type.entry(key).or_insert_with(|| TypeColumns::new(l)),
                 None => continue,
             },
@@ -98,7 +102,13 @@ fn collect(
             cols.group.push(decode_group(r.bytes, cols.layout));
         }
     }
-    Ok((by_type, reader.stats))
+    let stats = reader.stats;
+    for key in wanted.into_iter().flatten() {
+        if let Some(l) = set.lookup(key.0, key.1, stats.release) {
+            by_type.entry(key).or_insert_with(|| TypeColumns::new(l));
+        }
+    }
+    Ok((by_type, stats))
 }
 
 /// Columns of a MONWRITE file per record type, and the reader's statistics.
@@ -109,24 +119,37 @@ fn collect(
 /// short to hold the field) and, for layouts with a repeating group, a column of
 /// entry lists under the group name. `names` limits the result to those record
 /// types, which are then always present, with empty columns if the file has none.
+/// `release` and `layouts` are those of `Reader`.
 #[pyfunction]
-#[pyo3(signature = (path, names = None))]
+#[pyo3(signature = (path, names = None, *, release = None, layouts = None))]
 pub fn read_columns<'py>(
     py: Python<'py>,
     path: PathBuf,
     names: Option<Vec<String>>,
+    release: Option<&str>,
+    layouts: Option<PathBuf>,
 ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
-    let mut wanted = BTreeMap::new();
-    for name in names.iter().flatten() {
-        let l = by_name(name)
-            .ok_or_else(|| PyValueError::new_err(format!("unknown record name {name:?}")))?;
-        let l = lookup(l.domain, l.record, DEFAULT_RELEASE).unwrap_or(l);
-        wanted.insert((l.domain, l.record), TypeColumns::new(l));
-    }
-    let reader = open(py, &path)?;
-    let only_wanted = names.is_some();
+    let opts = read_options(release, layouts.as_ref())?;
+    let set = opts.layouts;
+    let wanted = match &names {
+        None => None,
+        Some(names) => {
+            let mut keys = BTreeSet::new();
+            for name in names {
+                let l = ztwin_monitor::layout::Release::KNOWN
+                    .iter()
+                    .find_map(|&r| set.by_name_release(name, r))
+                    .ok_or_else(|| {
+                        PyValueError::new_err(format!("unknown record name {name:?}"))
+                    })?;
+                keys.insert((l.domain, l.record));
+            }
+            Some(keys)
+        }
+    };
+    let reader = open(py, &path, opts)?;
     let (by_type, stats) = py
-        .detach(|| collect(reader, wanted, only_wanted))
+        .detach(|| collect(reader, set, wanted))
         .map_err(|e| fatal(py, &e))?;
     let out = PyDict::new(py);
     for cols in by_type.into_values() {

@@ -1,12 +1,12 @@
 //! `ztwin dump` output rendered in Rust and handed to Python in large chunks.
 
 use crate::errors::fatal;
-use crate::reader::{open, stats_dict, FileReader};
+use crate::reader::{open, read_options, stats_dict, FileReader};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::fmt::Write;
 use std::path::PathBuf;
 use ztwin_monitor::dump::{record_json, record_line, summary_text};
-use ztwin_monitor::layout::DEFAULT_RELEASE;
 use ztwin_monitor::FatalError;
 
 /// Characters of fields shown after the fixed columns of a text line.
@@ -20,6 +20,10 @@ const LINE_FIELD_WIDTH: usize = 120;
 /// after that many printed records, so `stats()` and `summary()` then cover what
 /// was read. Fatal damage raises `MonwriteError` after the output rendered before
 /// it has been returned.
+///
+/// Where a new collection (segment) starts, the text output has a line
+/// `-- segment N at offset ...: why`, before the record that revealed it; in
+/// JSON every record of segment 2 and later carries `"segment": N`.
 #[pyclass(module = "ztwin._native")]
 pub struct DumpChunks {
     reader: FileReader,
@@ -32,6 +36,8 @@ pub struct DumpChunks {
     finished: bool,
     /// A fatal error met while filling a chunk, raised on the next call.
     pending: Option<FatalError>,
+    /// Segments seen so far (markers are written when this grows).
+    segments: u64,
 }
 
 impl DumpChunks {
@@ -44,6 +50,7 @@ impl DumpChunks {
                 self.finished = true;
                 break;
             }
+            let at = out.len();
             let r = match self.reader.next_record() {
                 Ok(Some(r)) => r,
                 Ok(None) => {
@@ -56,27 +63,76 @@ impl DumpChunks {
                     break;
                 }
             };
-            if self.domain.is_some_and(|d| d != r.header.domain)
-                || self.record.is_some_and(|n| n != r.header.record)
-            {
+            let shown = !(self.domain.is_some_and(|d| d != r.header.domain)
+                || self.record.is_some_and(|n| n != r.header.record));
+            if shown {
+                if self.json {
+                    record_json(&mut out, &r);
+                } else {
+                    record_line(&mut out, &r, LINE_FIELD_WIDTH);
+                }
+            }
+            // The reader has taken in this record: a segment it revealed is known now.
+            let count = self.reader.stats.segments.count;
+            if count != self.segments {
+                self.segments = count;
+                if !self.json {
+                    out.insert_str(at, &self.marker());
+                }
+            }
+            if !shown {
                 continue;
             }
-            if self.json {
-                record_json(&mut out, &r, DEFAULT_RELEASE);
-            } else {
-                record_line(&mut out, &r, DEFAULT_RELEASE, LINE_FIELD_WIDTH);
+            if self.json && count > 1 {
+                out.pop(); // the record object's closing brace
+                let _ = write!(out, ",\"segment\":{count}}}");
             }
             out.push('\n');
             self.printed += 1;
         }
         out
     }
+
+    /// The text line that marks where the current segment starts.
+    fn marker(&self) -> String {
+        let t = &self.reader.stats.segments;
+        let n = t.count;
+        let kept = &t.segments;
+        let (Some(seg), prev) = (
+            kept.get(n as usize - 1),
+            kept.get((n as usize).wrapping_sub(2)),
+        ) else {
+            return format!(
+                "-- segment {n} (not listed: more than {} segments)\n",
+                kept.len()
+            );
+        };
+        let mut what = Vec::new();
+        if let Some(id) = &seg.system_id {
+            what.push(format!("system {id}"));
+        }
+        if let Some(m) = &seg.cpu_model {
+            what.push(format!("processor {m}"));
+        }
+        let what = if what.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", what.join(", "))
+        };
+        format!(
+            "-- segment {n} at offset {} (X'{:X}'){what}: {}\n",
+            seg.offset,
+            seg.offset,
+            seg.reason(prev)
+        )
+    }
 }
 
 #[pymethods]
 impl DumpChunks {
     #[new]
-    #[pyo3(signature = (path, *, json = false, domain = None, record = None, limit = None, chunk_size = 262_144))]
+    #[pyo3(signature = (path, *, json = false, domain = None, record = None, limit = None, chunk_size = 262_144, release = None, layouts = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         path: PathBuf,
@@ -85,9 +141,12 @@ impl DumpChunks {
         record: Option<u16>,
         limit: Option<u64>,
         chunk_size: usize,
+        release: Option<&str>,
+        layouts: Option<PathBuf>,
     ) -> PyResult<Self> {
+        let opts = read_options(release, layouts.as_ref())?;
         Ok(DumpChunks {
-            reader: open(py, &path)?,
+            reader: open(py, &path, opts)?,
             json,
             domain,
             record,
@@ -96,6 +155,7 @@ impl DumpChunks {
             printed: 0,
             finished: false,
             pending: None,
+            segments: 1,
         })
     }
 

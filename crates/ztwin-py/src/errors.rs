@@ -1,7 +1,7 @@
 //! Mapping Rust failures to Python exceptions.
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyOSError};
+use pyo3::exceptions::{PyException, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use std::io;
 use std::path::Path;
@@ -41,3 +41,11 @@ pub fn os_error(path: &Path, e: &io::Error) -> PyErr {
         None => PyOSError::new_err(format!("{filename}: {text}")),
     }
 }
+
+create_exception!(
+    ztwin.monitor,
+    LayoutPackError,
+    PyValueError,
+    "A layout pack (--layouts FILE) that cannot be read or fails its checks; the \
+message names the file, the record and the field."
+);

@@ -28,6 +28,10 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("MonwriteError", m.py().get_type::<errors::MonwriteError>())?;
+    m.add(
+        "LayoutPackError",
+        m.py().get_type::<errors::LayoutPackError>(),
+    )?;
     m.add_class::<reader::Reader>()?;
     m.add_class::<analysis::IntervalKernel>()?;
     m.add_class::<analysis::ArrowTable>()?;
@@ -39,6 +43,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert::ebcdic_encode, m)?)?;
     m.add_function(wrap_pyfunction!(layouts::layouts, m)?)?;
     m.add_function(wrap_pyfunction!(columns::read_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(reader::scan, m)?)?;
     m.add("ScenarioError", m.py().get_type::<twin::ScenarioError>())?;
     m.add(
         "SimulationError",

@@ -20,8 +20,31 @@ create_exception!(
     SimulationError,
     PyException,
     "The simulated system could not continue (e.g. abend PGT004, paging space \
-exhausted), or the output could not be written. No output file is left behind."
+exhausted), or the output could not be written. `code` is the abend code (None \
+for an output error), `at_s` the simulated second it happened at (or None), \
+`kept` whether the MONWRITE data up to the abend was written as a whole file \
+(the Python layer then keeps it)."
 );
+
+fn simulation_error(py: Python<'_>, e: &RunError) -> PyErr {
+    let err = SimulationError::new_err(e.to_string());
+    let v = err.value(py);
+    let (code, at_s) = match e {
+        RunError::Abend { at_ns, code, .. } => (Some(*code), Some(*at_ns as f64 / 1e9)),
+        _ => (None, None),
+    };
+    // At an abend the engine finishes the MONWRITE file with the data up to
+    // it and an event record naming it (ztwin_engine::run_to_writer).
+    let kept = matches!(e, RunError::Abend { .. });
+    match v
+        .setattr("code", code)
+        .and_then(|()| v.setattr("at_s", at_s))
+        .and_then(|()| v.setattr("kept", kept))
+    {
+        Ok(()) => err,
+        Err(x) => x,
+    }
+}
 
 fn scenario_error(py: Python<'_>, e: &CoreScenarioError) -> PyErr {
     let err = ScenarioError::new_err(e.to_string());
@@ -36,10 +59,35 @@ fn scenario_error(py: Python<'_>, e: &CoreScenarioError) -> PyErr {
     }
 }
 
+/// serde_json ends its messages with the position in the JSON text; that text
+/// is the Python API's own serialisation of the user's dict, so the position
+/// means nothing to the user (the key path in `place` is what names their key).
+fn without_json_position(reason: &str) -> &str {
+    if let Some(i) = reason.rfind(" at line ") {
+        let tail = &reason[i + " at line ".len()..];
+        if let Some((line, col)) = tail.split_once(" column ") {
+            if !line.is_empty()
+                && !col.is_empty()
+                && line.bytes().all(|b| b.is_ascii_digit())
+                && col.bytes().all(|b| b.is_ascii_digit())
+            {
+                return &reason[..i];
+            }
+        }
+    }
+    reason
+}
+
 fn parse(py: Python<'_>, text: &str, origin: &str, format: &str) -> PyResult<Scenario> {
     let r = match format {
         "toml" => Scenario::from_toml(text, origin),
-        "json" => Scenario::from_json(text, origin),
+        "json" => Scenario::from_json(text, origin).map_err(|mut e| {
+            e.reason = without_json_position(&e.reason).to_string();
+            if e.place.is_empty() || e.place == "." {
+                e.place = "(top level)".into();
+            }
+            e
+        }),
         other => {
             return Err(pyo3::exceptions::PyValueError::new_err(format!(
                 "unknown scenario format {other:?} (toml or json)"
@@ -55,9 +103,13 @@ pub fn validate_scenario(py: Python<'_>, text: &str, origin: &str, format: &str)
     parse(py, text, origin, format).map(|_| ())
 }
 
-/// Run a scenario and write its MONWRITE file atomically. `progress(sim_s,
-/// end_s)` is called once per sample interval; returning False (or raising,
-/// e.g. KeyboardInterrupt) stops the run and leaves no output file.
+/// Run a scenario and write its MONWRITE file to `out`, which is created or
+/// truncated and written directly: the Python layer (`ztwin.twin`, through
+/// `ztwin.safeout`) passes a temporary file and decides whether it replaces the
+/// target. `progress(sim_s, end_s)` is called once per sample interval;
+/// returning False (or raising, e.g. KeyboardInterrupt) stops the run. Pending
+/// Python signals (Ctrl-C, SIGTERM) are checked once per interval with or
+/// without a progress callback.
 #[pyfunction]
 #[pyo3(signature = (text, origin, format, out, seed=None, duration_s=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
@@ -91,12 +143,12 @@ pub fn run_scenario<'py>(
     let mut callback_error: Option<PyErr> = None;
     let result = py.detach(|| {
         let mut cb = |now: u64, end: u64| -> bool {
-            let Some(p) = &progress else { return true };
             Python::attach(|py| {
                 if let Err(e) = py.check_signals() {
                     callback_error = Some(e);
                     return false;
                 }
+                let Some(p) = &progress else { return true };
                 match p.call1(py, (now as f64 / 1e9, end as f64 / 1e9)) {
                     Ok(v) => !v.bind(py).is(&*pyo3::types::PyBool::new(py, false)),
                     Err(e) => {
@@ -106,14 +158,17 @@ pub fn run_scenario<'py>(
                 }
             })
         };
-        ztwin_engine::run_to_file(&sc, seed, duration, &out, &mut cb)
+        let f = std::fs::File::create(&out)
+            .map_err(|e| RunError::Io(format!("cannot write {}: {e}", out.display())))?;
+        let w = std::io::BufWriter::with_capacity(1 << 20, f);
+        ztwin_engine::run_to_writer(&sc, seed, duration, w, &mut cb)
     });
     if let Some(e) = callback_error {
         return Err(e);
     }
     let s = result.map_err(|e| match e {
         RunError::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err("run interrupted"),
-        other => SimulationError::new_err(other.to_string()),
+        other => simulation_error(py, &other),
     })?;
     let d = PyDict::new(py);
     d.set_item("sim_s", s.sim_ns as f64 / 1e9)?;

@@ -11,16 +11,43 @@ use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use ztwin_monitor::layout::{
-    by_name, encode_field, lookup, FieldDef, RecordLayout, Value, DEFAULT_RELEASE,
+    alias_of, by_name_release, encode_field, retired_reason, FieldDef, RecordLayout, Release,
+    Value, DEFAULT_RELEASE,
 };
-use ztwin_monitor::writer::{D1R11_INTERVAL_END, D1R13_END_OF_FRAME};
+use ztwin_monitor::writer::{DataLayout, D1R11_INTERVAL_END, D1R13_END_OF_FRAME};
 use ztwin_monitor::{Header, MonwriteWriter, RecordSet, SetKind, WriteError, FRAME, HEADER_LEN};
 
 /// Distinguishes temporary files of writers created by one process.
 static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// `path` may be replaced: it does not exist or is a regular file (not a
+/// directory, device, FIFO, socket or symbolic link), the rule of
+/// `ztwin.safeout` that every ztwin output follows.
+fn check_replaceable(path: &Path) -> PyResult<()> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(os_error(path, &e)),
+    };
+    let t = meta.file_type();
+    let what = if t.is_file() {
+        return Ok(());
+    } else if t.is_dir() {
+        "a directory"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file (a device, FIFO or socket)"
+    };
+    Err(PyValueError::new_err(format!(
+        "{} is {what}; the writer replaces only regular files",
+        path.display()
+    )))
+}
+
 /// Create a fresh temporary file next to `path`.
 fn create_temp(path: &Path) -> PyResult<(PathBuf, File)> {
+    check_replaceable(path)?;
     let name = path
         .file_name()
         .ok_or_else(|| PyValueError::new_err(format!("{} does not name a file", path.display())))?;
@@ -40,6 +67,18 @@ fn create_temp(path: &Path) -> PyResult<(PathBuf, File)> {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(os_error(path, &e)),
         }
+    }
+}
+
+/// `ValueError` for a field name a record does not have, saying why when it
+/// is a former ztwin name.
+fn no_field(record: &str, what: &str, key: &str) -> PyErr {
+    let has = if what.is_empty() { "has" } else { "have" };
+    match retired_reason(key) {
+        Some(why) => PyValueError::new_err(format!(
+            "{record}{what} {has} no field {key:?} any more: {why}"
+        )),
+        None => PyValueError::new_err(format!("{record}{what} {has} no field {key:?}")),
     }
 }
 
@@ -70,7 +109,10 @@ impl Plan {
         };
         for item in fields.items()?.iter() {
             let (key, obj): (String, Bound<'_, PyAny>) = item.extract()?;
-            if let Some(g) = layout.group.as_ref().filter(|g| g.name == key) {
+            let is_group = |g: &&ztwin_monitor::layout::GroupDef| {
+                g.name == key || alias_of(&key) == Some(g.name)
+            };
+            if let Some(g) = layout.group.as_ref().filter(is_group) {
                 let mut entries = Vec::new();
                 for entry in obj.try_iter()? {
                     let entry = entry?;
@@ -80,14 +122,14 @@ impl Plan {
                             g.name
                         ))
                     })?;
-                    entries.push(Self::entry_values(layout, g.fields, entry)?);
+                    entries.push(Self::entry_values(layout, g, entry)?);
                 }
                 plan.group = Some(entries);
                 continue;
             }
-            let f = layout.field(&key).ok_or_else(|| {
-                PyValueError::new_err(format!("{} has no field {key:?}", layout.name))
-            })?;
+            let f = layout
+                .field(&key)
+                .ok_or_else(|| no_field(layout.name, "", &key))?;
             let v = value_from_py(&obj, f)?;
             if let (ztwin_monitor::FieldType::VarText { .. }, Value::Text(t)) = (f.ty, &v) {
                 plan.text_end = plan.text_end.max(f.offset as usize + t.chars().count());
@@ -111,28 +153,23 @@ impl Plan {
 
     fn entry_values(
         layout: &RecordLayout,
-        defs: &'static [FieldDef],
+        g: &ztwin_monitor::layout::GroupDef,
         entry: &Bound<'_, PyMapping>,
     ) -> PyResult<Vec<(&'static FieldDef, Value)>> {
         let mut values = Vec::new();
         for item in entry.items()?.iter() {
             let (key, obj): (String, Bound<'_, PyAny>) = item.extract()?;
-            let f = defs.iter().find(|f| f.name == key).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "{} group entries have no field {key:?}",
-                    layout.name
-                ))
-            })?;
+            let f = g
+                .field(&key)
+                .ok_or_else(|| no_field(layout.name, " group entries", &key))?;
             values.push((f, value_from_py(&obj, f)?));
         }
         Ok(values)
     }
 
-    /// Length of one group entry: the end of its last field.
+    /// Length of one group entry in the layout's release.
     fn entry_len(&self) -> usize {
-        self.layout
-            .group
-            .map_or(0, |g| g.fields.iter().map(FieldDef::end).max().unwrap_or(0))
+        self.layout.group.map_or(0, |g| g.entry_size as usize)
     }
 
     /// Record length needed: the layout size, grown for text and group entries.
@@ -202,6 +239,8 @@ pub struct Writer {
     tmp: PathBuf,
     out: Option<MonwriteWriter<BufWriter<File>>>,
     set: RecordSet,
+    /// The release whose layouts (sizes, offsets) records are written in.
+    release: Release,
 }
 
 impl Writer {
@@ -248,23 +287,41 @@ impl Writer {
         let file = file.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
+        // Checked again: the path may have changed while the file was written.
+        if let Err(e) = check_replaceable(&self.path) {
+            return Err(io::Error::other(e.to_string()));
+        }
         fs::rename(&self.tmp, &self.path)
     }
 }
 
 #[pymethods]
 impl Writer {
+    /// `release` (default "5.4") picks the layouts records are written in;
+    /// `data_layout` is "frames" (whole 4 KB frames after each control record,
+    /// the default) or "contiguous" (each entry's bytes back to back).
     #[new]
-    fn new(path: PathBuf) -> PyResult<Self> {
+    #[pyo3(signature = (path, *, release = None, data_layout = "frames"))]
+    fn new(path: PathBuf, release: Option<&str>, data_layout: &str) -> PyResult<Self> {
+        let release = crate::reader::parse_release(release)?.unwrap_or(DEFAULT_RELEASE);
+        let layout = match data_layout {
+            "frames" => DataLayout::Frames,
+            "contiguous" => DataLayout::Contiguous,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "data_layout must be \"frames\" or \"contiguous\", not {other:?}"
+                )))
+            }
+        };
         let (tmp, file) = create_temp(&path)?;
+        let mut out = MonwriteWriter::new(BufWriter::with_capacity(16 * FRAME, file));
+        out.set_data_layout(layout);
         Ok(Writer {
             path,
             tmp,
-            out: Some(MonwriteWriter::new(BufWriter::with_capacity(
-                16 * FRAME,
-                file,
-            ))),
+            out: Some(out),
             set: RecordSet::new(SetKind::Sample),
+            release,
         })
     }
 
@@ -282,9 +339,8 @@ impl Writer {
         length: Option<usize>,
     ) -> PyResult<()> {
         self.ensure_open()?;
-        let l = by_name(name)
+        let l = by_name_release(name, self.release)
             .ok_or_else(|| PyValueError::new_err(format!("unknown record name {name:?}")))?;
-        let l = lookup(l.domain, l.record, DEFAULT_RELEASE).unwrap_or(l);
         if [D1R11_INTERVAL_END, D1R13_END_OF_FRAME].contains(&(l.domain, l.record)) {
             return Err(PyValueError::new_err(format!(
                 "{name} is written by the writer itself (interval end, end of frame)"

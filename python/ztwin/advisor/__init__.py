@@ -14,17 +14,19 @@ persistence qualifiers come from ``rules.toml`` merged with a user's file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ztwin.advisor.checks import CHECKS, Context
-from ztwin.advisor.facts import Interval, Period, period_from, resolve_window
+from ztwin.advisor.facts import STORE_KINDS, Interval, Period, figure_sink, period_from, resolve_window
+from ztwin.advisor.tables import FigureStore
 from ztwin.advisor.finding import Evidence, Finding, rank, render_text
 from ztwin.advisor.rules import SEVERITIES, AdvisorError, Persist, Rule, Rules, load_rules
-from ztwin.monitor import MonwriteError
-from ztwin.reports.core import ReportError, Window, collect
+from ztwin.monitor import MonwriteError, damage_text
+from ztwin.reports.core import ReportError, Window, collect, implausible_text
+from ztwin.segments import SegmentError, choose
 
 if TYPE_CHECKING:
     from ztwin._native import Stats, StrPath
@@ -64,6 +66,13 @@ class Diagnosis:
     findings: list[Finding]
     rules: Rules
     stats: Stats | None = None
+    #: Notes for the user (e.g. several collections reported together).
+    notes: list[str] = field(default_factory=list)
+    #: Samples left out of every figure as implausible (never judged), and
+    #: one line saying so (None if there were none).
+    implausible: list[dict[str, Any]] = field(default_factory=list)
+    implausible_count: int = 0
+    implausible_note: str | None = None
 
     def ids(self, at_least: str = "info") -> list[str]:
         lo = SEVERITIES.index(at_least)
@@ -88,6 +97,8 @@ class Diagnosis:
             "to": p.iso(p.end) if p.end else None,
             "intervals": len(p.intervals),
             "rules": list(self.rules.sources),
+            "implausible_count": self.implausible_count,
+            "implausible_samples": self.implausible,
             "findings": [f.to_json(p) for f in self.findings],
         }
 
@@ -119,18 +130,27 @@ class Diagnosis:
         return render_text(self.findings, self.period, self.header())
 
 
+#: Intervals the kernel hands over at a time while ``diagnose`` reads a file.
+STREAM_STEP = 10
+
+
 def diagnose(
     path: StrPath,
     start: str | datetime | None = None,
     end: str | datetime | None = None,
     rules: Rules | str | Path | None = None,
+    *,
+    system: str | None = None,
+    segment: int | None = None,
 ) -> Diagnosis:
     """Read a MONWRITE file and judge the intervals between ``start`` and
     ``end`` (``HH:MM:SS`` on the first sample's date or ``YYYY-MM-DD
     HH:MM:SS``, local time of the monitored system; the reports' --from/--to
     convention; a timezone-aware ``datetime`` is an instant, a naive one local
     time). Intervals before ``start`` serve as history. ``rules``: a
-    :class:`Rules` or a rules file merged over the defaults. Raises
+    :class:`Rules` or a rules file merged over the defaults. A file holding
+    collections of several systems needs ``system`` (or ``segment``, counted
+    from 1) to pick one (:func:`ztwin.segments.choose`). Raises
     :class:`AdvisorError` with a message naming the place and the reason."""
     texts = not isinstance(start, datetime) and not isinstance(end, datetime)
     try:
@@ -144,26 +164,53 @@ def diagnose(
     # Read up to --to (the Collector stops there); everything before --from is history.
     to_text = end if isinstance(end, str) else None
     try:
-        iv = collect(path, None, to_text, users="all", devices="all", exposures="all")
+        plan = choose(path, system=system, segment=segment)
+        # Per-key figures go to a temporary store, a few intervals at a time:
+        # memory does not grow with the file (ztwin.advisor.tables).
+        store = FigureStore(STORE_KINDS)
+        iv = collect(
+            path,
+            None,
+            to_text,
+            users="all",
+            devices="all",
+            exposures="all",
+            segments=plan.ranges,
+            sink=figure_sink(store),
+            step=STREAM_STEP,
+        )
+    except SegmentError as e:
+        raise AdvisorError(str(e)) from None
     except MonwriteError as e:
         raise AdvisorError(f"{path}: offset {e.offset} (X'{e.offset:X}'): {e.reason}") from None
     except ReportError as e:
         raise AdvisorError(f"{path}: {e}") from None
     except OSError as e:
         raise AdvisorError(f"cannot open {path}: {e.strerror or e}") from None
+    damage = damage_text(iv.stats)
+    also = f"; {damage}" if damage else ""
     if not iv.intervals:
         if window.interim and iv.data_start is not None and iv.sets > 1:
-            raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)})")
-        raise AdvisorError(f"{path}: no complete sample interval (the file needs two sample sets with data)")
+            raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)}){also}")
+        raise AdvisorError(f"{path}: no complete sample interval (the file needs two sample sets with data){also}")
     if not texts:
         window = Window.parse(_local_text(start, iv.config.zone_s), _local_text(end, iv.config.zone_s))
     frm, to = resolve_window(window, iv.intervals[0].start)
     if frm is not None and to is not None and frm >= to and window.start is not None and window.end is not None:
         raise AdvisorError(f"--from {window.start.text} is not before --to {window.end.text}")
-    period = period_from(iv, window)
+    period = period_from(iv, window, store)
     if not period.intervals:
-        raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)})")
-    return Diagnosis(period, evaluate(period, rules), rules, iv.stats)
+        raise AdvisorError(f"{path}: no complete sample interval between --from and --to ({_span(iv)}){also}")
+    return Diagnosis(
+        period,
+        evaluate(period, rules),
+        rules,
+        iv.stats,
+        plan.notes,
+        iv.implausible,
+        iv.implausible_count,
+        implausible_text(iv),
+    )
 
 
 def diagnose_history(

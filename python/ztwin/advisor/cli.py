@@ -8,12 +8,12 @@ no complete sample interval (in the window).
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 from typing import Any
 
 from ztwin.advisor import AdvisorError, diagnose, diagnose_history
+from ztwin.monitor import damage_text
 
 EXIT_OK = 0
 EXIT_FATAL = 2
@@ -30,21 +30,22 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     path: str = args.file or args.db
     try:
         if args.db is not None:
+            if args.segment is not None:
+                return _error("--segment picks a collection of a MONWRITE FILE, not of --db")
             d = diagnose_history(args.db, args.system, args.start, args.end, rules=args.rules)
         else:
-            d = diagnose(path, args.start, args.end, rules=args.rules)
+            d = diagnose(path, args.start, args.end, rules=args.rules, system=args.system, segment=args.segment)
     except AdvisorError as e:
         return _error(str(e))
-    stats = d.stats
-    if stats is not None and stats["damage_count"]:
-        first = stats["damage"][0]
-        print(
-            f"ztwin diagnose: warning: {path}: {stats['damage_count']} damaged span(s) skipped "
-            f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: {first['reason']}",
-            file=sys.stderr,
-        )
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        sys.stdout.reconfigure(encoding="utf-8")
+    for note in d.notes:
+        print(f"ztwin diagnose: note: {note}", file=sys.stderr)
+    damage = damage_text(d.stats)
+    if damage:
+        print(f"ztwin diagnose: warning: {path}: {damage}", file=sys.stderr)
+    if d.implausible_note:
+        print(f"ztwin diagnose: warning: {path}: {d.implausible_note}", file=sys.stderr)
+    if d.stats is not None and d.stats.get("longer_warning"):
+        print(f"ztwin diagnose: warning: {path}: {d.stats['longer_warning']}", file=sys.stderr)
     if args.json:
         sys.stdout.write(json.dumps(d.to_json(), indent=2) + "\n")
     else:
@@ -67,9 +68,14 @@ def register(sub: Any) -> None:
     )
     p.add_argument("file", metavar="FILE", nargs="?", help="MONWRITE file (or --db)")
     p.add_argument("--db", metavar="PATH", help="judge a window of a history database instead (ztwin ingest)")
-    p.add_argument("--system", metavar="ID", help="the system of the database (needed when it holds several)")
+    p.add_argument(
+        "--system",
+        metavar="ID",
+        help="the system to judge, in a database or in a file joining collections of several systems",
+    )
     p.add_argument("--from", dest="start", metavar="HH:MM:SS", help="first interval start (or YYYY-MM-DD HH:MM:SS)")
     p.add_argument("--to", dest="end", metavar="HH:MM:SS", help="last interval end (or YYYY-MM-DD HH:MM:SS)")
     p.add_argument("--json", action="store_true", help='print JSON: {"findings": [...], ...}')
     p.add_argument("--rules", metavar="FILE", help="a TOML rules file merged over the built-in rules")
+    p.add_argument("--segment", type=int, metavar="N", help="only collection N of a file joining several (from 1)")
     p.set_defaults(handler=cmd_diagnose)

@@ -11,11 +11,12 @@ reports do. Tests build Periods by hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from ztwin.advisor.tables import FigureStore
 from ztwin.reports.core import DASD_CLASS, Intervals, TimeSpec, Window
 from ztwin.reports.metrics import device_metrics, exposure_metrics, user_metrics
 
@@ -55,7 +56,9 @@ class Interval:
     #: Per paging exposure (device number): CPOWNED figures.
     exposures: Mapping[int, Figures] = field(default_factory=dict)
     #: LPAR figures: ``physical_load_pct`` (all partitions over the physical
-    #: CPUs), ``suspended_pct`` (z/VM's logical CPUs, mean), ``partitions``.
+    #: CPUs), ``others_load_pct`` (the other partitions' part of it),
+    #: ``suspended_pct`` (z/VM's logical CPUs, mean), ``partitions``,
+    #: ``dedicated`` (z/VM's partition has dedicated processors).
     lpar: Figures = field(default_factory=dict)
 
 
@@ -204,6 +207,12 @@ def _lpar_figures(iv: Intervals, idx: int) -> dict[str, Any]:
         out["physical_cpus"] = phys
     out["partitions"] = len({p for p, _ in s.lpar})
     own = cfg.lpar_name
+    if phys and s.seconds > 0 and own is not None:
+        others = sum(r.get("dispatch", 0.0) for (p, _), r in s.lpar.items() if p != own)
+        out["others_load_pct"] = 100.0 * others / (s.seconds * phys)
+    info = cfg.lpars.get(own) if own is not None else None
+    if info is not None and info.get("dedicated") is not None:
+        out["dedicated"] = bool(info["dedicated"])
     susp = []
     for (pname, cpu), raw in s.lpar.items():
         if pname != own:
@@ -218,10 +227,58 @@ def _lpar_figures(iv: Intervals, idx: int) -> dict[str, Any]:
     return out
 
 
-def period_from(iv: Intervals, window: Window | None = None) -> Period:
+#: The figure names a :class:`~ztwin.advisor.tables.FigureStore` keeps per kind.
+STORE_KINDS = {
+    "user": (*USER_KEYS, *USER_COUNTS),
+    "device": DEVICE_KEYS,
+    "exposure": EXPOSURE_KEYS,
+}
+
+
+def _user_figures(raw: Figures) -> dict[str, Any]:
+    m = _pick(user_metrics(raw), USER_KEYS)
+    m.update({k: raw[k] for k in USER_COUNTS if k in raw})
+    return m
+
+
+def _interval_figures(
+    users: Mapping[str, Figures], devs: Mapping[int, Figures], exps: Mapping[int, Figures]
+) -> tuple[dict[str, Figures], dict[int, Figures], dict[int, Figures]]:
+    """One interval's user, device and exposure figures from its raw sums."""
+    u: dict[str, Figures] = {userid: _user_figures(raw) for userid, raw in users.items()}
+    dm: dict[int, Figures] = {devno: _pick(device_metrics(raw), DEVICE_KEYS) for devno, raw in devs.items()}
+    e: dict[int, Figures] = {
+        devno: _pick(exposure_metrics(raw, devs.get(devno)), EXPOSURE_KEYS) for devno, raw in exps.items()
+    }
+    return u, dm, e
+
+
+def figure_sink(store: FigureStore) -> Callable[[Mapping[str, Any]], None]:
+    """A ``collect(..., sink=)`` callback that turns each step's per-interval
+    tables into figures and writes them to ``store`` (nothing kept in memory)."""
+    from ztwin.reports.core import _series as table_series
+    from ztwin.reports.core import _table
+
+    def sink(tables: Mapping[str, Any]) -> None:
+        t = {k: _table(tables[k]) for k in ("user", "device", "exposure")}
+        users = _series(table_series(t["user"], ["userid"], "user"))
+        devices = _series(table_series(t["device"], ["devno"], "device"))
+        exposures = _series(table_series(t["exposure"], ["devno"], "exposure"))
+        for idx in sorted(set(users) | set(devices) | set(exposures)):
+            u, d, e = _interval_figures(users.get(idx, {}), devices.get(idx, {}), exposures.get(idx, {}))
+            store.put("user", idx, u)
+            store.put("device", idx, d)
+            store.put("exposure", idx, e)
+
+    return sink
+
+
+def period_from(iv: Intervals, window: Window | None = None, store: FigureStore | None = None) -> Period:
     """A Period from data collected over the whole file (``collect(path,
-    users="all", devices="all", exposures="all")``); ``window`` picks the
-    intervals judged, those before it become the history."""
+    users="all", devices="all", exposures="all")``, or with ``sink=`` a
+    :func:`figure_sink` over ``store``, whose tables the intervals then read
+    lazily); ``window`` picks the intervals judged, those before it become
+    the history."""
     cfg = iv.config
     window = window or Window()
     p = Period(
@@ -272,17 +329,15 @@ def period_from(iv: Intervals, window: Window | None = None) -> Period:
         where = in_window(window, day, s.start, s.end) if day is not None else "in"
         if where == "after":
             break
-        u: dict[str, Figures] = {}
-        for userid, raw in users.get(s.index, {}).items():
-            m = _pick(user_metrics(raw), USER_KEYS)
-            m.update({k: raw[k] for k in USER_COUNTS if k in raw})
-            u[userid] = m
-        devs = devices.get(s.index, {})
-        dm = {devno: _pick(device_metrics(raw), DEVICE_KEYS) for devno, raw in devs.items()}
-        e = {
-            devno: _pick(exposure_metrics(raw, devs.get(devno)), EXPOSURE_KEYS)
-            for devno, raw in exposures.get(s.index, {}).items()
-        }
+        u: Mapping[str, Figures]
+        dm: Mapping[int, Figures]
+        e: Mapping[int, Figures]
+        if store is not None:
+            u, dm, e = (store.lazy("user", s.index), store.lazy("device", s.index), store.lazy("exposure", s.index))
+        else:
+            u, dm, e = _interval_figures(
+                users.get(s.index, {}), devices.get(s.index, {}), exposures.get(s.index, {})
+            )
         item = Interval(
             index=s.index,
             start=s.start,

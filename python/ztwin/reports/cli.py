@@ -1,19 +1,26 @@
 """``ztwin report``: Performance Toolkit style reports from a MONWRITE file.
 
 Exit codes: 0 success; 2 bad usage (unknown report, bad time, --from not
-before --to), a file that cannot be opened or read, or no data to report.
+before --to, a -u user the file does not have), a file that cannot be opened or
+read, an output path that must not be written, collections of several systems
+without --system, or no data to report.
+
+Outputs (``-o FILE``, ``--html DIR``) are checked before the file is read and
+written through :mod:`ztwin.safeout`.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ztwin.monitor import MonwriteError
+from ztwin.monitor import MonwriteError, damage_text
 from ztwin.reports import REPORTS, ReportError, Window, build_from, collect, resolve_names, spec
+from ztwin.reports.core import implausible_text
+from ztwin.safeout import OutputDir, OutputError, OutputFile
+from ztwin.segments import SegmentError, choose
 
 if TYPE_CHECKING:
     from ztwin.reports.model import Report
@@ -65,40 +72,80 @@ def cmd_report(args: argparse.Namespace) -> int:
         opts = _trend_opts(args)
     except ReportError as e:
         return _error(str(e))
-    if args.db is not None:
-        if args.file is not None:
-            return _error("give either FILE or --db, not both")
-        return _report_db(args, names, opts)
-    if args.file is None:
+    if args.db is not None and args.file is not None:
+        return _error("give either FILE or --db, not both")
+    if args.db is None and args.file is None:
         return _error("give a MONWRITE FILE or --db PATH")
-    path: str = args.file
-    if Path(path).is_dir():
-        return _error(f"cannot open {path}: Is a directory")
+    if args.db is not None and args.segment is not None:
+        return _error("--segment picks a collection of a MONWRITE FILE, not of --db")
+    source: str = args.db if args.db is not None else args.file
+    if args.file is not None and Path(source).is_dir():
+        return _error(f"cannot open {source}: Is a directory")
+    # Outputs are checked before anything is read.
+    try:
+        out = _outputs(args, source)
+    except OutputError as e:
+        return _error(str(e))
+    if args.db is not None:
+        return _report_db(args, names, opts, out)
+    path = source
     users = [u.upper() for u in args.users] if args.users else None
     needs_logs = any(spec(n).user_logs for n in names)
     try:
-        iv = collect(path, args.start, args.end, users=set(users) if users and needs_logs else None)
+        plan = choose(path, system=args.system, segment=args.segment)
+        for note in plan.notes:
+            print(f"ztwin report: note: {note}", file=sys.stderr)
+        iv = collect(
+            path, args.start, args.end, users=set(users) if users and needs_logs else None, segments=plan.ranges
+        )
+    except SegmentError as e:
+        return _error(str(e))
     except MonwriteError as e:
         return _error(f"{path}: offset {e.offset} (X'{e.offset:X}'): {e.reason}")
     except ReportError as e:
         return _error(str(e))
     except OSError as e:
         return _error(f"cannot open {path}: {e.strerror or e}")
-    stats = iv.stats
-    if stats is not None and stats["damage_count"]:
-        first = stats["damage"][0]
-        print(
-            f"ztwin report: warning: {path}: {stats['damage_count']} damaged span(s) skipped "
-            f"({stats['damaged_bytes']} bytes), the first at offset {first['offset']}: {first['reason']}",
-            file=sys.stderr,
-        )
+    # An error that ends the command carries the damage in its one line; on
+    # success the damage is a warning.
+    damage = damage_text(iv.stats)
+    also = f"; {damage}" if damage else ""
     if not iv.intervals and any(n not in CONFIG_ONLY for n in names):
         if window.interim and iv.data_start is not None:
             span = f"the file has samples from {iv.data_start:%Y/%m/%d %H:%M:%S} to {iv.data_end:%Y/%m/%d %H:%M:%S}"
-            return _error(f"no complete sample interval between --from and --to ({span})")
-        return _error(f"{path}: no complete sample interval (the file needs two sample sets with data)")
+            return _error(f"{path}: no complete sample interval between --from and --to ({span}){also}")
+        return _error(f"{path}: no complete sample interval (the file needs two sample sets with data){also}")
+    if users and needs_logs:
+        unknown = [u for u in users if u not in iv.seen_users and u not in iv.config.users]
+        if unknown:
+            return _error(_no_such_users(unknown, iv.seen_users | set(iv.config.users), path, iv.stopped_early))
+    if damage:
+        print(f"ztwin report: warning: {path}: {damage}", file=sys.stderr)
+    bad = implausible_text(iv)
+    if bad:
+        print(f"ztwin report: warning: {path}: {bad}", file=sys.stderr)
+    if iv.stats is not None and iv.stats.get("longer_warning"):
+        print(f"ztwin report: warning: {path}: {iv.stats['longer_warning']}", file=sys.stderr)
     reports = build_from(iv, names, users, **opts)
-    return _output(args, reports, path)
+    return _output(args, reports, path, out)
+
+
+def _outputs(args: argparse.Namespace, source: str) -> OutputDir | OutputFile | None:
+    """The checked output (``--html DIR``, ``-o OUT``) or None for stdout."""
+    if args.html:
+        return OutputDir(args.html, owner="ztwin report", inputs=[source], force=args.force)
+    if args.output is not None:
+        return OutputFile(args.output, inputs=[source], force=args.force)
+    return None
+
+
+def _no_such_users(unknown: list[str], known: set[str], path: str, partial: bool) -> str:
+    names = ", ".join(unknown)
+    where = f"{path} up to the end of the window" if partial else path
+    some = sorted(known)
+    seen = f"{len(some)} user(s) seen: {', '.join(some[:8])}{', ...' if len(some) > 8 else ''}" if some else "no users seen"
+    s = "" if len(unknown) == 1 else "s"
+    return f"-u {names}: no user{s} of that name in {where} ({seen})"
 
 
 #: The window totals each report reads (the rest read per-interval system sums
@@ -109,7 +156,9 @@ TOTALS_NEEDED = {
 }  # fmt: skip
 
 
-def _report_db(args: argparse.Namespace, names: list[str], opts: dict[str, object]) -> int:
+def _report_db(
+    args: argparse.Namespace, names: list[str], opts: dict[str, object], out: OutputDir | OutputFile | None
+) -> int:
     """Reports over a window of a history database."""
     from ztwin.history import HistoryError, open
 
@@ -121,25 +170,33 @@ def _report_db(args: argparse.Namespace, names: list[str], opts: dict[str, objec
     except HistoryError as e:
         return _error(str(e))
     reports = build_from(iv, names, users, **opts)
-    return _output(args, reports, args.db)
+    return _output(args, reports, args.db, out)
 
 
-def _output(args: argparse.Namespace, reports: dict[str, Report], path: str) -> int:
-    if args.html:
+def _output(args: argparse.Namespace, reports: dict[str, Report], path: str, out: OutputDir | OutputFile | None) -> int:
+    if isinstance(out, OutputDir):
         from ztwin.reports.html import write_html
 
         try:
-            out = write_html(reports, args.html, path)
-        except ReportError as e:
+            where = write_html(reports, out, path)
+        except OutputError as e:
             return _error(str(e))
         except OSError as e:
             return _error(f"cannot write {args.html}: {e.strerror or e}")
-        print(f"{out / 'index.html'}")
+        print(f"{where / 'index.html'}")
         return EXIT_OK
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        sys.stdout.reconfigure(encoding="utf-8")
-    _write(reports, args.format, sys.stdout)
-    sys.stdout.flush()
+    if out is None:
+        _write(reports, args.format, sys.stdout)
+        return EXIT_OK
+    try:
+        with out:
+            with out.open("w", encoding="utf-8", newline="") as f:
+                _write(reports, args.format, f)
+            out.commit()
+    except OutputError as e:
+        return _error(str(e))
+    except OSError as e:
+        return _error(f"cannot write {args.output}: {e.strerror or e}")
     return EXIT_OK
 
 
@@ -158,7 +215,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("file", metavar="FILE", nargs="?", help="MONWRITE file (or --db)")
     p.add_argument("--db", metavar="PATH", help="report from a history database instead (ztwin ingest)")
-    p.add_argument("--system", metavar="ID", help="the system of the database to report on (needed when it holds several)")
+    p.add_argument(
+        "--system",
+        metavar="ID",
+        help="the system to report on, in a database or in a file joining collections of several systems",
+    )
+    p.add_argument("--segment", type=int, metavar="N", help="only collection N of a file joining several (from 1)")
     p.add_argument("--by", choices=("hour", "day"), help="add the TREND report: system figures rolled up by hour or day")
     p.add_argument("--hours", metavar="H-H", help="TREND: only intervals ending in these hours (peak hours, e.g. 9-17)")
     p.add_argument("--weekdays", action="store_true", help="TREND: only Monday to Friday")
@@ -166,7 +228,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--from", dest="start", metavar="HH:MM:SS", help="first interval start (or YYYY-MM-DD HH:MM:SS)")
     p.add_argument("--to", dest="end", metavar="HH:MM:SS", help="last interval end (or YYYY-MM-DD HH:MM:SS)")
     p.add_argument("--format", choices=("text", "csv", "json"), default="text", help="output format (default text)")
-    p.add_argument("--html", metavar="DIR", help="write an index and one HTML page per report into DIR")
+    dest = p.add_mutually_exclusive_group()
+    dest.add_argument("-o", "--output", metavar="OUT", help="write the reports to OUT (atomically) instead of stdout")
+    dest.add_argument(
+        "--html",
+        metavar="DIR",
+        help="write an index and one HTML page per report into DIR (new, empty, or written by ztwin before)",
+    )
+    p.add_argument("--force", action="store_true", help="if OUT or DIR is a symbolic link, write where it points")
     p.add_argument(
         "-u", "--user", action="append", dest="users", metavar="USERID", help="user for USTATLOG/UPAGELOG (repeatable)"
     )

@@ -68,6 +68,9 @@ def sysconf(iv: Intervals, **_: Any) -> Report:
         {"cpu": a, "type": CPU_TYPES.get(t, NA) if t is not None else NA} for a, t in sorted(c.cpus.items())
     ]
     page_slots = sum(p.slots or 0 for p in c.paging if p.area_type == "PAGE") if c.paging else None
+    if not page_slots and iv.exposure_info:
+        # MRMTRPAG without a size: the page slots of the exposures (MRSTOASP_CALPAGE).
+        page_slots = sum(e.get("page_slots") or 0 for e in iv.exposure_info.values()) or page_slots
     row: dict[str, Any] = {
         "system_id": c.system_id,
         "cp_level": c.cp_level,

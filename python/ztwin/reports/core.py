@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ztwin.monitor import layouts
+from ztwin.monitor import layouts, read_options
 from ztwin.reports.metrics import system_metrics
 
 if TYPE_CHECKING:
@@ -110,6 +110,20 @@ def counter_delta(prev: int, cur: int, modulus: int | None, down: bool = False) 
 _DOWN_START = 0x7FFF_FFFF_0000_0000
 
 
+#: The most a time counter in TOD units rises per second: 64 processors'
+#: worth, with 5% for clock jitter (crates/ztwin-analysis, delta.rs).
+MAX_TIME_PER_S = 64.0 * 1.05 * TOD_PER_S
+#: The most another cumulative counter rises per second for one key.
+MAX_COUNT_PER_S = 5.0e6
+#: Service time per I/O (seconds) above which a device sample is implausible.
+MAX_SERVICE_S = 30.0
+
+
+def max_per_s(name: str) -> float:
+    """The plausible ceiling of a counter field's rise per second."""
+    return MAX_TIME_PER_S if _TYPES.get(name) in ("Dur", "Tod") else MAX_COUNT_PER_S
+
+
 class Tracker:
     """Previous samples of one record type's counters, per key.
 
@@ -117,23 +131,29 @@ class Tracker:
     the immediately preceding sample set and belongs to the same generation
     (logon, vary-on), otherwise stores the sample as a new baseline and returns
     None. A delta is None where either sample lacks the field (an older,
-    shorter record).
+    shorter record). A sample whose counters rose by more than they can
+    (:func:`max_per_s`) is implausible: None, and the key's next sample is a
+    new baseline (the kernel's rule, docs/reports.md).
     """
 
-    __slots__ = ("downs", "fields", "mods", "prev")
+    __slots__ = ("downs", "fields", "implausible", "maxes", "mods", "prev")
 
     def __init__(self, fields: Iterable[str], down: Iterable[str] = ()) -> None:
         self.fields = tuple(fields)
         downs = set(down)
         self.mods = tuple(wrap_modulus(n) for n in self.fields)
         self.downs = tuple(n in downs for n in self.fields)
+        self.maxes = tuple(max_per_s(n) for n in self.fields)
         self.prev: dict[Any, tuple[int, int, Any, list[Any]]] = {}
+        #: Whether the last delta() gave None because the sample was implausible.
+        self.implausible = False
 
     def note(self, key: Any, seq: int, tod: int, f: Fields, gen: Any = None) -> None:
         """Store a sample without differencing (outside the report window)."""
         self.prev[key] = (seq, tod, gen, [f.get(n) for n in self.fields])
 
     def delta(self, key: Any, seq: int, tod: int, f: Fields, gen: Any = None) -> tuple[float, list[int | None]] | None:
+        self.implausible = False
         cur = [f.get(n) for n in self.fields]
         prev = self.prev.get(key)
         self.prev[key] = (seq, tod, gen, cur)
@@ -154,6 +174,11 @@ class Tracker:
                 if d is None:  # a 64-bit time was reset: the whole sample is a new baseline
                     return None
                 append(d)
+        for d, mx in zip(out, self.maxes, strict=True):
+            if d is not None and d > mx * seconds:
+                del self.prev[key]  # implausible: the next sample is a new baseline
+                self.implausible = True
+                return None
         return seconds, out
 
 
@@ -549,6 +574,13 @@ class Intervals:
     data_start: datetime | None = None
     data_end: datetime | None = None
     sets: int = 0
+    #: User IDs with activity records in what was read (the window and before).
+    seen_users: set[str] = field(default_factory=set)
+    #: Samples left out of every figure because they cannot be (a counter that
+    #: rose by more than it can, a device busy beyond 100%, ...): dicts with
+    #: ``offset``, ``record``, ``key``, ``reason`` (the first 1000), and the count.
+    implausible: list[dict[str, Any]] = field(default_factory=list)
+    implausible_count: int = 0
     stats: Stats | None = None
     stopped_early: bool = False
     _total: tuple[int, Raw] | None = field(default=None, repr=False)
@@ -620,26 +652,22 @@ def apply_config(c: Config, name: str, tod: int, f: Fields) -> None:
             d.model = f.get("MTRDEV_CALMODLN") or d.model
             d.type_code = f.get("MTRDEV_RDEVTYPE")
             d.dev_class = f.get("MTRDEV_RDEVCLAS")
-            d.cylinders = f.get("MTRDEV_RDEVCYLS") or d.cylinders
             d.sid = f.get("MTRDEV_RDEVSID")
             base = f.get("MTRDEV_CALRDEVDEV")
             d.base = base if base and base != devno else None
     elif name == "MRMTRMEM":
-        g = f.get("MTRMEM_SYSGSTOR")
+        g = f.get("MTRMEM_RSAGSTOR")
         c.storage_bytes = g if g else f.get("MTRMEM_RSASTORE")
     elif name == "MRMTRPAG":
-        flag = f.get("MTRPAG_CALFLAG1")
-        bits = int(flag, 16) if isinstance(flag, str) and flag else 0
-        kind = next((t for b, t in AREA_TYPES.items() if bits & b), "?????")
+        # MTRPAG_CALTYPE: 'PAGE' or 'SPOL'; the extent is CALCYLNO cylinders from CALSTART.
+        kind = {"PAGE": "PAGE", "SPOL": "SPOOL"}.get(_text(f.get("MTRPAG_CALTYPE")) or "", "?????")
+        start, count = f.get("MTRPAG_CALSTART"), f.get("MTRPAG_CALCYLNO")
+        end = start + count - 1 if isinstance(start, int) and isinstance(count, int) and count else None
+        # Slots: cylinders times pages per cylinder (MTRPAG_RDCPCYL), when both are given.
+        ppc = f.get("MTRPAG_RDCPCYL")
+        slots = count * ppc if isinstance(count, int) and isinstance(ppc, int) and count and ppc else None
         c.paging.append(
-            PagingExtent(
-                _text(f.get("MTRPAG_CPVOLSER")) or "",
-                f.get("MTRPAG_RDEVDEV"),
-                kind,
-                f.get("MTRPAG_CALSTART"),
-                f.get("MTRPAG_CALEND"),
-                f.get("MTRPAG_CALSLOTS"),
-            )
+            PagingExtent(_text(f.get("MTRPAG_CPVOLSER")) or "", f.get("MTRPAG_RDEVDEV"), kind, start, end, slots)
         )
     elif name == "MRMTRSPR":
         c.sample_interval_s = f.get("MTRSPR_INTERVAL")
@@ -665,12 +693,13 @@ def user_conf(c: Config, prefix: str, f: Fields, source: str) -> UserConf | None
     userid = _text(f.get(f"{prefix}_VMDUSER"))
     if userid is None:
         return None
-    flags = f.get(f"{prefix}_VMDFLAGS")
+    # CALSTAT X'40' is VMDQDSPU (QUICKDSP) on IBM's MRUSELON page.
+    flags = f.get(f"{prefix}_CALSTAT")
     logon = f.get(f"{prefix}_CALTODON")
     u = UserConf(
         userid,
         vcpus=f.get(f"{prefix}_VMDCPUCT"),
-        quickdsp=bool(int(flags, 16) & 0x80) if isinstance(flags, str) and flags else None,
+        quickdsp=bool(int(flags, 16) & 0x40) if isinstance(flags, str) and flags else None,
         relshare=f.get(f"{prefix}_VMDRELSH"),
         absshare=f.get(f"{prefix}_VMDABSSH"),
         maxshare=f.get(f"{prefix}_VMDMXSHR"),
@@ -840,6 +869,9 @@ def finish(iv: Intervals, totals: Mapping[str, Any], info: Mapping[str, Any]) ->
     iv.data_end = None if de is None else local_from_us(de)
     iv.sets = info.get("sets", 0)
     iv.stopped_early = bool(info.get("stopped_early"))
+    iv.seen_users = set(info.get("users_seen", ()))
+    iv.implausible = list(info.get("implausible", ()))
+    iv.implausible_count = int(info.get("implausible_count", 0))
     tt = {k: _table(v) for k, v in totals.items()}
     iv.cpus = dict(_totals(tt["cpu"], 1))
     iv.lpar = dict(_totals(tt["lpar"], 2))
@@ -849,6 +881,12 @@ def finish(iv: Intervals, totals: Mapping[str, Any], info: Mapping[str, Any]) ->
     sys_tot = tt["system"].to_pylist()
     if iv.intervals and sys_tot:
         iv._total = (len(iv.intervals), {k: v for k, v in sys_tot[0].items() if v is not None})
+    # A logon record (MRUSELON) has no virtual CPU count (IBM): count the user's
+    # virtual CPUs from its activity records, one per virtual CPU per interval.
+    for userid, u in c.users.items():
+        t = iv.users.get(userid)
+        if u.vcpus is None and t and t.get("seconds") and t.get("vcpu_seconds"):
+            u.vcpus = round(t["vcpu_seconds"] / t["seconds"])
 
 
 def _keyed_rows(t: Any, key_cols: list[str]) -> list[tuple[int, Any]]:
@@ -867,6 +905,9 @@ def collect(
     users: Selection = None,
     devices: Selection = None,
     exposures: Selection = None,
+    segments: list[tuple[int, int]] | None = None,
+    sink: Callable[[Mapping[str, Any]], None] | None = None,
+    step: int | None = None,
 ) -> Intervals:
     """Read a MONWRITE file once and aggregate it per sample interval.
 
@@ -874,7 +915,13 @@ def collect(
     ``YYYY-MM-DD HH:MM:SS``, local time of the monitored system) limit the
     intervals; ``users``/``devices``/``exposures`` select keys whose
     per-interval sums are kept (``"all"`` or a set; window totals are always
-    kept). Raises ``OSError``, :class:`~ztwin.monitor.MonwriteError` or
+    kept). ``segments``: byte ranges of the collections to read (the ranges of
+    :func:`ztwin.segments.choose`; None reads the whole file); at each later
+    range every counter starts a new baseline. ``sink``: instead of keeping
+    the selected keys' per-interval sums in the :class:`Intervals`, hand each
+    step's per-interval tables (Arrow, by entity) to ``sink``, ``step``
+    intervals at a time (bounded memory: ``ztwin diagnose``). Raises
+    ``OSError``, :class:`~ztwin.monitor.MonwriteError` or
     :class:`ReportError`.
 
     The aggregation runs in the Rust interval kernel (``crates/ztwin-analysis``),
@@ -885,14 +932,28 @@ def collect(
 
     window = Window.parse(start, end)
     sel_users = {u.upper() for u in users} if isinstance(users, set) else users
-    k = IntervalKernel(str(path), _spec(window.start), _spec(window.end), sel_users, devices, exposures)
+    ro = read_options()
+    k = IntervalKernel(
+        str(path),
+        _spec(window.start),
+        _spec(window.end),
+        sel_users,
+        devices,
+        exposures,
+        ro["release"],
+        ro["layouts"],
+        segments,
+    )
     iv = Intervals(str(path), Config(), window)
     detail = any(s is not None for s in (users, devices, exposures))
     more = True
     while more:
         # a step at a time: the Arrow tables of one step are converted and dropped
-        more = k.step(COLLECT_STEP)
-        add_intervals(iv, k.take(), detail=detail, series=True)
+        more = k.step(step or COLLECT_STEP)
+        tables = k.take()
+        add_intervals(iv, tables, detail=detail, series=sink is None)
+        if sink is not None:
+            sink(tables)
     info = k.info()
     if info["window_error"]:
         assert window.start is not None and window.end is not None
@@ -904,6 +965,19 @@ def collect(
 
 #: Intervals converted per kernel step in :func:`collect`.
 COLLECT_STEP = 2000
+
+
+def implausible_text(iv: Intervals) -> str | None:
+    """The samples left out as implausible, in one clause ("N implausible
+    sample(s) left out of the figures, the first at offset X: RECORD KEY:
+    reason"), or None if there were none."""
+    if not iv.implausible_count:
+        return None
+    head = f"{iv.implausible_count} implausible sample(s) left out of the figures"
+    if not iv.implausible:
+        return head
+    x = iv.implausible[0]
+    return f"{head}, the first at offset {x['offset']} (X'{x['offset']:X}'): {x['record']} {x['key']}: {x['reason']}"
 
 
 def iter_series(series: list[tuple[int, Raw]], intervals: list[SysInterval]) -> Iterator[tuple[SysInterval, Raw]]:

@@ -124,14 +124,15 @@ def cpowned(iv: Intervals, **_: Any) -> Report:
         m = exposure_metrics(raw, iv.devices.get(devno))
         info = iv.exposure_info.get(devno, {})
         ext = extents.get(devno)
+        flags = info.get("flags") or 0
+        found = next((t for b, t in AREA_TYPES.items() if flags & b), None)
+        if found is None:
+            found = "PAGE" if info.get("page_slots") else ("SPOOL" if info.get("spool_slots") else "?????")
         if ext is not None:
-            area = ext.area_type
+            # MTRPAG_CALTYPE when the file has it, else what the exposure says.
+            area = ext.area_type if ext.area_type != "?????" else found
             extent = f"{ext.start}-{ext.end}" if ext.start is not None and ext.end is not None else NA
         else:
-            flags = info.get("flags") or 0
-            found = next((t for b, t in AREA_TYPES.items() if flags & b), None)
-            if found is None:
-                found = "PAGE" if info.get("page_slots") else ("SPOOL" if info.get("spool_slots") else "?????")
             area = found
             extent = NA
         conf = cfg.devices.get(devno)

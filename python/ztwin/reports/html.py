@@ -3,27 +3,28 @@
 
 The plotly.js bundle that the plotly package ships is written once into the
 directory as ``plotly.min.js`` and every page loads it from there, so the pages
-work offline. The directory is built under a temporary name beside the target
-and renamed into place at the end: an error leaves no half-written directory.
+work offline. The directory is written through :class:`ztwin.safeout.OutputDir`:
+only a new or empty directory, or one ztwin wrote before (its
+``.ztwin-output`` marker), is used; the pages are built in a staging directory
+and moved in at the end, so an error leaves nothing half-written; files the user
+added to the directory are kept, and only ztwin's own files are replaced or
+removed.
 """
 
 from __future__ import annotations
 
 import html
 import os
-import shutil
-import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ztwin.reports.core import ReportError
 from ztwin.reports.text import render, run_time
+from ztwin.safeout import OutputDir
 
 if TYPE_CHECKING:
     from ztwin.reports.model import Report
 
-MARKER = ".ztwin-report"
 #: Longer series are drawn as lines only.
 MARKERS_UP_TO = 300
 PLOTLY_JS = "plotly.min.js"
@@ -136,52 +137,28 @@ def index_page(reports: dict[str, Report], source: str, when: datetime) -> str:
     return _page("ztwin report", body, False)
 
 
-def write_html(reports: dict[str, Report], out_dir: str | os.PathLike[str], source: str, when: datetime | None = None) -> Path:
-    """Write the index and report pages into ``out_dir`` (atomically replaced)."""
+def write_html(
+    reports: dict[str, Report],
+    out_dir: str | os.PathLike[str] | OutputDir,
+    source: str,
+    when: datetime | None = None,
+) -> Path:
+    """Write the index and report pages into ``out_dir``.
+
+    ``out_dir`` is a path or an :class:`~ztwin.safeout.OutputDir` the caller
+    checked before reading the file; a path is checked here. Raises
+    :class:`~ztwin.safeout.OutputError` for a directory ztwin must not write.
+    """
     import plotly.offline  # type: ignore[import-untyped]
 
     when = when or run_time()
-    target = Path(out_dir)
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise ReportError(f"cannot write {target}: {parent} is not a directory")
-    if target.exists() and not _replaceable(target):
-        raise ReportError(
-            f"{target} exists and was not written by ztwin report; remove it or choose another directory"
-        )
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
-    try:
-        (tmp / PLOTLY_JS).write_text(plotly.offline.get_plotlyjs(), encoding="utf-8")
+    out = out_dir if isinstance(out_dir, OutputDir) else OutputDir(out_dir, owner="ztwin report", inputs=[source])
+    with out:
+        stage = out.stage
+        (stage / PLOTLY_JS).write_text(plotly.offline.get_plotlyjs(), encoding="utf-8")
         links = " ".join(f'<a href="{page_name(r)}">{html.escape(r.label)}</a>' for r in reports.values())
         nav = f'<nav><a href="index.html">Index</a> {links}</nav>'
         for rep in reports.values():
-            (tmp / page_name(rep)).write_text(report_page(rep, when, nav), encoding="utf-8")
-        (tmp / "index.html").write_text(index_page(reports, source, when), encoding="utf-8")
-        (tmp / MARKER).write_text("written by ztwin report\n", encoding="utf-8")
-        os.chmod(tmp, 0o755)
-        _swap(tmp, target)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return target
-
-
-def _replaceable(target: Path) -> bool:
-    if not target.is_dir():
-        return False
-    return (target / MARKER).exists() or not any(target.iterdir())
-
-
-def _swap(tmp: Path, target: Path) -> None:
-    if not target.exists():
-        os.rename(tmp, target)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
-    os.rmdir(old)
-    os.rename(target, old)
-    try:
-        os.rename(tmp, target)
-    except BaseException:
-        os.rename(old, target)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
+            (stage / page_name(rep)).write_text(report_page(rep, when, nav), encoding="utf-8")
+        (stage / "index.html").write_text(index_page(reports, source, when), encoding="utf-8")
+        return out.commit()

@@ -195,7 +195,8 @@ def lpar(iv: Intervals, **_: Any) -> Report:
                 "susp_pct": None,
                 "vmld_pct": None,
                 "logld_pct": None,
-                "type": CPU_TYPES.get(t, NA) if t is not None else NA,
+                # SYTCUP gives the processor type as text (LCXCPTYP, LCPTYPE).
+                "type": CPU_TYPES.get(t, NA) if isinstance(t, int) else (t or NA),
                 "seconds": m["seconds"],
             }
             if own and c in iv.cpus:

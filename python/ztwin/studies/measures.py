@@ -144,7 +144,10 @@ def weighted(rows: Sequence[dict[str, Any]], key: str, weight: str) -> float | N
 # Record-table figures (the benchmarks use these)
 # --------------------------------------------------------------------------
 
-RECORDS = ["MRMTRSYS", "MRIODDEV", "MRSTOASP", "MRUSEACT", "MRUSEINT", "MRSYTPRP", "MRSYTUWT", "MRSYTSYP", "MRSYTXSP", "MRSYTRSG"]
+RECORDS = [
+    "MRMTRSYS", "MRIODDEV", "MRSTOASP", "MRUSEACT", "MRUSEINT", "MRSYTPRP", "MRSYTUWT", "MRSYTSYP", "MRSYTXSP",
+    "MRSYTRSG", "MRPRCPRP",
+]  # fmt: skip
 TOD_UNITS_PER_S = 4096e6
 
 
@@ -193,10 +196,23 @@ def paging_ssch_rate(data: Data, t0: float, t1: float) -> float:
     return float(((d["STOASP_EXPCTSRD"] + d["STOASP_EXPCTSWR"]) / d["T"]).sum())
 
 
+def _is_paging(data: Data) -> pd.Series:
+    """Per MRIODDEV row: whether the device is a paging exposure (has MRSTOASP records)."""
+    dev = data.frames["MRIODDEV"]
+    return dev["IODDEV_RDEVDEV"].isin(set(data.frames["MRSTOASP"]["STOASP_RDEVDEV"]))
+
+
+def hf_samples(data: Data, t0: float, t1: float) -> float:
+    """High-frequency samples taken between t0 and t1 (PRCPRP_HFCOUNT; every
+    processor counts every sample)."""
+    d = deltas(data.frames["MRPRCPRP"], ["PRCPRP_PFXCPUAD"], ["PRCPRP_HFCOUNT"], data.at(t0), data.at(t1))
+    return float(d["PRCPRP_HFCOUNT"].max()) if len(d) else 0.0
+
+
 def paging_busy_sum(data: Data, t0: float, t1: float) -> float:
     """Sum over paging volumes of %busy = (connect + disconnect) / T (MRIODDEV)."""
     dev = data.frames["MRIODDEV"]
-    paging = dev[(dev["IODDEV_CALFLAGS"].str.upper() == "80")]
+    paging = dev[_is_paging(data)]
     d = deltas(paging, ["IODDEV_RDEVDEV"], ["IODDEV_SCMCNTIM", "IODDEV_SCMDDTIM"], data.at(t0), data.at(t1))
     return float((100 * (d["IODDEV_SCMCNTIM"] + d["IODDEV_SCMDDTIM"]) * 128e-6 / d["T"]).sum())
 
@@ -204,7 +220,7 @@ def paging_busy_sum(data: Data, t0: float, t1: float) -> float:
 def paging_service_ms(data: Data, t0: float, t1: float) -> float:
     """Average service time (pending + disconnect + connect) per paging I/O."""
     dev = data.frames["MRIODDEV"]
-    paging = dev[(dev["IODDEV_CALFLAGS"].str.upper() == "80")]
+    paging = dev[_is_paging(data)]
     cols = ["IODDEV_SCMCNTIM", "IODDEV_SCMDDTIM", "IODDEV_SCMFPTIM", "IODDEV_SCGCOUNT"]
     d = deltas(paging, ["IODDEV_RDEVDEV"], cols, data.at(t0), data.at(t1))
     n = d["IODDEV_SCGCOUNT"].sum()
@@ -216,9 +232,10 @@ def paging_service_ms(data: Data, t0: float, t1: float) -> float:
 def paging_queue(data: Data, t0: float, t1: float) -> float:
     """Largest average queue length on any paging volume (HF samples)."""
     dev = data.frames["MRIODDEV"]
-    paging = dev[(dev["IODDEV_CALFLAGS"].str.upper() == "80")]
-    d = deltas(paging, ["IODDEV_RDEVDEV"], ["IODDEV_HFQUEUE", "IODDEV_HFCOUNT"], data.at(t0), data.at(t1))
-    q = d["IODDEV_HFQUEUE"] / d["IODDEV_HFCOUNT"].where(d["IODDEV_HFCOUNT"] > 0)
+    paging = dev[_is_paging(data)]
+    d = deltas(paging, ["IODDEV_RDEVDEV"], ["IODDEV_HFRDEVCT"], data.at(t0), data.at(t1))
+    n = hf_samples(data, t0, t1)
+    q = d["IODDEV_HFRDEVCT"] / n if n > 0 else d["IODDEV_HFRDEVCT"] * 0
     return float(q.max()) if len(q) else 0.0
 
 
@@ -237,16 +254,16 @@ def _response_ms(data: Data, t0: float, t1: float, paging: bool) -> float:
     high-frequency queue samples (average queue length / I/O rate), averaged
     over devices weighted by their I/Os."""
     dev = data.frames["MRIODDEV"]
-    is_paging = dev["IODDEV_CALFLAGS"].str.upper() == "80"
+    is_paging = _is_paging(data)
     paging = dev[is_paging if paging else ~is_paging]
-    cols = ["IODDEV_SCMCNTIM", "IODDEV_SCMDDTIM", "IODDEV_SCMFPTIM", "IODDEV_SCGCOUNT", "IODDEV_HFQUEUE", "IODDEV_HFCOUNT"]
+    cols = ["IODDEV_SCMCNTIM", "IODDEV_SCMDDTIM", "IODDEV_SCMFPTIM", "IODDEV_SCGCOUNT", "IODDEV_HFRDEVCT"]
     d = deltas(paging, ["IODDEV_RDEVDEV"], cols, data.at(t0), data.at(t1))
     d = d[d["IODDEV_SCGCOUNT"] > 0]
     if d.empty:
         return 0.0
     serv = (d["IODDEV_SCMCNTIM"] + d["IODDEV_SCMDDTIM"] + d["IODDEV_SCMFPTIM"]) * 0.128 / d["IODDEV_SCGCOUNT"]
     rate = d["IODDEV_SCGCOUNT"] / d["T"]
-    queue = d["IODDEV_HFQUEUE"] / d["IODDEV_HFCOUNT"].where(d["IODDEV_HFCOUNT"] > 0, 1)
+    queue = d["IODDEV_HFRDEVCT"] / max(hf_samples(data, t0, t1), 1.0)
     resp = serv + 1000 * queue / rate
     return float((resp * d["IODDEV_SCGCOUNT"]).sum() / d["IODDEV_SCGCOUNT"].sum())
 

@@ -38,9 +38,8 @@ def _io(devno: int, k: int, rate: float, pend: float, disc: float, conn: float, 
     n = int(rate * 60 * k)
     return device_record(
         devno, "LDB307", SCGSSCH=n, SCGCOUNT=n, SCMFPTIM=int(n * pend * UNITS_PER_MS),
-        SCMDDTIM=int(n * disc * UNITS_PER_MS), SCMCNTIM=int(n * conn * UNITS_PER_MS), HFCOUNT=30 * k,
+        SCMDDTIM=int(n * disc * UNITS_PER_MS), SCMCNTIM=int(n * conn * UNITS_PER_MS),
         HFQUEUE=int(30 * k * queue), RDEVMDCH=int(mdc * 60 * k),
-        CALRDEVDEV=BASE if devno in ALIASES else devno,
     )  # fmt: skip
 
 
@@ -61,7 +60,7 @@ def write_s5(path: Path, intervals: int = 4, busy_from: int = 0) -> Path:
             user_s += 55.0 if hot else 22.0
             wait_s += 3.0 if hot else 36.0
         for c in range(2):
-            recs += cpu_records(c, user_s=user_s, sys_s=2.0 * k, wait_s=wait_s, emul_s=user_s * 0.98)
+            recs += cpu_records(c, user_s=user_s, sys_s=2.0 * k, wait_s=wait_s, emul_s=user_s * 0.98, hf=30 * k)
         # the users are charged 99% of the processor time (capture ratio .99), T/V 1.02
         for u in ("LINUX01", "LINUX02"):
             ttime = 0.99 * (user_s + 2.0 * k)

@@ -105,7 +105,12 @@ def test_emergency_scan_alone_is_not_duress() -> None:
     f = by_id(run(period(emergency(40.0))))["emergency-scan"]
     assert f.severity == "info" and "not duress" in f.explanation
     checklist = f.evidence[1].rows
-    assert {r["answer"] for r in checklist} == {"no"}
+    assert {r["duress"] for r in checklist} == {False}
+    # the study's questions keep their wording: "Is ... OK?" is answered yes when nothing fired
+    assert {r["question"]: r["answer"] for r in checklist if r["answer"] == "yes"} == {
+        "Is paging MLOAD OK?": "yes",
+        "Is paging blocking factor OK?": "yes",
+    }
     assert any(r["question"] == "Is DASD page rate > XSTORE page rate?" for r in checklist)
     assert "emergency-scan" not in by_id(run(period(emergency(5.0))))
 

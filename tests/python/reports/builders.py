@@ -72,7 +72,7 @@ def config_records(
             {"MTRSPR_INTERVAL": interval, "MTRSPR_HFRATE": 200, "MTRSPR_SDOMAINS": "DE", "MTRSPR_HDOMAINS": "0E"},
         )
     )
-    recs.append(("MRMTRMEM", {"MTRMEM_RSASTORE": 2**31, "MTRMEM_SYSGSTOR": 2**31}))
+    recs.append(("MRMTRMEM", {"MTRMEM_RSASTORE": 2**31, "MTRMEM_RSAGSTOR": 2**31}))
     for u in users:
         recs.append(
             ("MRMTRUSR", {"MTRUSR_VMDUSER": u, "MTRUSR_VMDCPUCT": 1, "MTRUSR_VMDRELSH": 100, "MTRUSR_VMDSSIZE": 131072})
@@ -94,8 +94,10 @@ def cpu_records(
     pgout: int = 0,
     migr: int = 0,
     steals: int = 0,
+    hf: int = 0,
 ) -> list[Rec]:
-    """The per-CPU records with cumulative values (times in seconds)."""
+    """The per-CPU records with cumulative values (times in seconds); ``hf`` is
+    the count of high-frequency samples taken (PRCPRP_HFCOUNT)."""
     return [
         (
             "MRSYTPRP",
@@ -119,6 +121,7 @@ def cpu_records(
         ),
         ("MRSYTXSP", {"SYTXSP_PFXCPUAD": cpu, "SYTXSP_PLSPGIN": pgin, "SYTXSP_PLSPGOUT": pgout, "SYTXSP_PLSPGMRD": migr}),
         ("MRSYTRSP", {"SYTRSP_PFXCPUAD": cpu, "SYTRSP_PLSSTLFR": steals}),
+        ("MRPRCPRP", {"PRCPRP_PFXCPUAD": cpu, "PRCPRP_HFCOUNT": hf}),
     ]
 
 
@@ -146,7 +149,7 @@ def user_records(
 
 
 def device_record(devno: int, volser: str = "", **fields: int | str) -> Rec:
-    f: dict[str, Any] = {"IODDEV_RDEVDEV": devno, "IODDEV_RDEVSER": volser, "IODDEV_RDEVCLAS": 4, "IODDEV_RDEVTYPE": 4}
+    f: dict[str, Any] = {"IODDEV_RDEVDEV": devno, "IODDEV_RDEVSER": volser}
     f.update({f"IODDEV_{k}": v for k, v in fields.items()})
     return ("MRIODDEV", f)
 
@@ -169,7 +172,7 @@ def write_synthetic(path: Path, intervals: int, users: int = 40, devices: int = 
         for c in range(cpus):
             recs += cpu_records(
                 c, user_s=20.0 * i, sys_s=2.0 * i, wait_s=38.0 * i, emul_s=18.0 * i, ssch=600 * i,
-                pages_read=300 * i, pages_written=120 * i, pgin=60 * i, pgout=60 * i, steals=30 * i,
+                pages_read=300 * i, pages_written=120 * i, pgin=60 * i, pgout=60 * i, steals=30 * i, hf=30 * i,
             )  # fmt: skip
         recs.append(("MRSYTRSG", {"SYTRSG_RSAAVAIL": 5000 + i % 7, "SYTRSG_RSAPGABL": 500_000}))
         recs.append(("MRSTORSG", {"STORSG_RSAAVLLT": 1000, "STORSG_RSAAVLHT": 3000, "STORSG_RSAEMERG": i // 10}))
@@ -187,7 +190,7 @@ def write_synthetic(path: Path, intervals: int, users: int = 40, devices: int = 
                 device_record(
                     devno, f"VOL{d:03d}", SCGSSCH=1000 * i, SCGCOUNT=1000 * i, SCMSSCH=(1000 * i) % 65536,
                     SCMCOUNT=(1000 * i) % 65536, SCMCNTIM=(20_000 * i) % 2**32, SCMFPTIM=2000 * i,
-                    SCMDDTIM=1000 * i, HFCOUNT=30 * i, HFQUEUE=3 * i,
+                    SCMDDTIM=1000 * i, HFQUEUE=3 * i,
                 )  # fmt: skip
             )
             if d < devices // 2:

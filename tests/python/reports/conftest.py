@@ -34,7 +34,7 @@ def write_basic(path: Path) -> Path:
     f.event_set(at(0), [("MRMTREPR", {"MTREPR_EDOMAINS": "08"})])
     for i in (1, 2, 3, 4):
         if i == 3:  # LINUX03 logs on between 10:02 and 10:03
-            f.event_set(at(150), [("MRUSELON", {"USELON_VMDUSER": "LINUX03", "USELON_VMDCPUCT": 1})])
+            f.event_set(at(150), [("MRUSELON", {"USELON_VMDUSER": "LINUX03"})])
         if i == 4:  # LINUX02 logs off between 10:03 and 10:04
             f.event_set(at(200), [("MRUSELOF", {"USELOF_VMDUSER": "LINUX02"})])
         k = i - 1  # completed intervals since the baseline
@@ -46,10 +46,12 @@ def write_basic(path: Path) -> Path:
         recs += cpu_records(
             0, user_s=10 + 30 * k, sys_s=2 + 6 * k, wait_s=48 + 24 * k, emul_s=8 + 24 * k, ssch=ssch0,
             pages_read=1200 * k, pages_written=600 * k, pgin=600 * k, pgout=900 * k, migr=60 * k, steals=120 * k,
+            hf=30 * k,
         )  # fmt: skip
         recs += cpu_records(
-            1, user_s=5 + 12 * k, sys_s=1 + 3 * k, wait_s=54 + 45 * k, emul_s=4 + 9 * k, ssch=600 * k, pgin=300 * k
-        )
+            1, user_s=5 + 12 * k, sys_s=1 + 3 * k, wait_s=54 + 45 * k, emul_s=4 + 9 * k, ssch=600 * k, pgin=300 * k,
+            hf=30 * k,
+        )  # fmt: skip
         recs.append(("MRSYTRSG", {"SYTRSG_RSAAVAIL": [5000, 4000, 2000, 3000][k], "SYTRSG_RSAPGABL": 500_000}))
         recs.append(
             (
@@ -71,15 +73,16 @@ def write_basic(path: Path) -> Path:
             (
                 "MRSYTCUP",
                 {
-                    "SYTCUP_LCXLPNUM": 3,
-                    "SYTCUP_LCXCPCNT": 2,
-                    "SYTCUP_LCXPNAME": "LPTEST",
-                    "SYTCUP_LCXWEIGHT": 500,
-                    "SYTCUP_LCXCPUTY": 3,
-                    "SYTCUP_LCPU": [
-                        {"SYTCUP_LCCCPUAD": 0, "SYTCUP_LCCDSPTM": int((12 + 36 * k) * 4096e6), "SYTCUP_LCCCPUTY": 3},
-                        {"SYTCUP_LCCCPUAD": 1, "SYTCUP_LCCDSPTM": int((6 + 15 * k) * 4096e6), "SYTCUP_LCCCPUTY": 3},
-                    ],
+                    "SYTCUP_LCUPPNUM": 3,
+                    "SYTCUP_LCUPCPCT": 2,
+                    "SYTCUP_LCUPNAME": "LPTEST",
+                    "SYTCUP_LCPTYPE": "IFL",
+                    "SYTCUP_CPUDATA": [
+                        {"SYTCUP_LCUCPUID": 0, "SYTCUP_LCUCWGHT": 500, "SYTCUP_LCUCACTM": int((12 + 36 * k) * 4096e6),
+                         "SYTCUP_LCXCPTYP": "IFL"},
+                        {"SYTCUP_LCUCPUID": 1, "SYTCUP_LCUCWGHT": 500, "SYTCUP_LCUCACTM": int((6 + 15 * k) * 4096e6),
+                         "SYTCUP_LCXCPTYP": "IFL"},
+                    ],  # fmt: skip
                 },
             )
         )
@@ -87,14 +90,14 @@ def write_basic(path: Path) -> Path:
             (
                 "MRSYTCUP",
                 {
-                    "SYTCUP_LCXLPNUM": 5,
-                    "SYTCUP_LCXCPCNT": 1,
-                    "SYTCUP_LCXPNAME": "OTHER",
-                    "SYTCUP_LCXWEIGHT": 300,
-                    "SYTCUP_LCXCPUTY": 3,
-                    "SYTCUP_LCPU": [
-                        {"SYTCUP_LCCCPUAD": 0, "SYTCUP_LCCDSPTM": int(30 * k * 4096e6), "SYTCUP_LCCCPUTY": 3},
-                    ],
+                    "SYTCUP_LCUPPNUM": 5,
+                    "SYTCUP_LCUPCPCT": 1,
+                    "SYTCUP_LCUPNAME": "OTHER",
+                    "SYTCUP_LCPTYPE": "IFL",
+                    "SYTCUP_CPUDATA": [
+                        {"SYTCUP_LCUCPUID": 0, "SYTCUP_LCUCWGHT": 300, "SYTCUP_LCUCACTM": int(30 * k * 4096e6),
+                         "SYTCUP_LCXCPTYP": "IFL"},
+                    ],  # fmt: skip
                 },
             )
         )
@@ -136,22 +139,22 @@ def write_basic(path: Path) -> Path:
         # disc 5, conn 20 units (128 us) per I/O; connect time wraps 2**32; HF queue 0.5.
         recs.append(
             device_record(
-                0x0200, "PAG001", CALFLAGS="80", SCGSSCH=1000 + 3000 * k, SCGCOUNT=1000 + 3000 * k, SCMSSCH=7,
+                0x0200, "PAG001", SCGSSCH=1000 + 3000 * k, SCGCOUNT=1000 + 3000 * k, SCMSSCH=7,
                 SCMCOUNT=7, SCMCNTIM=(W32 - 30000 + 60000 * k) % W32, SCMFPTIM=6000 * k, SCMDDTIM=15000 * k,
-                HFCOUNT=30 * k, HFQUEUE=15 * k,
+                HFQUEUE=15 * k,
             )  # fmt: skip
         )
         # 0201: 16-bit SCM only, wrapping at 10:02; +600 SSCH, conn 25, pend 1 units per I/O; no queue.
         recs.append(
             device_record(
                 0x0201, "USR001", SCMSSCH=(65000 + 600 * k) % 65536, SCMCOUNT=(65000 + 600 * k) % 65536,
-                SCMCNTIM=15000 * k, SCMFPTIM=600 * k, HFCOUNT=30 * k,
+                SCMCNTIM=15000 * k, SCMFPTIM=600 * k,
             )  # fmt: skip
         )
         if i >= 3:  # 0300 comes online: baseline at 10:03; +600 SSCH, conn 10 units, queue 1.0
             j = i - 3
             recs.append(
-                device_record(0x0300, "NEW001", SCGSSCH=600 * j, SCGCOUNT=600 * j, SCMCNTIM=6000 * j, HFCOUNT=30 * j,
+                device_record(0x0300, "NEW001", SCGSSCH=600 * j, SCGCOUNT=600 * j, SCMCNTIM=6000 * j,
                               HFQUEUE=30 * j)  # fmt: skip
             )
         recs.append(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ztwin.monitor import read
 from ztwin.reports.core import (
-    AREA_TYPES,
+    MAX_SERVICE_S,
     TOD_PER_S,
     CompactRaw,
     Config,
@@ -247,10 +247,14 @@ _HF_FIELDS = [
     ("hf_e", "USEINT_HFELIG2"),
     ("hf_e", "USEINT_HFELIG3"),
 ]
+# IODDEV_HFRDEVCT / HFCTIO: high-frequency counts of queued requests and of
+# I/O active, RDEVMCIA: minidisk-cache I/Os avoided (meanings inferred from the
+# names). The number of high-frequency samples is not in the record: it is the
+# processors' (PRCPRP_HFCOUNT).
 _DEV_FIELDS = [
-    "IODDEV_RDEVSSCH", "IODDEV_HFCOUNT", "IODDEV_HFQUEUE", "IODDEV_HFBUSY",
+    "IODDEV_HFRDEVCT", "IODDEV_HFCTIO",
     "IODDEV_SCMSSCH", "IODDEV_SCMCOUNT", "IODDEV_SCMCNTIM", "IODDEV_SCMFPTIM",
-    "IODDEV_SCMDDTIM", "IODDEV_SCMCQTIM", "IODDEV_SCGSSCH", "IODDEV_SCGCOUNT", "IODDEV_RDEVMDCH",
+    "IODDEV_SCMDDTIM", "IODDEV_SCMCQTIM", "IODDEV_SCGSSCH", "IODDEV_SCGCOUNT", "IODDEV_RDEVMCIA",
 ]  # fmt: skip
 _EXP_FIELDS = [
     "STOASP_EXPCTSRD", "STOASP_EXPCTSWR", "STOASP_EXPCTPRD", "STOASP_EXPCTPWR",
@@ -272,12 +276,27 @@ _SYS_LEVEL_KEYS = [(k, "users_" + k) for k, _ in _ACT_LEVELS]
 DASD_CLASS = 0x04
 
 
-def device_raw(seconds: float, d: list[int | None], cur: Fields) -> Raw:
+def device_implausible(raw: Raw) -> bool:
+    """A device busy beyond the interval or serving an I/O beyond
+    MAX_SERVICE_S (times in 128 us units)."""
+    t = raw["seconds"]
+    busy = (float(raw.get("conn", 0.0)) + float(raw.get("disc", 0.0))) * 128e-6
+    if t > 0.0 and busy > 1.05 * t + 0.01:
+        return True
+    io = float(raw.get("measured", 0.0))
+    serv = (float(raw.get("conn", 0.0)) + float(raw.get("pend", 0.0)) + float(raw.get("disc", 0.0))) * 128e-6
+    return io >= 1.0 and serv / io > MAX_SERVICE_S
+
+
+def device_raw(seconds: float, d: list[int | None], cur: Fields, hf_samples: float | None = None) -> Raw:
     """Additive sums of one device interval from MRIODDEV deltas (in
     ``_DEV_FIELDS`` order). The SSCH and measured-I/O counts come from the
     32-bit SCG counters when the record has them (non-zero), else from the
-    16-bit SCM counters, else from CP's RDEVSSCH."""
-    (rdevssch, hfcount, hfqueue, hfbusy, scmssch, scmcount, conn, pend, disc, cuq, scgssch, scgcount, mdc) = d
+    16-bit SCM counters, else from CP's RDEVSSCH. The high-frequency sample
+    count, absent from the record, is ``hf_samples`` (the processors')."""
+    (hfqueue, hfbusy, scmssch, scmcount, conn, pend, disc, cuq, scgssch, scgcount, mdc) = d
+    rdevssch = None
+    hfcount = hf_samples or None
     raw: Raw = {"seconds": seconds}
     ssch = scgssch if cur.get("IODDEV_SCGSSCH") and scgssch is not None else scmssch
     if ssch is None:
@@ -319,6 +338,8 @@ class Collector:
         self._seen_end = False
         self._prev_end: int | None = None
         self._seq = 0
+        self._set_cpus = 0
+        self._set_cpu_bad = False
         self._from: datetime | None = None
         self._to: datetime | None = None
         self._resolved = False
@@ -334,7 +355,7 @@ class Collector:
         self._hf = Tracker([n for _, n in _HF_FIELDS])
         self._dev = Tracker(_DEV_FIELDS)
         self._exp = Tracker(_EXP_FIELDS)
-        self._lcpu = Tracker(["SYTCUP_LCCDSPTM", "SYTCUP_LCCOVHTM"])
+        self._lcpu = Tracker(["SYTCUP_LCUCACTM", "SYTCUP_LCUCLPTM"])
 
     # -- reading ---------------------------------------------------------
 
@@ -350,6 +371,12 @@ class Collector:
                 # A writer that never closes its sets with MRMTREND: take the last one.
                 self._close_set(self._set_last)
         self.iv.stats = reader.stats()
+        # A logon record (MRUSELON) has no virtual CPU count (IBM): count the
+        # user's virtual CPUs from its activity records.
+        for userid, u in self.iv.config.users.items():
+            t = self.iv.users.get(userid)
+            if u.vcpus is None and t and t.get("seconds") and t.get("vcpu_seconds"):
+                u.vcpus = round(t["vcpu_seconds"] / t["seconds"])
         return self.iv
 
     def _record(self, rec: Mapping[str, Any]) -> None:
@@ -408,26 +435,21 @@ class Collector:
                 d.model = f.get("MTRDEV_CALMODLN") or d.model
                 d.type_code = f.get("MTRDEV_RDEVTYPE")
                 d.dev_class = f.get("MTRDEV_RDEVCLAS")
-                d.cylinders = f.get("MTRDEV_RDEVCYLS") or d.cylinders
                 d.sid = f.get("MTRDEV_RDEVSID")
                 base = f.get("MTRDEV_CALRDEVDEV")
                 d.base = base if base and base != devno else None
         elif name == "MRMTRMEM":
-            g = f.get("MTRMEM_SYSGSTOR")
+            g = f.get("MTRMEM_RSAGSTOR")
             c.storage_bytes = g if g else f.get("MTRMEM_RSASTORE")
         elif name == "MRMTRPAG":
-            flag = f.get("MTRPAG_CALFLAG1")
-            bits = int(flag, 16) if isinstance(flag, str) and flag else 0
-            kind = next((t for b, t in AREA_TYPES.items() if bits & b), "?????")
+            # MTRPAG_CALTYPE: 'PAGE' or 'SPOL'; the extent is CALCYLNO cylinders from CALSTART.
+            kind = {"PAGE": "PAGE", "SPOL": "SPOOL"}.get(_text(f.get("MTRPAG_CALTYPE")) or "", "?????")
+            start, count = f.get("MTRPAG_CALSTART"), f.get("MTRPAG_CALCYLNO")
+            end = start + count - 1 if isinstance(start, int) and isinstance(count, int) and count else None
+            ppc = f.get("MTRPAG_RDCPCYL")
+            slots = count * ppc if isinstance(count, int) and isinstance(ppc, int) and count and ppc else None
             c.paging.append(
-                PagingExtent(
-                    _text(f.get("MTRPAG_CPVOLSER")) or "",
-                    f.get("MTRPAG_RDEVDEV"),
-                    kind,
-                    f.get("MTRPAG_CALSTART"),
-                    f.get("MTRPAG_CALEND"),
-                    f.get("MTRPAG_CALSLOTS"),
-                )
+                PagingExtent(_text(f.get("MTRPAG_CPVOLSER")) or "", f.get("MTRPAG_RDEVDEV"), kind, start, end, slots)
             )
         elif name == "MRMTRSPR":
             c.sample_interval_s = f.get("MTRSPR_INTERVAL")
@@ -450,12 +472,13 @@ class Collector:
         userid = _text(f.get(f"{prefix}_VMDUSER"))
         if userid is None:
             return None
-        flags = f.get(f"{prefix}_VMDFLAGS")
+        # CALSTAT X'40' is VMDQDSPU (QUICKDSP) on IBM's MRUSELON page.
+        flags = f.get(f"{prefix}_CALSTAT")
         logon = f.get(f"{prefix}_CALTODON")
         u = UserConf(
             userid,
             vcpus=f.get(f"{prefix}_VMDCPUCT"),
-            quickdsp=bool(int(flags, 16) & 0x80) if isinstance(flags, str) and flags else None,
+            quickdsp=bool(int(flags, 16) & 0x40) if isinstance(flags, str) and flags else None,
             relshare=f.get(f"{prefix}_VMDRELSH"),
             absshare=f.get(f"{prefix}_VMDABSSH"),
             maxshare=f.get(f"{prefix}_VMDMXSHR"),
@@ -533,6 +556,16 @@ class Collector:
         self._globals(records, seq, iv)
         self._lpar(records, seq, iv)
         self._users(records, seq, iv)
+        if iv is not None:
+            tt, cu = iv.raw.get("user_ttime"), iv.raw.get("cpu_user")
+            if tt is not None and (cu is None or self._set_cpu_bad):
+                iv.raw.pop("user_ttime", None)
+                iv.raw.pop("user_vtime", None)
+            elif tt is not None and cu is not None:
+                busy = cu + iv.raw.get("cpu_sys", 0.0)
+                if tt > 1.05 * busy + 0.01 * iv.seconds:  # capture ratio above 1: implausible
+                    iv.raw.pop("user_ttime", None)
+                    iv.raw.pop("user_vtime", None)
         self._devices(records, seq, iv)
         self._exposures(records, seq, iv)
         if iv is not None:
@@ -542,6 +575,8 @@ class Collector:
             self.iv.intervals.append(iv)
 
     def _cpus(self, records: dict[str, list[tuple[int, Fields]]], seq: int, iv: SysInterval | None) -> None:
+        self._set_cpus = len({f.get("SYTPRP_PFXCPUAD", 0) for _, f in records.get("MRSYTPRP", [])})
+        self._set_cpu_bad = False
         for rec, keyf, keys, tr in self._cpu:
             rows = records.get(rec)
             if not rows:
@@ -554,8 +589,12 @@ class Collector:
                     continue
                 r = tr.delta(cpu, seq, tod, f)
                 if r is None:
+                    self._set_cpu_bad |= rec == "MRSYTPRP" and tr.implausible
                     continue
                 seconds, d = r
+                if rec == "MRSYTPRP" and any(v is not None and v / TOD_PER_S > 1.05 * seconds + 0.01 for v in d[:4]):
+                    self._set_cpu_bad = True
+                    continue  # a CPU time longer than the interval: implausible
                 seen = True
                 per = iv.cpus.setdefault(cpu, {})
                 if rec == "MRSYTPRP":
@@ -619,21 +658,22 @@ class Collector:
             return
         lpars = self.iv.config.lpars
         for tod, f in rows:
-            pname = _text(f.get("SYTCUP_LCXPNAME")) or f"LP{f.get('SYTCUP_LCXLPNUM')}"
-            flags = f.get("SYTCUP_LCXFLAGS")
+            pname = _text(f.get("SYTCUP_LCUPNAME")) or f"LP{f.get('SYTCUP_LCUPPNUM')}"
             info = lpars.setdefault(pname, {})
+            # One record per partition, or (from z/VM 6.3) several: entries are
+            # keyed by partition and CPU, never by record.
             info.update(
-                number=f.get("SYTCUP_LCXLPNUM"),
-                logical_cpus=f.get("SYTCUP_LCXCPCNT"),
-                weight=f.get("SYTCUP_LCXWEIGHT"),
-                dedicated=bool(int(flags, 16) & 0x80) if isinstance(flags, str) and flags else None,
-                cpu_type=f.get("SYTCUP_LCXCPUTY"),
+                number=f.get("SYTCUP_LCUPPNUM"),
+                logical_cpus=f.get("SYTCUP_LCUPCPCT"),
+                weight=None,
+                dedicated=None,
+                cpu_type=_text(f.get("SYTCUP_LCPTYPE")),
             )
-            entries = f.get("SYTCUP_LCPU") or []
+            entries = f.get("SYTCUP_CPUDATA") or []
             lcpus = info.setdefault("lcpus", {})
             for e in entries:
-                cpu = e.get("SYTCUP_LCCCPUAD")
-                lcpus[cpu] = {"weight": e.get("SYTCUP_LCCWEIGHT"), "cpu_type": e.get("SYTCUP_LCCCPUTY")}
+                cpu = e.get("SYTCUP_LCUCPUID")
+                lcpus[cpu] = {"weight": e.get("SYTCUP_LCUCWGHT"), "cpu_type": _text(e.get("SYTCUP_LCXCPTYP"))}
                 key = (pname, cpu)
                 if iv is None:
                     self._lcpu.note(key, seq, tod, e)
@@ -684,6 +724,10 @@ class Collector:
                 r = self._act_time.delta(key, seq, tod, f, g)
                 if r is None:
                     continue
+                tt = r[1][0]
+                cpus = self._set_cpus or 64
+                if tt is not None and tt / TOD_PER_S > 1.05 * r[0] * cpus + 0.01:
+                    continue  # more processor time than the processors give
                 seconds = seconds or r[0]
                 add(raw, "vcpu_seconds", r[0])
                 for (k, _), v in zip(_ACT_TIME_FIELDS, r[1], strict=True):
@@ -766,12 +810,14 @@ class Collector:
                 continue
             gen = self._dev_gen.get(devno, 0)
             info = self.iv.device_info.setdefault(devno, {})
+            # Type, class and PAV base are in the device configuration (MRMTRDEV).
+            conf = self.iv.config.devices.get(devno)
             info.update(
                 volser=_text(f.get("IODDEV_RDEVSER")) or "",
-                type_code=f.get("IODDEV_RDEVTYPE"),
-                dev_class=f.get("IODDEV_RDEVCLAS"),
-                flags=f.get("IODDEV_CALFLAGS"),
-                base=f.get("IODDEV_CALRDEVDEV"),
+                type_code=None if conf is None else conf.type_code,
+                dev_class=None if conf is None else conf.dev_class,
+                flags=None,
+                base=None if conf is None else conf.base,
             )
             if iv is None:
                 self._dev.note(devno, seq, tod, f, gen)
@@ -780,8 +826,11 @@ class Collector:
             if r is None:
                 continue
             seen = True
-            raw = device_raw(r[0], r[1], f)
+            samples = max((per.get("hf_count") or 0 for per in iv.cpus.values()), default=0)
+            raw = device_raw(r[0], r[1], f, samples)
             raw["intervals"] = 1
+            if device_implausible(raw):
+                continue
             merge(self.iv.devices.setdefault(devno, {}), raw)
             if _wanted(self.sel_devices, devno):
                 self.iv.device_series.setdefault(devno, []).append((iv.index, CompactRaw(raw, "device")))  # type: ignore[arg-type]

@@ -61,7 +61,10 @@ class Counters:
 
 def write_file(path: Path, plans: list[dict[str, Any]]) -> Path:
     f = MonFile(path)
-    f.sample_set(START, config_records(2, USERS[:2], interval=60))
+    # Device class and type are in the device configuration (MRMTRDEV).
+    devconf = [("MRMTRDEV", {"MTRDEV_RDEVDEV": d, "MTRDEV_RDEVCLAS": 4 if d != 0x300 else 1,
+                             "MTRDEV_RDEVTYPE": 0x04 if d != 0x300 else 0x10}) for d in DEVICES]  # fmt: skip
+    f.sample_set(START, config_records(2, USERS[:2], interval=60) + devconf)
     c = Counters()
     t = 0
     for n, p in enumerate(plans):
@@ -81,6 +84,8 @@ def write_file(path: Path, plans: list[dict[str, Any]]) -> Path:
             recs.append(("MRSYTXSP", {"SYTXSP_PFXCPUAD": cpu, "SYTXSP_PLSPGIN": c.get(cpu, "PGIN", next(s), 32)}))
             recs.append(("MRSTORSP", {"STORSP_PFXCPUAD": cpu, "STORSP_PLSLTD1": c.get(cpu, "LTD1", next(s), 32),
                                       "STORSP_PLSELIGE": c.get(cpu, "ELIGE", next(s), 32)}))  # fmt: skip
+            # The processors' high-frequency sample count (devices use it: MRIODDEV has none).
+            recs.append(("MRPRCPRP", {"PRCPRP_PFXCPUAD": cpu, "PRCPRP_HFCOUNT": c.get(cpu, "HFC", abs(next(s)), 32)}))
         if p["globals"]:
             recs.append(("MRSYTRSG", {"SYTRSG_RSAAVAIL": 4000 + abs(next(s)), "SYTRSG_RSAFRQWT": c.get(0, "FRQWT", next(s), 32)}))
             recs.append(("MRSTORSG", {"STORSG_RSAAVLLT": 1000, "STORSG_RSAEMERG": c.get(0, "EMERG", next(s), 32)}))
@@ -90,9 +95,11 @@ def write_file(path: Path, plans: list[dict[str, Any]]) -> Path:
         if p["lpar"]:
             recs.append(("MRSYTCUG", {"SYTCUG_LCUTNPAR": 2, "SYTCUG_LCUTPCCT": 4, "SYTCUG_LPARNAME": "LPTEST"}))
             recs.append(("MRSYTCUP", {
-                "SYTCUP_LCXLPNUM": 3, "SYTCUP_LCXCPCNT": 2, "SYTCUP_LCXPNAME": "LPTEST", "SYTCUP_LCXWEIGHT": 500,
-                "SYTCUP_LCPU": [{"SYTCUP_LCCCPUAD": k, "SYTCUP_LCCDSPTM": c.get(("lp", k), "DSP", next(s) * 10**6, 60),
-                                 "SYTCUP_LCCOVHTM": c.get(("lp", k), "OVH", next(s) * 10**4, 60)} for k in p["cpus"]],
+                "SYTCUP_LCUPPNUM": 3, "SYTCUP_LCUPCPCT": 2, "SYTCUP_LCUPNAME": "LPTEST", "SYTCUP_LCPTYPE": "CP",
+                "SYTCUP_CPUDATA": [{"SYTCUP_LCUCPUID": k, "SYTCUP_LCUCWGHT": 500, "SYTCUP_LCXCPTYP": "CP",
+                                    "SYTCUP_LCUCACTM": c.get(("lp", k), "DSP", next(s) * 10**6, 60),
+                                    "SYTCUP_LCUCLPTM": c.get(("lp", k), "OVH", next(s) * 10**4, 60)}
+                                   for k in p["cpus"]],
             }))  # fmt: skip
         for u in p["users"]:
             for v in range(p["vcpus"]):
@@ -112,14 +119,13 @@ def write_file(path: Path, plans: list[dict[str, Any]]) -> Path:
                     "USEINT_HFELIG1": c.get((u, v), "ELIG1", next(s), 32),
                 }))  # fmt: skip
         for d in p["devices"]:
-            cls = 4 if d != 0x300 else 1
             recs.append(("MRIODDEV", {
-                "IODDEV_RDEVDEV": d, "IODDEV_RDEVSER": f"V{d:04X}", "IODDEV_RDEVCLAS": cls,
+                "IODDEV_RDEVDEV": d, "IODDEV_RDEVSER": f"V{d:04X}",
                 "IODDEV_SCMSSCH": c.get(d, "SSCH", next(s), 16), "IODDEV_SCMCOUNT": c.get(d, "CNT", next(s), 16),
                 "IODDEV_SCGSSCH": c.get(d, "GSSCH", next(s), 32) if d == 0x201 else 0,
                 "IODDEV_SCMCNTIM": c.get(d, "CNTIM", next(s), 32), "IODDEV_SCMFPTIM": c.get(d, "FPTIM", next(s), 32),
-                "IODDEV_SCMDDTIM": c.get(d, "DDTIM", next(s), 32), "IODDEV_HFCOUNT": c.get(d, "HFC", abs(next(s)), 32),
-                "IODDEV_HFQUEUE": c.get(d, "HFQ", next(s), 32),
+                "IODDEV_SCMDDTIM": c.get(d, "DDTIM", next(s), 32), "IODDEV_HFCTIO": c.get(d, "HFC", abs(next(s)), 32),
+                "IODDEV_HFRDEVCT": c.get(d, "HFQ", next(s), 32),
             }))  # fmt: skip
             if d != 0x300:
                 recs.append(("MRSTOASP", {
@@ -133,7 +139,7 @@ def write_file(path: Path, plans: list[dict[str, Any]]) -> Path:
         ev: list[tuple[str, dict[str, Any]]] = []
         for e in p["events"]:
             if e == "on":
-                ev.append(("MRUSELON", {"USELON_VMDUSER": p["event_user"], "USELON_VMDCPUCT": 1}))
+                ev.append(("MRUSELON", {"USELON_VMDUSER": p["event_user"]}))
             elif e == "off":
                 ev.append(("MRUSELOF", {"USELOF_VMDUSER": p["event_user"]}))
             elif e == "von":
@@ -216,7 +222,7 @@ def test_per_sample_flags(tmp_path: Path) -> None:
 
     f = MonFile(tmp_path / "flags.monwrite")
     f.sample_set(START, config_records(1, []))
-    dev = lambda n, ssch: ("MRIODDEV", {"IODDEV_RDEVDEV": n, "IODDEV_RDEVCLAS": 4, "IODDEV_SCMSSCH": ssch})  # noqa: E731
+    dev = lambda n, ssch: ("MRIODDEV", {"IODDEV_RDEVDEV": n, "IODDEV_SCMSSCH": ssch})  # noqa: E731
     cpu = lambda t: ("MRSYTPRP", {"SYTPRP_PFXCPUAD": 0, "SYTPRP_PFXTOTWT": t, "SYTPRP_PFXPRBTM": PRBTM_START})  # noqa: E731
     f.sample_set(START + 60 * S, [dev(0x200, 65_000), cpu(10 * S)])
     f.sample_set(START + 120 * S, [dev(0x200, 100), cpu(40 * S)])  # SCMSSCH wraps

@@ -153,11 +153,12 @@ def test_html_directory_is_written_whole(basic_file: Path, tmp_path: Path, capsy
     page = (out_dir / "syssumlg.html").read_text()
     assert '<script src="plotly.min.js"' in page and "Plotly.newPlot" in page
     assert "cdn" not in page.lower()  # nothing fetched from the network
-    # a second run replaces its own earlier output
-    (out_dir / "stale.html").write_text("old")
+    # a second run replaces its own earlier output and keeps what the user added
+    (out_dir / "notes.html").write_text("mine")
     code, _, _ = run(capsys, "report", basic_file, "-r", "CPU", "--html", out_dir)
     assert code == 0
-    assert {p.name for p in out_dir.iterdir()} == {"index.html", "plotly.min.js", "cpu.html", ".ztwin-report"}
+    assert {p.name for p in out_dir.iterdir()} == {"index.html", "plotly.min.js", "cpu.html", ".ztwin-output", "notes.html"}
+    assert (out_dir / "notes.html").read_text() == "mine"
     assert [p.name for p in tmp_path.iterdir()] == ["html"]  # no temporary directories left
 
 
@@ -167,7 +168,7 @@ def test_html_refuses_a_foreign_directory(basic_file: Path, tmp_path: Path, caps
     (mine / "notes.txt").write_text("keep me")
     code, out, err = run(capsys, "report", basic_file, "--html", mine)
     assert code == 2 and out == ""
-    assert "was not written by ztwin report" in err
+    assert f"ztwin report: {mine} is not empty and was not written by ztwin" in err
     assert [p.name for p in mine.iterdir()] == ["notes.txt"]
 
 
@@ -218,8 +219,21 @@ def test_source_date_epoch_fixes_the_run_time(basic_file: Path, capsys: pytest.C
     assert code == 0 and out.startswith("FCX100  Run 2023/11/14 22:13:20")
 
 
-def test_user_log_names_a_user_without_data(basic_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "report", basic_file, "-r", "USTATLOG", "-u", "nobody", "-u", "linux03")
+def test_user_log_names_a_user_without_data_in_the_window(basic_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # LINUX03 logs on at 10:02:30; its first sample (10:03) is only a baseline
+    code, out, _ = run(capsys, "report", basic_file, "-r", "USTATLOG", "-u", "linux01", "-u", "linux03", "--to", "10:03:00")
     assert code == 0
-    assert "Wait State Data Log for User LINUX03" in out
-    assert out.rstrip().endswith("No data for user NOBODY in the selected period")
+    assert "Wait State Data Log for User LINUX01" in out
+    assert out.rstrip().endswith("No data for user LINUX03 in the selected period")
+
+
+@pytest.mark.parametrize("report", ["USTATLOG", "UPAGELOG"])
+def test_user_log_of_a_user_the_file_does_not_have(
+    basic_file: Path, capsys: pytest.CaptureFixture[str], report: str
+) -> None:
+    code, out, err = run(capsys, "report", basic_file, "-r", report, "-u", "nosuch", "-u", "linux03")
+    assert code == 2 and out == ""
+    assert err == (
+        f"ztwin report: -u NOSUCH: no user of that name in {basic_file} "
+        "(3 user(s) seen: LINUX01, LINUX02, LINUX03)\n"
+    )

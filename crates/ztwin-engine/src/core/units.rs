@@ -81,16 +81,30 @@ impl Size {
 
 impl<'de> Deserialize<'de> for Size {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            N(u64),
-            S(String),
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = Size;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a size: a string such as \"768M\" or a whole number of bytes")
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Size, E> {
+                Ok(Size(n))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Size, E> {
+                u64::try_from(n)
+                    .map(Size)
+                    .map_err(|_| E::custom(format!("a size cannot be negative ({n})")))
+            }
+            fn visit_f64<E: de::Error>(self, x: f64) -> Result<Size, E> {
+                Err(E::custom(format!(
+                    "a size is a string such as \"768M\" or a whole number of bytes, not the float {x:?}"
+                )))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Size, E> {
+                parse_size(s).map(Size).map_err(E::custom)
+            }
         }
-        match Raw::deserialize(d)? {
-            Raw::N(n) => Ok(Size(n)),
-            Raw::S(s) => parse_size(&s).map(Size).map_err(de::Error::custom),
-        }
+        d.deserialize_any(V)
     }
 }
 
@@ -100,25 +114,60 @@ pub struct Duration(pub Ns);
 
 impl<'de> Deserialize<'de> for Duration {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            N(f64),
-            S(String),
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = Duration;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(
+                    "a duration: a string such as \"10s\" or \"3.1ms\", or a number of seconds",
+                )
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Duration, E> {
+                self.visit_f64(n as f64)
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Duration, E> {
+                self.visit_f64(n as f64)
+            }
+            fn visit_f64<E: de::Error>(self, x: f64) -> Result<Duration, E> {
+                if x.is_finite() && x >= 0.0 {
+                    Ok(Duration((x * 1e9).round() as Ns))
+                } else {
+                    Err(E::custom(format!(
+                        "a duration is a non-negative number of seconds or a string such as \"10s\", not {x:?}"
+                    )))
+                }
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Duration, E> {
+                parse_duration(s).map(Duration).map_err(E::custom)
+            }
         }
-        match Raw::deserialize(d)? {
-            Raw::N(n) if n.is_finite() && n >= 0.0 => Ok(Duration((n * 1e9).round() as Ns)),
-            Raw::N(n) => Err(de::Error::custom(format!(
-                "duration {n} must be a non-negative number of seconds"
-            ))),
-            Raw::S(s) => parse_duration(&s).map(Duration).map_err(de::Error::custom),
-        }
+        d.deserialize_any(V)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_and_durations_say_what_they_expect() {
+        #[derive(Deserialize, Debug)]
+        struct T {
+            #[allow(dead_code)]
+            s: Option<Size>,
+            #[allow(dead_code)]
+            d: Option<Duration>,
+        }
+        let e = |text: &str| serde_json::from_str::<T>(text).unwrap_err().to_string();
+        assert!(e(r#"{"s": 4.5e9}"#).starts_with(
+            "a size is a string such as \"768M\" or a whole number of bytes, not the float 4500000000.0"
+        ));
+        assert!(e(r#"{"s": -5}"#).starts_with("a size cannot be negative (-5)"));
+        assert!(e(r#"{"s": true}"#).contains("expected a size: a string such as \"768M\""));
+        assert!(e(r#"{"d": -1.5}"#).starts_with("a duration is a non-negative number of seconds"));
+        let ok: T = serde_json::from_str(r#"{"s": "1G", "d": 2}"#).unwrap();
+        assert_eq!((ok.s.unwrap().0, ok.d.unwrap().0), (1 << 30, 2 * SEC));
+    }
 
     #[test]
     fn sizes() {

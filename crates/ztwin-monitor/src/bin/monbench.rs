@@ -31,7 +31,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use ztwin_monitor::layout::{
     self, decode_field, decode_field_ref, decode_group, group_entries, FieldType, RecordDecoder,
-    RecordLayout, Value, ValueRef, DEFAULT_RELEASE,
+    RecordLayout, Value, ValueRef,
 };
 use ztwin_monitor::writer::{MonwriteWriter, RecordMut, RecordSet};
 use ztwin_monitor::{dump, tod, Reader, SetKind};
@@ -196,21 +196,20 @@ fn push_series(set: &mut RecordSet, s: &mut Series, rng: &mut Rng, tod: u64, nam
     }
 }
 
-/// MRSYTCUP: fixed part plus one 24-byte logical-CPU entry per CPU.
+/// MRSYTCUP: fixed part plus one logical-CPU entry (40 bytes) per CPU.
 fn push_sytcup(set: &mut RecordSet, rng: &mut Rng, tod: u64, dsp: &mut [u64; CPUS]) {
     let l = layout::by_name("MRSYTCUP").expect("MRSYTCUP");
     let g = l.group.as_ref().expect("SYTCUP group");
-    let (base, elen) = (48usize, 24usize);
+    let (base, elen) = (l.size as usize, g.entry_size as usize);
     let mut rec = set
         .push(l.domain, l.record, tod, base + CPUS * elen)
         .expect("SYTCUP fits");
     rec.set_u(l.f("SYTCUP_CALCPUOF"), base as u64)
         .set_u(l.f("SYTCUP_CALCPULN"), elen as u64)
-        .set_u(l.f("SYTCUP_LCXLPNUM"), 3)
-        .set_u(l.f("SYTCUP_LCXCPCNT"), CPUS as u64)
-        .set_text(l.f("SYTCUP_LCXPNAME"), "LPAR03")
-        .set_u(l.f("SYTCUP_LCXWEIGHT"), 300)
-        .set_u(l.f("SYTCUP_LCXPHYCT"), 16);
+        .set_u(l.f("SYTCUP_LCUPPNUM"), 3)
+        .set_u(l.f("SYTCUP_LCUPCPCT"), CPUS as u64)
+        .set_text(l.f("SYTCUP_LCUPNAME"), "LPAR03")
+        .set_text(l.f("SYTCUP_LCPTYPE"), "IFL");
     for (c, d) in dsp.iter_mut().enumerate() {
         *d += rng.below(290_000_000) * tod::UNITS_PER_US;
         let o = base + c * elen;
@@ -218,11 +217,15 @@ fn push_sytcup(set: &mut RecordSet, rng: &mut Rng, tod: u64, dsp: &mut [u64; CPU
             bytes: &mut rec.bytes[o..o + elen],
         };
         for f in g.fields {
+            if !f.ty.is_numeric() {
+                e.set_text(f, "IFL");
+                continue;
+            }
             let v = match f.name {
-                "SYTCUP_LCCCPUAD" => c as u64,
-                "SYTCUP_LCCWEIGHT" => 300,
-                "SYTCUP_LCCDSPTM" => *d,
-                "SYTCUP_LCCOVHTM" => *d / 20,
+                "SYTCUP_LCUCPUID" => c as u64,
+                "SYTCUP_LCUCWGHT" => 300,
+                "SYTCUP_LCUCACTM" => *d,
+                "SYTCUP_LCUCLPTM" => *d / 20,
                 _ => rng.below(256),
             };
             e.set_u(f, v);
@@ -591,7 +594,7 @@ fn json(path: &str) -> Result<(), String> {
     let mut json_bytes = 0u64;
     while let Some(rec) = r.next_record().map_err(|e| e.to_string())? {
         out.clear();
-        dump::record_json(&mut out, &rec, DEFAULT_RELEASE);
+        dump::record_json(&mut out, &rec);
         json_bytes += out.len() as u64 + 1; // + newline
     }
     black_box(&out);

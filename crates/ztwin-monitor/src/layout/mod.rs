@@ -19,14 +19,18 @@
 
 #[rustfmt::skip]
 mod tables;
+pub mod pack;
 mod plan;
+mod release;
 
 use crate::ebcdic::{self, Ebcdic};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+pub use pack::{LayoutPack, LayoutSet, PackError};
 pub use plan::{decode_plan, DecodePlan, DecodedRecord, FieldValues, RecordDecoder};
-pub use tables::LAYOUTS;
+pub use release::{detect_release, ReleaseGuess, ReleaseSource};
+pub use tables::{ALIASES, LAYOUTS, RETIRED};
 
 /// Where a layout fact comes from (spec section 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -128,8 +132,28 @@ pub struct GroupDef {
     pub offset_field: &'static str,
     /// Name of the U2/U4 field holding the length of one entry.
     pub len_field: &'static str,
+    /// Length of one entry in the layout's release (what a writer puts in the
+    /// length field; readers always use the length field).
+    pub entry_size: u16,
     /// Fields of one entry; offsets are relative to the entry start.
     pub fields: &'static [FieldDef],
+}
+
+impl GroupDef {
+    /// Entry field by IBM name (or a former ztwin name, see [`ALIASES`]).
+    pub fn field(&self, name: &str) -> Option<&'static FieldDef> {
+        find_field(self.fields, name)
+    }
+
+    /// Entry field by name, as [`RecordLayout::f`] (retired names give
+    /// [`RETIRED_FIELD`], other unknown names panic).
+    pub fn f(&self, name: &str) -> &'static FieldDef {
+        match self.field(name) {
+            Some(f) => f,
+            None if retired_reason(name).is_some() => &RETIRED_FIELD,
+            None => panic!("{} entries have no field {}", self.name, name),
+        }
+    }
 }
 
 /// What CP writes a record for.
@@ -154,12 +178,70 @@ impl RecordKind {
     }
 }
 
-/// A z/VM release, e.g. 5.4 = `Release(5, 4)`.
+/// A z/VM release, e.g. 5.4 = `Release(5, 4)`. `"7.3".parse()` and
+/// `Release::to_string()` give and take the `V.R` form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Release(pub u8, pub u8);
 
+impl Release {
+    /// The releases the tables describe, oldest first. Layouts of other
+    /// releases are those of the nearest earlier one of these (the oldest for
+    /// anything before 5.3).
+    pub const KNOWN: [Release; 10] = [
+        Release(5, 3),
+        Release(5, 4),
+        Release(6, 1),
+        Release(6, 2),
+        Release(6, 3),
+        Release(6, 4),
+        Release(7, 1),
+        Release(7, 2),
+        Release(7, 3),
+        Release(7, 4),
+    ];
+
+    /// Position in [`Release::KNOWN`] of the release whose layouts apply.
+    #[inline]
+    pub fn known_index(self) -> usize {
+        Release::KNOWN.iter().rposition(|&k| k <= self).unwrap_or(0)
+    }
+}
+
+impl std::fmt::Display for Release {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
+
+impl std::str::FromStr for Release {
+    type Err = String;
+
+    /// `V.R` with V and R in 0..=255 (`7.3`; `z/VM 7.3` and `7.3.0` too).
+    fn from_str(s: &str) -> Result<Release, String> {
+        let t = s.trim();
+        let t = t
+            .strip_prefix("z/VM")
+            .or_else(|| t.strip_prefix("z/vm"))
+            .unwrap_or(t)
+            .trim();
+        let mut parts = t.split('.');
+        let bad = || format!("{s:?} is not a z/VM release (expected V.R, e.g. 7.3)");
+        let v: u8 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        let r: u8 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        match parts.next() {
+            None => {}
+            Some(m) if m.parse::<u8>().is_ok() && parts.next().is_none() => {}
+            Some(_) => return Err(bad()),
+        }
+        if v == 0 {
+            return Err(bad());
+        }
+        Ok(Release(v, r))
+    }
+}
+
 /// The release whose layouts the twin writes and the reader assumes when a file
-/// does not say otherwise (z/VM 5.4 used the 5.3 record maps for these records).
+/// does not say otherwise.
 pub const DEFAULT_RELEASE: Release = Release(5, 4);
 
 /// Layout of one record type in one range of releases.
@@ -179,22 +261,85 @@ pub struct RecordLayout {
     pub src: Confidence,
     pub fields: &'static [FieldDef],
     pub group: Option<GroupDef>,
-    /// One line saying where the layout comes from and what is unconfirmed.
+    /// Releases whose IBM page (for 5.3: zpmd's struct) showed this layout's
+    /// size; releases outside the tables' range (4.x, 5.1, 5.2, 7.5) may be
+    /// listed too. See [`RecordLayout::confidence_in`].
+    pub seen: &'static [Release],
+    /// Where the offsets come from (IBM page names `monNNN`, zpmd structs).
+    pub source: &'static str,
+    /// One line saying what the layout covers and what is unconfirmed.
     pub note: &'static str,
 }
 
+/// What [`RecordLayout::f`] gives for a field name ztwin no longer has (see
+/// [`RETIRED`]): a field that fits no record, so writing it stores nothing.
+pub static RETIRED_FIELD: FieldDef = FieldDef {
+    name: "(retired)",
+    offset: u16::MAX,
+    ty: FieldType::U1,
+    src: Confidence::Inferred,
+};
+
+/// `name` in `fields`, or the field a former name in [`ALIASES`] now stands for.
+fn find_field(fields: &'static [FieldDef], name: &str) -> Option<&'static FieldDef> {
+    if let Some(f) = fields.iter().find(|f| f.name == name) {
+        return Some(f);
+    }
+    let new = ALIASES.iter().find(|(old, _)| *old == name)?.1;
+    fields.iter().find(|f| f.name == new)
+}
+
+/// Why a former ztwin field name is gone, if it is one (see [`RETIRED`]).
+pub fn retired_reason(name: &str) -> Option<&'static str> {
+    RETIRED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, why)| *why)
+}
+
+/// The current name of a former ztwin field name (see [`ALIASES`]).
+pub fn alias_of(name: &str) -> Option<&'static str> {
+    ALIASES
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map(|(_, new)| *new)
+}
+
 impl RecordLayout {
-    /// Field by IBM name (exact match).
+    /// Field by IBM name, or by a former ztwin name listed in [`ALIASES`].
     pub fn field(&self, name: &str) -> Option<&'static FieldDef> {
-        self.fields.iter().find(|f| f.name == name)
+        find_field(self.fields, name)
     }
 
-    /// Field by IBM name; panics with the record name when it does not exist.
-    /// For code that builds records from a known layout (a missing name is a
-    /// programming error caught by the tests).
+    /// Field by IBM name (or former name). A name listed in [`RETIRED`] gives
+    /// [`RETIRED_FIELD`], which writers skip; any other unknown name panics
+    /// with the record name: for code that builds records from a known layout,
+    /// a missing name is a programming error caught by the tests.
     pub fn f(&self, name: &str) -> &'static FieldDef {
-        self.field(name)
-            .unwrap_or_else(|| panic!("{} has no field {}", self.name, name))
+        match self.field(name) {
+            Some(f) => f,
+            None if retired_reason(name).is_some() => &RETIRED_FIELD,
+            None => panic!("{} has no field {}", self.name, name),
+        }
+    }
+
+    /// Whether the size of this layout was seen for `release`, or for releases
+    /// on both sides of it (IBM only appends fields, so equal sizes on both
+    /// sides mean the same map in between).
+    pub fn covers(&self, release: Release) -> bool {
+        self.seen.contains(&release)
+            || (self.seen.iter().any(|&s| s < release) && self.seen.iter().any(|&s| s > release))
+    }
+
+    /// Confidence of field `f` of this layout in `release`: the field's own tag
+    /// where the layout is [`covers`](RecordLayout::covers)ed, [`Confidence::Inferred`]
+    /// where the layout was carried over from another release.
+    pub fn confidence_in(&self, f: &FieldDef, release: Release) -> Confidence {
+        if self.covers(release) {
+            f.src
+        } else {
+            Confidence::Inferred
+        }
     }
 }
 
@@ -204,7 +349,7 @@ pub(crate) const DENSE_DOMAINS: usize = 16;
 pub(crate) const DENSE_RECORDS: usize = 64;
 pub(crate) const DENSE: usize = DENSE_DOMAINS * DENSE_RECORDS;
 
-/// [`lookup`] in [`DEFAULT_RELEASE`] for each dense (domain, record) slot.
+/// [`lookup`] in one release for each dense (domain, record) slot.
 pub(crate) type DenseLayouts = [Option<&'static RecordLayout>; DENSE];
 
 /// Slot of (domain, record) in the dense tables (`domain * 64 + record`), if it
@@ -220,12 +365,13 @@ pub(crate) fn dense_slot(domain: u8, record: u16) -> Option<usize> {
 
 /// Index from (domain, record) to layout candidates, built once.
 struct Index {
-    /// The [`DEFAULT_RELEASE`] answer of [`lookup`] for each dense slot.
-    default: Box<DenseLayouts>,
+    /// Per release of [`Release::KNOWN`] (same position): the answer of
+    /// [`lookup`] for each dense slot.
+    dense: Vec<Box<DenseLayouts>>,
     /// Every candidate per (domain, record), oldest `since` first.
     by_key: HashMap<(u8, u16), Vec<&'static RecordLayout>>,
-    /// Newest layout per IBM record name.
-    by_name: HashMap<&'static str, &'static RecordLayout>,
+    /// (domain, record) per IBM record name.
+    by_name: HashMap<&'static str, (u8, u16)>,
     /// Per layout of [`LAYOUTS`] (same position): its group's offset and
     /// entry-length fields, resolved once.
     group_fields: Vec<Option<(&'static FieldDef, &'static FieldDef)>>,
@@ -243,32 +389,40 @@ fn index() -> &'static Index {
     }
 }
 
+/// The dense table of every release of [`Release::KNOWN`] for `by_key`.
+fn dense_tables(by_key: &HashMap<(u8, u16), Vec<&'static RecordLayout>>) -> Vec<Box<DenseLayouts>> {
+    Release::KNOWN
+        .iter()
+        .map(|&rel| {
+            let mut t: Box<DenseLayouts> = Box::new([None; DENSE]);
+            for (&(d, r), cands) in by_key {
+                if let Some(s) = dense_slot(d, r) {
+                    t[s] = pick(cands, rel);
+                }
+            }
+            t
+        })
+        .collect()
+}
+
 #[cold]
 #[inline(never)]
 fn build_index() -> &'static Index {
     INDEX.get_or_init(|| {
         let mut by_key: HashMap<(u8, u16), Vec<&'static RecordLayout>> = HashMap::new();
-        let mut by_name: HashMap<&'static str, &'static RecordLayout> = HashMap::new();
+        let mut by_name: HashMap<&'static str, (u8, u16)> = HashMap::new();
         for l in LAYOUTS {
             by_key.entry((l.domain, l.record)).or_default().push(l);
-            let best = by_name.entry(l.name).or_insert(l);
-            if l.since > best.since {
-                *best = l;
-            }
+            by_name.insert(l.name, (l.domain, l.record));
         }
         for v in by_key.values_mut() {
             v.sort_by_key(|l| l.since);
         }
-        let mut default: Box<DenseLayouts> = Box::new([None; DENSE]);
-        for (&(d, r), cands) in &by_key {
-            if let Some(s) = dense_slot(d, r) {
-                default[s] = pick(cands, DEFAULT_RELEASE);
-            }
-        }
+        let dense = dense_tables(&by_key);
         let group_fields = LAYOUTS.iter().map(resolve_group_fields).collect();
         let plans = (0..LAYOUTS.len()).map(DecodePlan::for_table).collect();
         Index {
-            default,
+            dense,
             by_key,
             by_name,
             group_fields,
@@ -292,9 +446,9 @@ fn resolve_group_fields(l: &RecordLayout) -> Option<(&'static FieldDef, &'static
     Some((l.field(g.offset_field)?, l.field(g.len_field)?))
 }
 
-/// The dense [`DEFAULT_RELEASE`] table, for the reader.
-pub(crate) fn default_layouts() -> &'static DenseLayouts {
-    &index().default
+/// The dense table of the built-in layouts for `release`, for the reader.
+pub(crate) fn dense_layouts(release: Release) -> &'static DenseLayouts {
+    &index().dense[release.known_index()]
 }
 
 /// Position of `l` in [`LAYOUTS`], or `None` for a layout built elsewhere.
@@ -314,22 +468,50 @@ pub(crate) fn layout_index(l: &RecordLayout) -> Option<usize> {
 /// Layout for (domain, record) in `release`: the one with the highest `since`
 /// not after `release`, or the oldest known one for earlier releases.
 ///
-/// For [`DEFAULT_RELEASE`] and small domain and record numbers (every known
-/// layout) this is one load from a dense table built once.
+/// For small domain and record numbers (every known layout) this is one load
+/// from a dense table built once per release of [`Release::KNOWN`].
 #[inline]
 pub fn lookup(domain: u8, record: u16, release: Release) -> Option<&'static RecordLayout> {
     let ix = index();
-    if release == DEFAULT_RELEASE {
-        if let Some(s) = dense_slot(domain, record) {
-            return ix.default[s];
-        }
+    if let Some(s) = dense_slot(domain, record) {
+        let i = if release == DEFAULT_RELEASE {
+            1
+        } else {
+            release.known_index()
+        };
+        return ix.dense[i][s];
     }
     pick(ix.by_key.get(&(domain, record))?, release)
 }
 
-/// Layout by IBM record name (e.g. `MRSYTRSG`), newest release first.
+/// Every version of (domain, record), oldest first (empty when unknown).
+pub fn versions(domain: u8, record: u16) -> &'static [&'static RecordLayout] {
+    index()
+        .by_key
+        .get(&(domain, record))
+        .map_or(&[], |v| v.as_slice())
+}
+
+/// Layout by IBM record name (e.g. `MRSYTRSG`) in [`DEFAULT_RELEASE`], the
+/// release the twin writes.
 pub fn by_name(name: &str) -> Option<&'static RecordLayout> {
-    index().by_name.get(name).copied()
+    by_name_release(name, DEFAULT_RELEASE)
+}
+
+/// Layout by IBM record name in `release`: what a writer of that release's
+/// records uses (its `size`, its fields). For the twin's emitter:
+///
+/// ```
+/// use ztwin_monitor::layout::{by_name_release, Release};
+/// let r: Release = "5.4".parse().unwrap();
+/// let prp = by_name_release("MRSYTPRP", r).unwrap();
+/// assert_eq!(prp.size, 124); // IBM's z/VM 5.4 size
+/// let f = prp.f("SYTPRP_PFXUTIME"); // offset and type for encoding
+/// assert_eq!(f.offset, 32);
+/// ```
+pub fn by_name_release(name: &str, release: Release) -> Option<&'static RecordLayout> {
+    let &(d, r) = index().by_name.get(name)?;
+    lookup(d, r, release)
 }
 
 /// IBM name for a (domain, record) pair, or a synthetic `D<d>R<r>` name.

@@ -238,11 +238,36 @@ impl DecodePlan {
     }
 }
 
-/// The prebuilt plan of a layout of [`LAYOUTS`](super::LAYOUTS), or `None` for
-/// a layout built elsewhere (use [`DecodePlan::new`]).
+/// The prebuilt plan of a layout of [`LAYOUTS`](super::LAYOUTS) or of an
+/// installed layout pack ([`LayoutSet::install`](super::LayoutSet::install)),
+/// or `None` for a layout built elsewhere (use [`DecodePlan::new`]).
 #[inline]
 pub fn decode_plan(layout: &RecordLayout) -> Option<&'static DecodePlan> {
-    layout_index(layout).map(|i| &index().plans[i])
+    match layout_index(layout) {
+        Some(i) => Some(&index().plans[i]),
+        None => registered_plan(layout),
+    }
+}
+
+/// Plans of the layouts of installed packs, by layout address. Those layouts
+/// are never freed, so an address stays theirs.
+static PACK_PLANS: std::sync::RwLock<Vec<(usize, &'static DecodePlan)>> =
+    std::sync::RwLock::new(Vec::new());
+
+#[cold]
+#[inline(never)]
+fn registered_plan(layout: &RecordLayout) -> Option<&'static DecodePlan> {
+    let addr = layout as *const RecordLayout as usize;
+    let plans = PACK_PLANS.read().unwrap_or_else(|p| p.into_inner());
+    plans.iter().find(|(a, _)| *a == addr).map(|(_, p)| *p)
+}
+
+/// Keep the plan of `layout`, a layout of an installed pack that lives as
+/// long as the process.
+pub(super) fn register_plan(layout: &'static RecordLayout) {
+    let plan: &'static DecodePlan = Box::leak(Box::new(DecodePlan::new(layout)));
+    let mut plans = PACK_PLANS.write().unwrap_or_else(|p| p.into_inner());
+    plans.push((layout as *const RecordLayout as usize, plan));
 }
 
 /// Decode `n = dst.len()` fields of `W` bytes each from `rec` at `off` into
@@ -376,8 +401,8 @@ fn grow(v: &mut Vec<u64>, n: usize) {
 /// Most runs in one specialised plan; a field list with more runs is decoded by
 /// `exec` only (a test checks that every layout of LAYOUTS fits).
 const MAX_RUNS: usize = 32;
-/// Layouts of LAYOUTS with a specialised decoder (the first 64).
-const MAX_LAYOUTS: usize = 64;
+/// Layouts of LAYOUTS with a specialised decoder (the first 96).
+const MAX_LAYOUTS: usize = 96;
 
 /// Runs of one field list, computed at compile time.
 #[derive(Clone, Copy)]
@@ -472,17 +497,43 @@ fn run_at<S: Spec, const K: usize>(rec: &[u8], whole: &[u8], vals: &mut [u64]) {
     }
 }
 
+/// Run `K` of `S` on a record shorter than `S::PLAN.full`: the run checks its
+/// own bounds. Returns the number of absent fields.
+#[inline(always)]
+fn run_at_short<S: Spec, const K: usize>(whole: &[u8], vals: &mut [u64]) -> usize {
+    if RunAt::<S, K>::LIVE {
+        exec_one(whole, whole, &RunAt::<S, K>::RUN, vals)
+    } else {
+        0
+    }
+}
+
 /// `S`'s decoding with its runs unrolled: [`exec`] with constants.
 fn exec_spec<S: Spec>(whole: &[u8], vals: &mut [u64]) -> usize {
     let p = &S::PLAN;
-    let (Some(rec), Some(vals)) = (whole.get(..p.full), vals.get_mut(..p.fields)) else {
+    let Some(vals) = vals.get_mut(..p.fields) else {
         return exec(whole, &p.runs[..p.n], vals);
+    };
+    let Some(rec) = whole.get(..p.full) else {
+        return exec_spec_short::<S>(whole, vals);
     };
     macro_rules! runs {
         ($($k:literal)*) => { $( run_at::<S, $k>(rec, whole, vals); )* };
     }
     runs!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
     0
+}
+
+/// [`exec_spec`] for a record (or entry) shorter than the layout: an older
+/// release's record, or one cut short; still constants, one bounds check per run.
+#[inline(never)]
+fn exec_spec_short<S: Spec>(whole: &[u8], vals: &mut [u64]) -> usize {
+    let mut absent = 0;
+    macro_rules! runs {
+        ($($k:literal)*) => { $( absent += run_at_short::<S, $k>(whole, vals); )* };
+    }
+    runs!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+    absent
 }
 
 /// A specialised decoder: `(record or entry, slots) -> absent fields`.
@@ -513,6 +564,7 @@ macro_rules! specialised {
 specialised!(
     0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
     32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63
+    64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95
 );
 
 /// Reusable output buffers of whole-record decoding: decode records one after

@@ -1,18 +1,23 @@
-//! The record layouts, as data. One entry per (domain, record, release).
+//! The record layouts, as data: one entry per (domain, record, layout
+//! version). A version covers the releases from its `since` up to the next
+//! version's; versions are split where a record's size changes.
 //!
 //! Sources and confidence follow `shared/spec/monitor-records.md`:
-//! `Ibm` = seen in an IBM record page, `Z53` = z/VM 5.3 map from zpmd's structs,
-//! `Inferred` = our reconstruction. **This file is the one place that says which
-//! layouts are inferred**: when a real MONWRITE file shows a different offset,
-//! change the entry here and nothing else.
+//! `Ibm` = seen in an IBM monitor-record page (www.vm.ibm.com/pubs/monNNN/),
+//! `Z53` = the z/VM 5.3 structs of the open-source zpmd daemon
+//! (github.com/pak-center/zpmd, src/v53_records.h, offsets computed packed after
+//! the 20-byte header), `Inferred` = our reconstruction. Each version lists in
+//! `seen` the releases whose IBM page (or, for 5.3, zpmd struct) showed its
+//! size: a release that is neither listed nor between two listed releases of
+//! the same version has its layout carried over from the nearest confirmed one,
+//! and every field counts as inferred there (see `RecordLayout::confidence_in`).
+//! The IBM pages could only be read as far as their opening (prolog and first
+//! fields), which is why the bodies of the large records come from zpmd or
+//! remain inferred.
 //!
-//! Layouts marked inferred as a whole (the record's `src` is `Inferred`):
-//! MRMTRDEV (from the IODVON template), MRMTRMEM beyond RSASTORE, MRMTRPAG beyond
-//! the volser, MRMTRUSR beyond VMDUSER, MRMTRDDR beyond the first two fields,
-//! MRSYTCUP (whole body), MRUSELON / MRUSELOF beyond the user id, MRUSEACT beyond
-//! offset 30 (from the 5.3 USEATE template), MRUSEINT (from the 5.3 USEITE
-//! template), MRIODDEV (whole body; IBM offsets could not be read for any
-//! release), MRIODVOF.
+//! **This file is the one place that says what is known**: when a real MONWRITE
+//! file or IBM's book shows a different offset, change the entry here (or load
+//! a layout pack, `docs/monitor-format.md`) and nothing else.
 
 use super::Confidence::{self, Ibm, Inferred as Inf, Z53};
 use super::FieldType::{self, *};
@@ -22,25 +27,58 @@ const fn fd(name: &'static str, offset: u16, ty: FieldType, src: Confidence) -> 
     FieldDef { name, offset, ty, src }
 }
 
-const R53: Release = Release(5, 3);
+pub(crate) const R42: Release = Release(4, 2);
+pub(crate) const R43: Release = Release(4, 3);
+pub(crate) const R44: Release = Release(4, 4);
+pub(crate) const R51: Release = Release(5, 1);
+pub(crate) const R52: Release = Release(5, 2);
+pub(crate) const R53: Release = Release(5, 3);
+pub(crate) const R54: Release = Release(5, 4);
+pub(crate) const R61: Release = Release(6, 1);
+pub(crate) const R62: Release = Release(6, 2);
+pub(crate) const R63: Release = Release(6, 3);
+pub(crate) const R64: Release = Release(6, 4);
+pub(crate) const R71: Release = Release(7, 1);
+pub(crate) const R72: Release = Release(7, 2);
+pub(crate) const R73: Release = Release(7, 3);
+pub(crate) const R74: Release = Release(7, 4);
+pub(crate) const R75: Release = Release(7, 5);
 
+/// One layout version: `since` release, `size` in that release, `seen`
+/// releases that confirm the size, `src` of the layout as a whole.
 #[allow(clippy::too_many_arguments)]
-const fn rec(
+const fn v(
     domain: u8,
     record: u16,
     name: &'static str,
     kind: RecordKind,
+    since: Release,
     size: u16,
     src: Confidence,
     fields: &'static [FieldDef],
+    seen: &'static [Release],
+    source: &'static str,
     note: &'static str,
 ) -> RecordLayout {
-    RecordLayout { domain, record, name, kind, since: R53, size, src, fields, group: None, note }
+    RecordLayout {
+        domain,
+        record,
+        name,
+        kind,
+        since,
+        size,
+        src,
+        fields,
+        group: None,
+        seen,
+        source,
+        note,
+    }
 }
 
 use RecordKind::{Config as C, Control as K, Event as E, Sample as S};
 
-// ---------------------------------------------------------------- domain 0
+// ---------------------------------------------------------------- field maps
 static SYTSYP: &[FieldDef] = &[
     fd("SYTSYP_PFXCPUAD", 20, U2, Ibm),
     fd("SYTSYP_PLSABNCT", 24, U4, Ibm),
@@ -215,38 +253,19 @@ static SYTCUG: &[FieldDef] = &[
     fd("SYTCUG_CPUSHARD", 54, U2, Z53),
 ];
 
-// Inferred: IBM names the offset/length fields; everything else is ours.
-static SYTCUP: &[FieldDef] = &[
-    fd("SYTCUP_CALCPUOF", 20, U2, Inf),
-    fd("SYTCUP_CALCPULN", 22, U2, Inf),
-    fd("SYTCUP_LCXLPNUM", 24, U2, Inf),
-    fd("SYTCUP_LCXCPCNT", 26, U2, Inf),
-    fd("SYTCUP_LCXPNAME", 28, Char(8), Inf),
-    fd("SYTCUP_LCXFLAGS", 36, Bits(1), Inf),
-    fd("SYTCUP_LCXCPUTY", 37, U1, Inf),
-    fd("SYTCUP_LCXWEIGHT", 38, U2, Inf),
-    fd("SYTCUP_LCXPHYCT", 40, U2, Inf),
-];
-static SYTCUP_LCPU: &[FieldDef] = &[
-    fd("SYTCUP_LCCCPUAD", 0, U2, Inf),
-    fd("SYTCUP_LCCWEIGHT", 2, U2, Inf),
-    fd("SYTCUP_LCCFLAGS", 4, Bits(1), Inf),
-    fd("SYTCUP_LCCCPUTY", 5, U1, Inf),
-    fd("SYTCUP_LCCDSPTM", 8, Dur, Inf),
-    fd("SYTCUP_LCCOVHTM", 16, Dur, Inf),
-];
-
-// ---------------------------------------------------------------- domain 1
 static MTREPR: &[FieldDef] = &[
     fd("MTREPR_EDOMAINS", 20, Bits(1), Z53),
     fd("MTREPR_EDOMAIN2", 21, Bits(1), Z53),
     fd("MTREPR_CONFIG", 22, U2, Z53),
 ];
+
 static MTRECM: &[FieldDef] = &[
     fd("MTRECM_CALBYCT", 20, U4, Ibm),
     fd("MTRECM_CALCMD", 24, VarText { len_at: 20 }, Ibm),
 ];
+
 static MTRSUS: &[FieldDef] = &[fd("MTRSUS_LOSTRCCT", 20, U4, Ibm)];
+
 static MTRSYS: &[FieldDef] = &[
     fd("MTRSYS_HCPCPEPP", 20, Bits(8), Ibm),
     fd("MTRSYS_HCPCPEID", 28, Char(8), Z53),
@@ -278,6 +297,7 @@ static MTRSYS: &[FieldDef] = &[
     fd("MTRSYS_CPUCAPAB", 176, U4, Z53),
     fd("MTRSYS_SCPCAPAB", 180, U4, Z53),
 ];
+
 static MTRPRP: &[FieldDef] = &[
     fd("MTRPRP_PFXCPUAD", 20, U2, Z53),
     fd("MTRPRP_PFXIDMDL", 22, Bits(2), Z53),
@@ -289,42 +309,7 @@ static MTRPRP: &[FieldDef] = &[
     fd("MTRPRP_CALUDED", 32, Char(8), Z53),
     fd("MTRPRP_PFXCPUTY", 40, U1, Z53),
 ];
-// Inferred: offsets follow the 5.3 IODVON event record (spec 6.1), which the
-// spec offers as the best template; RDEVSHAR and RDEVLCU placements are ours.
-static MTRDEV: &[FieldDef] = &[
-    fd("MTRDEV_RDEVTYPE", 20, U1, Inf),
-    fd("MTRDEV_RDEVCLAS", 21, U1, Inf),
-    fd("MTRDEV_RDEVDVID", 22, Bits(2), Inf),
-    fd("MTRDEV_CALMODLN", 24, U1, Inf),
-    fd("MTRDEV_RDEVLPM", 25, Bits(1), Inf),
-    fd("MTRDEV_RDEVDEV", 26, U2, Inf),
-    fd("MTRDEV_RDEVSID", 28, U4, Inf),
-    fd("MTRDEV_RDEVCHPS", 32, Bits(8), Inf),
-    fd("MTRDEV_RDEVCUID", 40, Bits(2), Inf),
-    fd("MTRDEV_RDEVCUMN", 42, U1, Inf),
-    fd("MTRDEV_CALFLAGS", 43, Bits(1), Inf),
-    fd("MTRDEV_RDEVSHAR", 44, Bits(1), Inf),
-    fd("MTRDEV_RDEVSER", 46, Char(6), Inf),
-    fd("MTRDEV_CALRDEVSID", 52, U4, Inf),
-    fd("MTRDEV_CALRDEVDEV", 56, U2, Inf),
-    fd("MTRDEV_RDEVPVFG", 58, Bits(1), Inf),
-    fd("MTRDEV_EDEVTYPE", 59, U1, Inf),
-    fd("MTRDEV_RDEVLCU", 60, U2, Inf),
-    fd("MTRDEV_RDEVCYLS", 64, U4, Inf),
-];
-static MTRMEM: &[FieldDef] = &[
-    fd("MTRMEM_RSASTORE", 20, U4, Ibm),
-    fd("MTRMEM_SYSGSTOR", 24, U8, Inf),
-];
-static MTRPAG: &[FieldDef] = &[
-    fd("MTRPAG_CPVOLSER", 20, Char(6), Ibm),
-    fd("MTRPAG_RDEVDEV", 26, U2, Inf),
-    fd("MTRPAG_RDEVSID", 28, U4, Inf),
-    fd("MTRPAG_CALFLAG1", 32, Bits(1), Inf),
-    fd("MTRPAG_CALSTART", 36, U4, Inf),
-    fd("MTRPAG_CALEND", 40, U4, Inf),
-    fd("MTRPAG_CALSLOTS", 44, U4, Inf),
-];
+
 static MTRSPR: &[FieldDef] = &[
     fd("MTRSPR_INTERVAL", 20, S4, Z53),
     fd("MTRSPR_HFRATE", 24, S4, Z53),
@@ -332,41 +317,22 @@ static MTRSPR: &[FieldDef] = &[
     fd("MTRSPR_HDOMAINS", 30, Bits(1), Z53),
     fd("MTRSPR_CONFIG", 32, U2, Z53),
 ];
+
 static MTRSCM: &[FieldDef] = &[
     fd("MTRSCM_CALTOD", 20, Tod, Z53),
     fd("MTRSCM_CALBYCT", 28, U4, Z53),
     fd("MTRSCM_CALCMD", 32, VarText { len_at: 28 }, Z53),
 ];
-static MTRDDR: &[FieldDef] = &[
-    fd("MTRDDR_PROFILE", 20, Char(1), Ibm),
-    fd("MTRDDR_DMNUMBER", 21, U1, Ibm),
-    fd("MTRDDR_CONT", 22, Bits(1), Inf),
-    fd("MTRDDR_CALCOUNT", 24, U2, Inf),
-];
-// Inferred beyond VMDUSER; the user description fields follow USEACT's names.
-static MTRUSR: &[FieldDef] = &[
-    fd("MTRUSR_VMDUSER", 20, Char(8), Ibm),
-    fd("MTRUSR_VMDCPUCT", 28, U2, Inf),
-    fd("MTRUSR_VMDFLAGS", 30, Bits(1), Inf),
-    fd("MTRUSR_VMDPUTYP", 31, U1, Inf),
-    fd("MTRUSR_VMDRELSH", 32, U4, Inf),
-    fd("MTRUSR_VMDABSSH", 36, U4, Inf),
-    fd("MTRUSR_VMDMXSHR", 40, U4, Inf),
-    fd("MTRUSR_VMDSSIZE", 44, U4, Inf),
-    fd("MTRUSR_VMDRSRVD", 48, U4, Inf),
-    fd("MTRUSR_VMDACTNO", 52, Char(8), Inf),
-    fd("MTRUSR_CALTODON", 60, Tod, Inf),
-];
+
 static MTRXSG: &[FieldDef] = &[
     fd("MTRXSG_XSTOTALB", 20, U8, Ibm),
     fd("MTRXSG_SYSXTSIZ", 28, U8, Ibm),
 ];
 
-// ---------------------------------------------------------------- domain 3
 static STORSG: &[FieldDef] = &[
-    fd("STORSG_CALSSUBT", 20, U4, Z53),
-    fd("STORSG_RSASAVFR", 28, U4, Z53),
-    fd("STORSG_RSAMAXPP", 32, U4, Z53),
+    fd("STORSG_CALSSUBT", 20, U4, Ibm),
+    fd("STORSG_RSASAVFR", 28, U4, Ibm),
+    fd("STORSG_RSAMAXPP", 32, U4, Ibm),
     fd("STORSG_RSACPLOK", 36, U4, Z53),
     fd("STORSG_RSAAVLLT", 40, U4, Z53),
     fd("STORSG_RSAAVLHT", 44, U4, Z53),
@@ -415,7 +381,7 @@ static STORSG: &[FieldDef] = &[
 ];
 
 static STORSP: &[FieldDef] = &[
-    fd("STORSP_PFXCPUAD", 20, U2, Z53),
+    fd("STORSP_PFXCPUAD", 20, U2, Ibm),
     fd("STORSP_PLSPREAD", 56, U4, Z53),
     fd("STORSP_PLSPNEW", 60, U4, Z53),
     fd("STORSP_PFXCLEAR", 64, U4, Z53),
@@ -491,108 +457,396 @@ static STOXSU: &[FieldDef] = &[
     fd("STOXSU_CALXSLIM", 36, U4, Z53),
 ];
 
+static PRCPRP: &[FieldDef] = &[
+    fd("PRCPRP_PFXCPUAD", 20, U2, Ibm),
+    fd("PRCPRP_PFXDSPCS", 84, U4, Z53),
+    fd("PRCPRP_PLSDSPCM", 88, U4, Z53),
+    fd("PRCPRP_DSVMAXUS", 92, U4, Z53),
+    fd("PRCPRP_HFCOUNT", 96, U4, Z53),
+    fd("PRCPRP_HFUSERZ", 100, U4, Z53),
+    fd("PRCPRP_HFUSERC", 104, U4, Z53),
+    fd("PRCPRP_CALUDED", 108, Char(8), Z53),
+    fd("PRCPRP_PFXTYPE", 116, U4, Z53),
+    fd("PRCPRP_HFUSERM", 120, U4, Z53),
+    fd("PRCPRP_PLSSTLCT", 124, Bits(256), Z53),
+    fd("PRCPRP_PFXCPUTY", 380, U1, Z53),
+];
+
+static IODVON: &[FieldDef] = &[
+    fd("IODVON_RDEVTYPE", 20, U1, Ibm),
+    fd("IODVON_RDEVCLAS", 21, U1, Ibm),
+    fd("IODVON_RDEVDVID", 22, Bits(2), Ibm),
+    fd("IODVON_CALMODLN", 24, U1, Z53),
+    fd("IODVON_RDEVLPM", 25, Bits(1), Z53),
+    fd("IODVON_RDEVDEV", 26, U2, Z53),
+    fd("IODVON_RDEVSID", 28, U4, Z53),
+    fd("IODVON_RDEVCHPS", 32, Bits(8), Z53),
+    fd("IODVON_RDEVCUID", 40, Bits(2), Z53),
+    fd("IODVON_RDEVCUMN", 42, U1, Z53),
+    fd("IODVON_CALFLAGS", 43, Bits(1), Z53),
+    fd("IODVON_RDEVSER", 46, Char(6), Z53),
+    fd("IODVON_CALRDEVSID", 52, U4, Z53),
+    fd("IODVON_CALRDEVDEV", 56, U2, Z53),
+    fd("IODVON_RDEVPVFG", 58, Bits(1), Z53),
+    fd("IODVON_EDEVTYPE", 59, U1, Z53),
+    fd("IODVON_RDEVHPPL", 384, U2, Z53),
+];
+
+static IODMON: &[FieldDef] = &[
+    fd("IODMON_RDEVSID", 20, U4, Ibm),
+    fd("IODMON_RDEVDEV", 24, U2, Ibm),
+];
+
+static IODMOF: &[FieldDef] = &[
+    fd("IODMOF_RDEVSID", 20, U4, Ibm),
+    fd("IODMOF_RDEVDEV", 24, U2, Ibm),
+    fd("IODMOF_SCMSSCH", 28, U2, Z53),
+    fd("IODMOF_SCMCOUNT", 30, U2, Z53),
+    fd("IODMOF_SCMCNTIM", 32, U4, Z53),
+    fd("IODMOF_SCMFPTIM", 36, U4, Z53),
+    fd("IODMOF_SCMDDTIM", 40, U4, Z53),
+    fd("IODMOF_SCMCQTIM", 44, U4, Z53),
+    fd("IODMOF_SCMDATIM", 48, U4, Z53),
+    fd("IODMOF_SCMDBTIM", 52, U4, Z53),
+    fd("IODMOF_SCMIRTIM", 56, U4, Z53),
+    fd("IODMOF_SCGSSCH", 60, U4, Z53),
+    fd("IODMOF_SCGCOUNT", 64, U4, Z53),
+];
+
+static IODMDV: &[FieldDef] = &[
+    fd("IODMDV_RDEVSID", 20, U4, Ibm),
+    fd("IODMDV_RDEVDEV", 24, U2, Ibm),
+    fd("IODMDV_RDEVPIM", 26, Bits(1), Ibm),
+    fd("IODMDV_RDEVPAM", 27, Bits(1), Ibm),
+    fd("IODMDV_RDEVCHPS", 28, Bits(8), Ibm),
+];
+// MRSYTCUP: the zpmd 5.3 map, whose 64-byte fixed part matches the size IBM
+// shows for 5.1, 5.2, 6.1 and 6.2. IBM names SYTCUP_CALCPUOF / CALCPULN as the
+// way to find the SYTCUP_CPUDATA entries (one per logical CPU, or per core
+// with multithreading from 6.3); their offsets are zpmd's.
+static SYTCUP: &[FieldDef] = &[
+    fd("SYTCUP_LCUPNAME", 20, Char(8), Z53),
+    fd("SYTCUP_LCUPPNUM", 28, U1, Z53),
+    fd("SYTCUP_CALFLGS", 29, Bits(1), Z53),
+    fd("SYTCUP_LCUPCPCT", 30, U1, Z53),
+    fd("SYTCUP_CALCPUOF", 32, U2, Z53),
+    fd("SYTCUP_CALCPULN", 34, U2, Z53),
+    fd("SYTCUP_LCUTCTOD", 36, Tod, Z53),
+    fd("SYTCUP_LCPTYPE", 44, Char(16), Z53),
+    fd("SYTCUP_LCXPUPID", 60, U1, Z53),
+];
+static SYTCUP_CPUDATA: &[FieldDef] = &[
+    fd("SYTCUP_LCUCPUID", 0, U2, Z53),
+    fd("SYTCUP_LCUCWGHT", 2, U2, Z53),
+    fd("SYTCUP_LCUCFLGS", 4, Bits(1), Z53),
+    fd("SYTCUP_LCUCACTM", 6, Dur, Z53),
+    fd("SYTCUP_LCUCLPTM", 14, Dur, Z53),
+    fd("SYTCUP_LCXCPTYP", 22, Char(16), Z53),
+];
+const SYTCUP_GROUP: GroupDef = GroupDef {
+    name: "SYTCUP_CPUDATA",
+    offset_field: "SYTCUP_CALCPUOF",
+    len_field: "SYTCUP_CALCPULN",
+    entry_size: 40,
+    fields: SYTCUP_CPUDATA,
+};
+
+// MRMTRDDR: IBM's 7.3 and 7.5 pages start the record with the profile and the
+// domain number; zpmd's 5.3 struct has eight more bytes first.
+static MTRDDR_53: &[FieldDef] = &[
+    fd("MTRDDR_REQUIRED", 20, Bits(8), Z53),
+    fd("MTRDDR_PROFILE", 28, Char(1), Z53),
+    fd("MTRDDR_DMNUMBER", 29, U1, Z53),
+    fd("MTRDDR_DMSTATUS", 30, Bits(1), Z53),
+    fd("MTRDDR_CALFLAGS", 31, Bits(1), Z53),
+    fd("MTRDDR_DMITEMCT", 32, S4, Z53),
+];
+static MTRDDR_73: &[FieldDef] = &[
+    fd("MTRDDR_PROFILE", 20, Char(1), Ibm),
+    fd("MTRDDR_DMNUMBER", 21, U1, Ibm),
+];
+
+// MRMTRDEV: zpmd's 5.3 struct (the same device description as MRIODVON).
+static MTRDEV: &[FieldDef] = &[
+    fd("MTRDEV_RDEVTYPE", 20, U1, Z53),
+    fd("MTRDEV_RDEVCLAS", 21, U1, Z53),
+    fd("MTRDEV_RDEVDVID", 22, Bits(2), Z53),
+    fd("MTRDEV_CALMODLN", 24, U1, Z53),
+    fd("MTRDEV_RDEVLPM", 25, Bits(1), Z53),
+    fd("MTRDEV_RDEVDEV", 26, U2, Z53),
+    fd("MTRDEV_RDEVSID", 28, U4, Z53),
+    fd("MTRDEV_RDEVCHPS", 32, Bits(8), Z53),
+    fd("MTRDEV_RDEVCUID", 40, Bits(2), Z53),
+    fd("MTRDEV_RDEVCUMN", 42, U1, Z53),
+    fd("MTRDEV_CALFLAGS", 43, Bits(1), Z53),
+    fd("MTRDEV_RDCRCUC", 44, U1, Z53),
+    fd("MTRDEV_RDCOBRCO", 45, U1, Z53),
+    fd("MTRDEV_RDEVSER", 46, Char(6), Z53),
+    fd("MTRDEV_THRDLYS", 52, U4, Z53),
+    fd("MTRDEV_THRIORTE", 56, U8, Z53),
+    fd("MTRDEV_CALRDEVSID", 64, U4, Z53),
+    fd("MTRDEV_CALRDEVDEV", 68, U2, Z53),
+    fd("MTRDEV_RDEVPVFG", 70, Bits(1), Z53),
+    fd("MTRDEV_EDEVTYPE", 71, U1, Z53),
+    fd("MTRDEV_EDEVTABL", 72, Bits(8), Z53),
+    fd("MTRDEV_PREFPATH", 400, U1, Z53),
+    fd("MTRDEV_EDEVATTR", 401, Bits(1), Z53),
+    fd("MTRDEV_RDEVHPPL", 402, U2, Z53),
+    fd("MTRDEV_CALDEVFLAGS", 404, Bits(4), Z53),
+];
+
+// MRMTRMEM: RSASTORE, SYSTORS and SYSTRAC are on IBM's 6.4 and 7.2 pages
+// (28 and 32 reserved there); the rest is zpmd's 5.3 struct. IBM calls
+// RSAGSTOR (64-bit real storage) the preferred field.
+static MTRMEM: &[FieldDef] = &[
+    fd("MTRMEM_RSASTORE", 20, U4, Ibm),
+    fd("MTRMEM_SYSTORS", 24, U4, Ibm),
+    fd("MTRMEM_SYSTRAC", 36, U4, Ibm),
+    fd("MTRMEM_HCPMM1", 40, U4, Z53),
+    fd("MTRMEM_HCPMM4", 44, U4, Z53),
+    fd("MTRMEM_RSAPGABL", 48, U4, Z53),
+    fd("MTRMEM_RSANONPG", 52, U4, Z53),
+    fd("MTRMEM_RSAOFFLN", 56, U4, Z53),
+    fd("MTRMEM_SYSTRCPC", 64, U2, Z53),
+    fd("MTRMEM_FLG1", 66, Bits(1), Z53),
+    fd("MTRMEM_HCPMM0", 68, U4, Z53),
+    fd("MTRMEM_HCPSYS", 72, U4, Z53),
+    fd("MTRMEM_CALSCMAX", 76, U4, Z53),
+    fd("MTRMEM_SYSSCMEX", 80, U4, Z53),
+    fd("MTRMEM_SYSGTORS", 84, U8, Z53),
+    fd("MTRMEM_RSAGSTOR", 92, U8, Z53),
+    fd("MTRMEM_RSAGOFFL", 100, U8, Z53),
+    fd("MTRMEM_RSALGFRM", 108, U8, Z53),
+    fd("MTRMEM_SXSSIZE", 116, U4, Z53),
+    fd("MTRMEM_PFXSTLEN", 120, U8, Z53),
+    fd("MTRMEM_PFXFTLEN", 128, U8, Z53),
+    fd("MTRMEM_RSAFNOTI", 136, U8, Z53),
+];
+
+// MRMTRPAG: 20-39 on IBM's 5.4, 6.4, 7.1, 7.2 and 7.4 pages; RDEVSID and
+// RDEVDEV from zpmd (they fill the 48 bytes IBM gives for 5.4 and 6.4). From
+// 7.2 IBM marks CALCYLNO and CALSTART deprecated in favour of 64-bit fields
+// (CALCYLNOG, CALSTARTG) whose offsets were not visible.
+static MTRPAG: &[FieldDef] = &[
+    fd("MTRPAG_CPVOLSER", 20, Char(6), Ibm),
+    fd("MTRPAG_RDCPCYL", 26, U1, Ibm),
+    fd("MTRPAG_CALFLAGS", 27, Bits(1), Ibm),
+    fd("MTRPAG_CALTYPE", 28, Char(4), Ibm),
+    fd("MTRPAG_CALCYLNO", 32, U4, Ibm),
+    fd("MTRPAG_CALSTART", 36, U4, Ibm),
+    fd("MTRPAG_RDEVSID", 40, U4, Z53),
+    fd("MTRPAG_RDEVDEV", 44, U2, Z53),
+];
+
+// MRMTRUSR: VMDUSER and VMDCPUAD on IBM's 4.4 and 6.2 pages; the rest zpmd.
+static MTRUSR: &[FieldDef] = &[
+    fd("MTRUSR_VMDUSER", 20, Char(8), Ibm),
+    fd("MTRUSR_VMDCPUAD", 28, U2, Ibm),
+    fd("MTRUSR_VMDMODE", 30, Bits(1), Z53),
+    fd("MTRUSR_VMDCPUCT", 31, U1, Z53),
+    fd("MTRUSR_CALSTAT", 32, Bits(1), Z53),
+    fd("MTRUSR_CALMODE", 33, Bits(1), Z53),
+    fd("MTRUSR_VMDSTYPE", 34, U1, Z53),
+    fd("MTRUSR_CALSHARF", 35, Bits(1), Z53),
+    fd("MTRUSR_VMDRELSH", 36, U4, Z53),
+    fd("MTRUSR_VMDABSSH", 40, U4, Z53),
+    fd("MTRUSR_VMDSSIZE", 44, U4, Z53),
+    fd("MTRUSR_VMDACTNO", 48, Char(8), Z53),
+    fd("MTRUSR_VMDGRPN", 56, Char(8), Z53),
+    fd("MTRUSR_VMDMXRVP", 64, U4, Z53),
+    fd("MTRUSR_CALTODON", 68, Tod, Z53),
+    fd("MTRUSR_VMDBYVAL", 76, Char(8), Z53),
+    fd("MTRUSR_VMDMXSHR", 84, U4, Z53),
+    fd("MTRUSR_ASCDEFSZ", 88, U8, Z53),
+    fd("MTRUSR_CALDEFHI", 96, U4, Z53),
+    fd("MTRUSR_CALDEFLO", 100, U4, Z53),
+    fd("MTRUSR_CALCPCT", 104, U4, Z53),
+    fd("MTRUSR_CALZIPCT", 108, U4, Z53),
+    fd("MTRUSR_CALZAPCT", 112, U4, Z53),
+    fd("MTRUSR_CALIFLCT", 116, U4, Z53),
+    fd("MTRUSR_VMDCFGEM", 120, U1, Z53),
+    fd("MTRUSR_VMDPUST", 121, U1, Z53),
+];
+
 // ---------------------------------------------------------------- domain 4
-// Inferred beyond the user id: the logon/logoff events carry the same user
-// description as MTRUSR (logon) and final totals (logoff).
-static USELON: &[FieldDef] = &[
-    fd("USELON_VMDUSER", 20, Char(8), Inf),
-    fd("USELON_VMDCPUCT", 28, U2, Inf),
-    fd("USELON_VMDFLAGS", 30, Bits(1), Inf),
-    fd("USELON_VMDPUTYP", 31, U1, Inf),
-    fd("USELON_VMDRELSH", 32, U4, Inf),
-    fd("USELON_VMDABSSH", 36, U4, Inf),
-    fd("USELON_VMDMXSHR", 40, U4, Inf),
-    fd("USELON_VMDSSIZE", 44, U4, Inf),
-    fd("USELON_VMDRSRVD", 48, U4, Inf),
-    fd("USELON_VMDACTNO", 52, Char(8), Inf),
-    fd("USELON_CALTODON", 60, Tod, Inf),
+// MRUSELON: 20-31 on IBM's 4.3, 5.3, 5.4, 6.2 and 6.4 pages (CALSTAT X'40' is
+// VMDQDSPU, QUICKDSP); 32-95 zpmd (ending at the 96 bytes IBM gives for 5.3).
+static USELON_53: &[FieldDef] = &[
+    fd("USELON_VMDUSER", 20, Char(8), Ibm),
+    fd("USELON_VMDCPUAD", 28, U2, Ibm),
+    fd("USELON_VMDMODE", 30, Bits(1), Ibm),
+    fd("USELON_CALSTAT", 31, Bits(1), Ibm),
+    fd("USELON_VMDRELSH", 32, U4, Z53),
+    fd("USELON_VMDABSSH", 36, U4, Z53),
+    fd("USELON_CALMODE", 40, Bits(1), Z53),
+    fd("USELON_VMDSTYPE", 41, U1, Z53),
+    fd("USELON_CALSHARF", 42, Bits(1), Z53),
+    fd("USELON_VMDSSIZE", 44, U4, Z53),
+    fd("USELON_VMDMXRVP", 48, U4, Z53),
+    fd("USELON_VMDACTNO", 52, Char(8), Z53),
+    fd("USELON_VMDGRPN", 60, Char(8), Z53),
+    fd("USELON_CALTODON", 68, Tod, Z53),
+    fd("USELON_VMDBYVAL", 76, Char(8), Z53),
+    fd("USELON_VMDMXSHR", 84, U4, Z53),
+    fd("USELON_ASCDEFSZ", 88, U8, Z53),
 ];
-static USELOF: &[FieldDef] = &[
-    fd("USELOF_VMDUSER", 20, Char(8), Inf),
-    fd("USELOF_VMDTTIME", 28, Dur, Inf),
-    fd("USELOF_VMDVTIME", 36, Dur, Inf),
-    fd("USELOF_CALCPPGR", 44, U4, Inf),
-    fd("USELOF_CALCPPGW", 48, U4, Inf),
-    fd("USELOF_CALTODON", 52, Tod, Inf),
-];
-
-// USEACT: offsets 20 and 28 are IBM; the rest follows the z/VM 5.3 USEATE map,
-// which carries the same family of fields but is not confirmed identical.
-static USEACT: &[FieldDef] = &[
-    fd("USEACT_VMDUSER", 20, Char(8), Ibm),
-    fd("USEACT_VMDCPUAD", 28, U2, Ibm),
-    fd("USEACT_VMDMODE", 30, Bits(1), Inf),
-    fd("USEACT_CALMODE", 31, Bits(1), Inf),
-    fd("USEACT_VMDTTIME", 32, Dur, Inf),
-    fd("USEACT_VMDVTIME", 40, Dur, Inf),
-    fd("USEACT_VMDCTPVR", 64, U4, Inf),
-    fd("USEACT_VMDCTPVL", 68, U4, Inf),
-    fd("USEACT_VMDWSSPR", 72, U4, Inf),
-    fd("USEACT_VMDCTXBK", 76, U4, Inf),
-    fd("USEACT_VMDCTFLT", 80, U4, Inf),
-    fd("USEACT_VMDCTORF", 88, U4, Inf),
-    fd("USEACT_CALCTPGS", 92, U4, Inf),
-    fd("USEACT_VMDCTPWT", 100, U4, Inf),
-    fd("USEACT_CALCPPGR", 104, U4, Inf),
-    fd("USEACT_CALCPPGW", 108, U4, Inf),
-    fd("USEACT_VMDCTSPR", 112, U4, Inf),
-    fd("USEACT_VMDCTSPW", 116, U4, Inf),
-    fd("USEACT_VMDPGSPL", 120, U4, Inf),
-    fd("USEACT_VMDVCSCT", 124, U4, Inf),
-    fd("USEACT_VMDVDSCT", 128, U4, Inf),
-    fd("USEACT_VMDVUSCT", 132, U4, Inf),
-    fd("USEACT_VMDVTSCT", 136, U4, Inf),
-    fd("USEACT_VMDVOSCT", 140, U4, Inf),
-    fd("USEACT_CALCPPST", 144, U4, Inf),
-    fd("USEACT_VMDISEVM", 148, U4, Inf),
-    fd("USEACT_VMDISTVM", 152, U4, Inf),
-    fd("USEACT_VMDISUVM", 156, U4, Inf),
-    fd("USEACT_VMDVSEVM", 160, U4, Inf),
-    fd("USEACT_VMDVSTVM", 164, U4, Inf),
-    fd("USEACT_VMDVSUVM", 168, U4, Inf),
-    fd("USEACT_VMDX98CT", 172, U4, Inf),
-    fd("USEACT_CALCPMIG", 176, U4, Inf),
-    fd("USEACT_CALCPXWT", 180, U4, Inf),
-    fd("USEACT_CALCPXRD", 184, U4, Inf),
-    fd("USEACT_CALFLAG1", 188, Bits(1), Inf),
-    fd("USEACT_VMDSTYPE", 189, U1, Inf),
-    fd("USEACT_CALSHARF", 190, Bits(1), Inf),
-    fd("USEACT_VMDBLKCT", 192, U4, Inf),
-    fd("USEACT_VMDMDCIA", 196, U4, Inf),
-    fd("USEACT_VMDCOPCT", 200, U4, Inf),
-    fd("USEACT_VMDCTISO", 204, U4, Inf),
-    fd("USEACT_VMDRELSH", 208, U4, Inf),
-    fd("USEACT_VMDABSSH", 212, U4, Inf),
-    fd("USEACT_VMDSSIZE", 216, U4, Inf),
-    fd("USEACT_VMDMXRVP", 220, U4, Inf),
-    fd("USEACT_VMDACTNO", 224, Char(8), Inf),
-    fd("USEACT_VMDGRPN", 232, Char(8), Inf),
-    fd("USEACT_CALTODON", 240, Tod, Inf),
-    fd("USEACT_VMDVDISK", 248, U4, Inf),
-    fd("USEACT_VMDMXSHR", 252, U4, Inf),
-    fd("USEACT_ASCDEFSZ", 256, U8, Inf),
-    fd("USEACT_VMDCTPVG", 272, U4, Inf),
-    fd("USEACT_VMDMVB2G", 276, U4, Inf),
-    fd("USEACT_VEBALERT", 280, U4, Inf),
-    fd("USEACT_VEBTVSCT", 284, U4, Inf),
-    fd("USEACT_VEBSVSCT", 288, U4, Inf),
-    fd("USEACT_VEBTPIAI", 292, U4, Inf),
-    fd("USEACT_VEBVIRAI", 296, U4, Inf),
-    fd("USEACT_VEBHDWAI", 300, U4, Inf),
-    fd("USEACT_VMDCTPVLA", 304, U8, Inf),
-    fd("USEACT_VMDCTSHL", 312, U4, Inf),
-    fd("USEACT_VMDCTSHLA", 316, U8, Inf),
-    fd("USEACT_VMDPUTYP", 324, U1, Inf),
-    fd("USEACT_VMDCFGEM", 325, U1, Inf),
-    fd("USEACT_VMDPUST", 326, U1, Inf),
-    fd("USEACT_VMDVTMP", 328, Dur, Inf),
-    fd("USEACT_VMDTTMP", 336, Dur, Inf),
-    fd("USEACT_VMDVTMS", 344, Dur, Inf),
-    fd("USEACT_VMDTTMS", 352, Dur, Inf),
+// From 5.4 (176 bytes): zpmd's struct continues with CALDEFHI/CALDEFLO beyond
+// the 96 bytes of 5.3; placed first in the appended part (inferred).
+static USELON_54: &[FieldDef] = &[
+    fd("USELON_VMDUSER", 20, Char(8), Ibm),
+    fd("USELON_VMDCPUAD", 28, U2, Ibm),
+    fd("USELON_VMDMODE", 30, Bits(1), Ibm),
+    fd("USELON_CALSTAT", 31, Bits(1), Ibm),
+    fd("USELON_VMDRELSH", 32, U4, Z53),
+    fd("USELON_VMDABSSH", 36, U4, Z53),
+    fd("USELON_CALMODE", 40, Bits(1), Z53),
+    fd("USELON_VMDSTYPE", 41, U1, Z53),
+    fd("USELON_CALSHARF", 42, Bits(1), Z53),
+    fd("USELON_VMDSSIZE", 44, U4, Z53),
+    fd("USELON_VMDMXRVP", 48, U4, Z53),
+    fd("USELON_VMDACTNO", 52, Char(8), Z53),
+    fd("USELON_VMDGRPN", 60, Char(8), Z53),
+    fd("USELON_CALTODON", 68, Tod, Z53),
+    fd("USELON_VMDBYVAL", 76, Char(8), Z53),
+    fd("USELON_VMDMXSHR", 84, U4, Z53),
+    fd("USELON_ASCDEFSZ", 88, U8, Z53),
+    fd("USELON_CALDEFHI", 96, U4, Inf),
+    fd("USELON_CALDEFLO", 100, U4, Inf),
 ];
 
-// USEINT: no source shows it; the z/VM 5.3 USEITE map (same high-frequency state
-// counters) is used as the template.
+/// The body shared by MRUSELOF and MRUSEACT after the virtual CPU address, in
+/// the order of zpmd's 5.3 USELOF struct. That struct declares the two
+/// reserved fields after VMDVTIME as single bytes and does not compile; they
+/// are taken as 8 bytes each, as in zpmd's USEATE (the same family of fields),
+/// so every offset from 68 on is inferred.
+macro_rules! vmd_body {
+    ($p:literal, $src32:expr, $zpmd:expr) => {
+        [
+            fd(concat!($p, "VMDSLIST"), 32, Bits(1), $src32),
+            fd(concat!($p, "VMDELIST"), 33, Bits(1), $zpmd),
+            fd(concat!($p, "CALFLAG1"), 34, Bits(1), $zpmd),
+            fd(concat!($p, "VMDSTYPE"), 35, U1, $zpmd),
+            fd(concat!($p, "VMDTTIME"), 36, Dur, $zpmd),
+            fd(concat!($p, "VMDVTIME"), 44, Dur, $zpmd),
+            fd(concat!($p, "VMDCTPVR"), 68, U4, Inf),
+            fd(concat!($p, "VMDCTPVL"), 72, U4, Inf),
+            fd(concat!($p, "VMDWSSPR"), 76, U4, Inf),
+            fd(concat!($p, "VMDCTXBK"), 80, U4, Inf),
+            fd(concat!($p, "CALXSTOR"), 84, U4, Inf),
+            fd(concat!($p, "VMDCTFLT"), 88, U4, Inf),
+            fd(concat!($p, "VMDFLREO"), 96, U4, Inf),
+            fd(concat!($p, "VMDCTORF"), 100, U4, Inf),
+            fd(concat!($p, "CALCTPGS"), 104, U4, Inf),
+            fd(concat!($p, "VMDCTPWT"), 108, U4, Inf),
+            fd(concat!($p, "CALCPPGR"), 112, U4, Inf),
+            fd(concat!($p, "CALCPPGW"), 116, U4, Inf),
+            fd(concat!($p, "VMDCTSPR"), 120, U4, Inf),
+            fd(concat!($p, "VMDCTSPW"), 124, U4, Inf),
+            fd(concat!($p, "VMDPGSPL"), 128, U4, Inf),
+            fd(concat!($p, "VMDVCSCT"), 132, U4, Inf),
+            fd(concat!($p, "VMDVDSCT"), 136, U4, Inf),
+            fd(concat!($p, "VMDVUSCT"), 140, U4, Inf),
+            fd(concat!($p, "VMDVTSCT"), 144, U4, Inf),
+            fd(concat!($p, "VMDVOSCT"), 148, U4, Inf),
+            fd(concat!($p, "CALCPPST"), 152, U4, Inf),
+            fd(concat!($p, "VMDISEVM"), 156, U4, Inf),
+            fd(concat!($p, "VMDISTVM"), 160, U4, Inf),
+            fd(concat!($p, "VMDISUVM"), 164, U4, Inf),
+            fd(concat!($p, "VMDVSEVM"), 168, U4, Inf),
+            fd(concat!($p, "VMDVSTVM"), 172, U4, Inf),
+            fd(concat!($p, "VMDVSUVM"), 176, U4, Inf),
+            fd(concat!($p, "VMDX98CT"), 180, U4, Inf),
+            fd(concat!($p, "CALCPMIG"), 184, U4, Inf),
+            fd(concat!($p, "CALCPXWT"), 188, U4, Inf),
+            fd(concat!($p, "CALCPXRD"), 192, U4, Inf),
+            fd(concat!($p, "VMDASMCT"), 196, U2, Inf),
+            fd(concat!($p, "CALSHARF"), 198, Bits(1), Inf),
+            fd(concat!($p, "CALOSTAT"), 199, Bits(1), Inf),
+            fd(concat!($p, "VMDBLKCT"), 200, U4, Inf),
+            fd(concat!($p, "VMDMDCIA"), 204, U4, Inf),
+            fd(concat!($p, "VMDCOPCT"), 208, U4, Inf),
+            fd(concat!($p, "VMDCTISO"), 212, U4, Inf),
+            fd(concat!($p, "VMDRELSH"), 216, U4, Inf),
+            fd(concat!($p, "VMDABSSH"), 220, U4, Inf),
+            fd(concat!($p, "VMDSSIZE"), 224, U4, Inf),
+            fd(concat!($p, "VMDMXRVP"), 228, U4, Inf),
+            fd(concat!($p, "VMDACTNO"), 232, Char(8), Inf),
+            fd(concat!($p, "VMDGRPN"), 240, Char(8), Inf),
+            fd(concat!($p, "CALTODON"), 248, Tod, Inf),
+            fd(concat!($p, "VMDVDISK"), 256, U4, Inf),
+            fd(concat!($p, "VMDMXSHR"), 260, U4, Inf),
+            fd(concat!($p, "VMDTHRCT"), 264, U4, Inf),
+            fd(concat!($p, "ASCDEFSZ"), 268, U8, Inf),
+            fd(concat!($p, "CALDEFHI"), 276, U4, Inf),
+            fd(concat!($p, "CALDEFLO"), 280, U4, Inf),
+            fd(concat!($p, "VMDCTPVG"), 284, U4, Inf),
+            fd(concat!($p, "VMDMVB2G"), 288, U4, Inf),
+            fd(concat!($p, "VEBALERT"), 292, U4, Inf),
+            fd(concat!($p, "VEBTVSCT"), 296, U4, Inf),
+            fd(concat!($p, "VEBSVSCT"), 300, U4, Inf),
+            fd(concat!($p, "VEBTPIAI"), 304, U4, Inf),
+            fd(concat!($p, "VEBVIRAI"), 308, U4, Inf),
+            fd(concat!($p, "VEBHDWAI"), 312, U4, Inf),
+            fd(concat!($p, "VMDCTPVLA"), 316, U8, Inf),
+            fd(concat!($p, "VMDCTSHL"), 324, U4, Inf),
+            fd(concat!($p, "VMDCTSHLA"), 328, U8, Inf),
+            fd(concat!($p, "VMDPUTYP"), 336, U1, Inf),
+            fd(concat!($p, "VMDVTMP"), 340, Dur, Inf),
+            fd(concat!($p, "VMDTTMP"), 348, Dur, Inf),
+            fd(concat!($p, "VMDVTMS"), 356, Dur, Inf),
+            fd(concat!($p, "VMDTTMS"), 364, Dur, Inf),
+        ]
+    };
+}
+
+/// `head` followed by `body` (const array concatenation).
+const fn join<const A: usize, const B: usize, const N: usize>(
+    head: [FieldDef; A],
+    body: [FieldDef; B],
+) -> [FieldDef; N] {
+    let mut out = [head[0]; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = head[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = body[i - A];
+        i += 1;
+    }
+    out
+}
+
+// MRUSELOF: 20-31 on IBM's 4.3, 5.4 and 6.2 pages (one record per virtual CPU
+// from 5.4; 4.3 wrote the base VMDBK only); 32-51 zpmd; the rest inferred as
+// described at `vmd_body`.
+static USELOF: [FieldDef; 77] = join(
+    [
+        fd("USELOF_VMDUSER", 20, Char(8), Ibm),
+        fd("USELOF_VMDCPUAD", 28, U2, Ibm),
+        fd("USELOF_VMDMODE", 30, Bits(1), Ibm),
+        fd("USELOF_CALMODE", 31, Bits(1), Ibm),
+    ],
+    vmd_body!("USELOF_", Z53, Z53),
+);
+
+// MRUSEACT: 20-32 on IBM's 6.1 and 6.2 pages (VMDSLIST at 32, where the 5.3
+// USEATE map has VMDTTIME, so USEATE is not the template). IBM's USEACT
+// matches zpmd's USELOF at every offset both show, so the rest follows the
+// USELOF order (`vmd_body`), inferred.
+static USEACT: [FieldDef; 77] = join(
+    [
+        fd("USEACT_VMDUSER", 20, Char(8), Ibm),
+        fd("USEACT_VMDCPUAD", 28, U2, Ibm),
+        fd("USEACT_VMDMODE", 30, Bits(1), Ibm),
+        fd("USEACT_CALMODE", 31, Bits(1), Ibm),
+    ],
+    vmd_body!("USEACT_", Ibm, Inf),
+);
+
+// MRUSEINT: IBM's 5.1 page names the high-frequency counters (USEINT_HF...)
+// and says one record is written per VMDBK; no offset was visible. The z/VM
+// 5.3 USEITE map (zpmd), which carries the same counters, is the template.
 static USEINT: &[FieldDef] = &[
     fd("USEINT_VMDUSER", 20, Char(8), Inf),
     fd("USEINT_VMDCPUAD", 28, U2, Inf),
@@ -638,170 +892,282 @@ static USEINT: &[FieldDef] = &[
     fd("USEINT_VMDPUTYP", 196, U1, Inf),
 ];
 
-// ---------------------------------------------------------------- domain 5
-static PRCPRP: &[FieldDef] = &[
-    fd("PRCPRP_PFXCPUAD", 20, U2, Ibm),
-    fd("PRCPRP_PFXDSPCS", 84, U4, Z53),
-    fd("PRCPRP_PLSDSPCM", 88, U4, Z53),
-    fd("PRCPRP_DSVMAXUS", 92, U4, Z53),
-    fd("PRCPRP_HFCOUNT", 96, U4, Z53),
-    fd("PRCPRP_HFUSERZ", 100, U4, Z53),
-    fd("PRCPRP_HFUSERC", 104, U4, Z53),
-    fd("PRCPRP_CALUDED", 108, Char(8), Z53),
-    fd("PRCPRP_PFXTYPE", 116, U4, Z53),
-    fd("PRCPRP_HFUSERM", 120, U4, Z53),
-    fd("PRCPRP_PLSSTLCT", 124, Bits(256), Z53),
-    fd("PRCPRP_PFXCPUTY", 380, U1, Z53),
+// ---------------------------------------------------------------- domain 6
+static IODVOF: &[FieldDef] = &[
+    fd("IODVOF_RDEVSID", 20, U4, Z53),
+    fd("IODVOF_RDEVDEV", 24, U2, Z53),
 ];
 
-// ---------------------------------------------------------------- domain 6
-static IODVON: &[FieldDef] = &[
-    fd("IODVON_RDEVTYPE", 20, U1, Ibm),
-    fd("IODVON_RDEVCLAS", 21, U1, Ibm),
-    fd("IODVON_RDEVDVID", 22, Bits(2), Ibm),
-    fd("IODVON_CALMODLN", 24, U1, Z53),
-    fd("IODVON_RDEVLPM", 25, Bits(1), Z53),
-    fd("IODVON_RDEVDEV", 26, U2, Z53),
-    fd("IODVON_RDEVSID", 28, U4, Z53),
-    fd("IODVON_RDEVCHPS", 32, Bits(8), Z53),
-    fd("IODVON_RDEVCUID", 40, Bits(2), Z53),
-    fd("IODVON_RDEVCUMN", 42, U1, Z53),
-    fd("IODVON_CALFLAGS", 43, Bits(1), Z53),
-    fd("IODVON_RDEVSER", 46, Char(6), Z53),
-    fd("IODVON_CALRDEVSID", 52, U4, Z53),
-    fd("IODVON_CALRDEVDEV", 56, U2, Z53),
-    fd("IODVON_RDEVPVFG", 58, Bits(1), Z53),
-    fd("IODVON_EDEVTYPE", 59, U1, Z53),
-    fd("IODVON_RDEVHPPL", 384, U2, Z53),
-];
-static IODVOF: &[FieldDef] = &[
-    fd("IODVOF_RDEVSID", 20, U4, Inf),
-    fd("IODVOF_RDEVDEV", 24, U2, Inf),
-];
-// Inferred as a whole. The IBM prolog lists the content (RDEV counters,
-// IODDEV_HF high-frequency counters, SCM facility data, SIE assist data); the
-// SCM fields repeat the MRIODMOF subchannel-measurement block in the same order.
+// MRIODDEV: zpmd's 5.3 struct. It is marked "TODO" there and has no 20-byte
+// header filler (every other struct has one); the offsets below add the
+// header. IBM's pages (6.2, 6.4) could only be read as far as the prolog,
+// which confirms the kinds of data (RDEV counters, IODDEV_HF high-frequency
+// counters, SCM facility data, SIE assist data valid per IODDEV_VDEVIOP1) but
+// no offset.
 static IODDEV: &[FieldDef] = &[
-    fd("IODDEV_RDEVSID", 20, U4, Inf),
-    fd("IODDEV_RDEVDEV", 24, U2, Inf),
-    fd("IODDEV_RDEVTYPE", 26, U1, Inf),
-    fd("IODDEV_RDEVCLAS", 27, U1, Inf),
-    fd("IODDEV_RDEVSER", 28, Char(6), Inf),
-    fd("IODDEV_CALFLAGS", 34, Bits(1), Inf),
-    fd("IODDEV_RDEVPVFG", 35, Bits(1), Inf),
-    fd("IODDEV_RDEVSSCH", 36, U4, Inf),
-    fd("IODDEV_HFCOUNT", 40, U4, Inf),
-    fd("IODDEV_HFQUEUE", 44, U4, Inf),
-    fd("IODDEV_HFBUSY", 48, U4, Inf),
-    fd("IODDEV_SCMSSCH", 52, U2, Inf),
-    fd("IODDEV_SCMCOUNT", 54, U2, Inf),
-    fd("IODDEV_SCMCNTIM", 56, U4, Inf),
-    fd("IODDEV_SCMFPTIM", 60, U4, Inf),
-    fd("IODDEV_SCMDDTIM", 64, U4, Inf),
-    fd("IODDEV_SCMCQTIM", 68, U4, Inf),
-    fd("IODDEV_SCMDATIM", 72, U4, Inf),
-    fd("IODDEV_SCMDBTIM", 76, U4, Inf),
-    fd("IODDEV_SCMIRTIM", 80, U4, Inf),
-    fd("IODDEV_SCGSSCH", 84, U4, Inf),
-    fd("IODDEV_SCGCOUNT", 88, U4, Inf),
-    fd("IODDEV_RDEVMDCH", 92, U4, Inf),
-    fd("IODDEV_RDEVMDCI", 96, U4, Inf),
-    fd("IODDEV_CALRDEVDEV", 100, U2, Inf),
-    fd("IODDEV_RDEVHPPL", 102, U2, Inf),
-];
-static IODMON: &[FieldDef] = &[
-    fd("IODMON_RDEVSID", 20, U4, Ibm),
-    fd("IODMON_RDEVDEV", 24, U2, Ibm),
-];
-static IODMOF: &[FieldDef] = &[
-    fd("IODMOF_RDEVSID", 20, U4, Ibm),
-    fd("IODMOF_RDEVDEV", 24, U2, Ibm),
-    fd("IODMOF_SCMSSCH", 28, U2, Z53),
-    fd("IODMOF_SCMCOUNT", 30, U2, Z53),
-    fd("IODMOF_SCMCNTIM", 32, U4, Z53),
-    fd("IODMOF_SCMFPTIM", 36, U4, Z53),
-    fd("IODMOF_SCMDDTIM", 40, U4, Z53),
-    fd("IODMOF_SCMCQTIM", 44, U4, Z53),
-    fd("IODMOF_SCMDATIM", 48, U4, Z53),
-    fd("IODMOF_SCMDBTIM", 52, U4, Z53),
-    fd("IODMOF_SCMIRTIM", 56, U4, Z53),
-    fd("IODMOF_SCGSSCH", 60, U4, Z53),
-    fd("IODMOF_SCGCOUNT", 64, U4, Z53),
-];
-static IODMDV: &[FieldDef] = &[
-    fd("IODMDV_RDEVSID", 20, U4, Ibm),
-    fd("IODMDV_RDEVDEV", 24, U2, Ibm),
-    fd("IODMDV_RDEVPIM", 26, Bits(1), Ibm),
-    fd("IODMDV_RDEVPAM", 27, Bits(1), Ibm),
-    fd("IODMDV_RDEVCHPS", 28, Bits(8), Ibm),
+    fd("IODDEV_RDEVAFLG", 20, Bits(1), Z53),
+    fd("IODDEV_RDEVLPM", 21, Bits(1), Z53),
+    fd("IODDEV_VDEVIOP1", 22, Bits(1), Z53),
+    fd("IODDEV_CALFLAG1", 23, Bits(1), Z53),
+    fd("IODDEV_RDEVSID", 24, U4, Z53),
+    fd("IODDEV_RDEVCHPS", 28, Bits(8), Z53),
+    fd("IODDEV_RDEVSER", 36, Char(6), Z53),
+    fd("IODDEV_CALUSER", 42, Char(8), Z53),
+    fd("IODDEV_RDEVLCNT", 50, U2, Z53),
+    fd("IODDEV_SCMSSCH", 52, U2, Z53),
+    fd("IODDEV_SCMCOUNT", 54, U2, Z53),
+    fd("IODDEV_SCMCNTIM", 56, U4, Z53),
+    fd("IODDEV_SCMFPTIM", 60, U4, Z53),
+    fd("IODDEV_SCMDDTIM", 64, U4, Z53),
+    fd("IODDEV_HFRDEVCT", 68, U4, Z53),
+    fd("IODDEV_HFCTIO", 72, U4, Z53),
+    fd("IODDEV_RDEVCTSR", 76, U4, Z53),
+    fd("IODDEV_RDEVRCWH", 80, U4, Z53),
+    fd("IODDEV_RDEVRCWP", 84, U4, Z53),
+    fd("IODDEV_RDEVRTPD", 88, U8, Z53),
+    fd("IODDEV_RDEVCTSI", 96, U4, Z53),
+    fd("IODDEV_RDEVCTUI", 100, U4, Z53),
+    fd("IODDEV_RDEVMICT", 104, U4, Z53),
+    fd("IODDEV_RDEVCTRG", 108, U4, Z53),
+    fd("IODDEV_RDEVCTRD", 112, U4, Z53),
+    fd("IODDEV_RDEVSKCT", 116, U4, Z53),
+    fd("IODDEV_RDEVSKSM", 120, U4, Z53),
+    fd("IODDEV_RDEVWRCT", 124, U4, Z53),
+    fd("IODDEV_RDEVRDCT", 128, U4, Z53),
+    fd("IODDEV_RDEVMCIA", 132, U4, Z53),
+    fd("IODDEV_VIUCNTIN", 136, U4, Z53),
+    fd("IODDEV_VIUTIMIN", 140, U4, Z53),
+    fd("IODDEV_VIUCNTLV", 144, U4, Z53),
+    fd("IODDEV_VIUTIMLV", 148, U4, Z53),
+    fd("IODDEV_VIUCNTOT", 152, U4, Z53),
+    fd("IODDEV_VIUTIMOT", 156, U4, Z53),
+    fd("IODDEV_SCMDATIM", 160, U4, Z53),
+    fd("IODDEV_VIUSTAMP", 164, Tod, Z53),
+    fd("IODDEV_VIUSTATE", 172, Bits(1), Z53),
+    fd("IODDEV_THRDLYS", 176, U4, Z53),
+    fd("IODDEV_SCMCQTIM", 180, U4, Z53),
+    fd("IODDEV_SCMDBTIM", 184, U4, Z53),
+    fd("IODDEV_SCMIRTIM", 188, U4, Z53),
+    fd("IODDEV_SCGSSCH", 192, U4, Z53),
+    fd("IODDEV_SCGCOUNT", 196, U4, Z53),
+    fd("IODDEV_RDEVDEV", 200, U2, Z53),
+    fd("IODDEV_EDEVTYPE", 204, U1, Z53),
+    fd("IODDEV_PREFPATH", 205, U1, Z53),
+    fd("IODDEV_PAVINELG", 208, U4, Z53),
+    fd("IODDEV_PAVUSES", 212, U4, Z53),
+    fd("IODDEV_RDEVPVFG", 216, Bits(1), Z53),
+    fd("IODDEV_RDEVHPPL", 218, U2, Z53),
+    fd("IODDEV_PAVSSCH", 220, U4, Z53),
+    fd("IODDEV_PAVCOUNT", 224, U4, Z53),
+    fd("IODDEV_PAVCNTIM", 228, U4, Z53),
+    fd("IODDEV_PAVFPTIM", 232, U4, Z53),
+    fd("IODDEV_PAVDDTIM", 236, U4, Z53),
+    fd("IODDEV_PAVCQTIM", 240, U4, Z53),
+    fd("IODDEV_PAVDATIM", 244, U4, Z53),
+    fd("IODDEV_PAVDBTIM", 248, U4, Z53),
+    fd("IODDEV_PAVIRTIM", 252, U4, Z53),
+    fd("IODDEV_PAVCC3S", 256, U4, Z53),
 ];
 
 static NONE: &[FieldDef] = &[];
 
-/// Every known layout. Order does not matter; the index sorts by release.
+// Sources, by page (https://www.vm.ibm.com/pubs/monNNN/NAME.HTML) and struct.
+const ZPMD: &str = "zpmd src/v53_records.h (z/VM 5.3 structs)";
+
+/// Every layout version. Order does not matter; the index sorts by release.
 pub static LAYOUTS: &[RecordLayout] = &[
-    // domain 0: system
-    rec(0, 1, "MRSYTSYP", S, 116, Z53, SYTSYP, "per CPU; offsets >= 36 from the 5.3 map"),
-    rec(0, 2, "MRSYTPRP", S, 108, Z53, SYTPRP, "per CPU; 6.x appended MT fields not mapped"),
-    rec(0, 3, "MRSYTRSG", S, 492, Z53, SYTRSG, "selected 5.3 fields; steal-by-class counters not mapped"),
-    rec(0, 4, "MRSYTRSP", S, 72, Z53, SYTRSP, "per CPU"),
-    rec(0, 5, "MRSYTXSP", S, 56, Z53, SYTXSP, "per CPU expanded-storage paging"),
-    rec(0, 6, "MRSYTASG", S, 84, Z53, SYTASG, "auxiliary storage, global"),
-    rec(0, 12, "MRSYTUWT", S, 160, Z53, SYTUWT, "per-processor-type breakdown (80-156) not mapped"),
-    rec(0, 14, "MRSYTXSG", S, 188, Z53, SYTXSG, "5.3: XSTOR and MDC; 7.5 reserves the XSTOR fields"),
-    rec(0, 15, "MRSYTCUG", S, 56, Z53, SYTCUG, "LPAR global description"),
+    // ------------------------------------------------------------ domain 0
+    v(0, 1, "MRSYTSYP", S, R53, 116, Z53, SYTSYP, &[R53, R64],
+        "IBM mon420, mon510, mon640 (20-35); zpmd d0r1",
+        "per CPU; 96 bytes in 4.2-5.1; offsets >= 36 from zpmd"),
+    v(0, 2, "MRSYTPRP", S, R53, 108, Z53, SYTPRP, &[R53],
+        "IBM mon430, mon540, mon620 (20-23); zpmd d0r2",
+        "per CPU; 104 bytes in 4.3"),
+    v(0, 2, "MRSYTPRP", S, R54, 124, Z53, SYTPRP, &[R54],
+        "IBM mon540 (size 124)", "per CPU; 16 bytes appended in 5.4, not mapped"),
+    v(0, 2, "MRSYTPRP", S, R62, 140, Z53, SYTPRP, &[R62],
+        "IBM mon620 (size 140)", "per CPU; appended fields not mapped"),
+    v(0, 2, "MRSYTPRP", S, R64, 352, Z53, SYTPRP, &[R64],
+        "IBM mon640 (size 352)", "per CPU (per thread with MT); appended MT fields not mapped"),
+    v(0, 3, "MRSYTRSG", S, R53, 492, Z53, SYTRSG, &[R53], ZPMD,
+        "selected 5.3 fields; 224 bytes in 5.2; steal-by-class counters not mapped"),
+    v(0, 4, "MRSYTRSP", S, R53, 72, Z53, SYTRSP, &[R53, R64],
+        "IBM mon430, mon640 (20-39); zpmd d0r4", "per CPU; 48 bytes in 4.3"),
+    v(0, 5, "MRSYTXSP", S, R53, 56, Z53, SYTXSP, &[R53], ZPMD, "per CPU expanded-storage paging"),
+    v(0, 6, "MRSYTASG", S, R53, 84, Z53, SYTASG, &[R53],
+        "IBM mon730 (20); zpmd d0r6", "auxiliary storage, global"),
+    v(0, 6, "MRSYTASG", S, R73, 112, Z53, SYTASG, &[R73],
+        "IBM mon730 (size 112)", "appended fields not mapped"),
+    v(0, 12, "MRSYTUWT", S, R53, 160, Z53, SYTUWT, &[R53],
+        "IBM mon430, mon510, mon520, mon610, mon620, mon720 (20-31); zpmd d0r12",
+        "80 bytes in 4.3-5.2; offset 24 is CALTSVM in IBM's map (CALSVMWT in its prolog)"),
+    v(0, 12, "MRSYTUWT", S, R61, 180, Z53, SYTUWT, &[R61, R62, R72],
+        "IBM mon610, mon620, mon720 (size 180)", "per-processor-type breakdown (80-156) not mapped"),
+    v(0, 14, "MRSYTXSG", S, R53, 188, Z53, SYTXSG, &[R53], ZPMD,
+        "5.3: XSTOR and MDC; 7.5 reserves the XSTOR fields (204 bytes)"),
+    v(0, 15, "MRSYTCUG", S, R53, 56, Z53, SYTCUG, &[R53],
+        "IBM mon420 (size 28 in 4.2); zpmd d0r15", "LPAR global description"),
     RecordLayout {
-        domain: 0,
-        record: 16,
-        name: "MRSYTCUP",
-        kind: S,
-        since: R53,
-        size: 64,
-        src: Inf,
-        fields: SYTCUP,
-        group: Some(GroupDef {
-            name: "SYTCUP_LCPU",
-            offset_field: "SYTCUP_CALCPUOF",
-            len_field: "SYTCUP_CALCPULN",
-            fields: SYTCUP_LCPU,
-        }),
-        note: "INFERRED body: IBM names CALCPUOF/CALCPULN, offsets not seen; entries per logical CPU",
+        group: Some(SYTCUP_GROUP),
+        ..v(0, 16, "MRSYTCUP", S, R53, 64, Z53, SYTCUP, &[R51, R52, R53, R61, R62],
+            "IBM mon510, mon520, mon610, mon620 (fixed part 64 bytes); zpmd d0r16",
+            "one per partition; entries (40 bytes in 5.3) via CALCPUOF/CALCPULN; from 6.3 per core with MT, \
+             and a partition with many CPUs spans several records (SYTCPU_CALMORE/CALNREC, offsets not seen): \
+             key entries by partition and CPU, not by record")
     },
-    // domain 1: monitor
-    rec(1, 1, "MRMTREPR", C, 24, Z53, MTREPR, "event profile"),
-    rec(1, 2, "MRMTRECM", E, 24, Ibm, MTRECM, "event command text, variable length"),
-    rec(1, 3, "MRMTRSUS", E, 24, Ibm, MTRSUS, "suspension ended"),
-    rec(1, 4, "MRMTRSYS", C, 184, Z53, MTRSYS, "5.3 system configuration"),
-    rec(1, 5, "MRMTRPRP", C, 44, Z53, MTRPRP, "per CPU configuration"),
-    rec(1, 6, "MRMTRDEV", C, 240, Inf, MTRDEV, "INFERRED: IODVON 5.3 template; size 240 as seen for 5.1"),
-    rec(1, 7, "MRMTRMEM", C, 326, Inf, MTRMEM, "RSASTORE is IBM; SYSGSTOR (64-bit bytes) INFERRED"),
-    rec(1, 8, "MRMTRPAG", C, 64, Inf, MTRPAG, "CPVOLSER is IBM; extent fields INFERRED"),
-    rec(1, 9, "MRMTRSPR", C, 36, Z53, MTRSPR, "INTERVAL in seconds, HFRATE in hundredths of a second (units INFERRED)"),
-    rec(1, 10, "MRMTRSCM", S, 32, Z53, MTRSCM, "sample command text, variable length"),
-    rec(1, 11, "MRMTREND", K, 20, Ibm, NONE, "interval end"),
-    rec(1, 12, "MRMTRSOS", K, 20, Ibm, NONE, "start of event suspension"),
-    rec(1, 13, "MRMTREOF", K, 20, Ibm, NONE, "end of frame"),
-    rec(1, 14, "MRMTRDDR", C, 28, Ibm, MTRDDR, "domain detail; CONT and count INFERRED; item list not decoded"),
-    rec(1, 15, "MRMTRUSR", C, 348, Inf, MTRUSR, "VMDUSER is IBM; the rest INFERRED"),
-    rec(1, 17, "MRMTRXSG", C, 36, Ibm, MTRXSG, "expanded storage configuration"),
-    // domain 3: storage
-    rec(3, 1, "MRSTORSG", S, 352, Z53, STORSG, "real storage management, global"),
-    rec(3, 2, "MRSTORSP", S, 364, Z53, STORSP, "per CPU; 6.3 grew to 720"),
-    rec(3, 4, "MRSTOASP", S, 172, Z53, STOASP, "per paging/spool exposure"),
-    rec(3, 9, "MRSTOXSG", S, 72, Z53, STOXSG, "expanded storage, global"),
-    rec(3, 10, "MRSTOXSU", S, 40, Z53, STOXSU, "expanded storage per user; invalid from 7.2"),
-    // domain 4: user
-    rec(4, 1, "MRUSELON", E, 180, Inf, USELON, "INFERRED beyond VMDUSER; size 180 as seen for 7.3"),
-    rec(4, 2, "MRUSELOF", E, 60, Inf, USELOF, "INFERRED (name recalled, layout ours)"),
-    rec(4, 3, "MRUSEACT", S, 360, Inf, USEACT, "INFERRED beyond offset 30: z/VM 5.3 USEATE template"),
-    rec(4, 4, "MRUSEINT", S, 200, Inf, USEINT, "INFERRED: z/VM 5.3 USEITE template"),
-    // domain 5: processor
-    rec(5, 3, "MRPRCPRP", S, 384, Z53, PRCPRP, "per real CPU"),
-    // domain 6: I/O
-    rec(6, 1, "MRIODVON", E, 388, Z53, IODVON, "vary on device; EDEV path entries not mapped"),
-    rec(6, 2, "MRIODVOF", E, 28, Inf, IODVOF, "INFERRED"),
-    rec(6, 3, "MRIODDEV", S, 104, Inf, IODDEV, "INFERRED body: IBM offsets not available for any release"),
-    rec(6, 13, "MRIODMON", E, 28, Ibm, IODMON, "SET SCMEASURE ON"),
-    rec(6, 14, "MRIODMOF", E, 68, Z53, IODMOF, "SET SCMEASURE OFF with final measurement block"),
-    rec(6, 16, "MRIODMDV", E, 36, Ibm, IODMDV, "modify device"),
+    // ------------------------------------------------------------ domain 1
+    v(1, 1, "MRMTREPR", C, R53, 24, Z53, MTREPR, &[R53], ZPMD, "event profile"),
+    v(1, 1, "MRMTREPR", C, R73, 52, Z53, MTREPR, &[R73], "IBM mon730 (size 52)",
+        "appended fields not mapped"),
+    v(1, 2, "MRMTRECM", E, R53, 24, Ibm, MTRECM, &[R64], "IBM mon640", "event command text, variable length"),
+    v(1, 3, "MRMTRSUS", E, R53, 24, Ibm, MTRSUS, &[R52, R72], "IBM mon520, mon720", "suspension ended"),
+    v(1, 4, "MRMTRSYS", C, R53, 184, Z53, MTRSYS, &[R51, R53],
+        "IBM mon420, mon430, mon440, mon510 (20-27, sizes); zpmd d1r4",
+        "system configuration; 108 bytes in 4.2, 176 in 4.3/4.4"),
+    v(1, 4, "MRMTRSYS", C, R61, 420, Z53, MTRSYS, &[R61], "IBM mon610 (size 420)",
+        "from 6.1 MTRSYS_CALLEVEL bits flag APARs that change monitor data; appended fields not mapped"),
+    v(1, 5, "MRMTRPRP", C, R53, 44, Z53, MTRPRP, &[R53], ZPMD, "per CPU configuration"),
+    v(1, 6, "MRMTRDEV", C, R53, 416, Z53, MTRDEV, &[R53], ZPMD,
+        "per device; 72 bytes in 4.4, 240 in 5.1; EDEV path entries (80-399) not mapped"),
+    v(1, 7, "MRMTRMEM", C, R53, 144, Z53, MTRMEM, &[R53], "IBM mon640, mon720 (20-39); zpmd d1r7",
+        "RSAGSTOR is IBM's preferred (64-bit) storage size"),
+    v(1, 7, "MRMTRMEM", C, R64, 228, Z53, MTRMEM, &[R64], "IBM mon640 (size 228)", "appended fields not mapped"),
+    v(1, 7, "MRMTRMEM", C, R72, 326, Z53, MTRMEM, &[R72, R73], "IBM mon720, mon730 (size 326)",
+        "appended fields not mapped"),
+    v(1, 8, "MRMTRPAG", C, R53, 48, Z53, MTRPAG, &[R53, R54, R64],
+        "IBM mon540, mon640 (20-39, size 48); zpmd d1r8 (40-47)",
+        "one per paging or spool extent; 44 bytes in 4.4"),
+    v(1, 8, "MRMTRPAG", C, R71, 64, Z53, MTRPAG, &[R71, R72, R74], "IBM mon710, mon720, mon740 (size 64)",
+        "CALCYLNO/CALSTART deprecated from 7.2 (64-bit CALCYLNOG/CALSTARTG, offsets not seen)"),
+    v(1, 9, "MRMTRSPR", C, R53, 36, Z53, MTRSPR, &[R53, R54], "IBM mon540 (size 36, 20 signed); zpmd d1r9",
+        "INTERVAL in seconds, HFRATE in hundredths of a second (units INFERRED); 52 bytes in 7.5"),
+    v(1, 10, "MRMTRSCM", S, R53, 32, Z53, MTRSCM, &[R53, R73], "IBM mon730 (size 32); zpmd d1r10",
+        "sample command text, variable length"),
+    v(1, 11, "MRMTREND", K, R53, 20, Ibm, NONE, &[R73], "IBM mon730", "interval end"),
+    v(1, 12, "MRMTRSOS", K, R53, 20, Ibm, NONE, &[R52, R53, R63, R72, R75], "IBM mon520, mon530, mon630, mon720, mon750",
+        "start of event suspension"),
+    v(1, 13, "MRMTREOF", K, R53, 20, Ibm, NONE, &[R54, R71], "IBM mon540, mon710", "end of frame"),
+    v(1, 14, "MRMTRDDR", C, R53, 36, Z53, MTRDDR_53, &[R53], ZPMD,
+        "domain detail; item list not decoded"),
+    v(1, 14, "MRMTRDDR", C, R73, 28, Ibm, MTRDDR_73, &[R73, R75], "IBM mon730, mon750 (fixed part 28)",
+        "domain detail; continuation flag and item list not decoded; when the map changed is not known"),
+    v(1, 15, "MRMTRUSR", C, R53, 124, Z53, MTRUSR, &[R53], "IBM mon440, mon620 (20-29); zpmd d1r15",
+        "per logged-on user; 96 bytes in 4.4"),
+    v(1, 15, "MRMTRUSR", C, R62, 224, Z53, MTRUSR, &[R62], "IBM mon620 (size 224)", "appended fields not mapped"),
+    v(1, 15, "MRMTRUSR", C, R73, 348, Z53, MTRUSR, &[R73], "IBM mon730 (size 348)", "appended fields not mapped"),
+    v(1, 17, "MRMTRXSG", C, R53, 36, Ibm, MTRXSG, &[R42, R44, R51, R63], "IBM mon420, mon440, mon510, mon630",
+        "expanded storage configuration"),
+    // ------------------------------------------------------------ domain 3
+    v(3, 1, "MRSTORSG", S, R53, 352, Z53, STORSG, &[R53], "IBM mon630 (20-35); zpmd d3r1",
+        "real storage management, global"),
+    v(3, 1, "MRSTORSG", S, R62, 464, Z53, STORSG, &[R62], "IBM mon620 (size 464)", "appended fields not mapped"),
+    v(3, 1, "MRSTORSG", S, R63, 780, Z53, STORSG, &[R63], "IBM mon630 (size 780; 24 reserved)",
+        "appended fields not mapped"),
+    v(3, 2, "MRSTORSP", S, R53, 364, Z53, STORSP, &[R53], "IBM mon630, mon640 (20-23); zpmd d3r2", "per CPU"),
+    v(3, 2, "MRSTORSP", S, R63, 720, Z53, STORSP, &[R63], "IBM mon630 (size 720; 24 and 28 reserved)",
+        "per CPU; appended fields not mapped"),
+    v(3, 2, "MRSTORSP", S, R64, 744, Z53, STORSP, &[R64], "IBM mon640 (size 744)",
+        "per CPU; appended fields not mapped"),
+    v(3, 4, "MRSTOASP", S, R53, 172, Z53, STOASP, &[R53, R62], "IBM mon530, mon620 (size 172), mon750 (70); zpmd d3r4",
+        "per paging/spool exposure"),
+    v(3, 4, "MRSTOASP", S, R73, 228, Z53, STOASP, &[R73], "IBM mon730 (size 228)",
+        "per exposure; appended fields not mapped; 260 bytes in 7.5"),
+    v(3, 9, "MRSTOXSG", S, R53, 72, Z53, STOXSG, &[R53], ZPMD, "expanded storage, global"),
+    v(3, 9, "MRSTOXSG", S, R71, 20, Ibm, NONE, &[R71], "IBM mon710",
+        "no longer valid (expanded storage support removed)"),
+    v(3, 10, "MRSTOXSU", S, R53, 40, Z53, STOXSU, &[R53], ZPMD, "expanded storage per user"),
+    v(3, 10, "MRSTOXSU", S, R72, 20, Ibm, NONE, &[R72], "IBM mon720",
+        "no longer valid (expanded storage support removed)"),
+    // ------------------------------------------------------------ domain 4
+    v(4, 1, "MRUSELON", E, R53, 96, Z53, USELON_53, &[R43, R44, R53], "IBM mon430, mon440, mon530 (20-31); zpmd d4r1",
+        "base VMDBK only"),
+    v(4, 1, "MRUSELON", E, R54, 176, Inf, USELON_54, &[R54], "IBM mon540 (size 176)",
+        "base VMDBK only; appended fields beyond 104 not mapped"),
+    v(4, 1, "MRUSELON", E, R62, 180, Inf, USELON_54, &[R62, R64], "IBM mon620, mon640 (size 180)",
+        "base VMDBK only; appended fields beyond 104 not mapped"),
+    v(4, 2, "MRUSELOF", E, R53, 444, Inf, &USELOF, &[R54], "IBM mon430, mon540, mon620 (20-31); zpmd d4r2",
+        "one per virtual CPU active at logoff (base VMDBK only in 4.3, 284 bytes); 5.3 size not seen"),
+    v(4, 2, "MRUSELOF", E, R62, 496, Inf, &USELOF, &[R62], "IBM mon620 (size 496)",
+        "one per virtual CPU; from 6.3 raw, MT-1 (_MT1) and prorated (_PRO) times, offsets not seen"),
+    v(4, 3, "MRUSEACT", S, R53, 440, Inf, &USEACT, &[R61], "IBM mon610, mon620 (20-32)",
+        "one per virtual CPU; 5.x pages not seen, size carried back from 6.1; body INFERRED (USELOF order)"),
+    v(4, 3, "MRUSEACT", S, R62, 508, Inf, &USEACT, &[R62], "IBM mon620 (size 508)",
+        "one per virtual CPU; from 6.3 topology entries (VMUTOPDA) and _MT1/_PRO times, offsets not seen"),
+    v(4, 4, "MRUSEINT", S, R53, 228, Inf, USEINT, &[R51], "IBM mon510 (size 228, field names)",
+        "one per VMDBK (virtual CPU); INFERRED offsets: z/VM 5.3 USEITE template"),
+    // ------------------------------------------------------------ domain 5
+    v(5, 3, "MRPRCPRP", S, R53, 384, Z53, PRCPRP, &[R53, R71], "IBM mon710 (20-83, size 384); zpmd d5r3",
+        "per real CPU"),
+    // ------------------------------------------------------------ domain 6
+    v(6, 1, "MRIODVON", E, R53, 388, Z53, IODVON, &[R53], "IBM mon420 (20-23); zpmd d6r1",
+        "vary on device (60 bytes in 4.2); EDEV path entries not mapped"),
+    v(6, 2, "MRIODVOF", E, R53, 28, Z53, IODVOF, &[R53], ZPMD, "vary off device"),
+    v(6, 3, "MRIODDEV", S, R53, 260, Z53, IODDEV, &[R53], "zpmd d6r3 (TODO struct, header added); IBM mon620, mon640 prolog",
+        "per online device; IBM offsets not visible for any release"),
+    v(6, 13, "MRIODMON", E, R53, 28, Ibm, IODMON, &[R43, R52, R53, R64], "IBM mon430, mon520, mon640", "SET SCMEASURE ON"),
+    v(6, 14, "MRIODMOF", E, R53, 68, Z53, IODMOF, &[R53], "IBM mon750 (20-25); zpmd d6r14",
+        "SET SCMEASURE OFF with final measurement block; 76 bytes in 7.5"),
+    v(6, 16, "MRIODMDV", E, R53, 36, Ibm, IODMDV, &[R53, R71, R72], "IBM mon530, mon710, mon720", "modify device"),
+];
+
+/// Field names ztwin used before the layouts were checked against IBM's pages
+/// and zpmd, with the name that replaced them (same meaning; the offset may
+/// differ). Looking a field up by its old name finds the new one
+/// ([`RecordLayout::field`](super::RecordLayout::field)); records are decoded
+/// and dumped under the new names only.
+pub static ALIASES: &[(&str, &str)] = &[
+    ("MTRMEM_SYSGSTOR", "MTRMEM_RSAGSTOR"),
+    ("SYTCUP_LCPU", "SYTCUP_CPUDATA"),
+    ("SYTCUP_LCXPNAME", "SYTCUP_LCUPNAME"),
+    ("SYTCUP_LCXLPNUM", "SYTCUP_LCUPPNUM"),
+    ("SYTCUP_LCXCPCNT", "SYTCUP_LCUPCPCT"),
+    ("SYTCUP_LCCCPUAD", "SYTCUP_LCUCPUID"),
+    ("SYTCUP_LCCWEIGHT", "SYTCUP_LCUCWGHT"),
+    ("SYTCUP_LCCFLAGS", "SYTCUP_LCUCFLGS"),
+    ("SYTCUP_LCCDSPTM", "SYTCUP_LCUCACTM"),
+    ("SYTCUP_LCCOVHTM", "SYTCUP_LCUCLPTM"),
+    // IBM's prolog lists the field at offset 24 as CALSVMWT; its map names it CALTSVM.
+    ("SYTUWT_CALSVMWT", "SYTUWT_CALTSVM"),
+    // zpmd's MRIODDEV has two high-frequency counters; their meaning (requests
+    // queued on the RDEV, I/O active, each summed over the samples) is inferred
+    // from the names only.
+    ("IODDEV_HFQUEUE", "IODDEV_HFRDEVCT"),
+    ("IODDEV_HFBUSY", "IODDEV_HFCTIO"),
+    // RDEVMCIA: minidisk-cache I/Os avoided (meaning inferred from the name).
+    ("IODDEV_RDEVMDCH", "IODDEV_RDEVMCIA"),
+];
+
+/// Field names ztwin used that have no counterpart in IBM's pages or zpmd's
+/// structs, and why. Writing one stores nothing ([`RecordLayout::f`](super::RecordLayout::f)
+/// gives a field that fits no record); reading one finds no field.
+pub static RETIRED: &[(&str, &str)] = &[
+    ("IODDEV_RDEVTYPE", "device type is in the configuration record MRMTRDEV"),
+    ("IODDEV_RDEVCLAS", "device class is in the configuration record MRMTRDEV"),
+    ("IODDEV_CALFLAGS", "not in the device activity record"),
+    ("IODDEV_RDEVSSCH", "no such RDEV counter in the record; SSCHs are SCMSSCH / SCGSSCH"),
+    ("IODDEV_HFCOUNT", "not in the record: the number of high-frequency samples is the processor's (PRCPRP_HFCOUNT)"),
+    ("IODDEV_RDEVMDCI", "not in the record (minidisk cache counters: RDEVMCIA)"),
+    ("IODDEV_CALRDEVDEV", "PAV base device is in MRMTRDEV (CALRDEVDEV)"),
+    ("MTRDEV_RDEVSHAR", "not in the record"),
+    ("MTRDEV_RDEVLCU", "not in the record"),
+    ("MTRDEV_RDEVCYLS", "not in the record: the size of a volume is not in the monitor data"),
+    ("MTRPAG_CALFLAG1", "the flag byte is CALFLAGS (X'80' = FBA) and the area type CALTYPE ('PAGE'/'SPOL')"),
+    ("MTRPAG_CALEND", "the record gives the extent's size (CALCYLNO), not its end"),
+    ("MTRPAG_CALSLOTS", "not in the record (slots per volume are in MRSTOASP)"),
+    ("MTRUSR_VMDFLAGS", "QUICKDSP and other user flags are in CALSTAT"),
+    ("MTRUSR_VMDPUTYP", "not in the record"),
+    ("MTRUSR_VMDRSRVD", "not in the record"),
+    ("USELON_VMDCPUCT", "not in the record (MRMTRUSR has VMDCPUCT)"),
+    ("USELON_VMDFLAGS", "QUICKDSP and other user flags are in CALSTAT"),
+    ("USELON_VMDPUTYP", "not in the record"),
+    ("USELON_VMDRSRVD", "not in the record"),
+    ("USEACT_VMDCFGEM", "not in the record map ztwin follows"),
+    ("USEACT_VMDPUST", "not in the record map ztwin follows"),
+    ("SYTCUP_LCXFLAGS", "partition flags are CALFLGS, meaning of the bits not seen"),
+    ("SYTCUP_LCXCPUTY", "the processor type is text (LCPTYPE, LCXCPTYP)"),
+    ("SYTCUP_LCXWEIGHT", "weights are per logical CPU (LCUCWGHT)"),
+    ("SYTCUP_LCXPHYCT", "not in the record"),
+    ("SYTCUP_LCCCPUTY", "the processor type is text (LCXCPTYP)"),
+    ("MTRDDR_CONT", "not at that place (zpmd: CALFLAGS; IBM 7.3: offset not seen)"),
+    ("MTRDDR_CALCOUNT", "not at that place (zpmd: DMITEMCT)"),
 ];

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ztwin.advisor.tables import as_table
 from ztwin.advisor.facts import Interval, Period
 from ztwin.advisor.finding import Finding
 from ztwin.advisor.rules import SEVERITIES, Rule, Rules
@@ -110,6 +111,16 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+def lower_first(title: str) -> str:
+    """A title inside a sentence: its first letter lower-cased unless the
+    first word is an acronym or a name written with capitals (CP, MLOAD,
+    XSTOR, I/Os), which keep their case; the rest is never touched."""
+    first = title.split(" ", 1)[0]
+    if not first or any(c.isupper() for c in first[1:]) or not first[0].isupper():
+        return title
+    return first[0].lower() + title[1:]
+
+
 def names(items: Sequence[str], limit: int = 6) -> str:
     shown = list(items[:limit])
     text = ", ".join(shown)
@@ -121,16 +132,7 @@ def names(items: Sequence[str], limit: int = 6) -> str:
 def active_share(iv: Interval, count: str, exclude: Iterable[str] = ()) -> float | None:
     """Share (%) of the active users' samples (in the dispatch or eligible
     list) found in the state whose sample count is ``count`` (e.g. hf_pgw)."""
-    skip = set(exclude)
-    num_ = den = 0.0
-    for u, m in iv.users.items():
-        if u in skip:
-            continue
-        q = m.get("hf_queue")
-        if q:
-            den += q
-            num_ += m.get(count, 0.0)
-    return 100.0 * num_ / den if den else None
+    return as_table(iv.users).share(count, exclude)
 
 
 def user_active_share(m: Any, count: str) -> float | None:

@@ -18,6 +18,7 @@ from ztwin.advisor.checks.common import (
     plural,
 )
 from ztwin.advisor.facts import Interval
+from ztwin.advisor.tables import sum_over
 from ztwin.advisor.finding import Evidence, Finding
 from ztwin.advisor.rules import Rule
 
@@ -40,12 +41,8 @@ def _rows(ivs: list[Interval], keys: list[str], sort_key: str | None = None, bel
 
 def _top_users(ivs: list[Interval], count: str, n: int = 5, min_pct: float = 0.0) -> list[dict[str, Any]]:
     """Users by the share of their active samples in state ``count``, over ``ivs``."""
-    sums: dict[str, dict[str, float]] = {}
-    for iv in ivs:
-        for u, m in iv.users.items():
-            s = sums.setdefault(u, {})
-            for k in ("hf_total", "hf_queue", "hf_run", count):
-                s[k] = s.get(k, 0.0) + float(m.get(k, 0.0))
+    keys = tuple(dict.fromkeys(("hf_total", "hf_queue", "hf_run", count)))  # count may be hf_run
+    sums = sum_over(((iv.users, iv.seconds) for iv in ivs), keys)
     rows: list[dict[str, Any]] = []
     for u, s in sums.items():
         if not s.get("hf_queue"):
@@ -98,16 +95,33 @@ def check_cpu_busy(ctx: Context, rule: Rule) -> Finding | None:
     )
 
 
+def _others_can_starve_zvm(iv: Interval, others_min: float) -> bool:
+    """Whether other partitions take enough of the physical processors to
+    matter to z/VM: not when z/VM is the only partition or its processors are
+    dedicated (PR/SM gives them to no one else), nor when the others' load is
+    below ``others_min`` % (the load is z/VM's own: cpu-busy's business).
+    Without the figures (older data) it cannot be ruled out."""
+    lp = iv.lpar
+    if lp.get("partitions") == 1 or lp.get("dedicated") is True:
+        return False
+    others = lp.get("others_load_pct")
+    return others is None or float(others) >= others_min
+
+
 def check_lpar_busy(ctx: Context, rule: Rule) -> Finding | None:
     ivs = ctx.intervals
     get = lparfig("physical_load_pct")
-    sev, flags = grade(rule, [get(iv) for iv in ivs])
+    others_min = float(rule["others_min"])
+    sev, flags = grade(
+        rule, [get(iv) if _others_can_starve_zvm(iv, others_min) else (None if get(iv) is None else 0.0) for iv in ivs]
+    )
     if sev is None:
         return None
     held = held_intervals(ivs, flags)
     mean = mean_over(held, get)
     susp = mean_over(held, lambda iv: iv.lpar.get("suspended_pct"))
     zvm = mean_over(held, _sys("cpu_busy_pct"))
+    others = mean_over(held, lambda iv: iv.lpar.get("others_load_pct"))
     phys = next((iv.lpar.get("physical_cpus") for iv in held if iv.lpar.get("physical_cpus")), None)
     rows = [
         {"interval_end": iv.end, "physical_load_pct": iv.lpar.get("physical_load_pct"),
@@ -116,8 +130,10 @@ def check_lpar_busy(ctx: Context, rule: Rule) -> Finding | None:
     ]  # fmt: skip
     return Finding(
         rule.id, sev, "The machine's physical processors are saturated by all partitions together",
-        [Evidence("LPAR", f"overall physical load {num(mean)}% of {phys or '?'} physical processors; "
-                  f"z/VM's own processors {num(zvm)}% busy, suspended {num(susp)}% of the time", held, len(ivs), rows)],
+        [Evidence("LPAR", f"overall physical load {num(mean)}% of {phys or '?'} physical processors"
+                  + (f", {num(others)}% by the other partitions" if others is not None else "")
+                  + f"; z/VM's own processors {num(zvm)}% busy, suspended {num(susp)}% of the time",
+                  held, len(ivs), rows)],
         f"All partitions together kept the {phys or '?'} physical processors {num(mean)}% busy. z/VM's "
         f"partition can then count only on the share its weight gives it; its logical processors wait "
         f"for PR/SM ({num(susp)}% suspended), and services that need processor cycles on both sides, "

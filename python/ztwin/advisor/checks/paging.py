@@ -25,6 +25,7 @@ from ztwin.advisor.checks.common import (
     user_active_share,
     wmean,
 )
+from ztwin.advisor.tables import as_table
 from ztwin.advisor.facts import Interval
 from ztwin.advisor.finding import Evidence, Finding
 from ztwin.advisor.rules import Rule
@@ -60,12 +61,7 @@ def check_paging_serialized(ctx: Context, rule: Rule) -> Finding | None:
         return None
 
     def guests(iv: Interval) -> list[str]:
-        out = []
-        for u, m in iv.users.items():
-            s = user_active_share(m, "hf_pgw")
-            if s is not None and s >= rule["page_wait"]:
-                out.append(u)
-        return sorted(out)
+        return sorted(str(u) for u in as_table(iv.users).keys_with_share("hf_pgw", rule["page_wait"]))
 
     def busy_sum(iv: Interval) -> float | None:
         vals = [dev_fig(iv, d, "busy_pct") for d in vols]
@@ -81,7 +77,7 @@ def check_paging_serialized(ctx: Context, rule: Rule) -> Finding | None:
         mine = sum(float(iv.users[u].get("page_reads") or 0.0) for u in users)
         total = iv.sys.get("dasd_read_rate")
         if total is None:
-            total = sum(float(m.get("page_reads") or 0.0) for m in iv.users.values())
+            total = as_table(iv.users).total("page_reads") or 0.0
         return mine, float(total)
 
     def cond(iv: Interval) -> bool | None:

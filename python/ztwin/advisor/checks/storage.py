@@ -12,6 +12,7 @@ from ztwin.advisor.checks.common import (
     gb,
     grade,
     held_intervals,
+    lower_first,
     mean_over,
     sysfig,
     names,
@@ -20,6 +21,7 @@ from ztwin.advisor.checks.common import (
     plural,
     user_active_share,
 )
+from ztwin.advisor.tables import as_table, sum_over
 from ztwin.advisor.facts import Interval, Period
 from ztwin.advisor.finding import Evidence, Finding
 from ztwin.advisor.rules import Rule
@@ -29,16 +31,9 @@ def _user_rows(
     ivs: list[Interval], min_active_pct: float, exclude: set[str] | frozenset[str] = frozenset(), n: int = 10
 ) -> list[dict[str, Any]]:
     """USTAT/UPAGE rows of users in page wait over ``ivs`` (counts summed)."""
-    sums: dict[str, dict[str, float]] = {}
-    for iv in ivs:
-        for u, m in iv.users.items():
-            if u in exclude:
-                continue
-            s = sums.setdefault(u, {"seconds": 0.0, "reads": 0.0})
-            for k in ("hf_total", "hf_queue", "hf_pgw"):
-                s[k] = s.get(k, 0.0) + float(m.get(k, 0.0))
-            s["seconds"] += iv.seconds
-            s["reads"] += float(m.get("page_reads") or 0.0) * iv.seconds
+    sums = sum_over(
+        ((iv.users, iv.seconds) for iv in ivs), ("hf_total", "hf_queue", "hf_pgw"), exclude, rate_names=("page_reads",)
+    )
     rows: list[dict[str, Any]] = []
     for u, s in sums.items():
         q = s.get("hf_queue", 0.0)
@@ -50,20 +45,18 @@ def _user_rows(
         tot = s.get("hf_total") or q
         rows.append({
             "userid": u, "act_pct": 100.0 * q / tot, "pgw_pct": 100.0 * s.get("hf_pgw", 0.0) / tot,
-            "pgw_active_pct": share, "page_reads": s["reads"] / s["seconds"] if s["seconds"] else None,
+            "pgw_active_pct": share, "page_reads": s["page_reads_x_s"] / s["seconds"] if s["seconds"] else None,
         })  # fmt: skip
     rows.sort(key=lambda r: -float(r["pgw_active_pct"]))
     return rows[:n] if n else rows
 
 
 def _dasd_pages(iv: Interval) -> float | None:
-    vals = [float(m["dasd"]) for m in iv.users.values() if m.get("dasd") is not None]
-    return sum(vals) if vals else None
+    return as_table(iv.users).total("dasd")
 
 
 def _xstor_pages(iv: Interval) -> float | None:
-    vals = [float(m["xstor"]) for m in iv.users.values() if m.get("xstor") is not None]
-    return sum(vals) if vals else None
+    return as_table(iv.users).total("xstor")
 
 
 def _central_pages(p: Period) -> float | None:
@@ -93,7 +86,9 @@ def check_user_page_wait(ctx: Context, rule: Rule) -> Finding | None:
         ],
         f"The active users were found waiting for CP to bring in a page in {num(share)}% of the samples "
         f"that found them active, in {plural(len(held), 'interval')}. A guest in page wait does nothing "
-        "until the page arrives from XSTOR or paging DASD, so its work is delayed by that share.",
+        "until the page arrives from "
+        + ("XSTOR or paging DASD" if ctx.period.xstor_bytes else "paging DASD")
+        + ", so its work is delayed by that share.",
         "Find out why their pages are not resident: if central storage is short (see "
         "storage-constrained, user pages on DASD) add storage or reduce the guests' virtual storage; "
         "if paging is slow (see the paging findings) add paging volumes.",
@@ -171,7 +166,7 @@ def check_dasd_resident(ctx: Context, rule: Rule) -> Finding | None:
     pages = mean_over(held, _dasd_pages)
     share = mean_over(held, get)
     last = held[-1]
-    top = sorted(((u, m) for u, m in last.users.items() if m.get("dasd")), key=lambda x: -float(x[1]["dasd"]))[:8]
+    top = as_table(last.users).top("dasd", 8)
     rows = [{"userid": u, "dasd": m.get("dasd"), "xstor": m.get("xstor"), "resident": m.get("resident"),
              "wss": m.get("wss")} for u, m in top]  # fmt: skip
     return Finding(
@@ -203,12 +198,7 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
         return float(iv.sys.get("pgin_rate") or 0.0) + float(iv.sys.get("dasd_read_rate") or 0.0)
 
     def users_waiting(iv: Interval) -> int:
-        n = 0
-        for u, m in iv.users.items():
-            s = user_active_share(m, "hf_pgw")
-            if u not in exclude and s is not None and s >= rule["user_min"]:
-                n += 1
-        return n
+        return len(as_table(iv.users).keys_with_share("hf_pgw", rule["user_min"], exclude))
 
     def cond(iv: Interval) -> bool | None:
         pw = active_share(iv, "hf_pgw", exclude)
@@ -236,6 +226,8 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
     dread = mean_over(held, lambda iv: iv.sys.get("dasd_read_rate"))
     dwrite = mean_over(held, lambda iv: iv.sys.get("dasd_write_rate"))
     xs_used = mean_over(held, lambda iv: iv.sys.get("xstor_used_pct"))
+    # XSTOR is mentioned only on a system that has it (configuration or figures).
+    has_xstor = bool(ctx.period.xstor_bytes) or bool(xs_used)
     avail = mean_over(held, sysfig("avail_frames"))
     low = mean_over(held, sysfig("avail_low"))
     high = mean_over(held, sysfig("avail_high"))
@@ -272,14 +264,17 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
     ]  # fmt: skip
     users = _user_rows(held, rule["user_min"], exclude)
     ev = [
-        Evidence("USTAT", f"{n_users} of {num(active, 0)} active users in page wait; {num(pw)}% of the active "
-                 "users' samples", held, len(ivs), users),
+        Evidence("USTAT", f"{n_users} of {plural(round(active or 0), 'active user')} in page wait; {num(pw)}% of "
+                 "the active users' samples", held, len(ivs), users),
         Evidence("STORAGE", f"{num(steal, 0)} frames stolen/s for {num(pin, 0)} pages brought in/s "
-                 f"({num(pgin, 0)} from XSTOR, {num(dread, 0)} from DASD); {num(dwrite, 0)} pages written "
-                 f"to DASD/s; XSTOR {num(xs_used, 0)}% used", held, len(ivs), rows),
+                 + (f"({num(pgin, 0)} from XSTOR, {num(dread, 0)} from DASD)" if has_xstor else f"(from DASD: {num(dread, 0)})")
+                 + f"; {num(dwrite, 0)} pages written to DASD/s"
+                 + (f"; XSTOR {num(xs_used, 0)}% used" if has_xstor and xs_used is not None else ""),
+                 held, len(ivs), rows),
     ]
     if dasd_pages is not None:
-        ev.append(Evidence("UPAGE", f"user pages on DASD {gb(dasd_pages)}, in XSTOR {gb(xstor_pages)}; central "
+        ev.append(Evidence("UPAGE", f"user pages on DASD {gb(dasd_pages)}"
+                           + (f", in XSTOR {gb(xstor_pages)}" if has_xstor else "") + "; central "
                            f"storage {gb(central)}"))
     if signs:
         ev.append(Evidence("CHECKLIST", "corroborating: " + "; ".join(t for _, t in signs),
@@ -297,7 +292,7 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
     return Finding(
         rule.id, sev, "Central storage is too small for the active guests",
         ev,
-        f"In {plural(len(held), 'interval')} {n_users} active users waited for pages in {num(pw)}% of their "
+        f"In {plural(len(held), 'interval')} {plural(n_users, 'active user')} waited for pages in {num(pw)}% of their "
         f"active samples while CP stole {num(steal, 0)} frames per second to bring in {num(pin, 0)} pages per "
         "second: pages are pushed out to make room for others and then faulted back in, so the guests' "
         "working sets do not fit in central storage"
@@ -311,18 +306,20 @@ def check_storage_constrained(ctx: Context, rule: Rule) -> Finding | None:
     )
 
 
-# Checks of the emergency-scan study (S4): (rule id, question, report).
+# Checks of the emergency-scan study (S4): (rule id, question, report, whether
+# "yes" is the sign of duress). The questions keep the study's wording, so for
+# "Is ... OK?" the answer is "no" when the rule fired.
 _S4_CHECKS = [
-    ("free-frames-empty", "Are free frame lists routinely zero?", "AVAILLOG"),
-    ("tv-ratio", "Is system T/V high?", "SYSSUMLG"),
-    ("user-page-wait", "Does USTAT show users in page wait?", "USTAT"),
-    ("storage-constrained", "Is central storage too small for the active guests?", "USTAT"),
-    ("eligible-list", "Is an eligible list forming?", "SYSSUMLG"),
-    ("xstor-vs-dasd", "Is DASD page rate > XSTORE page rate?", "PAGELOG"),
-    ("paging-device-queue", "Are there queues at paging DASD?", "CPOWNED"),
-    ("paging-mload", "Is paging MLOAD OK?", "CPOWNED"),
-    ("paging-blocking", "Is paging blocking factor OK?", "STORAGE"),
-    ("paging-space-full", "Is paging space too full?", "CPOWNED"),
+    ("free-frames-empty", "Are free frame lists routinely zero?", "AVAILLOG", True),
+    ("tv-ratio", "Is system T/V high?", "SYSSUMLG", True),
+    ("user-page-wait", "Does USTAT show users in page wait?", "USTAT", True),
+    ("storage-constrained", "Is central storage too small for the active guests?", "USTAT", True),
+    ("eligible-list", "Is an eligible list forming?", "SYSSUMLG", True),
+    ("xstor-vs-dasd", "Is DASD page rate > XSTORE page rate?", "PAGELOG", True),
+    ("paging-device-queue", "Are there queues at paging DASD?", "CPOWNED", True),
+    ("paging-mload", "Is paging MLOAD OK?", "CPOWNED", False),
+    ("paging-blocking", "Is paging blocking factor OK?", "STORAGE", False),
+    ("paging-space-full", "Is paging space too full?", "CPOWNED", True),
 ]
 
 
@@ -344,12 +341,14 @@ def check_emergency_scan(ctx: Context, rule: Rule) -> Finding | None:
     spin = mean_over(held, lambda iv: iv.sys.get("cpu_spin_pct"))
     checklist = []
     signs = []
-    for rid, question, report in _S4_CHECKS:
+    for rid, question, report, yes_is_duress in _S4_CHECKS:
         at_least = "warning" if rid in ("tv-ratio", "paging-blocking") else "info"
         f = ctx.fired(rid, at_least)
         if f is not None:
-            signs.append(f"{rid} ({f.title.lower()})")
-        checklist.append({"question": question, "report": report, "rule": rid, "answer": "yes" if f else "no"})
+            signs.append(f"{rid} ({lower_first(f.title)})")
+        duress = f is not None
+        answer = "yes" if duress == yes_is_duress else "no"
+        checklist.append({"question": question, "report": report, "rule": rid, "answer": answer, "duress": duress})
     rows = [{"interval_end": iv.end, "steals": iv.sys.get("steals"), "steals_emergency": iv.sys.get("steals_emergency"),
              "emergency_pct": share(iv), "emergency_scans": iv.sys.get("emergency_scans")} for iv in held]  # fmt: skip
     ev = [

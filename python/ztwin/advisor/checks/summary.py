@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ztwin.advisor.checks.common import Context, mean_over, num, sysfig
+from ztwin.advisor.tables import as_table
 from ztwin.advisor.finding import Evidence, Finding
 from ztwin.advisor.rules import SEVERITIES, Rule
 
@@ -22,6 +23,11 @@ STATES = [
     ("hf_tiw", "tiw_pct", "waiting for a virtual machine service", True),
     ("hf_ti", "ti_pct", "in test idle (their own timers or outside events: network, other servers)", True),
 ]
+
+
+def _the_active(active: float | None) -> str:
+    n = round(active or 0)
+    return "The active user was" if n == 1 else f"The {n} active users were"
 
 
 def check_no_constraint(ctx: Context, rule: Rule) -> Finding | None:
@@ -41,9 +47,9 @@ def check_no_constraint(ctx: Context, rule: Rule) -> Finding | None:
     logged = mean_over(ivs, g("users_logged"))
     sums: dict[str, float] = {}
     for iv in ivs:
-        for m in iv.users.values():
-            for k in ("hf_queue", *(st[0] for st in STATES)):
-                sums[k] = sums.get(k, 0.0) + float(m.get(k, 0.0))
+        t = as_table(iv.users)
+        for k in ("hf_queue", *(st[0] for st in STATES)):
+            sums[k] = sums.get(k, 0.0) + (t.total(k) or 0.0)
     q = sums.get("hf_queue", 0.0)
     shares = sorted(
         ((100.0 * sums.get(k, 0.0) / q, col, text, own) for k, col, text, own in STATES if q), key=lambda x: -x[0]
@@ -80,7 +86,7 @@ def check_no_constraint(ctx: Context, rule: Rule) -> Finding | None:
         f"Every check passed: the processors were {num(busy, 0)}% busy, T/V was {num(tv, 2)} (1.0 is perfect), "
         f"the system paged {num(paging, 1)} pages per second, users were in page wait in {num(pgw or 0.0, 1)}% "
         f"of their active samples, {resp_text} and no eligible list formed. "
-        + (f"The {num(active, 0)} active users were {doing}; {verdict}." if q else f"But {verdict}."),
+        + (f"{_the_active(active)} {doing}; {verdict}." if q else f"But {verdict}."),
         "Look inside the guests for the cause of slow responses: their own tools (for Linux top, vmstat, "
         "sar, the application's and JVM's logs, database statistics) show what they are waiting for.",
         order=90,

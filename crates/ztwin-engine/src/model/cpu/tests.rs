@@ -86,14 +86,14 @@ fn a_long_think_drops_the_guest_to_dormant_and_the_wake_brings_it_back() {
     assert_eq!(cpu.vstate(0), VState::Think);
     // The test-idle check comes first (300 ms), then the wake (400 ms).
     let (t, ev) = core.q.pop().unwrap();
-    let ModelEv::Cpu(Ev::TestIdle { guest: 0, gen }) = ev else {
+    let ModelEv::TestIdle { guest: 0, gen } = ev else {
         panic!("{ev:?}")
     };
     assert_eq!(t, core.now + TEST_IDLE);
     cpu.test_idle(&mut st, 0, gen);
     assert_eq!(cpu.sched(0), Sched::Dormant);
     let (_, ev) = core.q.pop().unwrap();
-    let ModelEv::Cpu(Ev::Wake { vcpu: 0 }) = ev else {
+    let ModelEv::Wake { vcpu: 0 } = ev else {
         panic!("{ev:?}")
     };
     cpu.wake(&mut st, 0);
@@ -141,7 +141,7 @@ fn storbuf_keeps_a_guest_eligible_until_the_working_sets_fit() {
     };
     cpu.after_burst(&mut cx, &mut st, 0, &b);
     let (_, ev) = cx.core.q.pop().unwrap();
-    let ModelEv::Cpu(Ev::TestIdle { guest: 0, gen }) = ev else {
+    let ModelEv::TestIdle { guest: 0, gen } = ev else {
         panic!("{ev:?}")
     };
     cpu.test_idle(&mut st, 0, gen);

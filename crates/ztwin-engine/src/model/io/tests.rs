@@ -32,7 +32,7 @@ fn fixed() -> ServiceTime {
 fn step(io: &mut Io, core: &mut Core, cpu: u16) -> Option<Done> {
     let (t, ev) = core.q.pop()?;
     core.now = t;
-    let ModelEv::Io(Ev::Done { vol }) = ev else {
+    let ModelEv::IoDone { vol } = ev else {
         panic!("not an I/O event: {ev:?}")
     };
     let mut cx = Cx::new(core, cpu);
@@ -111,7 +111,7 @@ fn busy_is_rate_times_service_on_a_saturated_volume() {
             break;
         }
         core.now = t;
-        let ModelEv::Io(Ev::Done { vol }) = ev else {
+        let ModelEv::IoDone { vol } = ev else {
             unreachable!()
         };
         let mut cx = Cx::new(&mut core, 0);

@@ -194,6 +194,47 @@ impl<W: Write> Emitter<W> {
         self.w.write_sample_set(&self.set, tod).map_err(write_err)
     }
 
+    /// The system abended at `at` (simulated ns) with `code`: write the events
+    /// still pending (they happened before it) and an event record that says
+    /// so, MRMTRECM with the text "ZTWIN: SYSTEM ABEND code AT ...: reason".
+    /// A real MONWRITE file simply ends where CP stopped sending data; the
+    /// twin says why, and a report's MONSET shows it with the monitor commands.
+    pub fn abend(
+        &mut self,
+        tw: &mut Twin,
+        at: Ns,
+        code: &str,
+        reason: &str,
+    ) -> Result<(), RunError> {
+        let t = &mut tw.model;
+        let pending = t.mon.take_events();
+        let r = if pending.is_empty() {
+            Ok(())
+        } else {
+            self.events(t, &pending)
+        };
+        t.mon.return_events(pending);
+        r?;
+        let tod = self.tod_at(at);
+        let when = {
+            let mut s = String::new();
+            tod::write_iso8601(&mut s, tod::to_unix_us(tod));
+            s
+        };
+        let text = format!("ZTWIN: SYSTEM ABEND {code} AT {when}: {reason}");
+        let ecm = l("MRMTRECM");
+        let cmd = fld!(ecm, "MTRECM_CALCMD");
+        let len = (ecm.size as usize).max(cmd.offset as usize + text.len());
+        let ev = &mut self.ev;
+        ev.clear();
+        ev.push(ecm.domain, ecm.record, tod, len)
+            .map_err(write_err)?
+            .set(cmd, &ztwin_monitor::Value::Text(text))
+            .map_err(|e| RunError::Io(format!("writing the abend record: {e}")))?;
+        self.records += 1;
+        self.w.write_event_set(&self.ev).map_err(write_err)
+    }
+
     fn events(&mut self, t: &Model, pending: &[(PendingEvent, u32, Ns)]) -> Result<(), RunError> {
         let ev = &mut self.ev;
         ev.clear();

@@ -140,10 +140,12 @@ pub(super) fn lpar(
     r.set_u(fld!(l.sytcug, "SYTCUG_CPUCFGCT"), n);
     r.set_text(fld!(l.sytcug, "SYTCUG_LPARNAME"), &id.lpar_name);
     r.set_u(fld!(l.sytcug, "SYTCUG_CPUDEDCT"), n);
-    let entry = 24usize;
-    let len = 64 + entry * n as usize;
+    // Entries at the layout's fixed-part size, of its entry size.
+    let g = l.sytcup.group.expect("MRSYTCUP has logical-CPU entries");
+    let (fixed, entry) = (l.sytcup.size as usize, g.entry_size as usize);
+    let len = fixed + entry * n as usize;
     let mut r = s.push(0, 16, tod, len).map_err(write_err)?;
-    r.set_u(fld!(l.sytcup, "SYTCUP_CALCPUOF"), 64);
+    r.set_u(fld!(l.sytcup, "SYTCUP_CALCPUOF"), fixed as u64);
     r.set_u(fld!(l.sytcup, "SYTCUP_CALCPULN"), entry as u64);
     r.set_u(fld!(l.sytcup, "SYTCUP_LCXLPNUM"), 1);
     r.set_u(fld!(l.sytcup, "SYTCUP_LCXCPCNT"), n);
@@ -152,13 +154,14 @@ pub(super) fn lpar(
     r.set_u(fld!(l.sytcup, "SYTCUP_LCXCPUTY"), cputy);
     r.set_u(fld!(l.sytcup, "SYTCUP_LCXPHYCT"), n);
     for (c, cc) in cpus.enumerate() {
-        let o = 64 + c * entry;
+        let o = fixed + c * entry;
         let busy = cc.emul_ns + cc.cp_user_ns + cc.sys_ns;
-        let e = &mut r.bytes[o..o + entry];
-        e[0..2].copy_from_slice(&(c as u16).to_be_bytes());
-        e[4] = 0x80;
-        e[5] = cputy as u8;
-        e[8..16].copy_from_slice(&dur(busy).to_be_bytes());
+        let mut e = ztwin_monitor::writer::RecordMut {
+            bytes: &mut r.bytes[o..o + entry],
+        };
+        e.set_u(g.f("SYTCUP_LCUCPUID"), c as u64);
+        e.set_u(g.f("SYTCUP_LCUCFLGS"), 0x80);
+        e.set_u(g.f("SYTCUP_LCUCACTM"), dur(busy));
     }
     Ok(())
 }
