@@ -249,3 +249,74 @@ fn the_sampling_rate_does_not_change_the_system() {
     assert!(a.1.pages_read > 10_000, "{:?}", a.1);
     assert_eq!(a, b);
 }
+
+/// A filling guest (`fill_rate`) writes the rest of its storage after its
+/// area at that rate, keeps its place across a timeline `start`, then
+/// reuses its oldest page-cache pages at `reuse_rate`; with more virtual
+/// storage than central, the filled pages are paged out and read back when
+/// reused.
+#[test]
+fn a_filling_guest_writes_the_rest_of_its_storage_then_reuses_it() {
+    let text = r#"
+[scenario]
+duration = "50s"
+[system]
+processors = 1
+central_storage = "256M"
+[monitor]
+sample_interval = "5s"
+[[paging]]
+device_type = "3390-3"
+count = 2
+first_address = "7900"
+volser_prefix = "PG"
+[[guest]]
+userid = "LNX"
+virtual_storage = "384M"
+workload = { type = "thrasher", area = "4M", pattern = "working_set", touch = "write", cpu_per_touch_us = 5.0, burst_touches = 200, think = "10ms", fill_rate = 4000.0, reuse_rate = 1000.0 }
+[[timeline]]
+at = "10s"
+action = "start"
+guest = "LNX"
+workload = { type = "thrasher", area = "4M", pattern = "working_set", touch = "write", cpu_per_touch_us = 5.0, burst_touches = 200, think = "20ms", fill_rate = 4000.0, reuse_rate = 1000.0 }
+"#;
+    let sc = Scenario::from_toml(text, "fill.toml").unwrap();
+    let mut twin = Twin::new(&sc, 1, Some(5 * crate::core::units::SEC));
+    let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
+    let mut emit = monitor::Emitter::new(Vec::new(), start);
+    twin.run(&mut emit, &mut |_, _| true).unwrap();
+    let mut at = |secs: u64| {
+        if secs > 5 {
+            twin.core.end = secs * crate::core::units::SEC;
+            twin.resume(&mut emit, &mut |_, _| true).unwrap();
+        }
+        let touched = twin
+            .model
+            .st
+            .table(0)
+            .iter()
+            .filter(|e| storage::tag(e.e) != storage::T_NONE)
+            .count();
+        (touched, twin.model.pg.sample().c.pages_read)
+    };
+    // 1,024 area pages; 97,280 to fill at 4,000/s (about 24 s).
+    let (touched5, _) = at(5);
+    assert!(
+        (20_400..=21_600).contains(&touched5),
+        "{touched5} pages after 5 s"
+    );
+    let (touched20, _) = at(20);
+    assert!(
+        (76_000..=81_600).contains(&touched20),
+        "{touched20} after 20 s (kept its place at 10 s; a fill started again would be near 41,000; stealing from 16 s slows it a little)"
+    );
+    let (touched30, read30) = at(30);
+    assert_eq!(touched30, 98_304, "all of its storage");
+    let (_, read) = at(50);
+    // 20 s of reuse at 1,000/s: the oldest pages, long paged out, come back.
+    assert!(
+        read - read30 >= 2_000,
+        "{} pages read back in 20 s of reuse",
+        read - read30
+    );
+}
