@@ -184,6 +184,8 @@ struct Vcpu {
     /// The logical CPU it last ran on (its dispatch vector when it is ready
     /// again); `NO_CPU` before it first runs.
     last_cpu: u16,
+    /// When it was last made ready, in ready order (its age in a vector).
+    ready_seq: u64,
 }
 
 /// A virtual CPU that has not run yet.
@@ -261,6 +263,8 @@ pub struct Cpus {
     /// Dispatch vector of the next virtual CPU that has not run yet
     /// (round-robin).
     next_home: u16,
+    /// Virtual CPUs made ready so far (each one's `ready_seq`).
+    ready_seq: u64,
     /// Guests on the eligible list, in arrival order.
     eligible: VecDeque<u32>,
     guests: Vec<Guest>,
@@ -297,6 +301,7 @@ impl Cpus {
                         waited: VState::Idle,
                         in_prefix: false,
                         last_cpu: NO_CPU,
+                        ready_seq: 0,
                     });
                 }
                 Guest {
@@ -312,6 +317,7 @@ impl Cpus {
             cpus: (0..ncpu).map(|_| Cpu::default()).collect(),
             ready: 0,
             next_home: 0,
+            ready_seq: 0,
             eligible: VecDeque::new(),
             guests,
             vcpus,
@@ -369,6 +375,8 @@ impl Cpus {
         let vc = &mut self.vcpus[v as usize];
         vc.waited = vc.state;
         vc.state = VState::Ready;
+        vc.ready_seq = self.ready_seq;
+        self.ready_seq += 1;
         let mut c = vc.last_cpu;
         if c == NO_CPU {
             c = self.next_home;
@@ -551,6 +559,46 @@ impl Cpus {
             }
         }
         None
+    }
+
+    /// The oldest ready virtual CPU in logical CPU `c`'s dispatch vector,
+    /// left there (stale entries before it are dropped).
+    #[inline]
+    fn head(&mut self, c: u16) -> Option<u32> {
+        let ready = &mut self.cpus[c as usize].ready;
+        while let Some(&v) = ready.front() {
+            if self.vcpus[v as usize].state == VState::Ready {
+                return Some(v);
+            }
+            ready.pop_front();
+            self.ready -= 1;
+        }
+        None
+    }
+
+    /// Whose dispatch vector idle logical CPU `c` takes its next work from:
+    /// its own, unless a busy CPU's vector holds work made ready before the
+    /// oldest of its own (CP dispatches by priority, and a processor looking
+    /// for work takes a VMDBK waiting behind a busy one: so three CPU-bound
+    /// users on two processors share them instead of one keeping a
+    /// processor to itself).
+    pub fn source_vector(&mut self, c: u16) -> u16 {
+        let Some(own) = self.head(c) else {
+            return c;
+        };
+        let mut best = (self.vcpus[own as usize].ready_seq, c);
+        for k in 0..self.cpus.len() as u16 {
+            if k == c || self.cpus[k as usize].running.is_none() {
+                continue;
+            }
+            if let Some(v) = self.head(k) {
+                let seq = self.vcpus[v as usize].ready_seq;
+                if seq < best.0 {
+                    best = (seq, k);
+                }
+            }
+        }
+        best.1
     }
 
     /// Work for idle logical CPU `c` from another CPU's dispatch vector: the
@@ -774,7 +822,8 @@ impl Model {
                 return;
             }
             if self.cpu.idle(c) && self.cpu.has_own_work(c) {
-                if let Some(v) = self.cpu.next_ready(c) {
+                let from = self.cpu.source_vector(c);
+                if let Some(v) = self.cpu.next_ready(from) {
                     self.dispatch(core, c, v);
                 }
             }

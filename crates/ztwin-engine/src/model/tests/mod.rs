@@ -320,3 +320,35 @@ workload = { type = "thrasher", area = "4M", pattern = "working_set", touch = "w
         read - read30
     );
 }
+
+/// Three CPU-bound users on two logical CPUs share them: each runs about two
+/// thirds of the time (a processor looking for work takes the one waiting
+/// longest behind a busy processor). With work kept on its own vector only,
+/// one user kept a processor to itself: 100 / 55 / 45 %.
+#[test]
+fn cpu_bound_users_share_the_processors() {
+    let text = r#"
+[scenario]
+duration = "60s"
+[system]
+processors = 2
+central_storage = "512M"
+[monitor]
+sample_interval = "10s"
+[[guest]]
+userid = "HOG"
+count = 3
+virtual_storage = "256M"
+workload = { type = "cpu", utilization = 1.0 }
+"#;
+    let sc = Scenario::from_toml(text, "hogs.toml").unwrap();
+    let (_, twin) = run(&sc, 1, false);
+    for g in 0..3 {
+        let t: Ns = twin.model.cpu.vcpus(g).map(|v| v.ttime).sum();
+        let share = t as f64 / twin.core.now as f64;
+        assert!(
+            (0.6..0.73).contains(&share),
+            "HOG{g} ran {share:.3} of the time"
+        );
+    }
+}
