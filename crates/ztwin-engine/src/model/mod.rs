@@ -79,6 +79,8 @@ pub enum Ev {
     Sample,
     /// A timeline action (the wiring's own).
     Timeline { idx: u32 },
+    /// The storage manager's and scheduler's periodic work ([`storage::TICK`]).
+    Tick,
 }
 
 // Events stay small: 12 bytes, 32 per queue entry with its time and sequence.
@@ -98,6 +100,7 @@ impl Ev {
             Ev::Hf => 4,
             Ev::Sample => 5,
             Ev::Timeline { .. } => 6,
+            Ev::Tick => 7,
         }
     }
 }
@@ -245,7 +248,7 @@ pub struct Model {
     timeline: Vec<TimelineAction>,
     /// Events handled, by kind (burst end, I/O done, wake, test idle, HF,
     /// sample, timeline), for profiling.
-    ev_counts: [u64; 7],
+    ev_counts: [u64; 8],
 }
 
 /// A timeline action at `at`, for guests `guests` (the `cache` and `mdc`
@@ -382,7 +385,7 @@ impl Twin {
                 mon,
                 initial,
                 timeline,
-                ev_counts: [0; 7],
+                ev_counts: [0; 8],
             },
         }
     }
@@ -395,8 +398,23 @@ impl Twin {
     ) -> Result<(), RunError> {
         self.model.start(&mut self.core);
         emit.config(self)?;
+        // Guests that log on with work start at once (not at the first event).
+        if self.model.cpu.any_ready() {
+            self.model.dispatch_idle_cpus(&mut self.core);
+        }
+        self.resume(emit, progress)
+    }
+
+    /// Run on from where the last run stopped to `core.end` (a test may move
+    /// the end and resume: the first event after the old end was kept).
+    pub(crate) fn resume(
+        &mut self,
+        emit: &mut monitor::Emitter<impl std::io::Write>,
+        progress: &mut dyn FnMut(Ns, Ns) -> bool,
+    ) -> Result<(), RunError> {
         while let Some((t, ev)) = self.core.q.pop() {
             if t > self.core.end {
+                self.core.q.push(t, ev);
                 break;
             }
             self.core.now = t;
@@ -448,6 +466,7 @@ impl Model {
         }
         debug_assert_eq!(cx.charge, Default::default());
         core.q.push(self.mon.hf_rate, monitor::Ev::Hf.into());
+        core.q.push(storage::TICK, Ev::Tick);
         core.q
             .push(self.mon.sample_interval, monitor::Ev::Sample.into());
         for (i, t) in self.timeline.iter().enumerate() {
@@ -480,6 +499,10 @@ impl Model {
             }
             Ev::Sample => unreachable!("the emitter takes samples"),
             Ev::Timeline { idx } => self.timeline(cx, idx as usize),
+            Ev::Tick => {
+                self.tick(cx.now());
+                cx.at(storage::TICK, Ev::Tick);
+            }
         }
         debug_assert_eq!(cx.charge, Default::default(), "{ev:?} charged CP time");
     }
@@ -490,10 +513,11 @@ impl Model {
     fn io_done(&mut self, cx: &mut Cx, d: io::Done) {
         let vol = d.vol;
         match d.origin {
-            Origin::PageRead { block } => self.block_read_done(&d, block),
+            Origin::PageRead { block } => self.block_read_done(cx, &d, block),
             Origin::PageWrite { block } => {
                 self.block_written(&d, block);
                 self.pageout_done(block);
+                self.pump_pageouts(cx);
             }
             Origin::Migrate { block } => {
                 self.block_written(&d, block);
@@ -534,11 +558,13 @@ impl Model {
         self.mdc_give_back();
     }
 
-    /// Hand the demand scan's page-outs to paging.
+    /// Hand the demand scan's page-outs to paging, which writes them as the
+    /// paging volumes have room.
     #[inline(never)]
     fn write_pageouts(&mut self, cx: &mut Cx) {
-        self.pg.write_pageouts(cx, &mut self.io, self.st.pageouts());
+        self.pg.queue_pageouts(self.st.pageouts());
         self.st.clear_pageouts();
+        self.pump_pageouts(cx);
     }
 
     /// Frame waiters woken by freed frames are ready to run.
@@ -591,14 +617,19 @@ impl Model {
         self.mon.event(monitor::PendingEvent::Logoff, g, cx.now());
     }
 
-    /// High-frequency sampling, the components in a fixed order: CPU counts
-    /// and virtual CPU states, working sets, device queues, the storage
-    /// demand rate, then admission to the dispatch list.
+    /// High-frequency sampling (the monitor's): CPU counts and virtual CPU
+    /// states, then device queues. It changes nothing in the system.
     fn hf_sample(&mut self, now: Ns) {
-        self.cpu.hf_tick();
-        self.st.hf_tick();
+        self.cpu.hf_tick(now);
         self.io.hf_tick();
-        self.st.update_rate(self.mon.hf_rate);
+    }
+
+    /// The storage manager's tick (its own period, [`storage::TICK`]): the
+    /// demand rate, thresholds and working sets, the minidisk cache's
+    /// arbiter (its targets from storage's state), then admission to the
+    /// dispatch list.
+    fn tick(&mut self, now: Ns) {
+        self.st.tick();
         self.mdc_arbiter(now);
         self.cpu.admit_eligible(&mut self.st);
     }
@@ -629,7 +660,7 @@ impl Model {
         }
     }
 
-    /// The minidisk cache's arbiter (at each high-frequency sample): its
+    /// The minidisk cache's arbiter (at each storage tick): its
     /// targets from storage's state, then the XSTOR blocks it may hold.
     fn mdc_arbiter(&mut self, now: Ns) {
         if !self.mdc.configured() {
@@ -715,7 +746,7 @@ impl Model {
     /// a run, on stderr. Nothing here reaches the MONWRITE file.
     fn debug_summary(&self, now: Ns) {
         eprintln!(
-            "events by kind (burst, io, wake, testidle, hf, sample, timeline): {:?}",
+            "events by kind (burst, io, wake, testidle, hf, sample, timeline, tick): {:?}",
             self.ev_counts
         );
         eprintln!("storage: {:?}", self.st.sample(now));

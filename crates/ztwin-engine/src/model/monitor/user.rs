@@ -46,6 +46,7 @@ pub(super) fn add_hf(sum: &mut HfCounters, h: &HfCounters) {
     sum.page_wait += h.page_wait;
     sum.io_wait += h.io_wait;
     sum.test_idle += h.test_idle;
+    sum.test_idle_wait += h.test_idle_wait;
     sum.eligible += h.eligible;
     sum.dormant += h.dormant;
     sum.other += h.other;
@@ -106,6 +107,7 @@ pub(super) fn activity(
         r.set_u(f("USEINT_HFWTPAG"), h.page_wait);
         r.set_u(f("USEINT_HFIOWT"), h.io_wait);
         r.set_u(f("USEINT_HFTIDL"), h.test_idle);
+        r.set_u(f("USEINT_HFTSVM"), h.test_idle_wait);
         r.set_u(f("USEINT_HFESVM"), h.eligible);
         r.set_u(f("USEINT_HFDORM"), h.dormant);
         r.set_u(f("USEINT_HFOTHR"), h.other);

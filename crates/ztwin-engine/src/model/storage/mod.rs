@@ -20,7 +20,7 @@
 //! * the backdoor [`Storage::table_mut`] lends a page table to the burst loop,
 //!   which may only set `P_REF` on resident entries;
 //! * scheduling: [`Storage::set_category`], [`Storage::wss`],
-//!   [`Storage::hf_tick`] (working sets), [`Storage::update_rate`];
+//!   [`Storage::tick`] (demand rate, thresholds, working sets, on its own clock);
 //! * for the monitor: [`Storage::sample`], [`Storage::by_cpu`],
 //!   [`Storage::guest`], [`Storage::space`]; [`Storage::check`].
 //!
@@ -132,6 +132,9 @@ pub struct PageEntry {
 /// in flight (\[E\]: with no bound, migration floods the paging queues; 16 gives
 /// S2's published paging response of 13-29 ms, 2 to 4 times the service time).
 pub const MIGRATE_BLOCKS_PER_VOLUME: u32 = 16;
+
+/// The storage manager's period: demand rate, thresholds, working sets.
+pub const TICK: Ns = 2 * crate::core::units::SEC;
 
 /// Frames the demand scan takes from one user per visit before moving on
 /// to the next user of the same category (\[E\]).
@@ -782,6 +785,22 @@ impl Storage {
         self.spaces[g as usize].dasd_pages_add(n as i32);
     }
 
+    /// Whether page (g, vp), stolen for a page-out, still needs its write
+    /// (it was not reclaimed while the write waited).
+    #[inline]
+    pub fn pageout_needed(&self, g: u32, vp: u32) -> bool {
+        tag(self.spaces[g as usize].pt[vp as usize].e) == T_PAGEOUT
+    }
+
+    /// Page (g, vp) was reclaimed while its page-out waited for a volume: no
+    /// write is needed; its frame (locked for the write) is unlocked.
+    pub fn drop_pageout(&mut self, g: u32, vp: u32) {
+        self.pageout_frames -= 1;
+        let e = self.spaces[g as usize].pt[vp as usize].e;
+        debug_assert_eq!(tag(e), T_RES);
+        self.flags[idx(e) as usize] &= !F_LOCK;
+    }
+
     /// A page-out write of `n` pages completed (the caller then reports each
     /// page through [`Storage::written_out`]).
     pub fn pageouts_done(&mut self, n: u32) {
@@ -927,9 +946,12 @@ impl Storage {
         self.spaces[g as usize].wss
     }
 
-    /// High-frequency sampling: the working-set estimates of dispatch-list
-    /// guests follow their resident pages.
-    pub fn hf_tick(&mut self) {
+    /// The storage manager's periodic work ([`TICK`]): the frame demand rate
+    /// and the available-list thresholds; the working-set estimates of
+    /// dispatch-list guests follow their resident pages. Its own clock, not the
+    /// monitor's: the monitor's sampling rate does not change the system.
+    pub fn tick(&mut self) {
+        self.update_rate(TICK);
         for sp in &mut self.spaces {
             if sp.on && sp.cat == Cat::Dispatch {
                 sp.wss = 0.5 * sp.wss + 0.5 * sp.resident as f64;
@@ -953,7 +975,7 @@ impl Storage {
     }
 
     /// Update the demand rate over an elapsed window.
-    pub fn update_rate(&mut self, window: Ns) {
+    fn update_rate(&mut self, window: Ns) {
         let r = self.req_window as f64 / (window as f64 / 1e9);
         self.rate = 0.5 * self.rate + 0.5 * r;
         self.req_window = 0;

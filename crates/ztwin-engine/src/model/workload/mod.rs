@@ -29,7 +29,7 @@ use super::{Cx, Model};
 use crate::core::rng::Rng;
 use crate::core::units::{Ns, US};
 use params::{Pattern, Workload};
-pub use thrash::ThrashSpec;
+pub use thrash::{Fill, ThrashSpec};
 
 /// CP time of operations a burst performs, ns.
 #[derive(Clone, Copy, Debug, Default)]
@@ -52,6 +52,7 @@ pub enum WorkState {
         pos: u64,
         touches: u64,
         prefill_left: u64,
+        fill: Fill,
     },
     Cpu {
         left: Ns,
@@ -175,7 +176,7 @@ impl Model {
         }
         let gi = g as usize;
         self.work.guests[gi].workload = w.clone();
-        self.work.guests[gi].thrash = ThrashSpec::of(&w);
+        self.work.guests[gi].thrash = ThrashSpec::of(&w, self.st.vpages(g) as u64);
         if let Workload::Thrasher {
             area,
             paged_out: true,
@@ -196,10 +197,26 @@ impl Model {
                     // Threads start at different points of the area.
                     let k = (v - first) as u64;
                     let pos = pages * k / nvcpu as u64;
+                    let fills = k == 0
+                        && self.work.guests[gi]
+                            .thrash
+                            .is_some_and(|s| s.fill_pages > 0);
                     WorkState::Thrasher {
                         pos,
                         touches: 0,
                         prefill_left: if *prefill && k == 0 { pages } else { 0 },
+                        fill: match (&self.work.vcpus[vi].work, fills) {
+                            (_, false) => Fill::OFF,
+                            // A new workload of a guest that was filling: its
+                            // page cache is where it was.
+                            (WorkState::Thrasher { fill, .. }, true) if fill.clock != Ns::MAX => {
+                                *fill
+                            }
+                            (_, true) => Fill {
+                                clock: cx.now(),
+                                ..Fill::OFF
+                            },
+                        },
                     }
                 }
                 Workload::Cpu { .. } => WorkState::Cpu { left: 0 },

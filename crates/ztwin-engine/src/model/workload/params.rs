@@ -71,6 +71,16 @@ pub enum Workload {
         /// DIAGNOSE, virtual I/O of the guest), as a fraction of its virtual time.
         #[serde(default)]
         cp_overhead: f64,
+        /// Pages per second the guest writes into the rest of its virtual
+        /// storage (after `area`), page by page, until all of it has been
+        /// written once: Linux filling its page cache (0: off).
+        #[serde(default)]
+        fill_rate: f64,
+        /// Once filled, pages per second the guest writes again, oldest first
+        /// (in fill order, wrapping): Linux reusing its least recently used
+        /// page-cache pages for new data.
+        #[serde(default)]
+        reuse_rate: f64,
     },
     /// Consume CPU: `utilization` of each virtual CPU, in bursts.
     Cpu {
@@ -269,8 +279,27 @@ impl Workload {
                 warm_fraction,
                 warm_share,
                 cp_overhead,
+                fill_rate,
+                reuse_rate,
                 ..
             } => {
+                for (key, r) in [("fill_rate", fill_rate), ("reuse_rate", reuse_rate)] {
+                    if !(r.is_finite() && (0.0..=1e6).contains(r)) {
+                        return err(key, "must be pages per second from 0 to 1000000".into());
+                    }
+                }
+                if *reuse_rate > 0.0 && *fill_rate == 0.0 {
+                    return err(
+                        "reuse_rate",
+                        "needs a fill_rate (what is reused is the filled storage)".into(),
+                    );
+                }
+                if *fill_rate > 0.0 && area.0 >= virtual_storage {
+                    return err(
+                        "fill_rate",
+                        "the area is all of virtual_storage: nothing is left to fill".into(),
+                    );
+                }
                 if !(0.0..=10.0).contains(cp_overhead) {
                     return err("cp_overhead", "must be a fraction between 0 and 10".into());
                 }
