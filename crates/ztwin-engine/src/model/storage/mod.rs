@@ -579,13 +579,25 @@ impl Storage {
     /// available list's high threshold, so the cache never causes a demand
     /// scan. Returns how many.
     pub fn lend_mdc(&mut self, n: u64) -> u64 {
-        let on_way = self.avail.len() as u64 + self.pageout_frames as u64;
-        let k = n
-            .min(on_way.saturating_sub(self.high as u64))
-            .min(self.avail.len() as u64);
+        // Frames never taken count as available (the frame table is lazy):
+        // freed frames go first, then never-taken ones, as `take` hands them.
+        let avail = self.avail_len() as u64;
+        let on_way = avail + self.pageout_frames as u64;
+        let k = n.min(on_way.saturating_sub(self.high as u64)).min(avail);
         for _ in 0..k {
-            let f = self.avail.pop().expect("counted");
-            self.frames[f as usize].owner = MDC_OWNER;
+            let f = match self.avail.pop() {
+                Some(f) => {
+                    self.frames[f as usize].owner = MDC_OWNER;
+                    f
+                }
+                None => {
+                    let mdc = Frame {
+                        owner: MDC_OWNER,
+                        vpage: 0,
+                    };
+                    self.take_fresh(mdc, 0).expect("counted")
+                }
+            };
             self.mdc_frames.push(f);
         }
         k
@@ -633,14 +645,14 @@ impl Storage {
     /// Frames on the available list now.
     #[inline]
     pub fn frames_free(&self) -> bool {
-        !self.avail.is_empty()
+        self.avail_len() > 0
     }
 
     /// The available list (with the frames on their way to it) is at or
     /// below its low threshold: the next frame taken runs the demand scan.
     #[inline]
     pub fn short_of_frames(&self) -> bool {
-        self.avail.len() as u32 + self.pageout_frames <= self.low
+        self.avail_len() as u32 + self.pageout_frames <= self.low
     }
 
     /// The page-outs the last demand scan chose (see [`Storage::clear_pageouts`]).
