@@ -28,7 +28,7 @@
 //! Each returns the first problem as `{ place, reason }`; the place is the key
 //! path documented in `docs/scenario.md`.
 
-use crate::core::units::{Duration, Size, SEC};
+use crate::core::units::{Duration, Ns, Size, SEC};
 use crate::core::{invalid, Invalid};
 use crate::model::cpu::params as cpu_params;
 use crate::model::{io, monitor, paging, storage, workload};
@@ -42,63 +42,45 @@ pub use crate::model::io::params::{
 pub use crate::model::monitor::params::Params as Monitor;
 pub use crate::model::workload::params::{split_device, Pattern, Touch, Workload};
 
-/// A scenario problem: where (key path or line) and why.
+/// A scenario problem: where (the TOML line, the key path) and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScenarioError {
     pub origin: String,
+    /// The line of a TOML file (1-based) the problem is on: the key's own
+    /// line, or its table's when the key is not written (a default).
+    pub line: Option<usize>,
+    /// The key path (`system.central_storage`, `guest[0] (LIN).userid`);
+    /// empty for a TOML syntax error, which has only its line.
     pub place: String,
     pub reason: String,
-    /// For a check on a TOML file's values (`place` a key path): the line of
-    /// that key in the file, when it is there (a default has no line).
-    pub line: Option<usize>,
 }
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: ", self.origin)?;
-        if let Some(n) = self.line {
-            write!(f, "line {n}: ")?;
+        if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
         }
         if !self.place.is_empty() {
-            write!(f, "{}: ", self.place)?;
+            write_one_line(f, &self.place)?;
+            f.write_str(": ")?;
         }
-        write!(f, "{}", self.reason)
+        write_one_line(f, &self.reason)
     }
 }
 
-/// The line of key path `place` (`system.cp_level`, `lpar.partition[1].weight`,
-/// `guest[0] (LINUX).workload.area`) in TOML `text`: the line of the deepest
-/// key of the path the file has, or `None` when it has not even the first.
-pub fn line_of(text: &str, place: &str) -> Option<usize> {
-    use toml::de::{DeTable, DeValue};
-    let root = DeTable::parse(text).ok()?;
-    let mut table = Some(root.get_ref());
-    let mut at = None;
-    for seg in place.split('.') {
-        let seg = seg.split(" (").next().unwrap_or(seg);
-        let (name, idx) = match seg.split_once('[') {
-            Some((n, rest)) => (n, rest.trim_end_matches(']').parse::<usize>().ok()),
-            None => (seg, None),
-        };
-        let Some((k, mut v)) = table.and_then(|t| t.get_key_value(name)) else {
-            break;
-        };
-        at = Some(k.span().start);
-        if let (Some(i), DeValue::Array(a)) = (idx, v.get_ref()) {
-            match a.get(i) {
-                Some(e) => {
-                    v = e;
-                    at = Some(e.span().start);
-                }
-                None => break,
-            }
+/// `s` with control characters escaped (`\n`): a key or value quoted in a
+/// message may hold a newline, and the message stays one line.
+fn write_one_line(f: &mut std::fmt::Formatter<'_>, s: &str) -> std::fmt::Result {
+    use std::fmt::Write;
+    for c in s.chars() {
+        if c.is_control() {
+            write!(f, "{}", c.escape_default())?;
+        } else {
+            f.write_char(c)?;
         }
-        table = match v.get_ref() {
-            DeValue::Table(t) => Some(t),
-            _ => None,
-        };
     }
-    at.map(|o| text[..o.min(text.len())].matches('\n').count() + 1)
+    Ok(())
 }
 
 impl std::error::Error for ScenarioError {}
@@ -119,6 +101,21 @@ pub struct Scenario {
     pub paging: Vec<PagingGroup>,
     #[serde(default)]
     pub dasd: Vec<DasdGroup>,
+    /// The I/O configuration (`model/io/params.rs`): `[io]`, `[[chpid]]`,
+    /// `[[switch]]`, `[[storage_server]]`, `[[control_unit]]`.
+    #[serde(default)]
+    pub io: io::params::IoParams,
+    #[serde(default)]
+    pub chpid: Vec<io::params::ChpidDef>,
+    #[serde(default)]
+    pub switch: Vec<io::params::SwitchDef>,
+    #[serde(default)]
+    pub storage_server: Vec<io::params::ServerDef>,
+    #[serde(default)]
+    pub control_unit: Vec<io::params::ControlUnitDef>,
+    /// `[mdc]` (`model/mdc/params.rs`): the minidisk cache; absent, it is off.
+    #[serde(default)]
+    pub mdc: Option<crate::model::mdc::MdcParams>,
     #[serde(default, rename = "guest")]
     pub guests: Vec<GuestGroup>,
     /// The CEC and its other partitions (absent: the LPAR owns its processors).
@@ -180,9 +177,10 @@ pub enum ProcessorType {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct System {
-    /// CP level: "5.3", "5.4", "6.1" or "6.2" (Era A: XSTOR, three-pass steal;
-    /// the monitor records are written at that level's sizes). 6.3 and later
-    /// are refused until their storage manager exists.
+    /// CP level: "5.2", "5.3", "5.4", "6.1" or "6.2" (Era A: XSTOR, three-pass
+    /// steal; the monitor records are written at that level's sizes, 5.2's
+    /// as 5.3's). 6.3 and later are refused until their storage manager
+    /// exists.
     #[serde(default = "default_cp_level")]
     pub cp_level: String,
     #[serde(default = "default_system_id")]
@@ -287,16 +285,86 @@ impl Default for CpCosts {
     }
 }
 
+/// The longest run a scenario may ask for (400 days): more than a year of
+/// simulated time, so that no typing slip (`1000000000h`) writes until the
+/// disk is full. Not a z/VM limit; a MONWRITE file of 400 days at one-minute
+/// intervals holds 576,000 intervals.
+pub const MAX_DURATION: Ns = 400 * 86_400 * SEC;
+
+/// The TOD clock's range as ISO 8601 text: its zero (1900-01-01) and the
+/// last microsecond before it wraps (2042-09-17T23:53:47.370495Z).
+fn tod_range() -> (i64, i64) {
+    (
+        ztwin_monitor::tod::to_unix_us(0),
+        ztwin_monitor::tod::to_unix_us(u64::MAX),
+    )
+}
+
 impl Meta {
-    /// `[scenario]` on its own: the start is an ISO 8601 UTC time.
+    /// `[scenario]` on its own: the start is an ISO 8601 UTC time within
+    /// the TOD clock's range, the duration at most [`MAX_DURATION`] and the
+    /// run ends before the TOD clock wraps.
     pub fn validate(&self) -> Result<(), Invalid> {
-        if ztwin_monitor::tod::parse_iso8601(&self.start).is_none() {
+        let Some(start) = ztwin_monitor::tod::parse_iso8601(&self.start) else {
             return invalid(
                 "scenario.start".into(),
-                format!("'{}' is not an ISO 8601 UTC time", self.start),
+                format!(
+                    "'{}' is not an ISO 8601 UTC time such as 2008-05-15T15:00:00Z",
+                    self.start
+                ),
+            );
+        };
+        let (first, last) = tod_range();
+        if start < first || start > last {
+            return invalid(
+                "scenario.start".into(),
+                format!(
+                    "'{}' is outside the TOD clock's range, 1900-01-01T00:00:00Z to {} (where it wraps)",
+                    self.start,
+                    ztwin_monitor::tod::iso8601_from_unix_us(last)
+                ),
+            );
+        }
+        self.check_duration(self.duration.0, "scenario.duration")
+    }
+
+    /// A run of `d` ns from this start (the scenario's duration or a
+    /// `--duration` override): at most [`MAX_DURATION`], ending before the
+    /// TOD clock wraps. `place` names where `d` came from.
+    pub fn check_duration(&self, d: Ns, place: &str) -> Result<(), Invalid> {
+        if d > MAX_DURATION {
+            return invalid(
+                place.into(),
+                "must be at most 400 days (9600h), the longest run the twin makes".into(),
+            );
+        }
+        let Some(start) = ztwin_monitor::tod::parse_iso8601(&self.start) else {
+            return Ok(()); // the start's own check names it
+        };
+        let end = start.saturating_add((d / 1_000) as i64);
+        let (_, last) = tod_range();
+        if end > last {
+            return invalid(
+                place.into(),
+                format!(
+                    "a run of {} from {} would end after {}, where the TOD clock wraps",
+                    human_duration(d),
+                    self.start,
+                    ztwin_monitor::tod::iso8601_from_unix_us(last)
+                ),
             );
         }
         Ok(())
+    }
+}
+
+/// A duration for a message: seconds, or hours when long.
+fn human_duration(d: Ns) -> String {
+    let s = d as f64 / SEC as f64;
+    if s >= 36_000.0 {
+        format!("{:.0}h", s / 3600.0)
+    } else {
+        format!("{s}s")
     }
 }
 
@@ -336,6 +404,12 @@ pub enum Action {
     Logoff,
     Start,
     Stop,
+    /// Caching on or off for `device` or every volume of `server` (pinned
+    /// data, a cache failure; `on` restores it).
+    Cache,
+    /// SET MDC: the system, a volume (`device`) or a user's minidisks
+    /// (`guest`) on or off.
+    Mdc,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -343,11 +417,22 @@ pub enum Action {
 pub struct TimelineEntry {
     pub at: Duration,
     pub action: Action,
-    /// A user ID, or a group's userid prefix with `*` for all of its members.
+    /// A user ID, or a group's userid prefix with `*` for all of its members
+    /// (the guest actions; `mdc` for a user's minidisks).
+    #[serde(default)]
     pub guest: String,
     /// For `start`: the workload to run (default: the guest's own).
     #[serde(default)]
     pub workload: Option<Workload>,
+    /// For `cache` and `mdc`: the volume (device number) ...
+    #[serde(default)]
+    pub device: Option<String>,
+    /// ... or, for `cache`, the storage server ...
+    #[serde(default)]
+    pub server: Option<String>,
+    /// ... and on or off.
+    #[serde(default)]
+    pub on: Option<bool>,
 }
 
 fn one() -> u32 {
@@ -355,30 +440,32 @@ fn one() -> u32 {
 }
 
 impl Scenario {
-    /// Parse TOML text; `origin` (file name) prefixes messages.
+    /// Parse TOML text; `origin` (file name) prefixes messages, which name
+    /// the line and, past the syntax, the key.
     pub fn from_toml(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
-        let sc: Scenario = toml::from_str(text).map_err(|e| {
-            let msg = e.to_string();
-            let place = match e.span() {
-                Some(span) => {
-                    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
-                    format!("line {line}")
-                }
-                None => String::new(),
-            };
-            let reason = msg.lines().last().unwrap_or(&msg).trim().to_string();
-            let reason = if reason.is_empty() {
-                msg.clone()
-            } else {
-                reason
-            };
+        let syntax = |e: toml::de::Error| {
+            let mut reason = e.message().trim().to_string();
+            if reason.is_empty() {
+                reason = e.to_string().trim().to_string();
+            }
             ScenarioError {
                 origin: origin.into(),
-                place,
+                line: e.span().map(|s| line_at(text, s.start)),
+                place: String::new(),
                 reason,
-                line: None,
             }
+        };
+        let de = toml::Deserializer::parse(text).map_err(syntax)?;
+        let mut sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+            let place = key_path(&e.path().to_string());
+            let mut err = syntax(e.into_inner());
+            if err.line.is_none() {
+                err.line = line_of(text, &place);
+            }
+            err.place = place;
+            err
         })?;
+        sc.normalise();
         sc.validate(origin).map_err(|mut e| {
             e.line = line_of(text, &e.place);
             e
@@ -389,14 +476,27 @@ impl Scenario {
     /// Parse JSON (as produced by the Python API); messages name the key path.
     pub fn from_json(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
         let de = &mut serde_json::Deserializer::from_str(text);
-        let sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| ScenarioError {
+        let mut sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| ScenarioError {
             origin: origin.into(),
+            line: None,
             place: e.path().to_string(),
             reason: e.inner().to_string(),
-            line: None,
         })?;
+        sc.normalise();
         sc.validate(origin)?;
         Ok(sc)
+    }
+
+    /// User IDs as CP holds them: upper case (CP translates user IDs to
+    /// upper case, in the directory and in commands), so `linux01` is the
+    /// guest LINUX01 and a timeline entry may name it either way.
+    fn normalise(&mut self) {
+        for g in &mut self.guests {
+            g.userid.make_ascii_uppercase();
+        }
+        for t in &mut self.timeline {
+            t.guest.make_ascii_uppercase();
+        }
     }
 
     /// Semantic checks that the schema cannot express: each component's
@@ -404,16 +504,16 @@ impl Scenario {
     pub fn validate(&self, origin: &str) -> Result<(), ScenarioError> {
         let at = |e: Invalid| ScenarioError {
             origin: origin.into(),
+            line: None,
             place: e.place,
             reason: e.reason,
-            line: None,
         };
         let err = |place: String, reason: String| {
             Err(ScenarioError {
                 origin: origin.into(),
+                line: None,
                 place,
                 reason,
-                line: None,
             })
         };
         monitor::params::cp_release(&self.system.cp_level).map_err(at)?;
@@ -433,7 +533,18 @@ impl Scenario {
             );
         }
         self.scenario.validate().map_err(at)?;
-        io::params::validate(&self.paging, &self.dasd).map_err(at)?;
+        io::params::validate(&self.paging, &self.dasd, &self.io_sections()).map_err(at)?;
+        if let Some(m) = &self.mdc {
+            m.validate().map_err(at)?;
+            for (i, u) in m.users_off.iter().chain(&m.nomdcfs).enumerate() {
+                if self.resolve_guests(u).is_empty() {
+                    return err(
+                        format!("mdc.users_off/nomdcfs[{i}]"),
+                        format!("'{u}' names no guest"),
+                    );
+                }
+            }
+        }
         // Guests: user IDs unique, the workloads they run.
         let mut users = HashSet::new();
         let mut total = 0u64;
@@ -476,6 +587,16 @@ impl Scenario {
             if t.at.0 > self.scenario.duration.0 {
                 return err(format!("{place}.at"), "is after the end of the run".into());
             }
+            if matches!(t.action, Action::Cache | Action::Mdc) {
+                self.check_io_action(t, &place).map_err(at)?;
+                continue;
+            }
+            if t.device.is_some() || t.server.is_some() || t.on.is_some() {
+                return err(
+                    place,
+                    "device, server and on go with the cache and mdc actions only".into(),
+                );
+            }
             let members = self.resolve_guests(&t.guest);
             if members.is_empty() {
                 return err(
@@ -499,11 +620,83 @@ impl Scenario {
         Ok(())
     }
 
+    /// A `cache` or `mdc` timeline action: what it names exists.
+    fn check_io_action(&self, t: &TimelineEntry, place: &str) -> Result<(), Invalid> {
+        if t.on.is_none() {
+            return invalid(format!("{place}.on"), "say on = true or on = false".into());
+        }
+        if t.workload.is_some() {
+            return invalid(
+                format!("{place}.workload"),
+                "only a start action takes a workload".into(),
+            );
+        }
+        if let Some(d) = &t.device {
+            let dev = parse_devno(d).map_err(|e| Invalid::new(format!("{place}.device"), e))?;
+            let (vols, _) = io::params::volumes(&self.paging, &self.dasd);
+            let Some(v) = vols.iter().find(|v| v.devno == dev) else {
+                return invalid(format!("{place}.device"), format!("{d} is not a volume"));
+            };
+            if t.action == Action::Cache && v.path.is_none() {
+                return invalid(
+                    format!("{place}.device"),
+                    format!(
+                        "{d} has no path: caching is a storage server's (give the volume a path)"
+                    ),
+                );
+            }
+        }
+        match t.action {
+            Action::Cache => {
+                if t.device.is_some() == t.server.is_some() {
+                    return invalid(place.to_string(), "give a device or a server".into());
+                }
+                if !t.guest.is_empty() {
+                    return invalid(
+                        format!("{place}.guest"),
+                        "a cache action names no guest".into(),
+                    );
+                }
+                if let Some(sv) = &t.server {
+                    if !self.storage_server.iter().any(|s| &s.name == sv) {
+                        return invalid(
+                            format!("{place}.server"),
+                            format!("'{sv}' is not a [[storage_server]]"),
+                        );
+                    }
+                }
+            }
+            _ => {
+                if t.server.is_some() {
+                    return invalid(format!("{place}.server"), "SET MDC names no server".into());
+                }
+                if self.mdc.is_none() {
+                    return invalid(place.to_string(), "SET MDC needs an [mdc] section".into());
+                }
+                if !t.guest.is_empty() {
+                    if t.device.is_some() {
+                        return invalid(
+                            place.to_string(),
+                            "give a device or a guest, not both".into(),
+                        );
+                    }
+                    if self.resolve_guests(&t.guest).is_empty() {
+                        return invalid(
+                            format!("{place}.guest"),
+                            format!("'{}' names no guest", t.guest),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Workload `w` run by guest group `g`: its bounds, its area within the
     /// group's virtual storage, its device among the `[[dasd]]` volumes.
     fn check_workload(&self, w: &Workload, g: &GuestGroup, place: &str) -> Result<(), Invalid> {
         w.validate(place, g.virtual_storage.0, g.count, |d| {
-            self.dasd_volume_index(d).is_some()
+            io::params::dasd_info(&self.dasd, d)
         })
     }
 
@@ -549,6 +742,30 @@ impl Scenario {
             .unwrap_or(ztwin_monitor::layout::DEFAULT_RELEASE)
     }
 
+    /// The I/O sections, for their validation.
+    pub fn io_sections(&self) -> io::params::Sections<'_> {
+        io::params::Sections {
+            io: &self.io,
+            chpids: &self.chpid,
+            switches: &self.switch,
+            servers: &self.storage_server,
+            control_units: &self.control_unit,
+        }
+    }
+
+    /// The io component's configuration (the path model's sections and the
+    /// CP level).
+    pub fn io_config(&self) -> io::IoConfig {
+        io::IoConfig {
+            params: self.io.clone(),
+            chpids: self.chpid.clone(),
+            switches: self.switch.clone(),
+            servers: self.storage_server.clone(),
+            control_units: self.control_unit.clone(),
+            cp_level: io::params::cp_level(&self.system.cp_level),
+        }
+    }
+
     /// The storage component's parameters.
     pub fn storage(&self) -> storage::params::Params {
         storage::params::Params {
@@ -591,6 +808,72 @@ impl Scenario {
             virtual_io_us: self.cp_costs.virtual_io_us,
         }
     }
+}
+
+/// serde_path_to_error's path as a key path: "." (the top) is none.
+fn key_path(p: &str) -> String {
+    if p == "." {
+        String::new()
+    } else {
+        p.to_string()
+    }
+}
+
+/// The line of TOML `text` that key path `place` (as the checks name it:
+/// `guest[0] (LIN).workload.area`, `paging[1].count`) is written on: the
+/// deepest part of the path present in the file (a key left at its default
+/// gives its table's line). `None` when no part of it is in the file.
+fn line_of(text: &str, place: &str) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    // Drop the " (USERID)" notes, which are not keys (and may hold dots).
+    let mut path = String::with_capacity(place.len());
+    let mut depth = 0usize;
+    for c in place.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => path.push(c),
+            _ => {}
+        }
+    }
+    let doc = DeTable::parse(text).ok()?;
+    let mut table: &DeTable = doc.get_ref();
+    let mut at: Option<usize> = None;
+    for part in path.split('.') {
+        let part = part.trim();
+        let (name, index) = match part.split_once('[') {
+            Some((n, i)) => (n, i.trim_end_matches(']').parse::<usize>().ok()),
+            None => (part, None),
+        };
+        let Some((k, v)) = table.iter().find(|(k, _)| k.get_ref().as_ref() == name) else {
+            break;
+        };
+        at = Some(k.span().start);
+        let mut v = v;
+        if let Some(i) = index {
+            match v.get_ref() {
+                DeValue::Array(a) => match a.get(i) {
+                    Some(e) => {
+                        v = e;
+                        at = Some(e.span().start);
+                    }
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+        match v.get_ref() {
+            DeValue::Table(t) => table = t,
+            _ => break,
+        }
+    }
+    at.map(|a| line_at(text, a))
+}
+
+/// The line (1-based) byte offset `at` of `text` is on.
+fn line_at(text: &str, at: usize) -> usize {
+    let b = text.as_bytes();
+    b[..at.min(b.len())].iter().filter(|&&c| c == b'\n').count() + 1
 }
 
 #[cfg(test)]
@@ -679,8 +962,180 @@ workload = { type = "thrasher", area = "100M" }
     fn unknown_key_names_the_line() {
         let bad = MIN.replace("processors = 1", "processors = 1\nprocesors = 2");
         let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
-        assert_eq!(e.place, "line 4", "{e}");
+        assert_eq!(e.line, Some(4), "{e}");
+        assert_eq!(e.place, "system.procesors", "{e}");
         assert!(e.reason.contains("procesors"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("x.toml: line 4: system.procesors: unknown field"),
+            "{e}"
+        );
+        // A wrong type names its line and its key.
+        let bad = MIN.replace("processors = 1", "processors = \"two\"");
+        let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
+        assert_eq!(
+            (e.line, e.place.as_str()),
+            (Some(3), "system.processors"),
+            "{e}"
+        );
+        // A syntax error has only its line.
+        let e = Scenario::from_toml("[system\n", "x.toml").unwrap_err();
+        assert_eq!((e.line, e.place.as_str()), (Some(1), ""), "{e}");
+    }
+
+    /// Semantic errors name the line the key is on; a key left at its
+    /// default names its table's line; JSON has no lines.
+    #[test]
+    fn semantic_errors_name_the_line() {
+        let bad = MIN.replace("area = \"100M\"", "area = \"300M\"");
+        let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
+        let want = bad.lines().position(|l| l.contains("300M")).unwrap() + 1;
+        assert_eq!(e.line, Some(want), "{e}");
+        assert!(
+            e.to_string().starts_with(&format!(
+                "x.toml: line {want}: guest[0] (LIN).workload.area: "
+            )),
+            "{e}"
+        );
+        let bad = format!("{MIN}[[guest]]\nuserid = \"X.Y\"\nvirtual_storage = \"1M\"\n");
+        let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
+        let want = bad.lines().position(|l| l.contains("X.Y")).unwrap() + 1;
+        assert_eq!(
+            (e.line, e.place.as_str()),
+            (Some(want), "guest[1] (X.Y).userid"),
+            "{e}"
+        );
+        // The duration is not written: the check names [scenario]'s line.
+        let bad = format!("[scenario]\nname = \"n\"\n[monitor]\nsample_interval = \"1h\"\n{MIN}");
+        let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
+        assert_eq!(
+            (e.line, e.place.as_str()),
+            (Some(1), "scenario.duration"),
+            "{e}"
+        );
+        assert_eq!(line_of(MIN, "nosuch.key"), None);
+        // A quoted key with a newline stays on one line in the message.
+        let bad = MIN.replace("processors = 1", "processors = 1\n\"a\\nb\" = 2");
+        let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
+        assert!(
+            e.reason.contains('\n') && !e.to_string().contains('\n'),
+            "{e}"
+        );
+        assert_eq!(e.line, Some(4), "{e}");
+    }
+
+    fn meta_err(scenario: &str) -> ScenarioError {
+        Scenario::from_toml(&format!("[scenario]\n{scenario}\n{MIN}"), "x.toml").unwrap_err()
+    }
+
+    fn meta_ok(scenario: &str) {
+        if let Err(e) = Scenario::from_toml(&format!("[scenario]\n{scenario}\n{MIN}"), "x.toml") {
+            panic!("{scenario}: {e}");
+        }
+    }
+
+    #[test]
+    fn start_within_the_tod_clocks_range() {
+        meta_ok("start = \"1900-01-01T00:00:00Z\"");
+        meta_ok("start = \"2042-09-17T00:00:00Z\"\nduration = \"23h\"");
+        for start in [
+            "1899-12-31T23:59:59Z",
+            "1800-01-01T00:00:00Z",
+            "2042-09-18T00:00:00Z",
+            "2050-01-01T00:00:00Z",
+        ] {
+            let e = meta_err(&format!("start = \"{start}\""));
+            assert_eq!(
+                (e.line, e.place.as_str()),
+                (Some(2), "scenario.start"),
+                "{e}"
+            );
+            assert!(
+                e.reason.contains(
+                    "outside the TOD clock's range, 1900-01-01T00:00:00Z to 2042-09-17T23:53:47"
+                ),
+                "{e}"
+            );
+        }
+        // The default duration (600 s) from a start just before the wrap.
+        let e = meta_err("start = \"2042-09-17T23:50:00Z\"");
+        assert_eq!(e.place, "scenario.duration", "{e}");
+        assert!(
+            e.reason.contains("would end after 2042-09-17T23:53:47"),
+            "{e}"
+        );
+        let e = meta_err("start = \"yesterday\"");
+        assert!(e.reason.contains("not an ISO 8601 UTC time"), "{e}");
+    }
+
+    #[test]
+    fn duration_at_most_400_days() {
+        meta_ok("duration = \"9600h\"");
+        for d in ["\"9601h\"", "\"1000000000h\"", "1e30"] {
+            let e = meta_err(&format!("duration = {d}"));
+            assert_eq!(
+                (e.line, e.place.as_str()),
+                (Some(2), "scenario.duration"),
+                "{d}: {e}"
+            );
+            assert!(e.reason.contains("must be at most 400 days (9600h)"), "{e}");
+        }
+        let sc = Scenario::from_toml(MIN, "x.toml").unwrap();
+        assert!(sc.scenario.check_duration(MAX_DURATION, "d").is_ok());
+        assert_eq!(
+            sc.scenario
+                .check_duration(MAX_DURATION + 1, "d")
+                .unwrap_err()
+                .place,
+            "d"
+        );
+    }
+
+    #[test]
+    fn user_ids_as_cp_has_them() {
+        let with =
+            |id: &str| MIN.replace("userid = \"LIN\"\ncount = 3", &format!("userid = \"{id}\""));
+        for ok in [
+            "A", "LINUX01", "@#$_-9", "Z1234567", "LOGNABC", "SYSTEMM", "LOGX0001",
+        ] {
+            assert!(Scenario::from_toml(&with(ok), "x.toml").is_ok(), "{ok}");
+        }
+        for (id, why) in [
+            ("", "it has 0 characters, CP allows 1 to 8"),
+            ("ABCDEFGHI", "it has 9 characters, CP allows 1 to 8"),
+            (
+                "A.B",
+                "'.' is not one of the characters CP allows (A-Z 0-9 @ # $ _ -)",
+            ),
+            ("MÜLLER", "'Ü' is not one of"),
+            ("SYSTEM", "reserved for CP"),
+            ("SYSTEMMP", "reserved for CP"),
+            ("LOGN0001", "reserved for CP"),
+            ("LOGL00A1", "reserved for CP"),
+            ("logv0001", "reserved for CP"),
+        ] {
+            let e = Scenario::from_toml(&with(id), "x.toml").unwrap_err();
+            assert_eq!(e.line, Some(11), "{id}: {e}");
+            assert!(
+                e.place.ends_with(".userid") && e.reason.contains(why),
+                "{id}: {e}"
+            );
+        }
+        // Lower case is CP's upper case: the guest is LINUX01, and a timeline
+        // entry may name it either way; the two spellings are one user.
+        let lower = format!(
+            "{}[[timeline]]\nat = 60\naction = \"logoff\"\nguest = \"Linux01\"\n",
+            with("linux01")
+        );
+        let sc = Scenario::from_toml(&lower, "x.toml").unwrap();
+        assert_eq!(sc.guests[0].userid, "LINUX01");
+        assert_eq!(sc.resolve_guests("LINUX01").len(), 1);
+        let twice = format!(
+            "{}[[guest]]\nuserid = \"LINUX01\"\nvirtual_storage = \"1M\"\n",
+            with("linux01")
+        );
+        let e = Scenario::from_toml(&twice, "x.toml").unwrap_err();
+        assert!(e.reason.contains("'LINUX01' is defined twice"), "{e}");
     }
 
     #[test]
@@ -704,7 +1159,10 @@ workload = { type = "thrasher", area = "100M" }
         assert!(Scenario::from_toml(&big, "x.toml").is_ok());
         let over = MIN.replace("central_storage = \"1G\"", "central_storage = \"2097156M\"");
         let e = Scenario::from_toml(&over, "x.toml").unwrap_err();
-        assert_eq!(e.place, "system.central_storage");
+        assert_eq!(
+            (e.line, e.place.as_str()),
+            (Some(4), "system.central_storage")
+        );
         assert!(e.reason.contains("above 2T"), "{e}");
     }
 

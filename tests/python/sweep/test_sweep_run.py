@@ -197,12 +197,20 @@ def test_results_are_in_the_database_once(pool_run: tuple[Path, Path]) -> None:
     assert rows == list(zip(df["system.central_storage"], df["seed"], df["paging_rate"], strict=True))
 
 
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_interrupted_sweep_resumes_with_only_the_missing_runs(tmp_path: Path) -> None:
     spec = short_sweep(tmp_path, seeds="[1, 2, 3, 4]")
     out = tmp_path / "out"
     proc = subprocess.Popen(
         [sys.executable, "-m", "ztwin", "sweep", str(spec), "--out", str(out), "--workers", "1", "--no-db"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # A command started in the background by a shell without job control
+        # (make test > log &) inherits SIGINT ignored, and Python keeps it
+        # ignored: give the sweep the default action, as a terminal's Ctrl-C has.
+        preexec_fn=_sigint_default,
     )  # fmt: skip
     journal = out / "runs.jsonl"
     deadline = time.monotonic() + 240
@@ -299,9 +307,10 @@ def test_output_directory_safety(pool_run: tuple[Path, Path], tmp_path: Path) ->
 
 
 def test_a_run_over_its_memory_limit_fails_alone_with_the_reason(tmp_path: Path) -> None:
-    """1 TB of central storage needs GBs of frame tables: under a 512 MB address
-    space the worker dies (Rust aborts); its run fails with the worker's last
-    words, the other run succeeds and the pool goes on with a new worker."""
+    """A guest of 1 TB needs a 2 GB page table: under a 512 MB address space the
+    worker dies (Rust aborts); its run fails with the worker's last words, the
+    other run succeeds and the pool goes on with a new worker. (Central storage
+    no longer serves: its frame table grows only with the frames in use.)"""
     spec = tmp_path / "mem.toml"
     spec.write_text(
         f"""[sweep]
@@ -309,8 +318,8 @@ name = "mem"
 base = "{ROOT}/studies/paging-single-thread.toml"
 duration = "20s"
 [[param]]
-key = "system.central_storage"
-values = ["1T", "1G"]
+key = "guest[0].virtual_storage"
+values = ["1T", "768M"]
 [metrics]
 cpu = "cpu_busy_pct"
 [limits]

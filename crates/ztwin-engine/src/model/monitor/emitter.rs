@@ -47,6 +47,11 @@ pub(super) struct L {
     pub mtrusr: &'static RecordLayout,
     pub uselon: &'static RecordLayout,
     pub uselof: &'static RecordLayout,
+    pub mtrhpp: &'static RecordLayout,
+    pub iodcad: &'static RecordLayout,
+    pub iodszi: &'static RecordLayout,
+    pub iodhpp: &'static RecordLayout,
+    pub sytepm: &'static RecordLayout,
 }
 
 impl L {
@@ -87,6 +92,11 @@ impl L {
             mtrusr: l("MRMTRUSR"),
             uselon: l("MRUSELON"),
             uselof: l("MRUSELOF"),
+            mtrhpp: l("MRMTRHPP"),
+            iodcad: l("MRIODCAD"),
+            iodszi: l("MRIODSZI"),
+            iodhpp: l("MRIODHPP"),
+            sytepm: l("MRSYTEPM"),
         }
     }
 }
@@ -145,7 +155,7 @@ impl<W: Write> Emitter<W> {
         let ncpu = t.cpu.counters().len();
         let l = &self.lay;
         system::config(s, l, tod, id, ncpu);
-        io::config(s, l, tod, t.io.devices());
+        io::config(s, l, tod, t.io.devices(), t.io.control_units());
         storage::config_mem(s, l, tod, id.central_storage);
         paging::config(s, l, tod, t.pg.volumes(), &t.io);
         system::config_spr(s, l, tod, &t.mon);
@@ -198,7 +208,11 @@ impl<W: Write> Emitter<W> {
             storage::cpu(s, l, tod, c, cputy, &stc[c], pio[c]);
             system::prcprp(s, l, tod, c, cputy, &cc);
         }
-        storage::system(s, l, tod, &st);
+        let mdc = t
+            .mdc
+            .configured()
+            .then(|| t.mdc.sample(st.dpa as u64, st.xs_total as u64));
+        storage::system(s, l, tod, &st, mdc.as_ref());
         paging::sytasg(s, l, tod, &pg);
         let mut hf = crate::model::cpu::HfCounters::default();
         for g in 0..t.cpu.guest_count() {
@@ -207,7 +221,7 @@ impl<W: Write> Emitter<W> {
             }
         }
         system::sytuwt(s, l, tod, &hf, t.cpu.eligible_count());
-        storage::xstor(s, l, tod, &st);
+        storage::xstor(s, l, tod, &st, mdc.as_ref());
         match &t.cec {
             Some(cec) => system::cec(s, l, tod, &t.mon.id, cec)?,
             None => system::lpar(s, l, tod, &t.mon.id, t.cpu.counters())?,
@@ -224,11 +238,32 @@ impl<W: Write> Emitter<W> {
                     stor: t.st.guest(g),
                     pio: t.pg.guest(g),
                 };
-                user::activity(s, l, tod, self.start_tod, &guest, t.cpu.vcpus(g));
+                let avoided = t.mdc.guest_avoided(g);
+                user::activity(s, l, tod, self.start_tod, &guest, t.cpu.vcpus(g), avoided);
             }
         }
         for d in t.io.devices() {
-            io::ioddev(s, l, tod, &d);
+            io::ioddev(s, l, tod, &d, io::avoided(&t.mdc, &d));
+        }
+        // The path model's records: cache activity, EDEVs, HyperPAV pools,
+        // the channel paths.
+        for d in t.io.devices() {
+            if d.cache.is_some() {
+                io::iodcad(s, l, tod, &d);
+            }
+            if d.def.kind == crate::model::io::DevKind::Edev && d.alias_of.is_none() {
+                io::iodszi(s, l, tod, now, &d);
+            }
+        }
+        for c in
+            t.io.control_units()
+                .filter(|c| c.hyper_aliases > 0 && c.bases > 0)
+        {
+            io::iodhpp(s, l, tod, &c);
+        }
+        let chps: Vec<_> = t.io.chpids().collect();
+        if !chps.is_empty() {
+            io::sytepm(s, l, tod, &chps).map_err(write_err)?;
         }
         self.records += s.len() as u64 + 1;
         self.intervals += 1;

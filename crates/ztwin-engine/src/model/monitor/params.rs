@@ -53,7 +53,7 @@ pub fn check_system_id(id: &str) -> Result<(), Invalid> {
 }
 
 /// The z/VM release of `cp_level` (`"5.4"`): one of the releases whose record
-/// layouts ztwin knows ([`Release::KNOWN`], 5.3 to 7.4); the emitter writes
+/// layouts ztwin knows ([`Release::KNOWN`], 5.3 to 7.4, and 5.2 written as 5.3); the emitter writes
 /// every record at that release's size and offsets. Whether the engine models
 /// the release's CP (its storage management) is the storage component's check.
 pub fn cp_release(cp_level: &str) -> Result<Release, Invalid> {
@@ -79,7 +79,10 @@ pub fn cp_release(cp_level: &str) -> Result<Release, Invalid> {
         return Err(bad());
     }
     let r: Release = t.parse().map_err(|_| bad())?;
-    if !Release::KNOWN.contains(&r) {
+    // 5.2 (the studies' S2-era systems) has no layouts of its own: its
+    // records are written with the oldest ztwin knows (5.3's), as the reader
+    // decodes a 5.2 file.
+    if !Release::KNOWN.contains(&r) && r != Release(5, 2) {
         return Err(bad());
     }
     Ok(r)

@@ -20,7 +20,7 @@
 //! * the backdoor [`Storage::table_mut`] lends a page table to the burst loop,
 //!   which may only set `P_REF` on resident entries;
 //! * scheduling: [`Storage::set_category`], [`Storage::wss`],
-//!   [`Storage::hf_tick`] (working sets), [`Storage::update_rate`];
+//!   [`Storage::tick`] (demand rate, thresholds, working sets, on its own clock);
 //! * for the monitor: [`Storage::sample`], [`Storage::by_cpu`],
 //!   [`Storage::guest`], [`Storage::space`]; [`Storage::check`].
 //!
@@ -57,6 +57,9 @@ use crate::core::units::Ns;
 use std::collections::VecDeque;
 pub use xstor::Xstor;
 
+/// Frames materialised at a time as storage is first used (256 MB of
+/// central storage, 576 KB of frame table).
+const FRAME_CHUNK: usize = 1 << 16;
 /// Resident: the entry holds a frame and its reference and change bits.
 pub const RES: u32 = 1 << 31;
 pub const P_REF: u32 = 1 << 30;
@@ -130,10 +133,15 @@ pub struct PageEntry {
 /// S2's published paging response of 13-29 ms, 2 to 4 times the service time).
 pub const MIGRATE_BLOCKS_PER_VOLUME: u32 = 16;
 
+/// The storage manager's period: demand rate, thresholds, working sets.
+pub const TICK: Ns = 2 * crate::core::units::SEC;
+
 /// Frames the demand scan takes from one user per visit before moving on
 /// to the next user of the same category (\[E\]).
 pub const STEAL_QUANTUM: u32 = 8;
 pub const FREE: u32 = u32::MAX;
+/// The owner of frames and XSTOR blocks lent to the minidisk cache.
+pub const MDC_OWNER: u32 = u32::MAX - 1;
 
 /// Frame flag: locked (I/O in progress), not stealable.
 pub const F_LOCK: u8 = 4;
@@ -343,10 +351,18 @@ pub struct Storage {
     /// Frames CP keeps (not pageable).
     fixed: u32,
     /// Owner and page of each frame, side by side (written together when a
-    /// frame is taken).
+    /// frame is taken). Frames are materialised as they are first taken, a
+    /// [`FRAME_CHUNK`] at a time (`frames.len()` is `fresh` rounded up to a
+    /// chunk): memory follows the frames in use, not the central storage
+    /// configured (2 TB with three small guests took 6.3 GB).
     frames: Vec<Frame>,
     flags: Vec<u8>,
+    /// Frames freed back to the available list, the most recent on top.
     avail: Vec<u32>,
+    /// The next frame never taken: frames `fresh..total` are on the available
+    /// list too, below `avail`, lowest first (the order a list built of every
+    /// frame, highest at the bottom, would hand them out in).
+    fresh: u32,
     low: u32,
     high: u32,
     /// Requests since the last rate update, and the smoothed rate (frames/s).
@@ -371,6 +387,9 @@ pub struct Storage {
     c: StorageCounters,
     by_cpu: Vec<StorCpu>,
     by_guest: Vec<GuestStor>,
+    /// Frames and XSTOR blocks lent to the minidisk cache.
+    mdc_frames: Vec<u32>,
+    mdc_blocks: Vec<u32>,
 }
 
 impl Storage {
@@ -384,16 +403,17 @@ impl Storage {
         let mut s = Storage {
             total,
             fixed,
+            // CP's own frames (below `fixed`) are never on the list.
             frames: vec![
                 Frame {
                     owner: FREE,
                     vpage: 0
                 };
-                total as usize
+                fixed as usize
             ],
-            flags: vec![0; total as usize],
-            // Highest frames first on the stack so low frames go out first.
-            avail: (fixed..total).rev().collect(),
+            flags: vec![0; fixed as usize],
+            avail: Vec::new(),
+            fresh: fixed,
             low: 0,
             high: 0,
             req_window: 0,
@@ -427,6 +447,8 @@ impl Storage {
             c: StorageCounters::default(),
             by_cpu: vec![StorCpu::default(); cpus],
             by_guest: vec![GuestStor::default(); vpages.len()],
+            mdc_frames: Vec::new(),
+            mdc_blocks: Vec::new(),
         };
         s.set_thresholds(dpa);
         s
@@ -440,7 +462,7 @@ impl Storage {
     /// must still be above it.
     #[inline]
     pub fn can_take_unscanned(&self, n: u32) -> bool {
-        let a = self.avail.len() as u64;
+        let a = self.avail_len() as u64;
         a >= n as u64 && a + self.pageout_frames as u64 >= self.low as u64 + n as u64
     }
 
@@ -451,16 +473,56 @@ impl Storage {
     fn take(&mut self, g: u32, vp: u32, flags: u8) -> Option<u32> {
         self.c.frame_requests += 1;
         self.req_window += 1;
-        let Some(f) = self.avail.pop() else {
-            self.c.list_empty += 1;
-            return None;
-        };
-        self.frames[f as usize] = Frame {
+        let frame = Frame {
             owner: g,
             vpage: vp,
         };
+        if let Some(f) = self.avail.pop() {
+            self.frames[f as usize] = frame;
+            self.flags[f as usize] = flags;
+            return Some(f);
+        }
+        self.take_fresh(frame, flags)
+    }
+
+    /// A frame never taken before; `None` (the list is empty) when every
+    /// frame has been.
+    #[inline]
+    fn take_fresh(&mut self, frame: Frame, flags: u8) -> Option<u32> {
+        if self.fresh == self.total {
+            self.c.list_empty += 1;
+            return None;
+        }
+        let f = self.fresh;
+        self.fresh += 1;
+        if f as usize == self.frames.len() {
+            self.grow_frames();
+        }
+        self.frames[f as usize] = frame;
         self.flags[f as usize] = flags;
         Some(f)
+    }
+
+    /// Materialise the next [`FRAME_CHUNK`] frames (free), at most up to
+    /// central storage.
+    #[cold]
+    #[inline(never)]
+    fn grow_frames(&mut self) {
+        let n = (self.frames.len() + FRAME_CHUNK).min(self.total as usize);
+        self.frames.resize(
+            n,
+            Frame {
+                owner: FREE,
+                vpage: 0,
+            },
+        );
+        self.flags.resize(n, 0);
+    }
+
+    /// Frames on the available list: freed ones and those never taken.
+    #[inline(always)]
+    pub(super) fn avail_len(&self) -> usize {
+        self.avail.len() + (self.total - self.fresh) as usize
     }
 
     /// Take a frame for guest `g`, page `vp`, running the demand scan when the
@@ -475,7 +537,7 @@ impl Storage {
         vp: u32,
     ) -> Option<u32> {
         // Frames already being paged out are on their way to the list.
-        if self.avail.len() as u32 + self.pageout_frames <= self.low {
+        if self.avail_len() as u32 + self.pageout_frames <= self.low {
             self.demand_scan(cx, pager);
         }
         let f = self.take(g, vp, 0)?;
@@ -509,6 +571,88 @@ impl Storage {
     #[inline]
     pub fn drain_woken(&mut self) -> std::vec::Drain<'_, u32> {
         self.woken.drain(..)
+    }
+
+    // ------------------------------------------------------------ minidisk cache
+
+    /// Lend up to `n` frames to the minidisk cache: only frames above the
+    /// available list's high threshold, so the cache never causes a demand
+    /// scan. Returns how many.
+    pub fn lend_mdc(&mut self, n: u64) -> u64 {
+        // Frames never taken count as available (the frame table is lazy):
+        // freed frames go first, then never-taken ones, as `take` hands them.
+        let avail = self.avail_len() as u64;
+        let on_way = avail + self.pageout_frames as u64;
+        let k = n.min(on_way.saturating_sub(self.high as u64)).min(avail);
+        for _ in 0..k {
+            let f = match self.avail.pop() {
+                Some(f) => {
+                    self.frames[f as usize].owner = MDC_OWNER;
+                    f
+                }
+                None => {
+                    let mdc = Frame {
+                        owner: MDC_OWNER,
+                        vpage: 0,
+                    };
+                    self.take_fresh(mdc, 0).expect("counted")
+                }
+            };
+            self.mdc_frames.push(f);
+        }
+        k
+    }
+
+    /// The minidisk cache gives back `n` frames.
+    pub fn unlend_mdc(&mut self, n: u64) {
+        for _ in 0..n {
+            let f = self.mdc_frames.pop().expect("frames lent to the cache");
+            self.frames[f as usize].owner = FREE;
+            self.flags[f as usize] = 0;
+            self.avail.push(f);
+            if let Some(v) = self.waiters.pop_front() {
+                self.woken.push(v);
+            }
+        }
+    }
+
+    /// Lend up to `n` XSTOR blocks to the minidisk cache (above the
+    /// migration threshold). Returns how many.
+    pub fn lend_mdc_xstor(&mut self, n: u64) -> u64 {
+        let k = n.min((self.xs.free.len() as u64).saturating_sub(self.xs.low as u64));
+        for _ in 0..k {
+            let b = self.xs.free.pop().expect("counted");
+            self.xs.owner[b as usize] = MDC_OWNER;
+            self.mdc_blocks.push(b);
+        }
+        k
+    }
+
+    /// The minidisk cache gives back `n` XSTOR blocks.
+    pub fn unlend_mdc_xstor(&mut self, n: u64) {
+        for _ in 0..n {
+            let b = self.mdc_blocks.pop().expect("blocks lent to the cache");
+            self.xs.owner[b as usize] = FREE;
+            self.xs.free.push(b);
+        }
+    }
+
+    /// Frames and XSTOR blocks lent to the minidisk cache.
+    pub fn mdc_lent(&self) -> (u64, u64) {
+        (self.mdc_frames.len() as u64, self.mdc_blocks.len() as u64)
+    }
+
+    /// Frames on the available list now.
+    #[inline]
+    pub fn frames_free(&self) -> bool {
+        self.avail_len() > 0
+    }
+
+    /// The available list (with the frames on their way to it) is at or
+    /// below its low threshold: the next frame taken runs the demand scan.
+    #[inline]
+    pub fn short_of_frames(&self) -> bool {
+        self.avail_len() as u32 + self.pageout_frames <= self.low
     }
 
     /// The page-outs the last demand scan chose (see [`Storage::clear_pageouts`]).
@@ -651,6 +795,22 @@ impl Storage {
     /// `n` more pages of guest `g` have a DASD copy.
     pub fn add_dasd_pages(&mut self, g: u32, n: u32) {
         self.spaces[g as usize].dasd_pages_add(n as i32);
+    }
+
+    /// Whether page (g, vp), stolen for a page-out, still needs its write
+    /// (it was not reclaimed while the write waited).
+    #[inline]
+    pub fn pageout_needed(&self, g: u32, vp: u32) -> bool {
+        tag(self.spaces[g as usize].pt[vp as usize].e) == T_PAGEOUT
+    }
+
+    /// Page (g, vp) was reclaimed while its page-out waited for a volume: no
+    /// write is needed; its frame (locked for the write) is unlocked.
+    pub fn drop_pageout(&mut self, g: u32, vp: u32) {
+        self.pageout_frames -= 1;
+        let e = self.spaces[g as usize].pt[vp as usize].e;
+        debug_assert_eq!(tag(e), T_RES);
+        self.flags[idx(e) as usize] &= !F_LOCK;
     }
 
     /// A page-out write of `n` pages completed (the caller then reports each
@@ -798,9 +958,12 @@ impl Storage {
         self.spaces[g as usize].wss
     }
 
-    /// High-frequency sampling: the working-set estimates of dispatch-list
-    /// guests follow their resident pages.
-    pub fn hf_tick(&mut self) {
+    /// The storage manager's periodic work ([`TICK`]): the frame demand rate
+    /// and the available-list thresholds; the working-set estimates of
+    /// dispatch-list guests follow their resident pages. Its own clock, not the
+    /// monitor's: the monitor's sampling rate does not change the system.
+    pub fn tick(&mut self) {
+        self.update_rate(TICK);
         for sp in &mut self.spaces {
             if sp.on && sp.cat == Cat::Dispatch {
                 sp.wss = 0.5 * sp.wss + 0.5 * sp.resident as f64;
@@ -824,7 +987,7 @@ impl Storage {
     }
 
     /// Update the demand rate over an elapsed window.
-    pub fn update_rate(&mut self, window: Ns) {
+    fn update_rate(&mut self, window: Ns) {
         let r = self.req_window as f64 / (window as f64 / 1e9);
         self.rate = 0.5 * self.rate + 0.5 * r;
         self.req_window = 0;
@@ -839,7 +1002,7 @@ impl Storage {
         StorageSample {
             fixed: self.fixed,
             dpa: self.dpa(),
-            avail: self.avail.len() as u32,
+            avail: self.avail_len() as u32,
             low: self.low,
             high: self.high,
             c: self.c,
@@ -885,8 +1048,24 @@ impl Storage {
     /// points to it, and back; each guest's XSTOR count is its pages there.
     #[cfg(any(test, debug_assertions))]
     pub fn check(&self) {
-        let mut on_list = vec![false; self.total as usize];
+        assert!(
+            self.frames.len() >= self.fresh as usize
+                && self.frames.len()
+                    <= (self.fresh as usize).max(self.fixed as usize) + FRAME_CHUNK
+                && self.flags.len() == self.frames.len(),
+            "frames materialised: {} for {} taken",
+            self.frames.len(),
+            self.fresh
+        );
+        for f in self.fresh as usize..self.frames.len() {
+            assert!(
+                self.frames[f].owner == FREE && self.flags[f] == 0,
+                "never-taken frame {f} is in use"
+            );
+        }
+        let mut on_list = vec![false; self.fresh as usize];
         for &f in &self.avail {
+            assert!(f < self.fresh, "never-taken frame {f} on the freed list");
             assert!(
                 !on_list[f as usize],
                 "frame {f} is on the available list twice"
@@ -898,8 +1077,14 @@ impl Storage {
             );
         }
         let mut owned = vec![0u32; self.spaces.len()];
+        let mut mdc = 0usize;
         for (f, fr) in self.frames.iter().enumerate() {
             if fr.owner == FREE {
+                continue;
+            }
+            if fr.owner == MDC_OWNER {
+                assert!(!on_list[f], "frame {f} lent to the cache is on the list");
+                mdc += 1;
                 continue;
             }
             owned[fr.owner as usize] += 1;
@@ -916,6 +1101,7 @@ impl Storage {
                 fr.owner, fr.vpage
             );
         }
+        assert_eq!(mdc, self.mdc_frames.len(), "frames lent to the cache");
         for (g, sp) in self.spaces.iter().enumerate() {
             assert_eq!(owned[g], sp.resident, "guest {g}: frames owned vs resident");
         }
@@ -933,6 +1119,13 @@ impl Storage {
         for (b, &o) in xs.owner.iter().enumerate() {
             if o == FREE {
                 assert!(free[b], "XSTOR block {b} has no owner and is not free");
+                continue;
+            }
+            if o == MDC_OWNER {
+                assert!(
+                    self.mdc_blocks.contains(&(b as u32)),
+                    "XSTOR block {b} lent to nobody"
+                );
                 continue;
             }
             let e = self.spaces[o as usize].pt[xs.vpage[b] as usize].e;

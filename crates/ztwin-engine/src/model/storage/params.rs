@@ -12,8 +12,10 @@ pub const MAX_FRAMES: u64 = 1 << 29;
 
 /// CP levels whose storage management is modelled (Era A: XSTOR and the
 /// three-pass demand scan, z/VM up to 6.2). The storage model is the same
-/// for all four; the monitor records differ by level.
-pub const ERA_A_LEVELS: [&str; 4] = ["5.3", "5.4", "6.1", "6.2"];
+/// for all five; the monitor records differ by level (5.2 is written with
+/// 5.3's layouts, the oldest ztwin has), and the I/O settings that changed
+/// between levels follow it (`io/params.rs`).
+pub const ERA_A_LEVELS: [&str; 5] = ["5.2", "5.3", "5.4", "6.1", "6.2"];
 
 #[derive(Clone, Debug)]
 pub struct Params {
@@ -34,6 +36,8 @@ pub struct Params {
 
 impl Params {
     pub fn validate(&self) -> Result<(), Invalid> {
+        // 5.2 to 6.2 share the Era A storage manager; the I/O settings that
+        // changed between them follow the level (`io/params.rs`).
         if !ERA_A_LEVELS.contains(&self.cp_level.trim()) {
             return invalid(
                 "system.cp_level".into(),
