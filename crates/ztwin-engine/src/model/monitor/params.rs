@@ -58,8 +58,8 @@ pub fn check_system_id(id: &str) -> Result<(), Invalid> {
 /// the release's CP (its storage management) is the storage component's check.
 pub fn cp_release(cp_level: &str) -> Result<Release, Invalid> {
     let known = || {
-        Release::KNOWN
-            .iter()
+        std::iter::once(&Release(5, 2))
+            .chain(Release::KNOWN.iter())
             .map(|r| r.to_string())
             .collect::<Vec<_>>()
             .join(", ")

@@ -178,6 +178,32 @@ fn records_are_written_at_the_cp_levels_sizes() {
     assert_eq!(sizes, [108, 124, 124, 140]);
 }
 
+/// z/VM 5.2 (the I/O studies' level) has no layouts of its own: its file
+/// is written with 5.3's, names 5.2 in MTRSYS_HCPCPEID, and decodes with no
+/// record longer than its layout, no unknown record and no damage.
+#[test]
+fn a_5_2_scenario_is_written_with_5_3_layouts() {
+    use ztwin_monitor::layout::{by_name_release, Release};
+    let toml = PAGING.replace("[system]\n", "[system]\ncp_level = \"5.2\"\n");
+    let sc = Scenario::from_toml(&toml, "levels.toml").unwrap();
+    assert_eq!(sc.release(), Release(5, 2));
+    let (bytes, _) = run(&sc, 3, true);
+    let rd = ztwin_monitor::reader::Reader::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut prp = Vec::new();
+    let stats = rd
+        .for_each(|r| {
+            if let Some(l) = r.layout.filter(|l| l.name == "MRSYTPRP") {
+                prp.push((r.bytes.len(), l.size));
+            }
+        })
+        .unwrap();
+    assert_eq!(stats.release, Release(5, 2), "{}", stats.release_source);
+    assert_eq!(stats.longer, 0, "{:?}", stats.longer_by_type);
+    assert_eq!((stats.unknown, stats.damage_count), (0, 0));
+    let size53 = by_name_release("MRSYTPRP", Release(5, 3)).unwrap().size as usize;
+    assert!(!prp.is_empty() && prp.iter().all(|&(n, _)| n == size53), "{prp:?}");
+}
+
 /// Levels the engine does not model, and strings that are no level, are
 /// refused naming system.cp_level and why.
 #[test]
