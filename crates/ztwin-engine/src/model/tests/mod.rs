@@ -201,7 +201,10 @@ fn a_5_2_scenario_is_written_with_5_3_layouts() {
     assert_eq!(stats.longer, 0, "{:?}", stats.longer_by_type);
     assert_eq!((stats.unknown, stats.damage_count), (0, 0));
     let size53 = by_name_release("MRSYTPRP", Release(5, 3)).unwrap().size as usize;
-    assert!(!prp.is_empty() && prp.iter().all(|&(n, _)| n == size53), "{prp:?}");
+    assert!(
+        !prp.is_empty() && prp.iter().all(|&(n, _)| n == size53),
+        "{prp:?}"
+    );
 }
 
 /// Levels the engine does not model, and strings that are no level, are
