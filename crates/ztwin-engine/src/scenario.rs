@@ -31,7 +31,7 @@
 use crate::core::units::{Duration, Size, SEC};
 use crate::core::{invalid, Invalid};
 use crate::model::cpu::params as cpu_params;
-use crate::model::{io, monitor, paging, storage, workload};
+use crate::model::{cp, io, monitor, paging, segments, spool, storage, workload};
 use serde::Deserialize;
 use std::collections::HashSet;
 
@@ -62,6 +62,30 @@ impl std::fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+/// A place `timeline[i]...` or `segment[i]...` in a TOML file written with
+/// `[[timeline]]`/`[[segment]]` tables gains the line of its entry's header.
+fn with_line(mut e: ScenarioError, text: &str) -> ScenarioError {
+    for table in ["timeline", "segment"] {
+        let Some(rest) = e.place.strip_prefix(&format!("{table}[")) else {
+            continue;
+        };
+        let Some(k) = rest.split(']').next().and_then(|k| k.parse::<usize>().ok()) else {
+            continue;
+        };
+        let header = format!("[[{table}]]");
+        let lines: Vec<usize> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim_start().starts_with(&header))
+            .map(|(n, _)| n + 1)
+            .collect();
+        if let Some(n) = lines.get(k) {
+            e.place = format!("line {n}: {}", e.place);
+        }
+    }
+    e
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
@@ -78,6 +102,14 @@ pub struct Scenario {
     pub paging: Vec<PagingGroup>,
     #[serde(default)]
     pub dasd: Vec<DasdGroup>,
+    /// Spool volumes (CP-owned SPOOL extents).
+    #[serde(default)]
+    pub spool: Vec<spool::params::SpoolGroup>,
+    #[serde(default)]
+    pub spool_options: spool::params::Options,
+    /// Saved segments in the system data files when the run starts.
+    #[serde(default, rename = "segment")]
+    pub segments: Vec<segments::params::SegmentDef>,
     #[serde(default, rename = "guest")]
     pub guests: Vec<GuestGroup>,
     #[serde(default)]
@@ -291,6 +323,11 @@ pub enum Action {
     Logoff,
     Start,
     Stop,
+    /// A CP command (`command`), issued by `guest` (or the operator).
+    Cp,
+    /// A DIAGNOSE X'64' function (`command`: LOADSHR, LOADNSHR or PURGESG
+    /// and a segment name) issued by `guest`, as Linux's dcssblk does.
+    Diag64,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -298,8 +335,13 @@ pub enum Action {
 pub struct TimelineEntry {
     pub at: Duration,
     pub action: Action,
-    /// A user ID, or a group's userid prefix with `*` for all of its members.
+    /// A user ID, or a group's userid prefix with `*` for all of its members
+    /// (for `cp`, the issuer: optional, the operator by default).
+    #[serde(default)]
     pub guest: String,
+    /// For `cp` and `diag64`: the command line.
+    #[serde(default)]
+    pub command: Option<String>,
     /// For `start`: the workload to run (default: the guest's own).
     #[serde(default)]
     pub workload: Option<Workload>,
@@ -333,7 +375,7 @@ impl Scenario {
                 reason,
             }
         })?;
-        sc.validate(origin)?;
+        sc.validate(origin).map_err(|e| with_line(e, text))?;
         Ok(sc)
     }
 
@@ -378,6 +420,13 @@ impl Scenario {
         }
         self.scenario.validate().map_err(at)?;
         io::params::validate(&self.paging, &self.dasd).map_err(at)?;
+        spool::params::validate(&self.spool, &self.paging, &self.dasd).map_err(at)?;
+        self.spool_options.validate().map_err(at)?;
+        let spool_slots: u64 = spool::params::volumes(&self.spool)
+            .iter()
+            .map(|(_, n)| *n as u64)
+            .sum();
+        segments::params::validate(&self.segments, spool_slots).map_err(at)?;
         // Guests: user IDs unique, the workloads they run.
         let mut users = HashSet::new();
         let mut total = 0u64;
@@ -419,6 +468,42 @@ impl Scenario {
             let place = format!("timeline[{i}]");
             if t.at.0 > self.scenario.duration.0 {
                 return err(format!("{place}.at"), "is after the end of the run".into());
+            }
+            match (t.action, &t.command) {
+                (Action::Cp, Some(c)) => {
+                    cp::parse(c).map_err(|e| ScenarioError {
+                        origin: origin.into(),
+                        place: format!("{place}.command"),
+                        reason: e,
+                    })?;
+                    if !t.guest.is_empty() && self.resolve_guests(&t.guest).len() != 1 {
+                        return err(
+                            format!("{place}.guest"),
+                            format!("'{}' must name one guest (the command's issuer)", t.guest),
+                        );
+                    }
+                    continue;
+                }
+                (Action::Diag64, Some(c)) => {
+                    cp::parse_diag64(c).map_err(|e| ScenarioError {
+                        origin: origin.into(),
+                        place: format!("{place}.command"),
+                        reason: e,
+                    })?;
+                }
+                (Action::Cp | Action::Diag64, None) => {
+                    return err(
+                        format!("{place}.command"),
+                        "a cp or diag64 action needs its command".into(),
+                    );
+                }
+                (_, Some(_)) => {
+                    return err(
+                        format!("{place}.command"),
+                        "only cp and diag64 actions take a command".into(),
+                    );
+                }
+                _ => {}
             }
             let members = self.resolve_guests(&t.guest);
             if members.is_empty() {

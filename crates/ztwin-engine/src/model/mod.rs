@@ -10,6 +10,12 @@
 //! * [`io`] — DASD volumes, I/O requests and their service;
 //! * [`cpu`] — logical CPUs, virtual CPUs, scheduler lists, the dispatcher;
 //! * [`workload`] — what virtual CPUs do in a burst (thrasher, CPU, minidisk);
+//! * [`segments`] — saved segments (DCSS/NSS): system data files, their
+//!   classes and users, the frames of their shared and private copies;
+//! * [`spool`] — spool volumes, spool files, the transfers of saved-segment
+//!   pages through `io`;
+//! * [`cp`] — CP commands and DIAGNOSE X'64' as timeline actions, and the
+//!   console log of their responses;
 //! * [`monitor`] — the outbox of event records, and the emitter that turns
 //!   the components' samples into CP Monitor records (one file per domain);
 //! * `tests/` — whole-run tests.
@@ -30,10 +36,13 @@
 //! system), so T/V and capture ratio come out of the model rather than being
 //! set by the scenario.
 
+pub mod cp;
 pub mod cpu;
 pub mod io;
 pub mod monitor;
 pub mod paging;
+pub mod segments;
+pub mod spool;
 pub mod storage;
 pub mod workload;
 
@@ -135,6 +144,8 @@ pub struct RunSummary {
     pub intervals: u64,
     pub records: u64,
     pub bytes: u64,
+    /// The CP console: commands of the timeline and their responses.
+    pub console: Vec<String>,
 }
 
 impl RunSummary {
@@ -214,6 +225,12 @@ pub struct Model {
     pub(crate) cpu: Cpus,
     pub(crate) work: Workloads,
     pub(crate) mon: monitor::Monitor,
+    pub(crate) seg: segments::Segments,
+    pub(crate) spool: spool::Spool,
+    pub(crate) console: cp::Console,
+    /// CP time per spool I/O and per page it moves.
+    spool_io_ns: Ns,
+    spool_page_ns: Ns,
     /// Guests logged on at time zero.
     initial: Vec<u32>,
     /// The timeline, each action resolved to the guests it names.
@@ -229,6 +246,7 @@ struct TimelineAction {
     action: Action,
     guests: Vec<u32>,
     workload: Option<Workload>,
+    command: Option<String>,
 }
 
 /// Page-table bytes of random touchers above which prefetching ahead of them
@@ -286,8 +304,27 @@ impl Twin {
             }
         }
         let st = Storage::new(&sc.storage(), ncpu, &vpages);
-        let (vols, slots) = io::params::volumes(&sc.paging, &sc.dasd);
+        let (mut vols, slots) = io::params::volumes(&sc.paging, &sc.dasd);
+        // Spool volumes follow the paging and minidisk volumes (so those keep
+        // their numbers and random streams).
+        let mut spool_vols = Vec::new();
+        for (def, n) in spool::params::volumes(&sc.spool) {
+            spool_vols.push((vols.len() as u32, n));
+            vols.push(def);
+        }
         let io = Io::new(vols, ncpu, seed);
+        let mut spool = spool::Spool::new(&spool_vols, sc.spool_options.pages_per_io);
+        let mut seg = segments::Segments::new();
+        for s in &sc.segments {
+            let def = s.def().expect("validated");
+            if s.saved {
+                let pages = def.pages().saved() + 1;
+                let (file, id) = spool.create(pages).expect("validated: spool has room");
+                seg.preload(def, file, id);
+            } else {
+                seg.defseg(def, 0).expect("a skeleton");
+            }
+        }
         let pg = Paging::new(&sc.paging_params(), &slots, ncpu, defs.len());
         let cpu = Cpus::new(&sc.cpu(), defs);
         let work = Workloads::new(
@@ -329,6 +366,7 @@ impl Twin {
                     .map(|(grp, k)| first[grp] + k)
                     .collect(),
                 workload: t.workload.clone(),
+                command: t.command.clone(),
             })
             .collect();
         Twin {
@@ -340,6 +378,11 @@ impl Twin {
                 cpu,
                 work,
                 mon,
+                seg,
+                spool,
+                console: cp::Console::default(),
+                spool_io_ns: crate::core::us_to_ns(sc.cp_costs.io_us),
+                spool_page_ns: crate::core::us_to_ns(sc.cp_costs.page_io_us),
                 initial,
                 timeline,
                 ev_counts: [0; 7],
@@ -457,6 +500,9 @@ impl Model {
                 self.block_written(&d, block);
                 self.migration_done(cx, block);
             }
+            Origin::Minidisk { vcpu } if vcpu & spool::SPOOL_ORIGIN != 0 => {
+                self.spool_io_done(cx, &d)
+            }
             Origin::Minidisk { vcpu } => self.cpu.io_wait_over(vcpu),
         }
         self.io.release(d.req);
@@ -531,6 +577,7 @@ impl Model {
             self.discard_page(g, vp);
         }
         self.st.clear_wss(g);
+        self.detach_segments(cx, g, None);
         self.mon.event(monitor::PendingEvent::Logoff, g, cx.now());
     }
 
@@ -551,10 +598,27 @@ impl Model {
         self.io.check();
         self.pg.check();
         self.st.check();
+        self.spool.check();
+        self.seg.check();
+        assert_eq!(
+            self.st.segment_frames() as u64,
+            self.seg.frames(),
+            "frames storage lent to saved segments vs frames they hold"
+        );
     }
 
     /// Timeline action `idx`, for each guest it names in turn.
     fn timeline(&mut self, cx: &mut Cx, idx: usize) {
+        if let (Action::Cp, Some(c)) = (self.timeline[idx].action, &self.timeline[idx].command) {
+            let c = c.clone();
+            let issuer = self.timeline[idx]
+                .guests
+                .first()
+                .copied()
+                .unwrap_or(u32::MAX);
+            self.cp_command(cx, issuer, &c);
+            return;
+        }
         for k in 0..self.timeline[idx].guests.len() {
             let t = &self.timeline[idx];
             let gi = t.guests[k];
@@ -569,6 +633,11 @@ impl Model {
                     self.start_workload(cx, gi, w);
                 }
                 Action::Stop => self.stop_workload(gi),
+                Action::Cp => unreachable!("handled above"),
+                Action::Diag64 => {
+                    let c = t.command.clone().expect("validated");
+                    self.diag64(cx, gi, &c);
+                }
             }
         }
     }

@@ -3,7 +3,7 @@
 //! Monitor records through `ztwin-monitor`. It asks the components for their
 //! samples and hands them to the domain files in the order of the set.
 
-use super::{dur, io, paging, storage, system, user, PendingEvent};
+use super::{dur, io, paging, segments, storage, system, user, PendingEvent};
 use crate::core::units::Ns;
 use crate::model::{Model, RunError, Twin};
 use std::io::Write;
@@ -112,6 +112,7 @@ impl<W: Write> Emitter<W> {
         io::config(s, tod, t.io.devices());
         storage::config_mem(s, tod, id.central_storage);
         paging::config(s, tod, t.pg.volumes(), &t.io);
+        segments::config(s, tod, &t.spool, &t.io);
         system::config_spr(s, tod, &t.mon);
         for g in 0..t.cpu.guest_count() {
             let u = t.cpu.guest(g);
@@ -144,6 +145,7 @@ impl<W: Write> Emitter<W> {
         };
         t.mon.return_events(pending);
         r?;
+        self.segment_events(t)?;
         let t = &tw.model;
         let l = &self.lay;
         let s = &mut self.set;
@@ -161,7 +163,8 @@ impl<W: Write> Emitter<W> {
             system::prcprp(s, l, tod, c, cputy, &cc);
         }
         storage::system(s, l, tod, &st);
-        paging::sytasg(s, l, tod, &pg);
+        let spool = t.spool.exists().then(|| t.spool.sample());
+        paging::sytasg(s, l, tod, &pg, spool.as_ref());
         let mut hf = crate::model::cpu::HfCounters::default();
         for g in 0..t.cpu.guest_count() {
             for v in t.cpu.vcpus(g) {
@@ -174,6 +177,7 @@ impl<W: Write> Emitter<W> {
         for v in t.pg.volumes() {
             paging::stoasp(s, l, tod, &v, &t.io.device(v.dev));
         }
+        segments::sample(s, tod, self.start_tod, &t.seg, &t.spool, &t.io, dur);
         for g in 0..t.cpu.guest_count() {
             let u = t.cpu.guest(g);
             if u.logged_on {
@@ -232,6 +236,22 @@ impl<W: Write> Emitter<W> {
             .set(cmd, &ztwin_monitor::Value::Text(text))
             .map_err(|e| RunError::Io(format!("writing the abend record: {e}")))?;
         self.records += 1;
+        self.w.write_event_set(&self.ev).map_err(write_err)
+    }
+
+    /// The saved segments' event records since the last interval.
+    fn segment_events(&mut self, t: &mut Model) -> Result<(), RunError> {
+        let events = t.seg.take_events();
+        if events.is_empty() {
+            return Ok(());
+        }
+        let ev = &mut self.ev;
+        ev.clear();
+        segments::events(ev, self.start_tod, &t.seg, &events, dur);
+        if self.ev.is_empty() {
+            return Ok(());
+        }
+        self.records += self.ev.len() as u64;
         self.w.write_event_set(&self.ev).map_err(write_err)
     }
 

@@ -47,6 +47,7 @@ pub mod emitter;
 mod io;
 mod paging;
 pub mod params;
+mod segments;
 mod storage;
 mod system;
 mod user;

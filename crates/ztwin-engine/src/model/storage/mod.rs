@@ -134,6 +134,9 @@ pub const MIGRATE_BLOCKS_PER_VOLUME: u32 = 16;
 /// to the next user of the same category (\[E\]).
 pub const STEAL_QUANTUM: u32 = 8;
 pub const FREE: u32 = u32::MAX;
+/// The owner of frames holding saved-segment pages (the `segments`
+/// component's: a shared copy, or a user's nonshared copy).
+pub const SEG_OWNER: u32 = u32::MAX - 2;
 
 /// Frame flag: locked (I/O in progress), not stealable.
 pub const F_LOCK: u8 = 4;
@@ -371,6 +374,8 @@ pub struct Storage {
     c: StorageCounters,
     by_cpu: Vec<StorCpu>,
     by_guest: Vec<GuestStor>,
+    /// Frames holding saved-segment pages.
+    seg_frames: u32,
 }
 
 impl Storage {
@@ -427,6 +432,7 @@ impl Storage {
             c: StorageCounters::default(),
             by_cpu: vec![StorCpu::default(); cpus],
             by_guest: vec![GuestStor::default(); vpages.len()],
+            seg_frames: 0,
         };
         s.set_thresholds(dpa);
         s
@@ -481,6 +487,39 @@ impl Storage {
         let f = self.take(g, vp, 0)?;
         self.spaces[g as usize].gained_frame(f, vp);
         Some(f)
+    }
+
+    // ------------------------------------------------------------ saved segments
+
+    /// A frame for a saved segment's page (owned by `segments`: not on any
+    /// user's frame owned list, so the demand scan passes it over; its
+    /// owner decides when it is released). Runs the demand scan first when the
+    /// available list is low, as [`Storage::get_frame`] does (the page-outs
+    /// are left in [`Storage::pageouts`]). `None` when no frame can be had now.
+    pub fn take_segment_frame(&mut self, cx: &mut Cx, pager: &mut impl Pager) -> Option<u32> {
+        if self.avail.len() as u32 + self.pageout_frames <= self.low {
+            self.demand_scan(cx, pager);
+        }
+        let f = self.take(SEG_OWNER, 0, 0)?;
+        self.seg_frames += 1;
+        Some(f)
+    }
+
+    /// A saved segment's frame `f` goes back to the available list.
+    pub fn free_segment_frame(&mut self, f: u32) {
+        debug_assert_eq!(self.frames[f as usize].owner, SEG_OWNER);
+        self.seg_frames -= 1;
+        self.frames[f as usize].owner = FREE;
+        self.flags[f as usize] = 0;
+        self.avail.push(f);
+        if let Some(v) = self.waiters.pop_front() {
+            self.woken.push(v);
+        }
+    }
+
+    /// Frames holding saved-segment pages.
+    pub fn segment_frames(&self) -> u32 {
+        self.seg_frames
     }
 
     /// Return a frame to the available list and wake a frame waiter.
@@ -898,8 +937,13 @@ impl Storage {
             );
         }
         let mut owned = vec![0u32; self.spaces.len()];
+        let mut segs = 0u32;
         for (f, fr) in self.frames.iter().enumerate() {
             if fr.owner == FREE {
+                continue;
+            }
+            if fr.owner == SEG_OWNER {
+                segs += 1;
                 continue;
             }
             owned[fr.owner as usize] += 1;
@@ -919,6 +963,7 @@ impl Storage {
         for (g, sp) in self.spaces.iter().enumerate() {
             assert_eq!(owned[g], sp.resident, "guest {g}: frames owned vs resident");
         }
+        assert_eq!(segs, self.seg_frames, "saved-segment frames");
         let xs = &self.xs;
         let mut free = vec![false; xs.total as usize];
         for &b in &xs.free {

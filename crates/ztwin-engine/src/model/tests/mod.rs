@@ -120,3 +120,292 @@ fn unscanned_block_reads_change_nothing_but_speed() {
         "the unscanned loop changed the MONWRITE file"
     );
 }
+
+/// Saved segments end to end: DEFSEG and SAVESEG from a CMS user (CP runs
+/// one at a time), a Linux guest loading the SR segment (read from spool) and
+/// a second guest loading it at once (the shared copy is resident), an SN
+/// segment saved with almost no spool I/O, errors as CP messages, and
+/// everything given back when the users leave.
+const DCSS: &str = r#"
+[scenario]
+duration = "300s"
+[system]
+processors = 2
+central_storage = "1G"
+[monitor]
+sample_interval = "60s"
+[[paging]]
+device_type = "3390-9"
+first_address = "7900"
+volser_prefix = "PG"
+[[spool]]
+device_type = "3390-9"
+count = 2
+first_address = "0800"
+volser_prefix = "SPL"
+service = { pending_ms = 0.1, disconnect_ms = 0.0, connect_ms_per_io = 0.2, connect_ms_per_page = 0.1, jitter = 0.0 }
+[[guest]]
+userid = "CMSUSER"
+virtual_storage = "1G"
+[[guest]]
+userid = "LNX"
+count = 2
+virtual_storage = "512M"
+[[timeline]]
+at = "1s"
+action = "cp"
+guest = "CMSUSER"
+command = "defseg DCSSR 20000-27FFF sr loadnshr"
+[[timeline]]
+at = "1s"
+action = "cp"
+guest = "CMSUSER"
+command = "saveseg dcssr"
+[[timeline]]
+at = "1s"
+action = "cp"
+guest = "CMSUSER"
+command = "defseg DCSSN 20000-27FFF sn"
+[[timeline]]
+at = "1s"
+action = "cp"
+guest = "CMSUSER"
+command = "saveseg dcssn"
+[[timeline]]
+at = "2s"
+action = "cp"
+command = "saveseg nosuch"
+[[timeline]]
+at = "60s"
+action = "diag64"
+guest = "LNX1"
+command = "loadshr DCSSR"
+[[timeline]]
+at = "120s"
+action = "diag64"
+guest = "LNX2"
+command = "loadshr DCSSR"
+[[timeline]]
+at = "121s"
+action = "cp"
+command = "q nss name dcssr map"
+[[timeline]]
+at = "122s"
+action = "cp"
+command = "query alloc spool"
+[[timeline]]
+at = "200s"
+action = "logoff"
+guest = "LNX*"
+"#;
+
+#[test]
+fn dcss_save_load_share_and_release() {
+    let sc = Scenario::from_toml(DCSS, "dcss.toml").unwrap();
+    let mut out = Vec::new();
+    let summary = crate::run_to_writer(&sc, None, None, &mut out, &mut |_, _| true).unwrap();
+    let con = summary.console.join("\n");
+    let at = |needle: &str| -> f64 {
+        let l = summary
+            .console
+            .iter()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle} not in\n{con}"));
+        let t = &l[..12];
+        let (h, rest) = t.split_once(':').unwrap();
+        let (m, s) = rest.split_once(':').unwrap();
+        h.parse::<f64>().unwrap() * 3600.0
+            + m.parse::<f64>().unwrap() * 60.0
+            + s.parse::<f64>().unwrap()
+    };
+    // 32,768 saved pages + the descriptor page, one page per I/O at 0.4 ms:
+    // about 13.1 s, one I/O at a time.
+    let saved_r = at("Saved segment DCSSR was successfully saved");
+    assert!(
+        (saved_r - 1.0 - 32769.0 * 0.0004).abs() < 0.05,
+        "{saved_r}\n{con}"
+    );
+    // The second DEFSEG waited for the SAVESEG, and the SN save writes only
+    // its descriptor page.
+    let saved_n = at("Saved segment DCSSN was successfully saved");
+    assert!(
+        saved_n > saved_r && saved_n - saved_r < 0.01,
+        "{saved_n}\n{con}"
+    );
+    assert!(con.contains("OPERATOR > saveseg nosuch"), "{con}");
+    assert!(
+        con.contains("HCP1364E Saved segment NOSUCH cannot be saved: it is not defined"),
+        "{con}"
+    );
+    // The first load reads the segment from spool; the second is immediate.
+    let lines: Vec<&String> = summary
+        .console
+        .iter()
+        .filter(|l| l.contains("RC=0 segment DCSSR loaded"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{con}");
+    assert!(
+        lines[0].contains("LNX1") && lines[1].contains("LNX2"),
+        "{con}"
+    );
+    let t1 = at("LNX1     RC=0 segment DCSSR loaded");
+    assert!((t1 - 60.0 - 32768.0 * 0.0004).abs() < 0.05, "{t1}\n{con}");
+    let t2 = at("LNX2     RC=0 segment DCSSR loaded");
+    assert_eq!(t2, 120.0, "{con}");
+    assert!(
+        con.contains("DCSSR    DCSS     N/A      00020000 00027FFF SR   A  00002"),
+        "{con}"
+    );
+    assert!(con.contains("SPL1   0800"), "{con}");
+    // Everything given back at logoff: the spool keeps the two files.
+    let twin_frames = summary.console.len();
+    assert!(twin_frames > 0);
+}
+
+/// The shared copy counts once in storage however many guests load it.
+#[test]
+fn shared_segment_frames_counted_once_in_storage() {
+    let text = DCSS.replace("at = \"200s\"", "at = \"290s\"");
+    let sc = Scenario::from_toml(&text, "dcss.toml").unwrap();
+    let mut twin = Twin::new(&sc, 1, Some(250 * crate::core::units::SEC));
+    let mut out = Vec::new();
+    let mut emit = monitor::Emitter::new(&mut out, 0);
+    twin.run(&mut emit, &mut |_, _| true).unwrap();
+    let m = &twin.model;
+    m.check();
+    assert_eq!(
+        m.st.segment_frames(),
+        32768,
+        "one frame per shared page for two users"
+    );
+    let s = m.seg.sdfs().find(|s| s.def.name == "DCSSR").unwrap();
+    assert_eq!((s.users, s.shared_resident), (2, 32768));
+}
+
+/// Bad commands in a scenario are errors naming the entry and its line.
+#[test]
+fn bad_cp_commands_name_the_line() {
+    for (bad, reason) in [
+        (
+            "defseg DCSSR 20000-27FFF sr loadnshr",
+            "defseg X 20000-27FFF sr 27000-28FFF sr",
+        ),
+        ("saveseg dcssr", "saveseg"),
+        ("loadshr DCSSR", "loadit DCSSR"),
+    ] {
+        let text = DCSS.replacen(bad, reason, 1);
+        let e = Scenario::from_toml(&text, "x.toml").unwrap_err();
+        assert!(e.place.starts_with("line "), "{e}");
+        assert!(e.place.contains("].command"), "{e}");
+    }
+    let e = Scenario::from_toml(
+        &DCSS.replacen("defseg DCSSR 20000-27FFF", "defseg DCSSR 20000-8000000", 1),
+        "x.toml",
+    )
+    .unwrap_err();
+    assert!(e.reason.contains("above 512 GB"), "{e}");
+    assert_eq!(e.place, "line 26: timeline[0].command", "{e}");
+}
+
+/// The saved-segment and spool records of the DCSS run: the events in the
+/// order they happened, STOSHR with the shared copy counted once, SYTSHS, the
+/// spool volumes in STOASP (SPOOL slots) and MTRPAG ('SPOL'), spool totals in
+/// SYTASG.
+#[test]
+fn dcss_run_writes_segment_and_spool_records() {
+    use ztwin_monitor::layout::{by_name, decode_field, Value};
+    use ztwin_monitor::Reader;
+    let sc = Scenario::from_toml(DCSS, "dcss.toml").unwrap();
+    let mut out = Vec::new();
+    crate::run_to_writer(&sc, None, None, &mut out, &mut |_, _| true).unwrap();
+    let mut r = Reader::new(std::io::Cursor::new(&out)).unwrap();
+    let mut recs: Vec<(String, Vec<u8>)> = Vec::new();
+    while let Some(rec) = r.next_record().unwrap() {
+        let (d, n) = (rec.header.domain, rec.header.record);
+        if let Some(l) = ztwin_monitor::layout::lookup(d, n, ztwin_monitor::layout::DEFAULT_RELEASE)
+        {
+            recs.push((l.name.to_string(), rec.bytes.to_vec()));
+        }
+    }
+    let get = |name: &str, bytes: &[u8], f: &str| -> Value {
+        decode_field(bytes, by_name(name).unwrap().f(f)).unwrap()
+    };
+    let text = |v: Value| match v {
+        Value::Text(s) => s.trim().to_string(),
+        v => panic!("{v:?}"),
+    };
+    let u = |v: Value| match v {
+        Value::U(x) => x,
+        Value::I(x) => x as u64,
+        v => panic!("{v:?}"),
+    };
+    // Events: DCSSR saved, DCSSN saved, DCSSR loaded by LNX1 (its first user),
+    // removed when the last of LNX1 and LNX2 logs off.
+    let events: Vec<(String, String)> = recs
+        .iter()
+        .filter(|(n, _)| ["MRSTOSHS", "MRSTOSHL", "MRSTOSHD"].contains(&n.as_str()))
+        .map(|(n, b)| (n.clone(), text(get(n, b, &format!("{}_SDFFN", &n[2..])))))
+        .collect();
+    let want = [
+        ("MRSTOSHS", "DCSSR"),
+        ("MRSTOSHS", "DCSSN"),
+        ("MRSTOSHL", "DCSSR"),
+        ("MRSTOSHD", "DCSSR"),
+    ];
+    assert_eq!(
+        events,
+        want.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect::<Vec<_>>()
+    );
+    // STOSHR: the interval after the second load shows two shared users and
+    // the 32,768 resident pages once.
+    let shr: Vec<(String, u64, u64)> = recs
+        .iter()
+        .filter(|(n, _)| n == "MRSTOSHR")
+        .map(|(n, b)| {
+            (
+                text(get(n, b, "STOSHR_SNTNAME")),
+                u(get(n, b, "STOSHR_SNTUSRSH")),
+                u(get(n, b, "STOSHR_ASCCTPRS")),
+            )
+        })
+        .collect();
+    assert!(shr.contains(&("DCSSR".into(), 2, 32768)), "{shr:?}");
+    assert!(shr.contains(&("DCSSN".into(), 0, 0)), "{shr:?}");
+    let shs: Vec<u64> = recs
+        .iter()
+        .filter(|(n, _)| n == "MRSYTSHS")
+        .map(|(n, b)| u(get(n, b, "SYTSHS_RSASHARE")))
+        .collect();
+    assert_eq!(shs.iter().max(), Some(&32768), "{shs:?}");
+    // Spool: two volumes, 32,770 pages in use in all, written once and read once.
+    let asp: Vec<(u64, u64, u64, u64)> = recs
+        .iter()
+        .filter(|(n, b)| n == "MRSTOASP" && u(get(n, b, "STOASP_CALSPOOL")) > 0)
+        .map(|(n, b)| {
+            (
+                u(get(n, b, "STOASP_RDEVDEV")),
+                u(get(n, b, "STOASP_CPVALOCD")),
+                u(get(n, b, "STOASP_EXPCTPWR")),
+                u(get(n, b, "STOASP_EXPCTPRD")),
+            )
+        })
+        .collect();
+    let last: Vec<_> = asp[asp.len() - 2..].to_vec();
+    assert_eq!(
+        last.iter().map(|a| a.0).collect::<Vec<_>>(),
+        [0x0800, 0x0801]
+    );
+    assert_eq!(last.iter().map(|a| a.1).sum::<u64>(), 32770);
+    assert_eq!(last.iter().map(|a| a.2).sum::<u64>(), 32770);
+    assert_eq!(last.iter().map(|a| a.3).sum::<u64>(), 32768);
+    let spol = recs
+        .iter()
+        .filter(|(n, b)| n == "MRMTRPAG" && text(get(n, b, "MTRPAG_CALTYPE")) == "SPOL")
+        .count();
+    assert_eq!(spol, 2);
+    let asg = recs.iter().rev().find(|(n, _)| n == "MRSYTASG").unwrap();
+    assert_eq!(u(get("MRSYTASG", &asg.1, "SYTASG_CALSLTI2")), 32770);
+    assert_eq!(u(get("MRSYTASG", &asg.1, "SYTASG_SYSSFCRT")), 2);
+}
