@@ -50,7 +50,7 @@ def nss(iv: Intervals, **_: Any) -> Report:
             t = rec["tod_raw"]
             f = rec["fields"]
             if name in _EVENTS:
-                if lo < t <= hi:
+                if lo <= t <= hi:
                     pre = name[2:]
                     events.append((rec["tod"], _EVENTS[name], _text(f.get(f"{pre}_SDFFN")), int(f.get(f"{pre}_SDFIDNUM") or 0)))
                 continue
@@ -116,7 +116,7 @@ def nss(iv: Intervals, **_: Any) -> Report:
             post.append(f"  {tod[:19].replace('T', ' ')}  {name:<8} spool ID {sid:04d}  {what}")
     else:
         post.append("  (none in the selected period)")
-    post.append("Spool volumes (MRSTOASP):")
+    post.extend(["", "Spool volumes (MRSTOASP):"])
     if spool:
         post.append("  Volser  Device   Slots    In use  %Used  Pages written  Pages read  SSCH")
         for dev, s in sorted(spool.items()):

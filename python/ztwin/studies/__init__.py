@@ -55,6 +55,11 @@ STUDIES: dict[str, Study] = {
             "S3: a healthy system; whatever limits the applications, it is not z/VM",
             "s3_healthy_system",
         ),
+        Study(
+            "dcss-load-times",
+            "D1: saving and loading large DCSSs of type SN and SR (SAVESEG, Linux add and save)",
+            "d1_dcss_load_times",
+        ),
     )
 }
 

@@ -371,6 +371,12 @@ impl Model {
 
     /// DIAGNOSE X'64' function `line` by guest `g`.
     pub(crate) fn diag64(&mut self, cx: &mut Cx, g: u32, line: &str) {
+        // A guest issues one DIAGNOSE at a time: its virtual CPU is in the
+        // first until that returns.
+        if self.seg.loading(g) {
+            self.diag_waiting.push((g, line.to_string()));
+            return;
+        }
         let who = self.who(g);
         self.console.line(
             cx.now(),
@@ -405,6 +411,14 @@ impl Model {
                 Err(e) => self.respond(cx, g, &e),
             },
             Diag64::Purgesg(name) => self.detach_segments(cx, g, Some(&name)),
+        }
+    }
+
+    /// Guest `g`'s load returned: its next waiting DIAGNOSE X'64' runs.
+    fn next_diag(&mut self, cx: &mut Cx, g: u32) {
+        if let Some(k) = self.diag_waiting.iter().position(|(w, _)| *w == g) {
+            let (_, line) = self.diag_waiting.remove(k);
+            self.diag64(cx, g, &line);
         }
     }
 
@@ -467,6 +481,7 @@ impl Model {
                     };
                     for g in done {
                         self.respond(cx, g, &format!("RC=0 segment {name} loaded"));
+                        self.next_diag(cx, g);
                     }
                 }
             }

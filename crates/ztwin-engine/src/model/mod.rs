@@ -81,6 +81,8 @@ pub enum Ev {
     Sample,
     /// A timeline action (the wiring's own).
     Timeline { idx: u32 },
+    /// `spool::Ev::Next`.
+    SpoolNext { t: u32 },
 }
 
 // Events stay small: 12 bytes, 32 per queue entry with its time and sequence.
@@ -100,6 +102,7 @@ impl Ev {
             Ev::Hf => 4,
             Ev::Sample => 5,
             Ev::Timeline { .. } => 6,
+            Ev::SpoolNext { .. } => 7,
         }
     }
 }
@@ -120,6 +123,15 @@ impl From<io::Ev> for Ev {
     fn from(e: io::Ev) -> Ev {
         match e {
             io::Ev::Done { vol } => Ev::IoDone { vol },
+        }
+    }
+}
+
+impl From<spool::Ev> for Ev {
+    #[inline(always)]
+    fn from(e: spool::Ev) -> Ev {
+        match e {
+            spool::Ev::Next { t } => Ev::SpoolNext { t },
         }
     }
 }
@@ -228,6 +240,8 @@ pub struct Model {
     pub(crate) seg: segments::Segments,
     pub(crate) spool: spool::Spool,
     pub(crate) console: cp::Console,
+    /// DIAGNOSE X'64' calls waiting for the same guest's load to return.
+    diag_waiting: Vec<(u32, String)>,
     /// CP time per spool I/O and per page it moves.
     spool_io_ns: Ns,
     spool_page_ns: Ns,
@@ -236,8 +250,8 @@ pub struct Model {
     /// The timeline, each action resolved to the guests it names.
     timeline: Vec<TimelineAction>,
     /// Events handled, by kind (burst end, I/O done, wake, test idle, HF,
-    /// sample, timeline), for profiling.
-    ev_counts: [u64; 7],
+    /// sample, timeline, spool), for profiling.
+    ev_counts: [u64; 8],
 }
 
 /// A timeline action at `at`, for guests `guests`.
@@ -314,6 +328,7 @@ impl Twin {
         }
         let io = Io::new(vols, ncpu, seed);
         let mut spool = spool::Spool::new(&spool_vols, sc.spool_options.pages_per_io);
+        spool.set_write_page_ns(crate::core::us_to_ns(sc.spool_options.write_page_us));
         let mut seg = segments::Segments::new();
         for s in &sc.segments {
             let def = s.def().expect("validated");
@@ -381,11 +396,12 @@ impl Twin {
                 seg,
                 spool,
                 console: cp::Console::default(),
+                diag_waiting: Vec::new(),
                 spool_io_ns: crate::core::us_to_ns(sc.cp_costs.io_us),
                 spool_page_ns: crate::core::us_to_ns(sc.cp_costs.page_io_us),
                 initial,
                 timeline,
-                ev_counts: [0; 7],
+                ev_counts: [0; 8],
             },
         }
     }
@@ -481,6 +497,12 @@ impl Model {
             }
             Ev::Sample => unreachable!("the emitter takes samples"),
             Ev::Timeline { idx } => self.timeline(cx, idx as usize),
+            Ev::SpoolNext { t } => {
+                self.spool.on_next(cx, &mut self.io, t);
+                if cx.charge.sys != 0 {
+                    self.cpu.owe_sys(cx.cpu, std::mem::take(&mut cx.charge.sys));
+                }
+            }
         }
         debug_assert_eq!(cx.charge, Default::default(), "{ev:?} charged CP time");
     }
@@ -646,7 +668,7 @@ impl Model {
     /// a run, on stderr. Nothing here reaches the MONWRITE file.
     fn debug_summary(&self, now: Ns) {
         eprintln!(
-            "events by kind (burst, io, wake, testidle, hf, sample, timeline): {:?}",
+            "events by kind (burst, io, wake, testidle, hf, sample, timeline, spool): {:?}",
             self.ev_counts
         );
         eprintln!("storage: {:?}", self.st.sample(now));

@@ -516,6 +516,17 @@ impl Segments {
         Ok(next)
     }
 
+    /// Whether guest `g` waits for a load (its DIAGNOSE X'64' has not returned).
+    pub fn loading(&self, g: u32) -> bool {
+        self.sdfs.iter().any(|s| {
+            s.live
+                && s
+                    .users
+                    .iter()
+                    .any(|u| u.guest == g && (u.to_read > 0 || u.waits_shared))
+        })
+    }
+
     /// Whether guest `g`'s load of `name` is complete (all its pages in).
     pub fn loaded(&self, g: u32, name: &str) -> bool {
         self.sdfs.iter().any(|s| {

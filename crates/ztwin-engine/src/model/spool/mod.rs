@@ -18,7 +18,8 @@
 //! * for the monitor and CP's QUERY ALLOC SPOOL: [`Spool::sample`],
 //!   [`Spool::volume_samples`]; [`Spool::check`].
 //!
-//! **Events**: none of its own. Its I/O is `io`'s: today a request with the
+//! **Events**: [`Ev::Next`] (the next write of a transfer after CP's work on
+//! its pages, when `[spool_options] write_page_us` is set). Its I/O is `io`'s: today a request with the
 //! origin `Origin::Minidisk { vcpu: SPOOL_ORIGIN | transfer }` (the io
 //! component is not to be edited on this branch; when the I/O path model
 //! lands, a `Spool` origin of its own replaces the tag, see [`origin`]).
@@ -51,6 +52,13 @@ pub fn transfer_of(o: Origin) -> Option<u32> {
         Origin::Minidisk { vcpu } if vcpu & SPOOL_ORIGIN != 0 => Some(vcpu & !SPOOL_ORIGIN),
         _ => None,
     }
+}
+
+/// Events of the spool component.
+#[derive(Clone, Copy, Debug)]
+pub enum Ev {
+    /// Transfer `t` submits its next I/O (CP has prepared its pages).
+    Next { t: u32 },
 }
 
 /// Spool space is exhausted.
@@ -146,6 +154,8 @@ pub struct Spool {
     transfers: Vec<Transfer>,
     free_transfers: Vec<u32>,
     pages_per_io: u32,
+    /// CP time per page before a write.
+    write_page_ns: crate::core::units::Ns,
     c: Counters,
 }
 
@@ -169,8 +179,34 @@ impl Spool {
             transfers: Vec::new(),
             free_transfers: Vec::new(),
             pages_per_io: pages_per_io.max(1),
+            write_page_ns: 0,
             c: Counters::default(),
         }
+    }
+
+    /// CP time per page before each write (`[spool_options] write_page_us`).
+    pub fn set_write_page_ns(&mut self, ns: crate::core::units::Ns) {
+        self.write_page_ns = ns;
+    }
+
+    /// Submit transfer `t`'s next I/O now, or (a write, with CP time per page)
+    /// after CP has prepared its pages ([`Ev::Next`]).
+    fn next(&mut self, cx: &mut Cx, io: &mut Io, t: u32) {
+        let tr = &self.transfers[t as usize];
+        if tr.dir == Dir::Write && self.write_page_ns > 0 {
+            let n = (tr.total - tr.issued).min(self.pages_per_io) as u64;
+            cx.at(self.write_page_ns * n, Ev::Next { t });
+        } else {
+            self.issue(cx, io, t);
+        }
+    }
+
+    /// [`Ev::Next`]: transfer `t`'s next I/O.
+    pub fn on_next(&mut self, cx: &mut Cx, io: &mut Io, t: u32) {
+        let tr = &self.transfers[t as usize];
+        let n = (tr.total - tr.issued).min(self.pages_per_io) as u64;
+        cx.charge.sys += self.write_page_ns * n;
+        self.issue(cx, io, t);
     }
 
     /// Whether any spool volume is defined.
@@ -286,7 +322,7 @@ impl Spool {
                 (self.transfers.len() - 1) as u32
             }
         };
-        self.issue(cx, io, i);
+        self.next(cx, io, i);
         Some(i)
     }
 
@@ -343,7 +379,7 @@ impl Spool {
             self.transfers[t as usize].live = false;
             self.free_transfers.push(t);
         } else {
-            self.issue(cx, io, t);
+            self.next(cx, io, t);
         }
         Moved {
             tag,

@@ -38,11 +38,18 @@ pub struct Options {
     /// Pages moved by one spool I/O (\[E\]: CP's spool I/O of a saved segment
     /// is modelled as one channel program of this many pages).
     pub pages_per_io: u32,
+    /// CP time per page before it is written (SAVESEG fetching and copying
+    /// each page, single-threaded, between its spool writes), microseconds
+    /// (\[E\]; 0: the writes follow each other at once).
+    pub write_page_us: f64,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { pages_per_io: 1 }
+        Options {
+            pages_per_io: 1,
+            write_page_us: 0.0,
+        }
     }
 }
 
@@ -54,6 +61,7 @@ impl Options {
                 format!("{}: must be 1 to 256", self.pages_per_io),
             );
         }
+        crate::core::check_cost_us("spool_options.write_page_us", self.write_page_us)?;
         Ok(())
     }
 }
