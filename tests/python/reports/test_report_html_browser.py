@@ -81,6 +81,6 @@ def test_report_without_time_charts_renders_its_text(html_dir: Path) -> None:
 def test_index_links_every_page(html_dir: Path) -> None:
     dom = render_dom(html_dir / "index.html")
     links = re.findall(r'<a href="([a-z]+\.html)">', dom)
-    assert len(links) == 15
+    assert len(links) == 16
     for link in links:
         assert (html_dir / link).exists()

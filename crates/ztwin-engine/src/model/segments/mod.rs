@@ -520,8 +520,7 @@ impl Segments {
     pub fn loading(&self, g: u32) -> bool {
         self.sdfs.iter().any(|s| {
             s.live
-                && s
-                    .users
+                && s.users
                     .iter()
                     .any(|u| u.guest == g && (u.to_read > 0 || u.waits_shared))
         })
