@@ -245,7 +245,7 @@ class Scenario:
             intervals=d["intervals"],
             records=d["records"],
             bytes=d["bytes"],
-            console=tuple(d.get("console", ())),
+            console=tuple(d["console"]),
         )
 
 

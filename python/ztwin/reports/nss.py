@@ -36,6 +36,10 @@ def _text(v: Any) -> str:
     return str(v).strip() if v is not None else ""
 
 
+def _int(v: Any) -> int:
+    return int(v) if isinstance(v, int | float) else 0
+
+
 def nss(iv: Intervals, **_: Any) -> Report:
     segs: dict[str, dict[str, Any]] = {}
     shs: list[tuple[int, int]] = []
@@ -51,15 +55,15 @@ def nss(iv: Intervals, **_: Any) -> Report:
             f = rec["fields"]
             if name in _EVENTS:
                 if lo <= t <= hi:
-                    pre = name[2:]
-                    events.append((rec["tod"], _EVENTS[name], _text(f.get(f"{pre}_SDFFN")), int(f.get(f"{pre}_SDFIDNUM") or 0)))
+                    p = name[2:]
+                    events.append((rec["tod"], _EVENTS[name], _text(f.get(f"{p}_SDFFN")), _int(f.get(f"{p}_SDFIDNUM"))))
                 continue
             if name == "MRSTOASP":
                 if not f.get("STOASP_CALSPOOL"):
                     continue
-                dev = int(f.get("STOASP_RDEVDEV") or 0)
+                dev = _int(f.get("STOASP_RDEVDEV"))
                 s = spool.setdefault(dev, {"volser": _text(f.get("STOASP_CALVSER")), "first": None, "last": None})
-                vals = {k: int(f.get(f"STOASP_{k}") or 0) for k in ("CALSPOOL", "CPVALOCD", "EXPCTPWR", "EXPCTPRD", "SCGSSCH")}
+                vals = {k: _int(f.get(f"STOASP_{k}")) for k in ("CALSPOOL", "CPVALOCD", "EXPCTPWR", "EXPCTPRD", "SCGSSCH")}
                 if t <= lo:
                     s["first"] = vals
                 elif t <= hi:
@@ -68,14 +72,14 @@ def nss(iv: Intervals, **_: Any) -> Report:
             if not (lo < t <= hi):
                 continue
             if name == "MRSYTSHS":
-                shs.append((int(f.get("SYTSHS_SYSTADCS") or 0), int(f.get("SYTSHS_RSASHARE") or 0)))
+                shs.append((_int(f.get("SYTSHS_SYSTADCS")), _int(f.get("SYTSHS_RSASHARE"))))
                 continue
             seg = _text(f.get("STOSHR_SNTNAME"))
             s = segs.setdefault(seg, {"name": seg, "resident": [], "spoolid": 0})
-            s["spoolid"] = int(f.get("STOSHR_SDFIDNUM") or 0)
-            s["users_shared"] = int(f.get("STOSHR_SNTUSRSH") or 0)
-            s["users_exclusive"] = int(f.get("STOSHR_SNTUSREX") or 0)
-            s["resident"].append(int(f.get("STOSHR_ASCCTPRS") or 0))
+            s["spoolid"] = _int(f.get("STOSHR_SDFIDNUM"))
+            s["users_shared"] = _int(f.get("STOSHR_SNTUSRSH"))
+            s["users_exclusive"] = _int(f.get("STOSHR_SNTUSREX"))
+            s["resident"].append(_int(f.get("STOSHR_ASCCTPRS")))
     rows = []
     for s in sorted(segs.values(), key=lambda s: (s["name"], s["spoolid"])):
         res = s.pop("resident")

@@ -122,6 +122,10 @@ class Measured:
     paging_writes: int = 0
 
 
+def _int(v: Any) -> int:
+    return int(v) if isinstance(v, int | float) else 0
+
+
 def measure(path: Path) -> Measured:
     zero: int | None = None
     saves: list[tuple[float, str]] = []
@@ -138,10 +142,10 @@ def measure(path: Path) -> Measured:
         elif name == "MRSTOASP":
             if f.get("STOASP_CALSPOOL"):
                 acc = by_tod.setdefault(t, [0, 0])
-                acc[0] += int(f.get("STOASP_EXPCTPRD") or 0)
-                acc[1] += int(f.get("STOASP_EXPCTPWR") or 0)
+                acc[0] += _int(f.get("STOASP_EXPCTPRD"))
+                acc[1] += _int(f.get("STOASP_EXPCTPWR"))
             else:
-                paging_writes = max(paging_writes, int(f.get("STOASP_EXPCTPWR") or 0))
+                paging_writes = max(paging_writes, _int(f.get("STOASP_EXPCTPWR")))
     z = zero or 0
     times = sorted(by_tod)
     return Measured(
