@@ -138,7 +138,7 @@ def test_reports_from_the_database_equal_reports_from_the_file(tmp_path: Path, f
         from_file = capsys.readouterr().out
         assert main(["report", *dargs, "--format", "json", "-u", "LNX00001"]) == 0
         from_db = capsys.readouterr().out
-        assert from_db == from_file and from_file.count("\n") == 15
+        assert from_db == from_file and from_file.count("\n") == 16
 
 
 def test_diagnose_from_the_database(tmp_path: Path, files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:

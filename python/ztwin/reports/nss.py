@@ -11,11 +11,13 @@ removed by its last); and each spool volume (MRSTOASP with SPOOL slots): its
 slots, slots in use and the pages written and read in the period.
 
 The records are read in a pass of their own over the file (they are not part
-of the interval kernel's catalog), limited to the window's intervals.
+of the interval kernel's catalog), limited to the window's intervals; from the
+history database (``--db``) the report is empty and says so.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ztwin.monitor import read
@@ -45,7 +47,8 @@ def nss(iv: Intervals, **_: Any) -> Report:
     shs: list[tuple[int, int]] = []
     events: list[tuple[str, str, str, int]] = []
     spool: dict[int, dict[str, Any]] = {}
-    if iv.intervals:
+    from_file = Path(iv.path).is_file()
+    if iv.intervals and from_file:
         lo, hi = iv.intervals[0].start_tod, iv.intervals[-1].end_tod
         for rec in read(iv.path):
             name = rec["name"]
@@ -107,7 +110,9 @@ def nss(iv: Intervals, **_: Any) -> Report:
         [],
     )
     pre = ["Shared storage (MRSYTSHS):"]
-    if shs:
+    if not from_file:
+        pre.append("  (read from MONWRITE files only: the history database does not keep these records)")
+    elif shs:
         n = len(shs)
         pre.append(f"  Active DCSSs (mean)                 {fmt_num(sum(a for a, _ in shs) / n, 1, 12)}")
         pre.append(f"  Resident shared frames (mean)       {fmt_num(sum(b for _, b in shs) / n, 0, 12)}")
