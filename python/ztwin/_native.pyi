@@ -292,4 +292,26 @@ class IntervalKernel:
     def take(self) -> dict[str, ArrowTable]: ...
     def totals(self) -> dict[str, ArrowTable]: ...
     def stats(self) -> Stats: ...
+    def scan_rest(self) -> Stats:
+        """After step() returned False: read the rest of the file without
+        aggregating; the statistics of the whole file (its segments)."""
     def info(self) -> dict[str, Any]: ...
+
+def format_rows(
+    fmt: Literal["json", "csv", "text"],
+    n: int,
+    columns: list[tuple[str, Any, str, int, int, bool]],
+    zone: str = "Z",
+    gap: int = 1,
+) -> str:
+    """The text of ``n`` report rows from columns ``(tag, data, json_key,
+    width, dec, left)``: tag "f" (float64 buffer, NaN = absent), "t" (int64
+    local microseconds since 1970) or "l" (the literal text of every row).
+    JSON objects separated by ", ", CSV lines, or fixed-width text lines;
+    numbers as ``repr(round(v, 6))`` and Perfkit cells exactly as
+    ``ztwin.reports.model`` / ``ztwin.reports.text`` write them."""
+
+def fold_by_keys(codes: Any, columns: list[Any], kinds: list[str], outs: list[Any]) -> None:
+    """Fold float64 ``columns`` into the writable float64 buffers ``outs`` by
+    the int64 key numbers ``codes``, in row order (NaN skipped; "sum" a left
+    fold, "min", "max"); repeated calls continue the folds."""

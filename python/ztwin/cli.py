@@ -23,12 +23,16 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ztwin import __version__, history_cli, run_cli, study_cli
-from ztwin.advisor import cli as advisor_cli
-from ztwin.monitor import LayoutPackError, MonwriteError, dump, layouts, set_read_options
-from ztwin.reports import cli as report_cli
-from ztwin.safeout import OutputError, OutputFile, Terminated
-from ztwin.sweep import cli as sweep_cli
+# The command line does no linear algebra: numpy's OpenBLAS threads would only
+# spin beside the work (a few percent of a report's CPU time).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from ztwin import __version__, history_cli, run_cli, study_cli  # noqa: E402
+from ztwin.advisor import cli as advisor_cli  # noqa: E402
+from ztwin.monitor import LayoutPackError, MonwriteError, dump, layouts, set_read_options  # noqa: E402
+from ztwin.reports import cli as report_cli  # noqa: E402
+from ztwin.safeout import OutputError, OutputFile, Terminated  # noqa: E402
+from ztwin.sweep import cli as sweep_cli  # noqa: E402
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence

@@ -22,7 +22,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -240,6 +240,7 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
     import pyarrow as pa
 
     from ztwin._native import IntervalKernel
+    from ztwin.reports.core import _table
 
     k = IntervalKernel(str(path), None, None, "all", "all", "all")
     size = Path(path).stat().st_size
@@ -247,22 +248,23 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
     stored: set[int] | None = None
     sysid = system
     res = IngestResult(str(path), system or "?")
-    # The new rows are spooled to Parquet files first (memory stays flat in
-    # the file's size), then moved into the database in one transaction.
+    # The new rows are spooled to Arrow IPC stream files first (memory stays
+    # flat in the file's size: DuckDB would hold every row appended in an
+    # open transaction in memory), then moved into the database in one
+    # transaction, one INSERT per table streaming its file.
     with tempfile.TemporaryDirectory(prefix="ztwin-ingest-") as spool:
         sink = _Spool(Path(spool))
         try:
-            more = True
-            while more:
-                more = k.step(CHUNK)
-                tables = {e: pa.table(t) for e, t in k.take().items()}
+            # The kernel reads the next step in a thread of its own (it runs
+            # without the GIL) while this one spools the step before.
+            for tables, info, st in _steps(k):
+                tables = {e: _table(t) for e, t in tables.items()}
                 if sysid is None:
-                    sysid = _system_of(k.info()) or "UNKNOWN"
+                    sysid = _system_of(info) or "UNKNOWN"
                 res.system = sysid
                 if stored is None:
                     stored = _stored_ends(con, sysid)
                 _insert(sink, sysid, tables, stored, res)
-                st = k.stats()
                 bar.update(min(size, st["groups"] * 4096 + st["records"] * 200))
         finally:
             sink.close()
@@ -275,11 +277,16 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
         try:
             for entity, f in sink.files.items():
                 name = table_name(entity)
-                src = "read_parquet('" + str(f).replace("'", "''") + "')"
-                if not _has_table(con, name):
-                    _run(con, f"CREATE TABLE {name} AS SELECT * FROM {src}")
-                else:
-                    _run(con, f"INSERT INTO {name} BY NAME SELECT * FROM {src}")
+                # the system id is the first column; the file has the rest
+                con.register("ztwin_spool", pa.ipc.open_stream(pa.OSFile(str(f))))
+                try:
+                    if not _has_table(con, name):
+                        _run(con, f"CREATE TABLE {name} AS SELECT ?::VARCHAR AS system, * FROM ztwin_spool", [sysid])
+                    else:
+                        _run(con, f"INSERT INTO {name} BY NAME SELECT ?::VARCHAR AS system, * FROM ztwin_spool",
+                             [sysid])  # fmt: skip
+                finally:
+                    con.unregister("ztwin_spool")
             for d in res.damage:
                 _run(con, "INSERT INTO damage VALUES (?, ?, ?, ?, ?, ?)",
                      [sysid, str(path), d["offset"], d["end"], d["kind"], d["reason"]])  # fmt: skip
@@ -302,8 +309,50 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
     return res
 
 
+def _steps(k: Any) -> Iterator[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+    """The kernel's steps (tables, info after the first step, stats), read
+    ahead by one step in a thread; the kernel's errors are raised here."""
+    import queue
+    import threading
+
+    q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=2)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            more, first = True, True
+            while more and not stop.is_set():
+                more = k.step(CHUNK)
+                item = (k.take(), k.info() if first else {}, k.stats())
+                first = False
+                q.put(("step", item))
+            q.put(("done", None))
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
+            q.put(("error", e))
+
+    t = threading.Thread(target=produce, name="ztwin-ingest-kernel", daemon=True)
+    t.start()
+    try:
+        while True:
+            kind, item = q.get()
+            if kind == "done":
+                break
+            if kind == "error":
+                raise item
+            yield item
+    finally:
+        stop.set()
+        while t.is_alive():  # let the reader finish its step (it may wait to put one)
+            try:
+                q.get(timeout=0.1)
+            except queue.Empty:
+                pass
+        t.join()
+
+
 class _Spool:
-    """Per-entity Parquet files of the rows to add."""
+    """Per-entity Arrow IPC stream files of the rows to add (uncompressed:
+    writing them costs little beside the kernel)."""
 
     def __init__(self, d: Path) -> None:
         self.dir = d
@@ -311,12 +360,12 @@ class _Spool:
         self.files: dict[str, Path] = {}
 
     def add(self, entity: str, t: pa.Table) -> None:
-        import pyarrow.parquet as pq
+        import pyarrow as pa
 
         w = self.writers.get(entity)
         if w is None:
-            f = self.dir / f"{entity}.parquet"
-            w = self.writers[entity] = pq.ParquetWriter(str(f), t.schema, compression="none")
+            f = self.dir / f"{entity}.arrows"
+            w = self.writers[entity] = pa.ipc.new_stream(str(f), t.schema)
             self.files[entity] = f
         w.write_table(t)
 
@@ -360,41 +409,43 @@ def _stored_ends(con: duckdb.DuckDBPyConnection, system: str) -> set[int]:
 
 def _insert(sink: _Spool, system: str, tables: Mapping[str, pa.Table], stored: set[int],
             res: IngestResult) -> None:
-    """The rows of one step not stored yet, with their system and end time, into ``sink``."""
+    """The rows of one step not stored yet, with their end time (``end_tod``)
+    and their order in the interval (``ord``), into ``sink`` (the system id
+    is added when they move into the database)."""
+    import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
+
+    from ztwin.reports.store import array_i64, to_arrow
 
     st = tables["system"]
     if st.num_rows == 0:
         return
-    ends = st.column("end_tod").to_pylist()
-    idx = st.column("interval").to_pylist()
-    keep = [i for i, e in zip(idx, ends, strict=True) if e not in stored]
-    res.intervals_skipped += len(idx) - len(keep)
-    res.intervals_added += len(keep)
-    if not keep:
+    ends = array_i64(st.column("end_tod").combine_chunks()).view(np.uint64)
+    idx = array_i64(st.column("interval").combine_chunks())
+    new = np.fromiter((int(e) not in stored for e in ends.tolist()), dtype=bool, count=len(ends))
+    res.intervals_skipped += int((~new).sum())
+    res.intervals_added += int(new.sum())
+    if not new.any():
         return
-    end_of = dict(zip(idx, ends, strict=True))
-    base = idx[0]
-    ends_arr = st.column("end_tod").combine_chunks()
-    everything = len(keep) == len(idx)
-    keep_arr = pa.array(keep, pa.uint64())
+    base = int(idx[0])
+    everything = bool(new.all())
     for entity in ENTITIES:
-        t = tables[entity]
+        # every table gets its file (a first ingest creates every table, empty or not)
+        t = tables[entity].combine_chunks()
+        iv = array_i64(t.column("interval").combine_chunks())
         if not everything:
-            t = t.filter(pc.is_in(t.column("interval"), value_set=keep_arr))
+            rows = np.flatnonzero(new[iv - base])
+            t = t.take(to_arrow(rows.astype(np.int64), pa.int64()))
+            iv = iv[rows]
         n = t.num_rows
         if entity != "system":
             # intervals of one step are consecutive: the end of row r is ends[interval - base]
-            pos = pc.subtract(t.column("interval"), pa.scalar(base, pa.uint64()))
-            t = t.append_column("end_tod", pc.take(ends_arr, pos))
+            t = t.append_column("end_tod", to_arrow(ends[iv - base], pa.uint64()))
         # the order of the kernel's rows within an interval (first-seen order of keys)
-        t = t.append_column("ord", pa.array(range(n), pa.int64()))
-        t = t.drop_columns(["interval"])
-        t = t.add_column(0, "system", pa.array([system] * n, pa.string()))
-        sink.add(entity, t)
+        t = t.append_column("ord", to_arrow(np.arange(n, dtype=np.int64), pa.int64()))
+        sink.add(entity, t.drop_columns(["interval"]))
         res.rows_added[entity] = res.rows_added.get(entity, 0) + n
-    stored.update(end_of[i] for i in keep)
+    stored.update(int(e) for e in ends[new].tolist())
 
 
 def ingest(db: str | Path, files: Iterable[str | Path], *, system: str | None = None, progress: bool = False,
@@ -562,9 +613,13 @@ class History:
         """Window totals per key of ``entity``, as the kernel sums them (each
         sum a left fold over the intervals in time order, ``min_``/``max_``
         columns by minimum and maximum; keys in first-seen order), streamed:
-        DuckDB orders the rows by key and time, and one Arrow batch at a time
-        is folded into per-key running sums."""
-        import numpy as np
+        the rows come from DuckDB as Arrow batches and a native fold
+        (``ztwin._native.fold_by_keys``) adds them into per-key sums.
+
+        The rows are read in the order they were stored, which is interval
+        order unless files were ingested out of time order; the order is
+        checked as the rows arrive, and if it is not (interval end, row
+        order) the sums are made again from rows sorted by DuckDB."""
         import pyarrow as pa
 
         name = table_name(entity)
@@ -572,66 +627,31 @@ class History:
         schema = self.connection.sql(f"SELECT * FROM {name} LIMIT 0").arrow().read_all().schema
         skip = {"system", "start", "end", "end_tod", "ord", "flags", *keys}
         vals = [f for f in schema if f.name not in skip]
-        if not wanted:
-            return pa.table({f.name: pa.array([], f.type) for f in [*(schema.field(k) for k in keys), *vals]})
-        where, args = self._where(system, start, end, "e")
-        kl = ", ".join(f'e."{k}"' for k in keys)
-        order = self.connection.query(
-            f"SELECT {kl} FROM {name} e{where} GROUP BY {kl} ORDER BY min(end_tod), arg_min(ord, end_tod)",
-            params=args,
-        ).fetchall()
-        pos = {tuple(r): i for i, r in enumerate(order)}
-        n = len(order)
-        acc = {f.name: np.full(n, np.nan) for f in vals}
-        cols = ", ".join(f'e."{f.name}"' for f in vals)
-        reader = self.connection.query(
-            f"SELECT {kl}, {cols} FROM {name} e{where} ORDER BY {kl}, e.end_tod, e.ord", params=args
-        ).arrow()
-        for batch in reader:
-            m = batch.num_rows
-            if m == 0:
-                continue
-            kc = [batch.column(i).to_pylist() for i in range(len(keys))]
-            kt = list(zip(*kc, strict=True))
-            # runs of one key (the rows are ordered by key)
-            starts = [0] + [r for r in range(1, m) if kt[r] != kt[r - 1]] + [m]
-            runs = [(pos[kt[a]], a, b) for a, b in zip(starts, starts[1:], strict=False)]
-            for j, f in enumerate(vals):
-                x = batch.column(len(keys) + j).to_numpy(zero_copy_only=False).astype(np.float64)
-                out = acc[f.name]
-                kind = 1 if f.name.startswith("min_") else 2 if f.name.startswith("max_") else 0
-                for k, a, b in runs:
-                    seg = x[a:b]
-                    seg = seg[~np.isnan(seg)]
-                    if seg.size == 0:
-                        continue
-                    old = out[k]
-                    if kind == 1:
-                        v = float(seg.min())
-                        out[k] = v if np.isnan(old) or v < old else old
-                    elif kind == 2:
-                        v = float(seg.max())
-                        out[k] = v if np.isnan(old) or v > old else old
-                    else:
-                        # the running sum continues from the previous batch: a left fold
-                        if not np.isnan(old):
-                            seg = np.concatenate(([old], seg))
-                        out[k] = float(np.add.accumulate(seg)[-1])
-        data: dict[str, Any] = {k: [r[i] for r in order] for i, k in enumerate(keys)}
-        for f in vals:
-            a = acc[f.name]
-            mask = np.isnan(a)
-            if pa.types.is_integer(f.type):
-                data[f.name] = pa.array(np.where(mask, 0, a).astype(np.int64), f.type, mask=mask)
-            else:
-                data[f.name] = pa.array(a, f.type, mask=mask)
         out_schema = pa.schema([schema.field(k) for k in keys] + vals)
-        return pa.table(data, schema=out_schema)
+        if not wanted:
+            return pa.Table.from_batches([], schema=out_schema)
+        where, args = self._where(system, start, end, "e")
+        cols = ", ".join(f'e."{c}"' for c in [*keys, "end_tod", "ord", *(f.name for f in vals)])
+        sql = f"SELECT {cols} FROM {name} e{where}"
+        folded = _fold_stream(self.connection.query(sql, params=args).arrow(), keys, vals, check_order=True)
+        if folded is None:  # stored out of interval order
+            folded = _fold_stream(self.connection.query(sql + " ORDER BY e.end_tod, e.ord", params=args).arrow(),
+                                  keys, vals, check_order=False)  # fmt: skip
+            assert folded is not None
+        from ztwin.reports.store import py_to_arrow
+
+        order, acc = folded
+        arrays = [py_to_arrow([r[i] for r in order], schema.field(k).type) for i, k in enumerate(keys)]
+        arrays += [_typed(a, f.type) for f, a in zip(vals, acc, strict=True)]
+        return pa.Table.from_arrays(arrays, schema=out_schema)
 
     def _kernel_table(self, entity: str, system: str, start: Any, end: Any) -> pa.Table:
         """Rows in the kernel's per-interval layout: interval index, start,
         end, keys, sums."""
+        import numpy as np
         import pyarrow as pa
+
+        from ztwin.reports.store import to_arrow
 
         t = self.arrow(entity, system, start, end) if _has_table(self.connection, table_name(entity)) else None
         if entity == "system":
@@ -641,12 +661,15 @@ class History:
             cols = ["start", "end", "start_tod", "end_tod", "flags"]
             rest = [c for c in t.column_names if c not in cols]
             t = t.select([*cols, *rest])
-            return t.add_column(0, "interval", pa.array(range(n), pa.uint64()))
-        sys_t = self.arrow("system", system, start, end)
-        pos = {e: i for i, e in enumerate(sys_t.column("end_tod").to_pylist())}
+            return t.add_column(0, "interval", to_arrow(np.arange(n, dtype=np.uint64), pa.uint64()))
+        import pyarrow.compute as pc
+
         if t is None:
             raise HistoryError(f"{self.path}: table {table_name(entity)} is missing")
-        idx = pa.array([pos[e] for e in t.column("end_tod").to_pylist()], pa.uint64())
+        ends = self.connection.query(
+            f"SELECT end_tod FROM {table_name('system')}{self._where(system, start, end)[0]} ORDER BY end_tod",
+            params=self._where(system, start, end)[1]).arrow().read_all().column(0)  # fmt: skip
+        idx = pc.index_in(t.column("end_tod"), value_set=ends.combine_chunks()).cast(pa.uint64())
         t = t.drop_columns(["system", "ord", "end_tod"])
         return t.add_column(0, "interval", idx)
 
@@ -678,51 +701,121 @@ def open(path: str | os.PathLike[str] = DEFAULT_DB) -> History:  # noqa: A001 - 
 def totals_from_intervals(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     """Window totals per key from per-interval tables, summed in interval
     order exactly as the kernel sums them (``min_``/``max_`` columns by
-    minimum/maximum); keys in first-seen order."""
+    minimum/maximum; a native left fold); keys in first-seen order."""
     import numpy as np
     import pyarrow as pa
+
+    from ztwin._native import fold_by_keys
+    from ztwin.reports.store import array_f64, py_to_arrow
 
     out = {}
     for entity, t in tables.items():
         keys = KEYS[entity]
         vals = t.column_names[t.column_names.index("flags") + 1:]
-        if t.num_rows == 0:
-            cols = {k: t.column(k).slice(0, 0) for k in [*keys, *vals]}
-            out[entity] = pa.table(cols) if cols else pa.table({})
-            continue
-        if keys:
-            kcols = [t.column(k).to_pylist() for k in keys]
-            kl = list(zip(*kcols, strict=True))
-            first: dict[Any, list[int]] = {}
-            for i, kt in enumerate(kl):
-                first.setdefault(kt, []).append(i)
-            groups = list(first.items())
-        else:
-            groups = [((), list(range(t.num_rows)))]
-        res: dict[str, list[Any]] = {c: [] for c in [*keys, *vals]}
-        for gkey, _rows in groups:
-            for j, kname in enumerate(keys):
-                res[kname].append(gkey[j])
-        for v in vals:
-            col = t.column(v)
-            is_int = pa.types.is_integer(col.type)
-            arr = col.to_numpy(zero_copy_only=False).astype(np.float64)
-            for _key, rows in groups:
-                x = arr[rows]
-                x = x[~np.isnan(x)]
-                if x.size == 0:
-                    res[v].append(None)
-                    continue
-                if v.startswith("min_"):
-                    r = float(x.min())
-                elif v.startswith("max_"):
-                    r = float(x.max())
-                else:
-                    r = float(np.add.accumulate(x)[-1])
-                res[v].append(int(r) if is_int else r)
         schema = pa.schema([t.schema.field(k) for k in [*keys, *vals]])
-        out[entity] = pa.table(res, schema=schema)
+        if t.num_rows == 0:
+            out[entity] = pa.Table.from_batches([], schema=schema)
+            continue
+        codes, uniq = _key_codes(t, keys)
+        acc = [np.full(len(uniq), np.nan) for _ in vals]
+        kinds = ["min" if v.startswith("min_") else "max" if v.startswith("max_") else "sum" for v in vals]
+        fold_by_keys(codes, [array_f64(t.column(v).combine_chunks()) for v in vals], kinds, acc)
+        arrays = [py_to_arrow([u[i] for u in uniq], t.schema.field(k).type) for i, k in enumerate(keys)]
+        arrays += [_typed(a, t.schema.field(v).type) for v, a in zip(vals, acc, strict=True)]
+        out[entity] = pa.Table.from_arrays(arrays, schema=schema)
     return out
+
+
+def _fold_stream(reader: Any, keys: list[str], vals: list[Any], *, check_order: bool
+                 ) -> tuple[list[tuple[Any, ...]], list[Any]] | None:  # fmt: skip
+    """Fold batches of ``keys``, end_tod, ord, ``vals`` columns by key (keys
+    numbered in first-seen order); None when ``check_order`` finds the rows
+    not in (end_tod, ord) order."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ztwin._native import fold_by_keys
+    from ztwin.reports.store import array_f64, array_i64, i64, py_to_arrow
+
+    kinds = ["min" if f.name.startswith("min_") else "max" if f.name.startswith("max_") else "sum" for f in vals]
+    nk = len(keys)
+    seen: dict[Any, int] = {}
+    order: list[tuple[Any, ...]] = []
+    acc: list[Any] = [np.full(0, np.nan) for _ in vals]
+    last: tuple[int, int] | None = None
+    for batch in reader:
+        n = batch.num_rows
+        if n == 0:
+            continue
+        if check_order:
+            end, ordc = i64(batch, "end_tod"), i64(batch, "ord")
+            ok = (end[1:] > end[:-1]) | ((end[1:] == end[:-1]) & (ordc[1:] > ordc[:-1]))
+            if not ok.all() or (last is not None and (int(end[0]), int(ordc[0])) <= last):
+                return None
+            last = (int(end[-1]), int(ordc[-1]))
+        if nk == 1:
+            col = batch.column(0)
+            for k in pc.unique(col).to_pylist():
+                if k not in seen:
+                    seen[k] = len(seen)
+                    order.append((k,))
+            known = py_to_arrow([o[0] for o in order], col.type)
+            codes = array_i64(pc.index_in(col, value_set=known, skip_nulls=False).cast(pa.int64()))
+        else:
+            kt = list(zip(*(batch.column(i).to_pylist() for i in range(nk)), strict=True))
+            for k in kt:
+                if k not in seen:
+                    seen[k] = len(seen)
+                    order.append(k)
+            codes = np.fromiter((seen[k] for k in kt), dtype=np.int64, count=n)
+        if vals and len(order) > len(acc[0]):
+            acc = [np.concatenate([a, np.full(len(order) - len(a), np.nan)]) for a in acc]
+        fold_by_keys(codes, [array_f64(batch.column(nk + 2 + j)) for j in range(len(vals))], kinds, acc)
+    if acc and len(acc[0]) < len(order):
+        acc = [np.concatenate([a, np.full(len(order) - len(a), np.nan)]) for a in acc]
+    return order, acc
+
+
+def _key_codes(t: pa.Table, keys: list[str]) -> tuple[Any, list[tuple[Any, ...]]]:
+    """Each row's key as a number 0.. in first-seen order, and the keys."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    from ztwin.reports.store import array_i64
+
+    n = t.num_rows
+    if not keys:
+        return np.zeros(n, dtype=np.int64), [()]
+    if len(keys) == 1:
+        col = t.column(keys[0]).combine_chunks()
+        uniq = pc.unique(col)
+        raw = array_i64(pc.index_in(col, value_set=uniq, skip_nulls=False).cast("int64"))
+        # renumber in first-seen order (whatever order unique() gave)
+        first = np.full(len(uniq), n, dtype=np.int64)
+        np.minimum.at(first, raw, np.arange(n, dtype=np.int64))
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        values = uniq.to_pylist()
+        return rank[raw], [(values[i],) for i in order]
+    seen: dict[tuple[Any, ...], int] = {}
+    cols = [t.column(k).to_pylist() for k in keys]
+    codes = np.fromiter((seen.setdefault(kt, len(seen)) for kt in zip(*cols, strict=True)), dtype=np.int64, count=n)
+    return codes, list(seen)
+
+
+def _typed(a: Any, typ: pa.DataType) -> pa.Array:
+    """Folded sums as an Arrow array of ``typ`` (integers stay integers), null where NaN."""
+    import numpy as np
+    import pyarrow as pa
+
+    from ztwin.reports.store import to_arrow
+
+    mask = np.isnan(a)
+    if pa.types.is_integer(typ):
+        return to_arrow(np.where(mask, 0, a).astype(np.int64), pa.int64(), mask).cast(typ)
+    return to_arrow(np.where(mask, 0.0, a), pa.float64(), mask).cast(typ)
 
 
 __all__ = [

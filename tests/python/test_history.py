@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "reports"))
 
-from builders import write_synthetic  # noqa: E402
+from builders import write_synthetic, write_varied  # noqa: E402
 
 from ztwin import history  # noqa: E402
 from ztwin._native import IntervalKernel  # noqa: E402
@@ -141,6 +141,41 @@ def test_reports_from_the_database_equal_reports_from_the_file(tmp_path: Path, f
         assert from_db == from_file and from_file.count("\n") == 16
 
 
+def test_totals_from_rows_stored_out_of_interval_order(tmp_path: Path, files: dict[str, Path],
+                                                       capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """Window totals are folded in interval order also when the rows were
+    stored in another order (files ingested out of time order): the stored
+    order is checked while reading and the rows are sorted when it is not."""
+    f = write_varied(tmp_path / "v.monwrite", intervals=60, users=4, devices=5)
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [f])
+    assert main(["report", "--db", str(db), "--format", "json", "-r", "USTAT", "-r", "DEVICE", "-r", "CPU"]) == 0
+    stored = capsys.readouterr().out
+    con = duckdb.connect(str(db))
+    for e in ("user", "device", "cpu"):
+        t = history.table_name(e)
+        con.execute(f"CREATE TABLE x AS SELECT * FROM {t} ORDER BY end_tod DESC, ord DESC")
+        con.execute(f"DROP TABLE {t}")
+        con.execute(f"ALTER TABLE x RENAME TO {t}")
+    con.close()
+    assert main(["report", "--db", str(db), "--format", "json", "-r", "USTAT", "-r", "DEVICE", "-r", "CPU"]) == 0
+    assert capsys.readouterr().out == stored
+    assert main(["report", str(f), "--format", "json", "-r", "USTAT", "-r", "DEVICE", "-r", "CPU"]) == 0
+    assert capsys.readouterr().out == stored
+    # the window totals themselves, to the last bit
+    ref = collect(f)
+    with history.open(db) as h:
+        got = h.intervals()
+    for name in ("users", "devices", "cpus"):
+        assert getattr(got, name) == getattr(ref, name), name
+        assert list(getattr(got, name)) == list(getattr(ref, name)), name  # first-seen order
+    # the sums do depend on the order: folded in reverse they differ
+    with history.open(db) as h:
+        rev = h.connection.execute("SELECT sum(ttime ORDER BY end_tod DESC) = sum(ttime ORDER BY end_tod) "
+                                   "FROM user_intervals GROUP BY userid").fetchall()  # fmt: skip
+    assert not all(r[0] for r in rev)
+
+
 def test_diagnose_from_the_database(tmp_path: Path, files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "h.duckdb"
     history.ingest(db, [files["grown"]])
@@ -168,6 +203,40 @@ def test_trend_by_day_with_peak_hours_and_weekdays(tmp_path: Path) -> None:
         day = h.intervals(start="2024-03-02 00:00:00", end="2024-03-03 00:00:00")
     t = build_from(iv, ["TREND"], by="day")["TREND"]
     assert t.rows[2]["cpu_busy_pct"] == day.total_metrics()["cpu_busy_pct"]
+    # every row equals the sums of its intervals merged one by one (the
+    # scalar rule), from the database and from the file
+    from_file = collect(f)
+    for opts in ({"by": "day"}, {"by": "hour"}, {"by": "hour", "hours": (9, 17), "weekdays": True},
+                 {"by": "day", "weekdays": True}):  # fmt: skip
+        want = trend_reference(from_file, **opts)
+        for source in (iv, from_file):
+            got = [{k: r[k] for k in want[0]} for r in build_from(source, ["TREND"], **opts)["TREND"].rows]
+            assert got == want, opts
+
+
+def trend_reference(iv: Any, by: str, hours: tuple[int, int] | None = None, weekdays: bool = False) -> list[dict[str, Any]]:
+    """TREND rows by the scalar rule: intervals grouped by the hour or day in
+    which they end, their sums merged in interval order."""
+    from datetime import timedelta
+
+    from ztwin.reports.core import merged
+    from ztwin.reports.metrics import system_metrics
+    from ztwin.reports.trend import TREND_FIGURES
+
+    groups: dict[Any, list[Any]] = {}
+    for s in iv.intervals:
+        t = s.end - timedelta(microseconds=1)
+        if (weekdays and t.weekday() >= 5) or (hours is not None and not hours[0] <= t.hour < hours[1]):
+            continue
+        key = t.replace(minute=0, second=0, microsecond=0) if by == "hour" else t.replace(hour=0, minute=0, second=0, microsecond=0)
+        groups.setdefault(key, []).append(s)
+    fmt = "%Y-%m-%d %H:00" if by == "hour" else "%Y-%m-%d"
+    parts = [(">>Mean>>", [s for g in groups.values() for s in g])] + [(k.strftime(fmt), g) for k, g in groups.items()]
+    out = []
+    for period, ss in parts:
+        m = system_metrics(merged(s.raw for s in ss))
+        out.append({"period": period, **{k: m.get(k) for k in TREND_FIGURES}, "intervals": len(ss), "seconds": m.get("seconds")})
+    return out
 
 
 def test_exports(tmp_path: Path, files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -170,3 +171,51 @@ def test_dump_marks_the_boundaries(files: dict[str, Path]) -> None:
     assert {o.get("segment") for o in objs if o["offset"] > size} == {2}
     single = ztwin("dump", files["tiny"])
     assert "-- segment" not in single.stdout and "segments" not in single.stderr
+
+
+def _figures(iv: Any) -> Any:
+    """Everything the reports read of a collection, in comparable form."""
+    import io
+
+    from ztwin.reports import build_from
+
+    out = io.StringIO()
+    for r in build_from(iv).values():
+        r.write_json(out)
+    return ([(s.start_tod, s.end_tod) for s in iv.intervals], iv.stats, out.getvalue())
+
+
+def test_a_file_of_one_collection_is_read_once(files: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``collect_file`` (``ztwin report``) reads a file of one collection once:
+    the kernel's reader tells the segments, and the rest of the file after
+    the window is read without aggregating. A file of several collections is
+    read again as ``choose`` plans it: the same refusal, the same figures and
+    notes as the scan first gave (and the refusal also when the window ended
+    before the second collection, which only reading the rest finds)."""
+    import ztwin.segments as seg
+    from ztwin.reports.core import collect, collect_file
+
+    scans: list[object] = []
+    real = seg.scan
+
+    def counting(path: Any, **kw: Any) -> Any:
+        scans.append(path)
+        return real(path, **kw)
+
+    monkeypatch.setattr(seg, "scan", counting)
+    once = collect_file(files["tiny"])
+    assert scans == []
+    ref = collect(files["tiny"])
+    assert _figures(once) == _figures(ref)
+    # a window ending at the second interval of the first collection
+    end = ref.intervals[1].end.strftime("%Y-%m-%d %H:%M:%S")
+    with pytest.raises(SegmentError, match="holds collections of 2 systems"):
+        collect_file(files["mixed"], end=end)
+    assert len(scans) == 1
+    notes: list[str] = []
+    day = collect_file(files["day"], note=notes.append)
+    assert len(notes) == 1 and "holds 2 collections of TINY" in notes[0]
+    assert _figures(day) == _figures(collect(files["day"], segments=choose(files["day"]).ranges))
+    windowed = collect_file(files["tiny"], end=end)
+    assert windowed.stopped_early and len(windowed.intervals) == 2
+    assert _figures(windowed) == _figures(collect(files["tiny"], end=end))

@@ -137,10 +137,19 @@ pub type Map<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 /// An integer as a double (exact below 2^53), without the slow 128-bit path.
 #[inline(always)]
 pub fn to_f64(v: i128) -> f64 {
-    match i64::try_from(v) {
-        Ok(x) => x as f64,
-        Err(_) => v as f64,
+    if v == v as i64 as i128 {
+        v as i64 as f64
+    } else {
+        wide_to_f64(v)
     }
+}
+
+// Not inlined: otherwise the optimizer folds both branches of `to_f64` into
+// the slow 128-bit conversion.
+#[cold]
+#[inline(never)]
+fn wide_to_f64(v: i128) -> f64 {
+    v as f64
 }
 
 /// `v / d` correctly rounded to a double, as Python's `int / int` gives it
@@ -149,7 +158,8 @@ pub fn to_f64(v: i128) -> f64 {
 pub fn div_int(v: i128, d: i128) -> f64 {
     const EXACT: i128 = 1 << 53;
     if v.abs() < EXACT && d.abs() < EXACT {
-        return v as f64 / d as f64;
+        // through i64: an i128 to double conversion is a slow library call
+        return (v as i64) as f64 / (d as i64) as f64;
     }
     let neg = (v < 0) != (d < 0);
     let r = div_round(v.unsigned_abs(), d.unsigned_abs());
@@ -332,8 +342,9 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         let prev_tod = p.tod;
         let mut result = ok;
         let mut flags = 0u8;
+        let mut seconds = 0.0;
         if ok {
-            let seconds = div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128);
+            seconds = div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128);
             if seconds <= 0.0 {
                 result = false;
             } else {
@@ -398,7 +409,6 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
             return None;
         }
         self.why = 0;
-        let seconds = div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128);
         Some(Delta {
             seconds,
             d: out,

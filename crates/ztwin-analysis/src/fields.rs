@@ -103,6 +103,25 @@ pub fn raw_bytes<'a>(rec: &'a [u8], f: Option<&FieldDef>) -> Option<&'a [u8]> {
     }
 }
 
+/// The bytes of a character field (without trailing blanks and NULs);
+/// `None` when absent or not a character field.
+#[inline]
+pub fn text_bytes<'a>(rec: &'a [u8], f: Option<&FieldDef>) -> Option<&'a [u8]> {
+    match decode_field_ref(rec, f?)? {
+        ValueRef::Text(t) => Some(t.bytes()),
+        _ => None,
+    }
+}
+
+/// The bytes of a bit-string field; `None` when absent or not a bit string.
+#[inline]
+pub fn bit_bytes<'a>(rec: &'a [u8], f: Option<&FieldDef>) -> Option<&'a [u8]> {
+    match decode_field_ref(rec, f?)? {
+        ValueRef::Bits(b) => Some(b),
+        _ => None,
+    }
+}
+
 /// A character field as text without surrounding blanks; `None` when absent
 /// or blank (Python's `_text`).
 pub fn text(rec: &[u8], f: Option<&FieldDef>) -> Option<String> {

@@ -7,10 +7,11 @@
 //! same key's sample in the previous set and the interval's sums are added.
 //! Only that set and one previous sample per key are held.
 
-use crate::delta::{div_int, to_f64, Map, Tracker, Val, IMPLAUSIBLE, TOD_PER_S};
-use crate::fields::{bits_int, num, raw_bytes, text, Resolver};
+use crate::delta::{div_int, to_f64, Fx, Map, Tracker, Val, IMPLAUSIBLE, TOD_PER_S};
+use crate::fields::{bits_int, num, raw_bytes, text, text_bytes, Resolver};
 use crate::schema::{self, add, add_level, cpu, device, exposure, lpar, merge, system, user};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 use ztwin_monitor::layout::{group_entries, RecordLayout};
 use ztwin_monitor::{RecordRef, SetKind};
 
@@ -169,8 +170,10 @@ pub struct DeviceInfo {
     pub dev_class: Option<i64>,
     pub flags: Option<String>,
     pub base: Option<i64>,
-    /// The volser and flag bytes the texts were decoded from.
-    raw: Vec<u8>,
+    /// The volser bytes (`None`: no such field) the text is decoded from
+    /// ([`Info::resolve`]), and whether they changed since.
+    raw_volser: Option<Vec<u8>>,
+    dirty: bool,
 }
 
 /// Last-seen description of a paging exposure (from MRSTOASP).
@@ -180,6 +183,10 @@ pub struct ExposureInfo {
     pub flags: Option<i64>,
     pub page_slots: Option<i64>,
     pub spool_slots: Option<i64>,
+    /// The volser bytes (`None`: no field) the text is decoded from
+    /// ([`Info::resolve`]), and whether they changed since.
+    raw: Option<Vec<u8>>,
+    dirty: bool,
 }
 
 /// Last-seen description of a partition (MRSYTCUP) and its logical CPUs.
@@ -225,13 +232,13 @@ pub struct Info {
     /// Per user in first-seen order: the latest MRMTRUSR or MRUSELON record
     /// and the TOD of a logoff after it.
     pub users: Vec<(String, KeptRecord, Option<u64>)>,
-    users_ix: HashMap<String, usize>,
+    users_ix: Map<String, usize>,
     pub devices: Vec<(i64, DeviceInfo)>,
-    devices_ix: HashMap<i64, usize>,
+    devices_ix: Map<i64, usize>,
     pub exposures: Vec<(i64, ExposureInfo)>,
-    exposures_ix: HashMap<i64, usize>,
+    exposures_ix: Map<i64, usize>,
     pub lpars: Vec<(String, LparInfo)>,
-    lpars_ix: HashMap<String, usize>,
+    lpars_ix: Map<String, usize>,
     pub cug: Option<CugInfo>,
     /// Processor type per CPU address (first seen in the window).
     pub cpu_types: Vec<(Option<i64>, i64)>,
@@ -247,6 +254,51 @@ pub struct Info {
     /// [`MAX_IMPLAUSIBLE_KEPT`]), and how many there were in all.
     pub implausible: Vec<Implausible>,
     pub implausible_count: u64,
+}
+
+impl Info {
+    /// Decode the device and exposure texts whose bytes changed since the
+    /// last call (the kernel keeps only their bytes while it reads). Called
+    /// by [`Kernel::finish`]; call it before reading `devices` or
+    /// `exposures` in the middle of a file.
+    pub fn resolve(&mut self) {
+        for (_, d) in &mut self.devices {
+            if !d.dirty {
+                continue;
+            }
+            d.dirty = false;
+            d.volser = d.raw_volser.as_deref().and_then(ebcdic_text);
+        }
+        for (_, e) in &mut self.exposures {
+            if !e.dirty {
+                continue;
+            }
+            e.dirty = false;
+            e.volser = e.raw.as_deref().and_then(ebcdic_text);
+        }
+    }
+}
+
+/// EBCDIC text without surrounding blanks, `None` when blank (`fields::text`).
+fn ebcdic_text(b: &[u8]) -> Option<String> {
+    let t = ztwin_monitor::ebcdic::decode(b);
+    let t = t.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+/// Store `new` in `old` when it differs; true when it did.
+fn changed(old: &mut Option<Vec<u8>>, new: Option<&[u8]>) -> bool {
+    if old.as_deref() == new {
+        return false;
+    }
+    match (old.as_mut(), new) {
+        (Some(o), Some(n)) => {
+            o.clear();
+            o.extend_from_slice(n);
+        }
+        (_, n) => *old = n.map(<[u8]>::to_vec),
+    }
+    true
 }
 
 /// Implausible samples kept in full; later ones are only counted.
@@ -275,7 +327,7 @@ pub const MAX_SERVICE_S: f64 = 30.0;
 
 fn slot<K: std::hash::Hash + Eq + Clone, V: Default>(
     v: &mut Vec<(K, V)>,
-    ix: &mut HashMap<K, usize>,
+    ix: &mut Map<K, usize>,
     k: &K,
 ) -> usize {
     if let Some(&i) = ix.get(k) {
@@ -301,6 +353,44 @@ enum Code {
     Asp,
     /// A sample record the kernel does not read (it still makes the set non-empty).
     Other,
+    /// A configuration record (domain 1) kept for the caller.
+    Config,
+}
+
+/// The kernel's code of each record type: a table for the small domain and
+/// record numbers every layout has, a map beyond.
+#[derive(Default)]
+struct Codes {
+    table: Vec<Option<Code>>,
+    more: Map<(u8, u16), Code>,
+}
+
+const CODE_DOMAINS: usize = 16;
+const CODE_RECORDS: usize = 64;
+
+impl Codes {
+    fn set(&mut self, k: (u8, u16), c: Code) {
+        if self.table.is_empty() {
+            self.table = vec![None; CODE_DOMAINS * CODE_RECORDS];
+        }
+        if (k.0 as usize) < CODE_DOMAINS && (k.1 as usize) < CODE_RECORDS {
+            self.table[k.0 as usize * CODE_RECORDS + k.1 as usize] = Some(c);
+        } else {
+            self.more.insert(k, c);
+        }
+    }
+
+    #[inline]
+    fn get(&self, k: (u8, u16)) -> Option<Code> {
+        if (k.0 as usize) < CODE_DOMAINS && (k.1 as usize) < CODE_RECORDS {
+            self.table
+                .get(k.0 as usize * CODE_RECORDS + k.1 as usize)
+                .copied()
+                .flatten()
+        } else {
+            self.more.get(&k).copied()
+        }
+    }
 }
 
 const CPU_FAMILIES: usize = 6;
@@ -851,6 +941,7 @@ fn device_resp_serv(r: &[f64; device::N]) -> (Option<f64>, Option<f64>) {
 /// User ids interned as small integers (the kernel's keys), with their text.
 #[derive(Default, Debug)]
 pub struct UserIds {
+    short: Map<u64, u32>,
     raw: Map<Vec<u8>, u32>,
     by_name: Map<String, u32>,
     pub names: Vec<String>,
@@ -872,26 +963,43 @@ impl UserIds {
     /// blank name.
     #[inline]
     pub fn by_raw(&mut self, raw: &[u8]) -> Option<u32> {
+        if raw.len() <= 8 {
+            // the usual 8-byte name, packed (trailing blanks and NULs are
+            // already gone, so zero padding is unambiguous)
+            let mut b = [0u8; 8];
+            b[..raw.len()].copy_from_slice(raw);
+            let k = u64::from_be_bytes(b);
+            if let Some(&i) = self.short.get(&k) {
+                return (i != u32::MAX).then_some(i);
+            }
+            let i = self.intern(raw);
+            self.short.insert(k, i);
+            return (i != u32::MAX).then_some(i);
+        }
         if let Some(&i) = self.raw.get(raw) {
             return (i != u32::MAX).then_some(i);
         }
+        let i = self.intern(raw);
+        self.raw.insert(raw.to_vec(), i);
+        (i != u32::MAX).then_some(i)
+    }
+
+    #[cold]
+    fn intern(&mut self, raw: &[u8]) -> u32 {
         let t = ztwin_monitor::ebcdic::decode(raw);
         let t = t.trim();
-        let i = if t.is_empty() {
+        if t.is_empty() {
             u32::MAX
         } else {
             self.by_text(t)
-        };
-        self.raw.insert(raw.to_vec(), i);
-        (i != u32::MAX).then_some(i)
+        }
     }
 }
 
 /// The kernel's state between records.
 pub struct Kernel {
     opts: Options,
-    codes: HashMap<(u8, u16), Code>,
-    config_keys: HashSet<(u8, u16)>,
+    codes: Codes,
     uselon: Option<(u8, u16)>,
     uselof: Option<(u8, u16)>,
     iodvon: Option<(u8, u16)>,
@@ -915,9 +1023,9 @@ pub struct Kernel {
     u_act: Vec<Vec<usize>>,
     u_hf: Vec<Vec<usize>>,
     u_order: Vec<u32>,
-    dev_gen: HashMap<i64, u64>,
+    dev_gen: Map<i64, u64>,
     /// Per device number, from its last MRMTRDEV: type, class, PAV base.
-    dev_conf: HashMap<i64, DevConf>,
+    dev_conf: Map<i64, DevConf>,
     mtrdev: Option<(u8, u16)>,
     // trackers and field resolvers
     cpu_res: Vec<Resolver>,
@@ -944,7 +1052,7 @@ pub struct Kernel {
     pub batch: Batch,
     pub totals: Totals,
     pub info: Info,
-    cpu_types_seen: HashSet<Option<i64>>,
+    cpu_types_seen: HashSet<Option<i64>, BuildHasherDefault<Fx>>,
     /// Flags of the samples of the set being closed.
     set_flags: u8,
     /// Index in `opts.ranges` of the range being read.
@@ -960,10 +1068,10 @@ pub struct Kernel {
 impl Kernel {
     pub fn new(opts: Options) -> Kernel {
         use ztwin_monitor::layout::by_name;
-        let mut codes = HashMap::new();
+        let mut codes = Codes::default();
         let mut put = |name: &str, c: Code| {
             if let Some(l) = by_name(name) {
-                codes.insert(key_of(l), c);
+                codes.set(key_of(l), c);
             }
         };
         for (i, d) in CPU_DEFS.iter().enumerate() {
@@ -978,12 +1086,13 @@ impl Kernel {
         put("MRUSEINT", Code::Hf);
         put("MRIODDEV", Code::Dev);
         put("MRSTOASP", Code::Asp);
+        for n in CONFIG_NAMES {
+            put(n, Code::Config);
+        }
         let k = |n: &str| by_name(n).map(key_of);
-        let config_keys = CONFIG_NAMES.iter().filter_map(|n| k(n)).collect();
         Kernel {
             opts,
             codes,
-            config_keys,
             uselon: k("MRUSELON"),
             uselof: k("MRUSELOF"),
             iodvon: k("MRIODVON"),
@@ -1005,8 +1114,8 @@ impl Kernel {
             u_act: Vec::new(),
             u_hf: Vec::new(),
             u_order: Vec::new(),
-            dev_gen: HashMap::new(),
-            dev_conf: HashMap::new(),
+            dev_gen: Map::default(),
+            dev_conf: Map::default(),
             mtrdev: k("MRMTRDEV"),
             cpu_res: CPU_DEFS
                 .iter()
@@ -1045,7 +1154,7 @@ impl Kernel {
                 exposure: Keyed::default(),
             },
             info: Info::default(),
-            cpu_types_seen: HashSet::new(),
+            cpu_types_seen: HashSet::default(),
             set_flags: 0,
             range: 0,
             set_cpus: 0,
@@ -1163,7 +1272,7 @@ impl Kernel {
                     self.seen_end = true;
                     self.close_set(tod);
                 }
-            } else if self.config_keys.contains(&key) {
+            } else if self.codes.get(key) == Some(Code::Config) {
                 self.config(r);
             }
             return !self.stop;
@@ -1187,7 +1296,7 @@ impl Kernel {
             }
         }
         self.set_last = tod;
-        if let (Some(&code), Some(layout)) = (self.codes.get(&key), r.layout) {
+        if let (Some(code), Some(layout)) = (self.codes.get(key), r.layout) {
             let at = self.arena.len();
             self.arena.extend_from_slice(r.bytes);
             self.set.push((
@@ -1226,6 +1335,7 @@ impl Kernel {
         if self.stop {
             self.info.stopped_early = true;
         }
+        self.info.resolve();
     }
 
     /// The per-interval rows produced since the last call.
@@ -1410,6 +1520,10 @@ impl Kernel {
         self.exposures(&set, &arena, seq, iv.as_mut());
         self.arena = arena;
         self.arena.clear();
+        // the set's buffer is kept for the next set
+        let mut set = set;
+        set.clear();
+        self.set = set;
         if let Some(mut iv) = iv {
             iv.flags = std::mem::take(&mut self.set_flags);
             merge(system::COLS, &mut self.totals.system, &iv.v);
@@ -2035,19 +2149,9 @@ impl Kernel {
                 info.base = base;
                 // MRIODDEV has no device flags (IODDEV_CALFLAGS is not in the record).
                 info.flags = None;
-                // the volser's text only when its bytes changed (the same each interval)
-                let vb = raw_bytes(rec, defs[1]);
-                let same = {
-                    let r = &info.raw;
-                    let va = vb.unwrap_or(&[]);
-                    r.len() == va.len() + 1 && r[0] == vb.is_some() as u8 && &r[1..] == va
-                };
-                if !same {
-                    info.volser = text(rec, defs[1]);
-                    info.raw.clear();
-                    info.raw.push(vb.is_some() as u8);
-                    info.raw.extend_from_slice(vb.unwrap_or(&[]));
-                }
+                // the volser's text is decoded when asked for ([`Info::resolve`]);
+                // here only its bytes are kept when they change
+                info.dirty |= changed(&mut info.raw_volser, text_bytes(rec, defs[1]));
             }
             self.vals.clear();
             for f in &defs[DEV_COUNTERS..] {
@@ -2175,12 +2279,15 @@ impl Kernel {
                 &devno,
             );
             let levels: [Option<i128>; 5] = std::array::from_fn(|i| num(rec, defs[9 + i]));
-            self.info.exposures[ei].1 = ExposureInfo {
-                volser: text(rec, defs[2]),
-                flags: bits_int(rec, defs[1]).map(|x| x as i64),
-                page_slots: levels[3].map(|x| x as i64),
-                spool_slots: levels[4].map(|x| x as i64),
-            };
+            {
+                let e = &mut self.info.exposures[ei].1;
+                e.flags = bits_int(rec, defs[1]).map(|x| x as i64);
+                e.page_slots = levels[3].map(|x| x as i64);
+                e.spool_slots = levels[4].map(|x| x as i64);
+                if changed(&mut e.raw, text_bytes(rec, defs[2])) {
+                    e.dirty = true;
+                }
+            }
             let gen = self.dev_gen.get(&devno).copied().unwrap_or(0);
             self.vals.clear();
             for f in &defs[3..9] {

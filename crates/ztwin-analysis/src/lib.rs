@@ -26,6 +26,7 @@
 
 pub mod delta;
 pub mod fields;
+pub mod format;
 pub mod kernel;
 pub mod schema;
 #[cfg(feature = "arrow")]

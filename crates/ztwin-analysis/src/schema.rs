@@ -14,23 +14,33 @@ pub enum Merge {
     Max,
 }
 
-/// One column: its name and whether it holds integers.
+/// One column: its name, whether it holds integers, and how it merges.
 #[derive(Clone, Copy, Debug)]
 pub struct Col {
     pub name: &'static str,
     pub int: bool,
+    pub kind: Merge,
 }
 
 impl Col {
     pub fn merge(&self) -> Merge {
-        if self.name.starts_with("min_") {
-            Merge::Min
-        } else if self.name.starts_with("max_") {
-            Merge::Max
-        } else {
-            Merge::Sum
+        self.kind
+    }
+}
+
+/// How a column named `name` merges: `min_`/`max_` columns by their
+/// extremes, every other by sum (computed when the schema is compiled).
+pub const fn merge_of(name: &str) -> Merge {
+    let b = name.as_bytes();
+    if b.len() > 4 && b[3] == b'_' {
+        if b[0] == b'm' && b[1] == b'i' && b[2] == b'n' {
+            return Merge::Min;
+        }
+        if b[0] == b'm' && b[1] == b'a' && b[2] == b'x' {
+            return Merge::Max;
         }
     }
+    Merge::Sum
 }
 
 macro_rules! schema {
@@ -39,13 +49,13 @@ macro_rules! schema {
         #[allow(non_upper_case_globals, dead_code)]
         pub mod $module {
             #[allow(unused_imports)]
-            use super::{Col, F, I};
+            use super::{merge_of, Col, F, I};
             mod ix {
                 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
                 pub enum I { $($name),* }
             }
             $(pub const $name: usize = ix::I::$name as usize;)*
-            pub const COLS: &[Col] = &[$(Col { name: stringify!($name), int: $int }),*];
+            pub const COLS: &[Col] = &[$(Col { name: stringify!($name), int: $int, kind: merge_of(stringify!($name)) }),*];
             pub const N: usize = COLS.len();
         }
     };
@@ -214,7 +224,7 @@ pub fn merge(cols: &[Col], into: &mut [f64], other: &[f64]) {
             into[i] = v;
             continue;
         }
-        into[i] = match c.merge() {
+        into[i] = match c.kind {
             Merge::Sum => old + v,
             Merge::Min => {
                 if v < old {

@@ -12,13 +12,12 @@
 
 use crate::kernel::{Batch, Keyed, Row, SysRow, Totals};
 use crate::schema::{cpu, device, exposure, lpar, system, user, Col};
-use arrow_array::builder::{Float64Builder, Int64Builder};
 use arrow_array::{
     ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray, TimestampMicrosecondArray,
     UInt64Array,
 };
+use arrow_buffer::NullBuffer;
 use arrow_schema::{ArrowError, DataType, Field, Schema, TimeUnit};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The entity tables, in this order.
@@ -87,32 +86,34 @@ pub fn schema(entity: &str, per_interval: bool) -> Arc<Schema> {
 }
 
 fn value_arrays<'a>(cols: &[Col], rows: impl Iterator<Item = &'a [f64]> + Clone) -> Vec<ArrayRef> {
+    // Rows are read once, in order, into one vector per column (the rows
+    // are wide: reading them column by column would stride through memory).
     let n = rows.clone().count();
+    let mut vals: Vec<Vec<f64>> = (0..cols.len()).map(|_| Vec::with_capacity(n)).collect();
+    for r in rows {
+        for (v, x) in vals.iter_mut().zip(r) {
+            v.push(*x);
+        }
+    }
     cols.iter()
-        .enumerate()
-        .map(|(i, c)| -> ArrayRef {
+        .zip(vals)
+        .map(|(c, v)| -> ArrayRef {
+            let nulls = v
+                .iter()
+                .any(|x| x.is_nan())
+                .then(|| NullBuffer::from_iter(v.iter().map(|x| !x.is_nan())));
             if c.int {
-                let mut b = Int64Builder::with_capacity(n);
-                for r in rows.clone() {
-                    let v = r[i];
-                    if v.is_nan() {
-                        b.append_null()
-                    } else {
-                        b.append_value(v as i64)
-                    }
-                }
-                Arc::new(b.finish())
+                let ints: Vec<i64> = v
+                    .iter()
+                    .map(|x| if x.is_nan() { 0 } else { *x as i64 })
+                    .collect();
+                Arc::new(Int64Array::new(ints.into(), nulls))
             } else {
-                let mut b = Float64Builder::with_capacity(n);
-                for r in rows.clone() {
-                    let v = r[i];
-                    if v.is_nan() {
-                        b.append_null()
-                    } else {
-                        b.append_value(v)
-                    }
-                }
-                Arc::new(b.finish())
+                let fl: Vec<f64> = v
+                    .iter()
+                    .map(|x| if x.is_nan() { 0.0 } else { *x })
+                    .collect();
+                Arc::new(Float64Array::new(fl.into(), nulls))
             }
         })
         .collect()
@@ -173,10 +174,26 @@ impl KeyCols for (String, Option<i64>) {
     }
 }
 
+/// Start and end (local µs) of the intervals of a batch, by interval index
+/// (the batch's intervals are consecutive).
+struct Times {
+    first: u64,
+    t: Vec<(i64, i64)>,
+}
+
+impl Times {
+    #[inline]
+    fn get(&self, interval: &u64) -> Option<&(i64, i64)> {
+        interval
+            .checked_sub(self.first)
+            .and_then(|i| self.t.get(i as usize))
+    }
+}
+
 fn interval_batch<K: KeyCols, const N: usize>(
     entity: &str,
     rows: &[Row<K, N>],
-    times: &HashMap<u64, (i64, i64)>,
+    times: &Times,
 ) -> Result<RecordBatch, ArrowError> {
     let mut cols: Vec<ArrayRef> = vec![
         Arc::new(UInt64Array::from(
@@ -231,11 +248,16 @@ fn flags_array(flags: impl Iterator<Item = u8>) -> ArrayRef {
 
 /// The per-interval batches of `b`, one per entity in [`ENTITIES`] order.
 pub fn interval_batches(b: &Batch, users: &[String]) -> Result<Vec<RecordBatch>, ArrowError> {
-    let times: HashMap<u64, (i64, i64)> = b
+    let first = b.system.first().map_or(0, |r| r.index);
+    debug_assert!(b
         .system
         .iter()
-        .map(|r| (r.index, (r.start_us, r.end_us)))
-        .collect();
+        .enumerate()
+        .all(|(i, r)| r.index == first + i as u64));
+    let times = Times {
+        first,
+        t: b.system.iter().map(|r| (r.start_us, r.end_us)).collect(),
+    };
     Ok(vec![
         system_batch(&b.system)?,
         interval_batch("cpu", &b.cpu, &times)?,

@@ -34,6 +34,8 @@ pub use layout::{
     decode_field_ref, lookup, FieldDef, FieldType, RecordDecoder, RecordLayout, Release, Value,
     ValueRef,
 };
-pub use reader::{Damage, DamageKind, FatalError, Reader, RecordRef, Stats, TypeCounts};
+pub use reader::{
+    Damage, DamageKind, FatalError, Reader, RecordRef, Stats, TypeCounts, WholeBytes,
+};
 pub use segment::{Segment, SegmentStart, SegmentTracker};
 pub use writer::{MonwriteWriter, RecordSet, WriteError};

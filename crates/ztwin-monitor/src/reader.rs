@@ -335,10 +335,17 @@ impl std::fmt::Debug for TypeCounts {
     }
 }
 
-/// Fixed-size window over a seekable source, read in 1 MiB steps.
+/// The bytes of a whole source held in memory by the caller (for example a
+/// memory-mapped file, `ztwin-py`): the reader takes its blocks from them
+/// without copying ([`Reader::from_whole`]).
+pub type WholeBytes = Box<dyn AsRef<[u8]> + Send + Sync>;
+
+/// Fixed-size window over a seekable source, read in 1 MiB steps (or the
+/// whole source in memory).
 struct Blocks<R> {
     src: R,
     buf: Vec<u8>,
+    whole: Option<WholeBytes>,
     first: u64,
     count: usize,
     /// Whole blocks in the source.
@@ -357,6 +364,7 @@ impl<R: Read + Seek> Blocks<R> {
             Blocks {
                 src,
                 buf: vec![0u8; WINDOW_BLOCKS * FRAME],
+                whole: None,
                 first: 0,
                 count: 0,
                 total: len / FRAME as u64,
@@ -367,12 +375,29 @@ impl<R: Read + Seek> Blocks<R> {
         ))
     }
 
+    fn from_whole(src: R, whole: WholeBytes) -> (Blocks<R>, u64) {
+        let len = whole.as_ref().as_ref().len() as u64;
+        (
+            Blocks {
+                src,
+                buf: Vec::new(),
+                whole: Some(whole),
+                first: 0,
+                count: 0,
+                total: len / FRAME as u64,
+                pos: 0,
+                side: Vec::new(),
+            },
+            len,
+        )
+    }
+
     /// Block `idx`, or `None` past the last whole block.
     fn get(&mut self, idx: u64) -> io::Result<Option<&[u8; FRAME]>> {
         if idx >= self.total {
             return Ok(None);
         }
-        if idx < self.first || idx >= self.first + self.count as u64 {
+        if self.whole.is_none() && (idx < self.first || idx >= self.first + self.count as u64) {
             let n = (self.total - idx).min(WINDOW_BLOCKS as u64) as usize;
             if idx * FRAME as u64 != self.pos {
                 self.src.seek(SeekFrom::Start(idx * FRAME as u64))?;
@@ -388,6 +413,12 @@ impl<R: Read + Seek> Blocks<R> {
     /// Block `idx`, already in the window (after a successful [`Blocks::get`]).
     #[inline]
     fn block(&self, idx: u64) -> &[u8; FRAME] {
+        if let Some(w) = &self.whole {
+            let o = idx as usize * FRAME;
+            return w.as_ref().as_ref()[o..o + FRAME]
+                .try_into()
+                .expect("one block");
+        }
         let o = (idx - self.first) as usize * FRAME;
         self.buf[o..o + FRAME].try_into().expect("one block")
     }
@@ -397,6 +428,9 @@ impl<R: Read + Seek> Blocks<R> {
     fn ensure(&mut self, from: u64, to: u64) -> io::Result<bool> {
         if to > self.total * FRAME as u64 {
             return Ok(false);
+        }
+        if self.whole.is_some() {
+            return Ok(true);
         }
         let (lo, hi) = (
             self.first * FRAME as u64,
@@ -415,6 +449,9 @@ impl<R: Read + Seek> Blocks<R> {
     fn peek(&mut self, from: u64, to: u64) -> io::Result<Option<&[u8]>> {
         if to > self.total * FRAME as u64 {
             return Ok(None);
+        }
+        if let Some(w) = &self.whole {
+            return Ok(Some(&w.as_ref().as_ref()[from as usize..to as usize]));
         }
         let (lo, hi) = (
             self.first * FRAME as u64,
@@ -436,6 +473,9 @@ impl<R: Read + Seek> Blocks<R> {
     /// [`Blocks::ensure`]).
     #[inline]
     fn slice(&self, from: u64, to: u64) -> &[u8] {
+        if let Some(w) = &self.whole {
+            return &w.as_ref().as_ref()[from as usize..to as usize];
+        }
         let base = self.first * FRAME as u64;
         &self.buf[(from - base) as usize..(to - base) as usize]
     }
@@ -501,6 +541,16 @@ impl Reader<io::BufReader<File>> {
     }
 }
 
+impl Reader<io::Empty> {
+    /// A reader over a whole file already in memory (a memory map): blocks
+    /// are taken from `data` without copying. The same records, statistics
+    /// and errors as [`Reader::with_options`] over the same bytes.
+    pub fn from_whole(data: WholeBytes, opts: ReadOptions) -> Result<Self, FatalError> {
+        let (blocks, len) = Blocks::from_whole(io::empty(), data);
+        Reader::with_blocks(blocks, len, opts)
+    }
+}
+
 /// The number of records in `bytes` (the rest of a DCSS frame from a record's
 /// start) when they read as a consistent chain, else `None`: every header
 /// valid with a domain of 0 to 10, the chain ending exactly at the end, at an
@@ -553,6 +603,10 @@ impl<R: Read + Seek> Reader<R> {
             offset: 0,
             reason: format!("cannot read: {e}"),
         })?;
+        Reader::with_blocks(blocks, len, opts)
+    }
+
+    fn with_blocks(blocks: Blocks<R>, len: u64, opts: ReadOptions) -> Result<Self, FatalError> {
         let (release, source) = match opts.release {
             Some(r) => (r, ReleaseSource::Override),
             None => (DEFAULT_RELEASE, ReleaseSource::Default),

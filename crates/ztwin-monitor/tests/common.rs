@@ -48,9 +48,31 @@ pub fn sample_file(intervals: u32) -> Vec<u8> {
 /// One record as read: (offset, domain, record, record bytes).
 pub type ReadRecord = (u64, u8, u16, Vec<u8>);
 
-/// Read all records of `bytes`: (offset, domain, record, record bytes) and stats.
+/// Read all records of `bytes`: (offset, domain, record, record bytes) and
+/// stats. The bytes are read twice, through a seekable source and as a
+/// whole in memory ([`Reader::from_whole`], the memory-mapped path), and both
+/// must give the same records, statistics and errors.
 pub fn read_all(bytes: &[u8]) -> Result<(Vec<ReadRecord>, Stats), ztwin_monitor::FatalError> {
-    let mut r = Reader::new(Cursor::new(bytes))?;
+    let a = drain(Reader::new(Cursor::new(bytes)));
+    let b = drain(Reader::from_whole(
+        Box::new(bytes.to_vec()),
+        ztwin_monitor::reader::ReadOptions::default(),
+    ));
+    match (&a, &b) {
+        (Ok((ra, sa)), Ok((rb, sb))) => {
+            assert!(ra == rb, "the whole-bytes reader gave other records");
+            assert_eq!(format!("{sa:?}"), format!("{sb:?}"));
+        }
+        (Err(ea), Err(eb)) => assert_eq!((ea.offset, &ea.reason), (eb.offset, &eb.reason)),
+        _ => panic!("the readers disagree: {:?} / {:?}", a.is_ok(), b.is_ok()),
+    }
+    a
+}
+
+fn drain<R: std::io::Read + std::io::Seek>(
+    r: Result<Reader<R>, ztwin_monitor::FatalError>,
+) -> Result<(Vec<ReadRecord>, Stats), ztwin_monitor::FatalError> {
+    let mut r = r?;
     let mut out = Vec::new();
     while let Some(rec) = r.next_record()? {
         out.push((

@@ -4,7 +4,9 @@
 //! polars and DuckDB take them without a copy.
 
 use crate::errors::fatal;
-use crate::reader::{open, read_options, record_dict, stats_dict, FileReader};
+use crate::reader::{
+    open_mapped, read_options, record_dict, stats_dict, KernelReader, PageRelease,
+};
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchIterator};
 use arrow_schema::{ArrowError, SchemaRef};
@@ -129,10 +131,46 @@ fn kept_dict<'py>(py: Python<'py>, k: &KeptRecord) -> PyResult<Option<Bound<'py,
     record_dict(py, &r).map(Some)
 }
 
+/// Feed records to the kernel until `target` intervals are complete (true)
+/// or the file or the window ends (false).
+fn drive<R: std::io::Read + std::io::Seek>(
+    reader: &mut ztwin_monitor::Reader<R>,
+    kernel: &mut Kernel,
+    target: u64,
+    mut release: Option<&mut PageRelease>,
+) -> Result<bool, ztwin_monitor::FatalError> {
+    while let Some(r) = reader.next_record()? {
+        if let Some(rel) = release.as_deref_mut() {
+            rel.at(r.offset);
+        }
+        if !kernel.record(&r) {
+            return Ok(false);
+        }
+        if kernel.intervals() >= target {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Read the remaining records without looking at them (the reader's
+/// statistics, segments included, then cover the whole file).
+fn drain<R: std::io::Read + std::io::Seek>(
+    reader: &mut ztwin_monitor::Reader<R>,
+    mut release: Option<&mut PageRelease>,
+) -> Result<(), ztwin_monitor::FatalError> {
+    while let Some(r) = reader.next_record()? {
+        if let Some(rel) = release.as_deref_mut() {
+            rel.at(r.offset);
+        }
+    }
+    Ok(())
+}
+
 /// One pass of the interval kernel over a MONWRITE file, in steps.
 #[pyclass(module = "ztwin._native")]
 pub struct IntervalKernel {
-    reader: FileReader,
+    reader: KernelReader,
     kernel: Kernel,
     done: bool,
 }
@@ -164,7 +202,7 @@ impl IntervalKernel {
             ranges,
         };
         Ok(IntervalKernel {
-            reader: open(py, &path, read)?,
+            reader: open_mapped(py, &path, read)?,
             kernel: Kernel::new(opts),
             done: false,
         })
@@ -184,16 +222,9 @@ impl IntervalKernel {
         } else {
             kernel.intervals() + max_intervals
         };
-        let res = py.detach(|| -> Result<bool, ztwin_monitor::FatalError> {
-            while let Some(r) = reader.next_record()? {
-                if !kernel.record(&r) {
-                    return Ok(false);
-                }
-                if kernel.intervals() >= target {
-                    return Ok(true);
-                }
-            }
-            Ok(false)
+        let res = py.detach(|| match reader {
+            KernelReader::Mapped(r, release) => drive(r, kernel, target, Some(release)),
+            KernelReader::Buffered(r) => drive(r, kernel, target, None),
         });
         match res {
             Ok(true) => Ok(true),
@@ -237,11 +268,31 @@ impl IntervalKernel {
 
     /// The reader's statistics so far (as `Reader.stats()`).
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        stats_dict(py, &self.reader.stats)
+        stats_dict(py, self.reader.stats())
+    }
+
+    /// Read the rest of the file without aggregating (after the kernel is
+    /// done: the window ended before the file) and return the statistics of
+    /// the whole file, so that its segments are known without a second pass
+    /// over the part already read. A fatal error raises `MonwriteError`.
+    fn scan_rest<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        if !self.done {
+            return Err(PyRuntimeError::new_err(
+                "scan_rest() before the kernel finished (step() returned False)",
+            ));
+        }
+        let reader = &mut self.reader;
+        let res = py.detach(|| match reader {
+            KernelReader::Mapped(r, release) => drain(r, Some(release)),
+            KernelReader::Buffered(r) => drain(r, None),
+        });
+        res.map_err(|e| fatal(py, &e))?;
+        stats_dict(py, self.reader.stats())
     }
 
     /// What the kernel learnt besides the sums (see `_native.pyi`).
-    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    fn info<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.kernel.info.resolve();
         let i = &self.kernel.info;
         let d = PyDict::new(py);
         let config = PyList::empty(py);

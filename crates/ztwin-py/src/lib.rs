@@ -19,6 +19,7 @@ mod dump;
 mod errors;
 mod layouts;
 mod reader;
+mod rows;
 mod twin;
 mod writer;
 
@@ -43,6 +44,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert::ebcdic_encode, m)?)?;
     m.add_function(wrap_pyfunction!(layouts::layouts, m)?)?;
     m.add_function(wrap_pyfunction!(columns::read_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(rows::format_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(rows::fold_by_keys, m)?)?;
     m.add_function(wrap_pyfunction!(reader::scan, m)?)?;
     m.add("ScenarioError", m.py().get_type::<twin::ScenarioError>())?;
     m.add(

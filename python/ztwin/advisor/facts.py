@@ -256,8 +256,8 @@ def _interval_figures(
 def figure_sink(store: FigureStore) -> Callable[[Mapping[str, Any]], None]:
     """A ``collect(..., sink=)`` callback that turns each step's per-interval
     tables into figures and writes them to ``store`` (nothing kept in memory)."""
-    from ztwin.reports.core import _series as table_series
     from ztwin.reports.core import _table
+    from ztwin.reports.store import series_of as table_series
 
     def sink(tables: Mapping[str, Any]) -> None:
         t = {k: _table(tables[k]) for k in ("user", "device", "exposure")}

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ztwin.monitor import MonwriteError, damage_text
-from ztwin.reports import REPORTS, ReportError, Window, build_from, collect, resolve_names, spec
-from ztwin.reports.core import implausible_text
+from ztwin.reports import REPORTS, ReportError, Window, build_from, resolve_names, spec
+from ztwin.reports.core import collect_file, implausible_text
 from ztwin.safeout import OutputDir, OutputError, OutputFile
-from ztwin.segments import SegmentError, choose
+from ztwin.segments import SegmentError
 
 if TYPE_CHECKING:
     from ztwin.reports.model import Report
@@ -92,12 +92,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     users = [u.upper() for u in args.users] if args.users else None
     needs_logs = any(spec(n).user_logs for n in names)
     try:
-        plan = choose(path, system=args.system, segment=args.segment)
-        for note in plan.notes:
-            print(f"ztwin report: note: {note}", file=sys.stderr)
-        iv = collect(
-            path, args.start, args.end, users=set(users) if users and needs_logs else None, segments=plan.ranges
-        )
+        # one read of the file (a file of several collections is read again as chosen)
+        iv = collect_file(path, args.start, args.end, system=args.system, segment=args.segment,
+                          users=set(users) if users and needs_logs else None,
+                          note=lambda n: print(f"ztwin report: note: {n}", file=sys.stderr))  # fmt: skip
     except SegmentError as e:
         return _error(str(e))
     except MonwriteError as e:

@@ -558,15 +558,17 @@ class Intervals:
     path: str
     config: Config
     window: Window
-    intervals: list[SysInterval] = field(default_factory=list)
+    #: A list, or (from the kernel or a database) an IntervalSeq over Arrow batches.
+    intervals: Any = field(default_factory=list)
     cpus: dict[int, Raw] = field(default_factory=dict)
     users: dict[str, Raw] = field(default_factory=dict)
     devices: dict[int, Raw] = field(default_factory=dict)
     exposures: dict[int, Raw] = field(default_factory=dict)
     lpar: dict[tuple[str, int], Raw] = field(default_factory=dict)
-    user_series: dict[str, list[tuple[int, Raw]]] = field(default_factory=dict)
-    device_series: dict[int, list[tuple[int, Raw]]] = field(default_factory=dict)
-    exposure_series: dict[int, list[tuple[int, Raw]]] = field(default_factory=dict)
+    #: dicts, or (from the kernel or a database) SeriesMaps over Arrow batches.
+    user_series: Mapping[str, list[tuple[int, Raw]]] = field(default_factory=dict)
+    device_series: Mapping[int, list[tuple[int, Raw]]] = field(default_factory=dict)
+    exposure_series: Mapping[int, list[tuple[int, Raw]]] = field(default_factory=dict)
     #: Last seen attributes per device / exposure (volser, flags, type).
     device_info: dict[int, dict[str, Any]] = field(default_factory=dict)
     exposure_info: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -587,22 +589,44 @@ class Intervals:
 
     @property
     def start(self) -> datetime | None:
+        from ztwin.reports.store import IntervalSeq
+
+        if isinstance(self.intervals, IntervalSeq):
+            return self.intervals.time(0, "start") if self.intervals else None
         return self.intervals[0].start if self.intervals else None
 
     @property
     def end(self) -> datetime | None:
+        from ztwin.reports.store import IntervalSeq
+
+        if isinstance(self.intervals, IntervalSeq):
+            return self.intervals.time(-1, "end") if self.intervals else None
         return self.intervals[-1].end if self.intervals else None
 
     def total(self) -> Raw:
         """System sums over the window (computed once; do not modify)."""
         n = len(self.intervals)
         if self._total is None or self._total[0] != n:
-            self._total = (n, merged(iv.raw for iv in self.intervals))
+            from ztwin.reports.store import IntervalSeq, fold, value_names
+
+            seq = self.intervals
+            if isinstance(seq, IntervalSeq) and seq.system.schema is not None:
+                names = value_names(seq.system.schema)
+                self._total = (n, fold((b for _, b in _sums_of(seq)), names))
+            else:
+                self._total = (n, merged(iv.raw for iv in seq))
         return self._total[1]
 
     def total_metrics(self) -> dict[str, Any]:
         """``metrics.system_metrics`` of the window (a new dict each call)."""
         return system_metrics(self.total()) if self.intervals else {}
+
+def _sums_of(seq: Any) -> Iterator[tuple[int, Any]]:
+    from ztwin.reports.store import Sums, f64
+
+    for off, b in seq.system.batches():
+        yield off, Sums(b.num_rows, lambda k, b=b: f64(b, k))
+
 
 #: Device classes that are DASD (RDEVCLAS X'04').
 DASD_CLASS = 0x04
@@ -737,35 +761,14 @@ def _spec(t: TimeSpec | None) -> tuple[str, int] | None:
 
 
 def _table(obj: Any) -> Any:
+    """An Arrow table from a table or an object with ``__arrow_c_stream__``
+    (through a stream reader: ``pa.table()`` would import pandas to check
+    for a DataFrame)."""
     import pyarrow as pa
 
-    return pa.table(obj)
-
-
-def _vstart(t: Any) -> int:
-    """Where the sums start in a per-interval table (after its ``flags``)."""
-    return int(t.column_names.index("flags")) + 1
-
-
-def _compact_rows(t: Any, schema: str) -> list[CompactRaw]:
-    """Each row of a per-interval table (its sums) as a CompactRaw of floats."""
-    import numpy as np
-
-    names = t.column_names[_vstart(t):]
-    n = t.num_rows
-    if n == 0:
-        return []
-    sch = SCHEMAS[schema]
-    pos = [sch.pos(k) for k in names]
-    mat = np.full((n, max(pos) + 1), np.nan)
-    for j, k in zip(pos, names, strict=True):
-        mat[:, j] = t.column(k).to_numpy(zero_copy_only=False).astype(np.float64, copy=False)
-    out = []
-    for i in range(n):
-        a = array("d")
-        a.frombytes(mat[i].tobytes())
-        out.append(CompactRaw.wrap(a, schema))
-    return out
+    if isinstance(obj, pa.Table):
+        return obj
+    return pa.RecordBatchReader.from_stream(obj).read_all()
 
 
 def _totals(t: Any, keys: int) -> list[tuple[Any, Raw]]:
@@ -779,19 +782,6 @@ def _totals(t: Any, keys: int) -> list[tuple[Any, Raw]]:
     return out
 
 
-def _series(t: Any, key_cols: list[str], schema: str) -> dict[Any, list[tuple[int, Raw]]]:
-    out: dict[Any, list[tuple[int, Raw]]] = {}
-    if t.num_rows == 0:
-        return out
-    raws = _compact_rows(t, schema)
-    idx = t.column("interval").to_pylist()
-    keys = list(zip(*(t.column(k).to_pylist() for k in key_cols), strict=True))
-    for i, raw in enumerate(raws):
-        k = keys[i][0] if len(key_cols) == 1 else keys[i]
-        out.setdefault(k, []).append((idx[i], raw))  # type: ignore[arg-type]
-    return out
-
-
 def from_tables(iv: Intervals, tables: Mapping[str, Any], totals: Mapping[str, Any] | None, info: Mapping[str, Any],
                 *, detail: bool = True, series: bool = True) -> Intervals:
     """Fill ``iv`` from the kernel's (or the history database's) tables.
@@ -799,7 +789,7 @@ def from_tables(iv: Intervals, tables: Mapping[str, Any], totals: Mapping[str, A
     ``tables`` are the per-interval tables by entity (Arrow tables or objects
     with ``__arrow_c_stream__``), ``totals`` the window totals (computed from
     ``tables`` when None), ``info`` what the kernel learnt besides the sums.
-    ``detail`` also fills each interval's per-CPU and per-logical-CPU sums,
+    ``detail`` also keeps each interval's per-CPU and per-logical-CPU sums,
     ``series`` the per-interval sums of the users, devices and exposures in
     ``tables`` (the window totals are always filled).
     """
@@ -813,33 +803,42 @@ def from_tables(iv: Intervals, tables: Mapping[str, Any], totals: Mapping[str, A
     return iv
 
 
+#: Per-key series: (Intervals attribute, entity, key columns).
+SERIES = (("user_series", "user", ["userid"]), ("device_series", "device", ["devno"]),
+          ("exposure_series", "exposure", ["devno"]))  # fmt: skip
+
+
 def add_intervals(iv: Intervals, tables: Mapping[str, Any], *, detail: bool, series: bool) -> None:
-    """Append the intervals of one step of per-interval tables to ``iv``."""
-    t = {k: _table(v) for k, v in tables.items()}
-    sys_t = t["system"]
-    raws = _compact_rows(sys_t, "system")
-    idx = sys_t.column("interval").to_pylist()
-    starts = sys_t.column("start").to_pylist()
-    ends = sys_t.column("end").to_pylist()
-    s_tod = sys_t.column("start_tod").to_pylist()
-    e_tod = sys_t.column("end_tod").to_pylist()
-    secs = sys_t.column("seconds").to_pylist()
-    base = len(iv.intervals)
-    for i in range(len(raws)):
-        assert idx[i] == base + i, "intervals out of order"
-        iv.intervals.append(SysInterval(idx[i], s_tod[i], e_tod[i], starts[i], ends[i], secs[i], raws[i]))  # type: ignore[arg-type]
-    if detail:
-        for (k, cpu), raw in zip(_keyed_rows(t["cpu"], ["cpu"]), _compact_rows(t["cpu"], "cpu"), strict=True):
-            iv.intervals[k].cpus[cpu] = raw  # type: ignore[assignment]
-        for (k, key), raw in zip(_keyed_rows(t["lpar"], ["partition", "cpu"]),
-                                 _compact_rows(t["lpar"], "lpar"), strict=True):  # fmt: skip
-            iv.intervals[k].lpar[key] = raw  # type: ignore[assignment]
+    """Append the intervals of one step of per-interval tables to ``iv``.
+
+    The rows stay Arrow record batches (:mod:`ztwin.reports.store`; spilled
+    to a temporary file beyond a memory budget): ``iv.intervals`` and the
+    series make Python objects only when they are read."""
+    from ztwin.reports.store import ColumnStore, IntervalSeq, SeriesMap
+
+    seq = iv.intervals
+    if not isinstance(seq, IntervalSeq):
+        if len(seq):
+            raise ValueError("cannot add kernel tables to Intervals built from objects")
+        seq = iv.intervals = IntervalSeq(ColumnStore(), ColumnStore() if detail else None,
+                                         ColumnStore() if detail else None)  # fmt: skip
+        if series:
+            for attr, ent, keys in SERIES:
+                setattr(iv, attr, SeriesMap(ColumnStore(), keys, ent))
+    sys_t = _table(tables["system"])
+    if sys_t.num_rows:
+        first = sys_t.column("interval")[0].as_py()
+        assert first == len(seq), "intervals out of order"
+    seq.system.extend(sys_t)
+    if detail and seq.cpu is not None and seq.lpar is not None:
+        seq.cpu.extend(_table(tables["cpu"]))
+        seq.lpar.extend(_table(tables["lpar"]))
     if series:
-        for name, ent, keys in (("user_series", "user", ["userid"]), ("device_series", "device", ["devno"]),
-                                ("exposure_series", "exposure", ["devno"])):  # fmt: skip
-            into = getattr(iv, name)
-            for key, items in _series(t[ent], keys, ent).items():
-                into.setdefault(key, []).extend(items)
+        for attr, ent, _keys in SERIES:
+            m = getattr(iv, attr)
+            if isinstance(m, SeriesMap):
+                m.store.extend(_table(tables[ent]))
+                m._order = None
 
 
 def finish(iv: Intervals, totals: Mapping[str, Any], info: Mapping[str, Any]) -> None:
@@ -889,12 +888,39 @@ def finish(iv: Intervals, totals: Mapping[str, Any], info: Mapping[str, Any]) ->
             u.vcpus = round(t["vcpu_seconds"] / t["seconds"])
 
 
-def _keyed_rows(t: Any, key_cols: list[str]) -> list[tuple[int, Any]]:
-    idx = t.column("interval").to_pylist()
-    cols = [t.column(k).to_pylist() for k in key_cols]
-    if len(cols) == 1:
-        return list(zip(idx, cols[0], strict=True))
-    return list(zip(idx, zip(*cols, strict=True), strict=True))
+def collect_file(
+    path: StrPath,
+    start: str | None = None,
+    end: str | None = None,
+    *,
+    system: str | None = None,
+    segment: int | None = None,
+    users: Selection = None,
+    devices: Selection = None,
+    exposures: Selection = None,
+    note: Callable[[str], None] | None = None,
+) -> Intervals:
+    """:func:`collect` over the collections :func:`ztwin.segments.choose`
+    picks for ``system``/``segment``; ``note`` is called with each of the
+    plan's notes before the collections are read.
+
+    Without ``system`` and ``segment`` most files hold one collection, which
+    ``choose`` would read whole: then the file is read once, the kernel's own
+    reader telling its segments (the part after the window is read without
+    aggregating), instead of a separate scan first. A file of several
+    collections is then read again as ``choose`` plans it, so the result,
+    the errors and the notes are the same either way. Raises as ``choose``
+    and ``collect`` do."""
+    from ztwin.segments import choose
+
+    if system is None and segment is None:
+        iv = _collect(path, start, end, users=users, devices=devices, exposures=exposures, one_collection=True)
+        if iv is not None:
+            return iv
+    plan = choose(path, system=system, segment=segment)
+    for n in plan.notes if note is not None else ():
+        note(n)
+    return collect(path, start, end, users=users, devices=devices, exposures=exposures, segments=plan.ranges)
 
 
 def collect(
@@ -928,6 +954,27 @@ def collect(
     which hands its tables over as Arrow data; this builds the
     :class:`Intervals` the reports and the advisor read.
     """
+    iv = _collect(path, start, end, users=users, devices=devices, exposures=exposures, segments=segments, sink=sink,
+                  step=step)  # fmt: skip
+    assert iv is not None
+    return iv
+
+
+def _collect(
+    path: StrPath,
+    start: str | None,
+    end: str | None,
+    *,
+    users: Selection,
+    devices: Selection,
+    exposures: Selection,
+    segments: list[tuple[int, int]] | None = None,
+    sink: Callable[[Mapping[str, Any]], None] | None = None,
+    step: int | None = None,
+    one_collection: bool = False,
+) -> Intervals | None:
+    """:func:`collect`; with ``one_collection`` (and no ``segments``) None
+    when the whole file turns out to hold other than one collection."""
     from ztwin._native import IntervalKernel
 
     window = Window.parse(start, end)
@@ -954,12 +1001,17 @@ def collect(
         add_intervals(iv, tables, detail=detail, series=sink is None)
         if sink is not None:
             sink(tables)
+    stats = k.stats()
+    if one_collection:
+        whole = k.scan_rest()
+        if whole["segment_count"] != 1 or len(whole["segments"]) != 1:
+            return None
     info = k.info()
     if info["window_error"]:
         assert window.start is not None and window.end is not None
         raise ReportError(f"--from {window.start.text} is not before --to {window.end.text}")
     finish(iv, k.totals(), info)
-    iv.stats = k.stats()
+    iv.stats = stats
     return iv
 
 

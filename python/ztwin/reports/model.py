@@ -28,19 +28,72 @@ class Chart:
     unit: str = ""
 
 
-class LazyRows(Sequence[dict[str, Any]]):
-    """Rows computed when read: ``head`` rows, then ``fn(item)`` per item.
+@dataclass(frozen=True)
+class Times:
+    """A column of local times (microseconds since 1970) in a :class:`RowChunk`."""
 
-    The by-time reports use it so that a long file's rows are never all held
-    at once: writers stream them, ``list(rows)`` materializes them."""
+    us: Any
 
-    def __init__(self, head: list[dict[str, Any]], items: Sequence[Any], fn: Callable[[Any], dict[str, Any]]) -> None:
+
+@dataclass
+class RowChunk:
+    """``n`` consecutive rows as columns: per key a float64 numpy array (NaN
+    for None), :class:`Times`, or one value every row has. Writers render a
+    chunk natively (``ztwin._native.format_rows``), the same text the rows
+    as dicts give."""
+
+    n: int
+    cols: dict[str, Any]
+
+    def constant(self, key: str) -> tuple[bool, Any]:
+        """(True, value) when every row has the same value of ``key``."""
+        v = self.cols.get(key)
+        if isinstance(v, Times) or _is_array(v):
+            return False, None
+        return True, v
+
+    def dicts(self) -> Iterator[dict[str, Any]]:
+        from ztwin.reports.core import local_from_us
+
+        names = list(self.cols)
+        lists: list[Any] = []
+        for k in names:
+            v = self.cols[k]
+            if isinstance(v, Times):
+                lists.append([local_from_us(x) for x in v.us.tolist()])
+            elif _is_array(v):
+                lists.append([None if x != x else x for x in v.tolist()])
+            else:
+                lists.append(None)
+        consts = {k: self.cols[k] for k, col in zip(names, lists, strict=True) if col is None}
+        for i in range(self.n):
+            yield {k: (consts[k] if col is None else col[i]) for k, col in zip(names, lists, strict=True)}
+
+
+def _is_array(v: Any) -> bool:
+    return hasattr(v, "dtype") and hasattr(v, "shape")
+
+
+class ColumnRows(Sequence[dict[str, Any]]):
+    """Rows computed when read: ``head`` rows (dicts), then the rows of the
+    :class:`RowChunk` objects ``chunks()`` yields (a by-time report's
+    intervals, computed a batch at a time). Writers stream the chunks as
+    columns; reading the rows as dicts works too (``list(rows)``)."""
+
+    def __init__(self, head: list[dict[str, Any]], chunks: Callable[[], Iterator[RowChunk]]) -> None:
         self.head = head
-        self.items = items
-        self.fn = fn
+        self.chunks = chunks
+        self._n: int | None = None
+
+    def blocks(self) -> Iterator[list[dict[str, Any]] | RowChunk]:
+        if self.head:
+            yield self.head
+        yield from self.chunks()
 
     def __len__(self) -> int:
-        return len(self.head) + len(self.items)
+        if self._n is None:
+            self._n = len(self.head) + sum(c.n for c in self.chunks())
+        return self._n
 
     @overload
     def __getitem__(self, i: int) -> dict[str, Any]: ...
@@ -51,16 +104,20 @@ class LazyRows(Sequence[dict[str, Any]]):
             return [self[j] for j in range(*i.indices(len(self)))]
         if i < 0:
             i += len(self)
-        if not 0 <= i < len(self):
+        if i < 0:
             raise IndexError(i)
-        n = len(self.head)
-        return self.head[i] if i < n else self.fn(self.items[i - n])
+        if i < len(self.head):
+            return self.head[i]
+        i -= len(self.head)
+        for c in self.chunks():
+            if i < c.n:
+                return next(itertools.islice(c.dicts(), i, None))
+            i -= c.n
+        raise IndexError(i)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        yield from self.head
-        fn = self.fn
-        for x in self.items:
-            yield fn(x)
+        for b in self.blocks():
+            yield from (b.dicts() if isinstance(b, RowChunk) else b)
 
 
 class ChainRows(Sequence[dict[str, Any]]):
@@ -68,6 +125,13 @@ class ChainRows(Sequence[dict[str, Any]]):
 
     def __init__(self, parts: Sequence[Sequence[dict[str, Any]]]) -> None:
         self.parts = parts
+
+    def blocks(self) -> Iterator[Sequence[dict[str, Any]] | RowChunk]:
+        for p in self.parts:
+            if isinstance(p, ColumnRows | ChainRows):
+                yield from p.blocks()
+            else:
+                yield p
 
     def __len__(self) -> int:
         return sum(len(p) for p in self.parts)
@@ -160,15 +224,34 @@ class Report:
             out[k] = _json_value(v, cfg)
         return out
 
+    def row_blocks(self) -> Iterator[Sequence[dict[str, Any]] | RowChunk]:
+        """The rows as blocks: lists of dicts, and :class:`RowChunk` columns."""
+        rows = self.rows
+        if isinstance(rows, ColumnRows | ChainRows):
+            yield from rows.blocks()
+        else:
+            yield rows
+
     def write_json(self, out: TextIO) -> None:
         """The JSON object on one line, rows streamed."""
         cfg = self.config
         head = json.dumps(self._header_dict(), ensure_ascii=False)
         out.write(head[:-1] + ', "rows": [')
-        for i, r in enumerate(self.public_rows()):
-            if i:
-                out.write(", ")
-            out.write(json.dumps({k: _json_value(v, cfg) for k, v in r.items()}, ensure_ascii=False, allow_nan=False))
+        keys = self.keys
+        first = True
+        for block in self.row_blocks():
+            if isinstance(block, RowChunk):
+                text = _render(block, "json", keys, cfg)
+                if text:
+                    out.write(text if first else ", " + text)
+                    first = False
+                continue
+            for r in block:
+                if not first:
+                    out.write(", ")
+                first = False
+                out.write(json.dumps({k: _json_value(r.get(k), cfg) for k in keys}, ensure_ascii=False,
+                                     allow_nan=False))  # fmt: skip
         out.write("]")
         for k, v in self.extra.items():
             out.write(f", {json.dumps(k)}: {json.dumps(_json_value(v, cfg), ensure_ascii=False, allow_nan=False)}")
@@ -183,8 +266,12 @@ class Report:
         w = csv.writer(out, lineterminator="\n")
         w.writerow(self.keys)
         cfg = self.config
-        for r in self.public_rows():
-            w.writerow(["" if (v := _json_value(r[k], cfg)) is None else v for k in self.keys])
+        for block in self.row_blocks():
+            if isinstance(block, RowChunk):
+                out.write(_render(block, "csv", self.keys, cfg))
+                continue
+            for r in block:
+                w.writerow(["" if (v := _json_value(r.get(k), cfg)) is None else v for k in self.keys])
 
     def to_csv(self) -> str:
         buf = io.StringIO()
@@ -220,3 +307,77 @@ def _json_value(v: Any, cfg: Config) -> Any:
     if isinstance(v, list | tuple):
         return [_json_value(x, cfg) for x in v]
     return v
+
+
+def _zone(cfg: Config) -> str:
+    """The UTC offset suffix ``Config.iso`` writes."""
+    z = cfg.zone_s
+    if z == 0:
+        return "Z"
+    sign = "+" if z > 0 else "-"
+    z = abs(z)
+    return f"{sign}{z // 3600:02d}:{z % 3600 // 60:02d}"
+
+
+def _csv_cell(v: Any) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="").writerow(["" if v is None else v])
+    return buf.getvalue()
+
+
+def _f64(a: Any) -> Any:
+    import numpy as np
+
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
+def _i64(a: Any) -> Any:
+    import numpy as np
+
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def _render(chunk: RowChunk, fmt: str, keys: Sequence[str], cfg: Config) -> str:
+    """The rows of a chunk as JSON objects (", " between them) or CSV lines:
+    the text the same rows as dicts give."""
+    from ztwin._native import format_rows
+
+    if chunk.n == 0:
+        return ""
+    cols: list[tuple[str, Any, str, int, int, bool]] = []
+    for k in keys:
+        v = chunk.cols.get(k)
+        jk = json.dumps(k, ensure_ascii=False) + ": "
+        if isinstance(v, Times):
+            cols.append(("t", _i64(v.us), jk, 0, 0, False))
+        elif _is_array(v):
+            cols.append(("f", _f64(v), jk, 0, 0, False))
+        elif fmt == "json":
+            cols.append(("l", json.dumps(_json_value(v, cfg), ensure_ascii=False, allow_nan=False), jk, 0, 0, False))
+        else:
+            cols.append(("l", _csv_cell(_json_value(v, cfg)), jk, 0, 0, False))
+    return str(format_rows(fmt, chunk.n, cols, _zone(cfg)))
+
+
+def render_text_rows(chunk: RowChunk, table: Table) -> str | None:
+    """The rows of a chunk as text lines (``Table.row`` each), or None when a
+    column needs a formatter the native writer does not have."""
+    from ztwin._native import format_rows
+
+    if chunk.n == 0:
+        return ""
+    cols: list[tuple[str, Any, str, int, int, bool]] = []
+    for c in table.columns:
+        v = chunk.cols.get(c.key)
+        left = c.left or c.dec is None
+        if isinstance(v, Times):
+            if getattr(c.fmt, "native", None) != "hms" or c.width < 8:
+                return None
+            cols.append(("t", _i64(v.us), "", c.width, 0, left))
+        elif _is_array(v):
+            if c.fmt is not None or c.dec is None:
+                return None
+            cols.append(("f", _f64(v), "", c.width, c.dec, c.left))
+        else:
+            cols.append(("l", c.cell(v), "", c.width, 0, left))
+    return str(format_rows("text", chunk.n, cols, "Z", table.gap))

@@ -184,25 +184,61 @@ def write_text(rep: Report, out: TextIO, when: datetime | None = None) -> None:
     if rep.table is not None:
         if rep.pre_lines:
             put("")
-        heading = rep.table.heading()
-        any_rows = False
-        for gi, (subtitle, rows) in enumerate(rep.grouped_rows()):
-            if subtitle:
-                if gi:
-                    put("")
-                put(subtitle)
-                put("")
-            for line in heading:
-                put(line)
-            for row in rows:
-                any_rows = True
-                put(rep.table.row(row))
-        if not any_rows:
-            put("(no data in the selected period)")
+        _write_table(rep, rep.table, put, out)
     if rep.post_lines:
         put("")
         for line in rep.post_lines:
             put(line)
+
+
+_NO_GROUP = object()
+
+
+def _write_table(rep: Report, table: Table, put: Callable[[str], None], out: TextIO) -> None:
+    """The table's heading and rows, a block per ``group_key`` value (a
+    subtitle before each when the report groups its rows); column chunks of
+    rows are written natively."""
+    from ztwin.reports.model import RowChunk, render_text_rows
+
+    heading = table.heading()
+    key = rep.group_key
+    state = {"group": _NO_GROUP, "groups": 0, "rows": False}
+
+    def start(value: Any) -> None:
+        if key is not None and value == state["group"]:
+            return
+        if key is None and state["groups"]:
+            return
+        subtitle = "" if key is None else rep.group_title.format(value)
+        if subtitle:
+            if state["groups"]:
+                put("")
+            put(subtitle)
+            put("")
+        for line in heading:
+            put(line)
+        state["group"] = value
+        state["groups"] += 1
+
+    if key is None:
+        start(None)
+    for block in rep.row_blocks():
+        if isinstance(block, RowChunk):
+            same, value = block.constant(key) if key is not None else (True, None)
+            text = render_text_rows(block, table) if same else None
+            if text is not None:
+                if block.n:
+                    start(value)
+                    state["rows"] = True
+                    out.write(text)
+                continue
+            block = list(block.dicts())
+        for row in block:
+            start(row.get(key) if key is not None else None)
+            state["rows"] = True
+            put(table.row(row))
+    if not state["rows"]:
+        put("(no data in the selected period)")
 
 
 def render(rep: Report, when: datetime | None = None) -> str:

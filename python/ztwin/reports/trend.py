@@ -12,9 +12,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+import numpy as np
+
+from ztwin._native import fold_by_keys
 from ztwin.reports.common import MEAN, new_report
-from ztwin.reports.core import Intervals, ReportError, merged
+from ztwin.reports.core import Intervals, ReportError
 from ztwin.reports.metrics import system_metrics
+from ztwin.reports.store import IntervalSeq, sys_chunks, value_names
 from ztwin.reports.model import Report
 from ztwin.reports.text import Column, Table
 
@@ -39,38 +43,59 @@ def parse_hours(text: str | None) -> tuple[int, int] | None:
     return a, b
 
 
-def _bucket(end: datetime, by: str) -> datetime:
-    # an interval belongs to the hour/day in which it ends (an end at 10:00:00 closes 09:00-10:00)
-    t = end - timedelta(microseconds=1)
-    return t.replace(minute=0, second=0, microsecond=0) if by == "hour" else t.replace(
-        hour=0, minute=0, second=0, microsecond=0
-    )
+#: Microseconds per bucket.
+_UNIT = {"hour": 3_600_000_000, "day": 86_400_000_000}
 
 
 def trend(iv: Intervals, by: str = "day", hours: tuple[int, int] | None = None, weekdays: bool = False,
           **_: Any) -> Report:  # fmt: skip
     if by not in ("hour", "day"):
         raise ReportError(f"--by {by!r}: hour or day")
-    groups: dict[datetime, list[Any]] = {}
-    for s in iv.intervals:
-        t = s.end - timedelta(microseconds=1)
-        if weekdays and t.weekday() >= 5:
+    # Each interval belongs to the hour/day in which it ends (an end at 10:00:00
+    # closes 09:00-10:00); buckets numbered in the order they first appear,
+    # computed a batch of intervals at a time from the end times.
+    names = _sum_names(iv)
+    kinds = ["min" if k.startswith("min_") else "max" if k.startswith("max_") else "sum" for k in names]
+    buckets: dict[int, int] = {}
+    counts = np.zeros(0, dtype=np.int64)
+    folds = [np.full(0, np.nan) for _ in names]
+    mean = [np.full(1, np.nan) for _ in names]
+    chosen = 0
+    for c in sys_chunks(iv):
+        t = c.end_us - 1
+        keep = np.ones(c.n, dtype=bool)
+        if weekdays:
+            keep &= (np.floor_divide(t, _UNIT["day"]) + 3) % 7 < 5  # 1970-01-01 was a Thursday
+        if hours is not None:
+            h = np.floor_divide(t, _UNIT["hour"]) % 24
+            keep &= (hours[0] <= h) & (h < hours[1])
+        if not keep.any():
             continue
-        if hours is not None and not hours[0] <= t.hour < hours[1]:
-            continue
-        groups.setdefault(_bucket(s.end, by), []).append(s)
+        bl = np.floor_divide(t[keep], _UNIT[by]).tolist()
+        for b in bl:
+            buckets.setdefault(b, len(buckets))
+        codes = np.array([buckets[b] for b in bl], dtype=np.int64)
+        nb = len(buckets)
+        if nb > len(counts):
+            counts = np.concatenate([counts, np.zeros(nb - len(counts), dtype=np.int64)])
+            folds = [np.concatenate([f, np.full(nb - len(f), np.nan)]) for f in folds]
+        counts += np.bincount(codes, minlength=nb)
+        cols = [np.ascontiguousarray(c.sums[k][keep]) for k in names]
+        fold_by_keys(codes, cols, kinds, folds)
+        fold_by_keys(np.zeros(len(codes), dtype=np.int64), cols, kinds, mean)
+        chosen += len(codes)
     rows: list[dict[str, Any]] = []
-    chosen = [s for g in groups.values() for s in g]
     if chosen:
-        m = system_metrics(merged(s.raw for s in chosen))
+        m = system_metrics(_raw(names, mean, 0))
         row = {k: m.get(k) for k in TREND_FIGURES}
-        row.update(period=MEAN, intervals=len(chosen), seconds=m.get("seconds"))
+        row.update(period=MEAN, intervals=chosen, seconds=m.get("seconds"))
         rows.append(row)
     fmt = "%Y-%m-%d %H:00" if by == "hour" else "%Y-%m-%d"
-    for b, ss in groups.items():
-        m = system_metrics(merged(s.raw for s in ss))
+    for b, i in buckets.items():
+        m = system_metrics(_raw(names, folds, i))
         row = {k: m.get(k) for k in TREND_FIGURES}
-        row.update(period=b.strftime(fmt), intervals=len(ss), seconds=m.get("seconds"))
+        start = datetime(1970, 1, 1) + timedelta(microseconds=b * _UNIT[by])
+        row.update(period=start.strftime(fmt), intervals=int(counts[i]), seconds=m.get("seconds"))
         rows.append(row)
     filt = []
     if hours:
@@ -101,3 +126,16 @@ def trend(iv: Intervals, by: str = "day", hours: tuple[int, int] | None = None, 
         keys=TREND_KEYS,
         table=table,
     )
+
+
+def _sum_names(iv: Intervals) -> list[str]:
+    """The system sums the intervals can have."""
+    seq = iv.intervals
+    if isinstance(seq, IntervalSeq):
+        return value_names(seq.system.schema) if seq.system.schema is not None else []
+    return list(dict.fromkeys(k for s in seq for k in s.raw))
+
+
+def _raw(names: list[str], folds: list[np.ndarray], i: int) -> dict[str, float]:
+    """Bucket ``i``'s folded sums as a raw sum (absent ones left out)."""
+    return {k: float(a[i]) for k, a in zip(names, folds, strict=True) if not np.isnan(a[i])}

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ztwin.reports.common import MEAN, SYSTEM, by_time_rows, interval_column, new_report
-from ztwin.reports.core import Intervals, merged
+from ztwin.reports import vmetrics
+from ztwin.reports.common import SYSTEM, by_time_rows, interval_column, new_report, series_log_rows
+from ztwin.reports.core import Intervals
 from ztwin.reports.metrics import user_metrics
 from ztwin.reports.model import ChainRows, Chart, Report
 from ztwin.reports.text import NA, Column, Group, Table
@@ -63,9 +64,14 @@ def ustat(iv: Intervals, **_: Any) -> Report:
     )
 
 
+def _has_series(iv: Intervals, user: str) -> bool:
+    s = iv.user_series
+    return bool(s.get(user)) if isinstance(s, dict) else user in s
+
+
 def _missing(iv: Intervals, users: Sequence[str] | None) -> list[str]:
     return [f"No data for user {u} in the selected period" for u in _log_subjects(iv, users)
-            if u != SYSTEM and not iv.user_series.get(u)]  # fmt: skip
+            if u != SYSTEM and not _has_series(iv, u)]  # fmt: skip
 
 
 def _log_subjects(iv: Intervals, users: Sequence[str] | None) -> list[str]:
@@ -78,14 +84,8 @@ def ustatlog(iv: Intervals, users: Sequence[str] | None = None, **_: Any) -> Rep
         if subject == SYSTEM:
             parts.append(by_time_rows(iv, USTATLOG_KEYS, lambda e, s, m: _ustat_row(SYSTEM, e, s, m, "sys_")))
             continue
-        rows: list[dict[str, Any]] = []
-        series = iv.user_series.get(subject, [])
-        if series:
-            rows.append(_ustat_row(subject, MEAN, None, user_metrics(merged(r for _, r in series)), ""))
-        for idx, raw in series:
-            s = iv.intervals[idx]
-            rows.append(_ustat_row(subject, s.end, s.start, user_metrics(raw), ""))
-        parts.append(rows)
+        parts.append(series_log_rows(iv, "user_series", subject, user_metrics, vmetrics.user_metrics,
+                                     lambda e, s, m, u=subject: _ustat_row(u, e, s, m, "")))  # fmt: skip
     return new_report(
         iv,
         "USTATLOG",
@@ -193,14 +193,8 @@ def upagelog(iv: Intervals, users: Sequence[str] | None = None, **_: Any) -> Rep
         if subject == SYSTEM:
             parts.append(by_time_rows(iv, UPAGELOG_KEYS, lambda e, s, m: _log_upage(SYSTEM, e, s, m, "sys_")))
             continue
-        rows: list[dict[str, Any]] = []
-        series = iv.user_series.get(subject, [])
-        if series:
-            rows.append(_log_upage(subject, MEAN, None, user_metrics(merged(r for _, r in series)), ""))
-        for idx, raw in series:
-            s = iv.intervals[idx]
-            rows.append(_log_upage(subject, s.end, s.start, user_metrics(raw), ""))
-        parts.append(rows)
+        parts.append(series_log_rows(iv, "user_series", subject, user_metrics, vmetrics.user_metrics,
+                                     lambda e, s, m, u=subject: _log_upage(u, e, s, m, "")))  # fmt: skip
     table = _upage_table(interval_column(), False)
     return new_report(
         iv,

@@ -202,3 +202,50 @@ def write_synthetic(path: Path, intervals: int, users: int = 40, devices: int = 
                 )
         f.sample_set(tod, recs)
     return f.close()
+
+
+def write_varied(path: Path, intervals: int, users: int = 5, devices: int = 6, cpus: int = 2, seed: int = 1) -> Path:
+    """Like :func:`write_synthetic`, but every counter grows by a pseudo-random
+    step (seeded): sums of many intervals then depend on the order they are
+    added in, as real data does."""
+    import random
+
+    rnd = random.Random(seed)
+    names = [f"LNX{i:05d}" for i in range(users)]
+    f = MonFile(path)
+    f.sample_set(START, config_records(cpus, names, interval=60))
+    acc: dict[str, float] = {}
+
+    def grow(key: str, step: float) -> float:
+        acc[key] = acc.get(key, 0.0) + step * (0.5 + rnd.random())
+        return acc[key]
+
+    def igrow(key: str, step: int) -> int:
+        return int(grow(key, step))
+
+    for i in range(1, intervals + 1):
+        recs: list[Rec] = []
+        for c in range(cpus):
+            recs += cpu_records(
+                c, user_s=grow(f"u{c}", 20.0), sys_s=grow(f"s{c}", 2.0), wait_s=grow(f"w{c}", 30.0),
+                emul_s=grow(f"e{c}", 15.0), ssch=igrow(f"io{c}", 600), pages_read=igrow(f"pr{c}", 300),
+                pages_written=igrow(f"pw{c}", 120), pgin=igrow(f"pi{c}", 60), pgout=igrow(f"po{c}", 60),
+                steals=igrow(f"st{c}", 30), hf=30 * i,
+            )  # fmt: skip
+        recs.append(("MRSYTRSG", {"SYTRSG_RSAAVAIL": rnd.randrange(2000, 9000), "SYTRSG_RSAPGABL": 500_000}))
+        recs.append(("MRSYTASG", {"SYTASG_CALSLTA1": 1_000_000, "SYTASG_CALSLTI1": rnd.randrange(90_000, 200_000)}))
+        for u in names:
+            recs += user_records(
+                u, ttime_s=grow(u + "t", 0.9), vtime_s=grow(u + "v", 0.8),
+                hf={"HFSTCT": igrow(u + "h", 30), "HFQUCT": igrow(u + "q", 20), "HFCPURN": igrow(u + "r", 5)},
+                store={"CALCPPGR": igrow(u + "g", 7), "CALCPPGW": igrow(u + "w", 3),
+                       "VMDWSSPR": rnd.randrange(10_000, 30_000), "VMDCTPVR": rnd.randrange(10_000, 30_000)},
+            )  # fmt: skip
+        for d in range(devices):
+            devno = 0x0200 + d
+            n = igrow(f"d{d}", 1000)
+            recs.append(device_record(devno, f"VOL{d:03d}", SCGSSCH=n, SCGCOUNT=n, SCMCNTIM=igrow(f"c{d}", 20_000),
+                                      SCMFPTIM=igrow(f"p{d}", 2000), SCMDDTIM=igrow(f"q{d}", 1000),
+                                      HFQUEUE=igrow(f"h{d}", 3)))  # fmt: skip
+        f.sample_set(at(60 * i), recs)
+    return f.close()
