@@ -216,10 +216,12 @@ def read_columns(
 # ---------------------------------------------------------------- the twin
 
 class ScenarioError(Exception):
-    """A scenario is invalid: ``origin`` (file or 'api'), ``place`` (line or key
-    path) and ``reason``."""
+    """A scenario is invalid: ``origin`` (file or 'api'), ``line`` (of a TOML
+    file, else None), ``place`` (the key path; empty for a syntax error) and
+    ``reason``."""
 
     origin: str
+    line: int | None
     place: str
     reason: str
 

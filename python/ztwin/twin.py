@@ -36,10 +36,13 @@ _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?")
 SEED_MAX = 2**64 - 1
 
 
-def scenario_error(origin: str, place: str, reason: str) -> ScenarioError:
-    """A :class:`ScenarioError` made in Python, shaped like the engine's."""
-    e = ScenarioError(f"{origin}: {place}: {reason}" if place else f"{origin}: {reason}")
-    e.origin, e.place, e.reason = origin, place, reason
+def scenario_error(origin: str, place: str, reason: str, line: int | None = None) -> ScenarioError:
+    """A :class:`ScenarioError` made in Python, shaped like the engine's:
+    ``origin: line N: place: reason`` (``line`` is the TOML file's line, if
+    known; ``place`` the key path, if any)."""
+    where = "".join(f"{w}: " for w in (f"line {line}" if line is not None else "", place) if w)
+    e = ScenarioError(f"{origin}: {where}{reason}")
+    e.origin, e.line, e.place, e.reason = origin, line, place, reason
     return e
 
 
@@ -49,7 +52,7 @@ def _decode(data: bytes, origin: str) -> str:
     if nul >= 0:
         line = data.count(b"\n", 0, nul) + 1
         raise scenario_error(
-            origin, f"line {line}", f"a binary file, not a TOML scenario (byte X'00' at offset {nul})"
+            origin, "", f"a binary file, not a TOML scenario (byte X'00' at offset {nul})", line
         )
     try:
         return data.decode("utf-8")
@@ -57,9 +60,10 @@ def _decode(data: bytes, origin: str) -> str:
         line = data.count(b"\n", 0, e.start) + 1
         raise scenario_error(
             origin,
-            f"line {line}",
+            "",
             f"not UTF-8 text (byte X'{data[e.start]:02X}' at offset {e.start}); "
             "scenario files are TOML, which is UTF-8",
+            line,
         ) from None
 
 

@@ -290,11 +290,12 @@ def test_scenario_files_that_are_not_text(tmp_path: Path) -> None:
     p.write_bytes(b"[system]\nprocessors = 1\n\x00\x01")
     with pytest.raises(ScenarioError) as e:
         Scenario.load(p)
-    assert (e.value.place, e.value.reason) == ("line 3", "a binary file, not a TOML scenario (byte X'00' at offset 24)")
+    assert (e.value.line, e.value.place, e.value.reason) == (3, "", "a binary file, not a TOML scenario (byte X'00' at offset 24)")
     p.write_bytes(b"[system]\n# caf\xe9\n")
     with pytest.raises(ScenarioError) as e:
         Scenario.load(p)
-    assert e.value.place == "line 2" and e.value.reason.startswith("not UTF-8 text (byte X'E9' at offset 14)")
+    assert (e.value.line, e.value.place) == (2, "")
+    assert e.value.reason.startswith("not UTF-8 text (byte X'E9' at offset 14)")
 
 
 def test_run_that_cannot_write_its_output_leaves_nothing(files: dict[str, Path], tmp_path: Path) -> None:

@@ -89,11 +89,12 @@ def test_errors_name_the_line_or_key(small: Path, tmp_path: Path) -> None:
     bad.write_text(SMALL.replace('xstor = "64M"', 'xstor = "64M"\ncentral = 1'))
     with pytest.raises(ScenarioError) as e:
         Scenario.load(bad)
-    assert e.value.place == "line 9" and "central" in e.value.reason
+    assert (e.value.line, e.value.place) == (9, "system.central") and "central" in e.value.reason
+    assert str(e.value).startswith(f"{bad}: line 9: system.central: unknown field")
     sc = Scenario.load(small).set("guest[0].workload.area", "1G")
     with pytest.raises(ScenarioError) as e2:
         sc.run(tmp_path / "x")
-    assert e2.value.place == "guest[0] (LINUX).workload.area"
+    assert (e2.value.line, e2.value.place) == (None, "guest[0] (LINUX).workload.area")
     assert not (tmp_path / "x").exists()
     with pytest.raises(KeyError):
         sc.get("guest[9].userid")
@@ -200,3 +201,13 @@ def test_cli_abend_names_the_scenario_and_keeps_the_lead_up(small: Path, tmp_pat
     assert "ZTWIN: SYSTEM ABEND PGT004" in r.stdout
     d = ztwin("diagnose", str(out))
     assert d.returncode == 0, d.stderr
+
+
+def test_duration_override_has_the_scenarios_limits(small: Path, tmp_path: Path) -> None:
+    sc = Scenario.load(small)
+    with pytest.raises(ValueError, match=r"^duration: must be at most 400 days \(9600h\)"):
+        sc.run(tmp_path / "x", duration=400 * 86400 + 60)
+    start = sc.copy().set("scenario.start", "2042-09-17T23:00:00Z")
+    with pytest.raises(ValueError, match=r"^duration: a run of 3600s from 2042-09-17T23:00:00Z would end after 2042-09-17T23:53:47"):
+        start.run(tmp_path / "x", duration=3600)
+    assert not (tmp_path / "x").exists()

@@ -28,7 +28,7 @@
 //! Each returns the first problem as `{ place, reason }`; the place is the key
 //! path documented in `docs/scenario.md`.
 
-use crate::core::units::{Duration, Size, SEC};
+use crate::core::units::{Duration, Ns, Size, SEC};
 use crate::core::{invalid, Invalid};
 use crate::model::cpu::params as cpu_params;
 use crate::model::{cp, io, monitor, paging, segments, spool, storage, workload};
@@ -42,49 +42,48 @@ pub use crate::model::io::params::{
 pub use crate::model::monitor::params::Params as Monitor;
 pub use crate::model::workload::params::{split_device, Pattern, Touch, Workload};
 
-/// A scenario problem: where (key path or line) and why.
+/// A scenario problem: where (the TOML line, the key path) and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScenarioError {
     pub origin: String,
+    /// The line of a TOML file (1-based) the problem is on: the key's own
+    /// line, or its table's when the key is not written (a default).
+    pub line: Option<usize>,
+    /// The key path (`system.central_storage`, `guest[0] (LIN).userid`);
+    /// empty for a TOML syntax error, which has only its line.
     pub place: String,
     pub reason: String,
 }
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.place.is_empty() {
-            write!(f, "{}: {}", self.origin, self.reason)
+        write!(f, "{}: ", self.origin)?;
+        if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
+        }
+        if !self.place.is_empty() {
+            write_one_line(f, &self.place)?;
+            f.write_str(": ")?;
+        }
+        write_one_line(f, &self.reason)
+    }
+}
+
+/// `s` with control characters escaped (`\n`): a key or value quoted in a
+/// message may hold a newline, and the message stays one line.
+fn write_one_line(f: &mut std::fmt::Formatter<'_>, s: &str) -> std::fmt::Result {
+    use std::fmt::Write;
+    for c in s.chars() {
+        if c.is_control() {
+            write!(f, "{}", c.escape_default())?;
         } else {
-            write!(f, "{}: {}: {}", self.origin, self.place, self.reason)
+            f.write_char(c)?;
         }
     }
+    Ok(())
 }
 
 impl std::error::Error for ScenarioError {}
-
-/// A place `timeline[i]...` or `segment[i]...` in a TOML file written with
-/// `[[timeline]]`/`[[segment]]` tables gains the line of its entry's header.
-fn with_line(mut e: ScenarioError, text: &str) -> ScenarioError {
-    for table in ["timeline", "segment"] {
-        let Some(rest) = e.place.strip_prefix(&format!("{table}[")) else {
-            continue;
-        };
-        let Some(k) = rest.split(']').next().and_then(|k| k.parse::<usize>().ok()) else {
-            continue;
-        };
-        let header = format!("[[{table}]]");
-        let lines: Vec<usize> = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| l.trim_start().starts_with(&header))
-            .map(|(n, _)| n + 1)
-            .collect();
-        if let Some(n) = lines.get(k) {
-            e.place = format!("line {n}: {}", e.place);
-        }
-    }
-    e
-}
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -274,16 +273,86 @@ impl Default for CpCosts {
     }
 }
 
+/// The longest run a scenario may ask for (400 days): more than a year of
+/// simulated time, so that no typing slip (`1000000000h`) writes until the
+/// disk is full. Not a z/VM limit; a MONWRITE file of 400 days at one-minute
+/// intervals holds 576,000 intervals.
+pub const MAX_DURATION: Ns = 400 * 86_400 * SEC;
+
+/// The TOD clock's range as ISO 8601 text: its zero (1900-01-01) and the
+/// last microsecond before it wraps (2042-09-17T23:53:47.370495Z).
+fn tod_range() -> (i64, i64) {
+    (
+        ztwin_monitor::tod::to_unix_us(0),
+        ztwin_monitor::tod::to_unix_us(u64::MAX),
+    )
+}
+
 impl Meta {
-    /// `[scenario]` on its own: the start is an ISO 8601 UTC time.
+    /// `[scenario]` on its own: the start is an ISO 8601 UTC time within
+    /// the TOD clock's range, the duration at most [`MAX_DURATION`] and the
+    /// run ends before the TOD clock wraps.
     pub fn validate(&self) -> Result<(), Invalid> {
-        if ztwin_monitor::tod::parse_iso8601(&self.start).is_none() {
+        let Some(start) = ztwin_monitor::tod::parse_iso8601(&self.start) else {
             return invalid(
                 "scenario.start".into(),
-                format!("'{}' is not an ISO 8601 UTC time", self.start),
+                format!(
+                    "'{}' is not an ISO 8601 UTC time such as 2008-05-15T15:00:00Z",
+                    self.start
+                ),
+            );
+        };
+        let (first, last) = tod_range();
+        if start < first || start > last {
+            return invalid(
+                "scenario.start".into(),
+                format!(
+                    "'{}' is outside the TOD clock's range, 1900-01-01T00:00:00Z to {} (where it wraps)",
+                    self.start,
+                    ztwin_monitor::tod::iso8601_from_unix_us(last)
+                ),
+            );
+        }
+        self.check_duration(self.duration.0, "scenario.duration")
+    }
+
+    /// A run of `d` ns from this start (the scenario's duration or a
+    /// `--duration` override): at most [`MAX_DURATION`], ending before the
+    /// TOD clock wraps. `place` names where `d` came from.
+    pub fn check_duration(&self, d: Ns, place: &str) -> Result<(), Invalid> {
+        if d > MAX_DURATION {
+            return invalid(
+                place.into(),
+                "must be at most 400 days (9600h), the longest run the twin makes".into(),
+            );
+        }
+        let Some(start) = ztwin_monitor::tod::parse_iso8601(&self.start) else {
+            return Ok(()); // the start's own check names it
+        };
+        let end = start.saturating_add((d / 1_000) as i64);
+        let (_, last) = tod_range();
+        if end > last {
+            return invalid(
+                place.into(),
+                format!(
+                    "a run of {} from {} would end after {}, where the TOD clock wraps",
+                    human_duration(d),
+                    self.start,
+                    ztwin_monitor::tod::iso8601_from_unix_us(last)
+                ),
             );
         }
         Ok(())
+    }
+}
+
+/// A duration for a message: seconds, or hours when long.
+fn human_duration(d: Ns) -> String {
+    let s = d as f64 / SEC as f64;
+    if s >= 36_000.0 {
+        format!("{:.0}h", s / 3600.0)
+    } else {
+        format!("{s}s")
     }
 }
 
@@ -352,43 +421,63 @@ fn one() -> u32 {
 }
 
 impl Scenario {
-    /// Parse TOML text; `origin` (file name) prefixes messages.
+    /// Parse TOML text; `origin` (file name) prefixes messages, which name
+    /// the line and, past the syntax, the key.
     pub fn from_toml(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
-        let sc: Scenario = toml::from_str(text).map_err(|e| {
-            let msg = e.to_string();
-            let place = match e.span() {
-                Some(span) => {
-                    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
-                    format!("line {line}")
-                }
-                None => String::new(),
-            };
-            let reason = msg.lines().last().unwrap_or(&msg).trim().to_string();
-            let reason = if reason.is_empty() {
-                msg.clone()
-            } else {
-                reason
-            };
+        let syntax = |e: toml::de::Error| {
+            let mut reason = e.message().trim().to_string();
+            if reason.is_empty() {
+                reason = e.to_string().trim().to_string();
+            }
             ScenarioError {
                 origin: origin.into(),
-                place,
+                line: e.span().map(|s| line_at(text, s.start)),
+                place: String::new(),
                 reason,
             }
+        };
+        let de = toml::Deserializer::parse(text).map_err(syntax)?;
+        let mut sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+            let place = key_path(&e.path().to_string());
+            let mut err = syntax(e.into_inner());
+            if err.line.is_none() {
+                err.line = line_of(text, &place);
+            }
+            err.place = place;
+            err
         })?;
-        sc.validate(origin).map_err(|e| with_line(e, text))?;
+        sc.normalise();
+        sc.validate(origin).map_err(|mut e| {
+            e.line = line_of(text, &e.place);
+            e
+        })?;
         Ok(sc)
     }
 
     /// Parse JSON (as produced by the Python API); messages name the key path.
     pub fn from_json(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
         let de = &mut serde_json::Deserializer::from_str(text);
-        let sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| ScenarioError {
+        let mut sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| ScenarioError {
             origin: origin.into(),
+            line: None,
             place: e.path().to_string(),
             reason: e.inner().to_string(),
         })?;
+        sc.normalise();
         sc.validate(origin)?;
         Ok(sc)
+    }
+
+    /// User IDs as CP holds them: upper case (CP translates user IDs to
+    /// upper case, in the directory and in commands), so `linux01` is the
+    /// guest LINUX01 and a timeline entry may name it either way.
+    fn normalise(&mut self) {
+        for g in &mut self.guests {
+            g.userid.make_ascii_uppercase();
+        }
+        for t in &mut self.timeline {
+            t.guest.make_ascii_uppercase();
+        }
     }
 
     /// Semantic checks that the schema cannot express: each component's
@@ -396,12 +485,14 @@ impl Scenario {
     pub fn validate(&self, origin: &str) -> Result<(), ScenarioError> {
         let at = |e: Invalid| ScenarioError {
             origin: origin.into(),
+            line: None,
             place: e.place,
             reason: e.reason,
         };
         let err = |place: String, reason: String| {
             Err(ScenarioError {
                 origin: origin.into(),
+                line: None,
                 place,
                 reason,
             })
@@ -473,6 +564,7 @@ impl Scenario {
                 (Action::Cp, Some(c)) => {
                     cp::parse(c).map_err(|e| ScenarioError {
                         origin: origin.into(),
+                        line: None,
                         place: format!("{place}.command"),
                         reason: e,
                     })?;
@@ -487,6 +579,7 @@ impl Scenario {
                 (Action::Diag64, Some(c)) => {
                     cp::parse_diag64(c).map_err(|e| ScenarioError {
                         origin: origin.into(),
+                        line: None,
                         place: format!("{place}.command"),
                         reason: e,
                     })?;
@@ -602,6 +695,72 @@ impl Scenario {
     }
 }
 
+/// serde_path_to_error's path as a key path: "." (the top) is none.
+fn key_path(p: &str) -> String {
+    if p == "." {
+        String::new()
+    } else {
+        p.to_string()
+    }
+}
+
+/// The line of TOML `text` that key path `place` (as the checks name it:
+/// `guest[0] (LIN).workload.area`, `paging[1].count`) is written on: the
+/// deepest part of the path present in the file (a key left at its default
+/// gives its table's line). `None` when no part of it is in the file.
+fn line_of(text: &str, place: &str) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    // Drop the " (USERID)" notes, which are not keys (and may hold dots).
+    let mut path = String::with_capacity(place.len());
+    let mut depth = 0usize;
+    for c in place.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => path.push(c),
+            _ => {}
+        }
+    }
+    let doc = DeTable::parse(text).ok()?;
+    let mut table: &DeTable = doc.get_ref();
+    let mut at: Option<usize> = None;
+    for part in path.split('.') {
+        let part = part.trim();
+        let (name, index) = match part.split_once('[') {
+            Some((n, i)) => (n, i.trim_end_matches(']').parse::<usize>().ok()),
+            None => (part, None),
+        };
+        let Some((k, v)) = table.iter().find(|(k, _)| k.get_ref().as_ref() == name) else {
+            break;
+        };
+        at = Some(k.span().start);
+        let mut v = v;
+        if let Some(i) = index {
+            match v.get_ref() {
+                DeValue::Array(a) => match a.get(i) {
+                    Some(e) => {
+                        v = e;
+                        at = Some(e.span().start);
+                    }
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+        match v.get_ref() {
+            DeValue::Table(t) => table = t,
+            _ => break,
+        }
+    }
+    at.map(|a| line_at(text, a))
+}
+
+/// The line (1-based) byte offset `at` of `text` is on.
+fn line_at(text: &str, at: usize) -> usize {
+    let b = text.as_bytes();
+    b[..at.min(b.len())].iter().filter(|&&c| c == b'\n').count() + 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -636,8 +795,180 @@ workload = { type = "thrasher", area = "100M" }
     fn unknown_key_names_the_line() {
         let bad = MIN.replace("processors = 1", "processors = 1\nprocesors = 2");
         let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
-        assert_eq!(e.place, "line 4", "{e}");
+        assert_eq!(e.line, Some(4), "{e}");
+        assert_eq!(e.place, "system.procesors", "{e}");
         assert!(e.reason.contains("procesors"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("x.toml: line 4: system.procesors: unknown field"),
+            "{e}"
+        );
+        // A wrong type names its line and its key.
+        let bad = MIN.replace("processors = 1", "processors = \"two\"");
+        let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
+        assert_eq!(
+            (e.line, e.place.as_str()),
+            (Some(3), "system.processors"),
+            "{e}"
+        );
+        // A syntax error has only its line.
+        let e = Scenario::from_toml("[system\n", "x.toml").unwrap_err();
+        assert_eq!((e.line, e.place.as_str()), (Some(1), ""), "{e}");
+    }
+
+    /// Semantic errors name the line the key is on; a key left at its
+    /// default names its table's line; JSON has no lines.
+    #[test]
+    fn semantic_errors_name_the_line() {
+        let bad = MIN.replace("area = \"100M\"", "area = \"300M\"");
+        let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
+        let want = bad.lines().position(|l| l.contains("300M")).unwrap() + 1;
+        assert_eq!(e.line, Some(want), "{e}");
+        assert!(
+            e.to_string().starts_with(&format!(
+                "x.toml: line {want}: guest[0] (LIN).workload.area: "
+            )),
+            "{e}"
+        );
+        let bad = format!("{MIN}[[guest]]\nuserid = \"X.Y\"\nvirtual_storage = \"1M\"\n");
+        let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
+        let want = bad.lines().position(|l| l.contains("X.Y")).unwrap() + 1;
+        assert_eq!(
+            (e.line, e.place.as_str()),
+            (Some(want), "guest[1] (X.Y).userid"),
+            "{e}"
+        );
+        // The duration is not written: the check names [scenario]'s line.
+        let bad = format!("[scenario]\nname = \"n\"\n[monitor]\nsample_interval = \"1h\"\n{MIN}");
+        let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
+        assert_eq!(
+            (e.line, e.place.as_str()),
+            (Some(1), "scenario.duration"),
+            "{e}"
+        );
+        assert_eq!(line_of(MIN, "nosuch.key"), None);
+        // A quoted key with a newline stays on one line in the message.
+        let bad = MIN.replace("processors = 1", "processors = 1\n\"a\\nb\" = 2");
+        let e = Scenario::from_toml(&bad, "x.toml").unwrap_err();
+        assert!(
+            e.reason.contains('\n') && !e.to_string().contains('\n'),
+            "{e}"
+        );
+        assert_eq!(e.line, Some(4), "{e}");
+    }
+
+    fn meta_err(scenario: &str) -> ScenarioError {
+        Scenario::from_toml(&format!("[scenario]\n{scenario}\n{MIN}"), "x.toml").unwrap_err()
+    }
+
+    fn meta_ok(scenario: &str) {
+        if let Err(e) = Scenario::from_toml(&format!("[scenario]\n{scenario}\n{MIN}"), "x.toml") {
+            panic!("{scenario}: {e}");
+        }
+    }
+
+    #[test]
+    fn start_within_the_tod_clocks_range() {
+        meta_ok("start = \"1900-01-01T00:00:00Z\"");
+        meta_ok("start = \"2042-09-17T00:00:00Z\"\nduration = \"23h\"");
+        for start in [
+            "1899-12-31T23:59:59Z",
+            "1800-01-01T00:00:00Z",
+            "2042-09-18T00:00:00Z",
+            "2050-01-01T00:00:00Z",
+        ] {
+            let e = meta_err(&format!("start = \"{start}\""));
+            assert_eq!(
+                (e.line, e.place.as_str()),
+                (Some(2), "scenario.start"),
+                "{e}"
+            );
+            assert!(
+                e.reason.contains(
+                    "outside the TOD clock's range, 1900-01-01T00:00:00Z to 2042-09-17T23:53:47"
+                ),
+                "{e}"
+            );
+        }
+        // The default duration (600 s) from a start just before the wrap.
+        let e = meta_err("start = \"2042-09-17T23:50:00Z\"");
+        assert_eq!(e.place, "scenario.duration", "{e}");
+        assert!(
+            e.reason.contains("would end after 2042-09-17T23:53:47"),
+            "{e}"
+        );
+        let e = meta_err("start = \"yesterday\"");
+        assert!(e.reason.contains("not an ISO 8601 UTC time"), "{e}");
+    }
+
+    #[test]
+    fn duration_at_most_400_days() {
+        meta_ok("duration = \"9600h\"");
+        for d in ["\"9601h\"", "\"1000000000h\"", "1e30"] {
+            let e = meta_err(&format!("duration = {d}"));
+            assert_eq!(
+                (e.line, e.place.as_str()),
+                (Some(2), "scenario.duration"),
+                "{d}: {e}"
+            );
+            assert!(e.reason.contains("must be at most 400 days (9600h)"), "{e}");
+        }
+        let sc = Scenario::from_toml(MIN, "x.toml").unwrap();
+        assert!(sc.scenario.check_duration(MAX_DURATION, "d").is_ok());
+        assert_eq!(
+            sc.scenario
+                .check_duration(MAX_DURATION + 1, "d")
+                .unwrap_err()
+                .place,
+            "d"
+        );
+    }
+
+    #[test]
+    fn user_ids_as_cp_has_them() {
+        let with =
+            |id: &str| MIN.replace("userid = \"LIN\"\ncount = 3", &format!("userid = \"{id}\""));
+        for ok in [
+            "A", "LINUX01", "@#$_-9", "Z1234567", "LOGNABC", "SYSTEMM", "LOGX0001",
+        ] {
+            assert!(Scenario::from_toml(&with(ok), "x.toml").is_ok(), "{ok}");
+        }
+        for (id, why) in [
+            ("", "it has 0 characters, CP allows 1 to 8"),
+            ("ABCDEFGHI", "it has 9 characters, CP allows 1 to 8"),
+            (
+                "A.B",
+                "'.' is not one of the characters CP allows (A-Z 0-9 @ # $ _ -)",
+            ),
+            ("MÜLLER", "'Ü' is not one of"),
+            ("SYSTEM", "reserved for CP"),
+            ("SYSTEMMP", "reserved for CP"),
+            ("LOGN0001", "reserved for CP"),
+            ("LOGL00A1", "reserved for CP"),
+            ("logv0001", "reserved for CP"),
+        ] {
+            let e = Scenario::from_toml(&with(id), "x.toml").unwrap_err();
+            assert_eq!(e.line, Some(11), "{id}: {e}");
+            assert!(
+                e.place.ends_with(".userid") && e.reason.contains(why),
+                "{id}: {e}"
+            );
+        }
+        // Lower case is CP's upper case: the guest is LINUX01, and a timeline
+        // entry may name it either way; the two spellings are one user.
+        let lower = format!(
+            "{}[[timeline]]\nat = 60\naction = \"logoff\"\nguest = \"Linux01\"\n",
+            with("linux01")
+        );
+        let sc = Scenario::from_toml(&lower, "x.toml").unwrap();
+        assert_eq!(sc.guests[0].userid, "LINUX01");
+        assert_eq!(sc.resolve_guests("LINUX01").len(), 1);
+        let twice = format!(
+            "{}[[guest]]\nuserid = \"LINUX01\"\nvirtual_storage = \"1M\"\n",
+            with("linux01")
+        );
+        let e = Scenario::from_toml(&twice, "x.toml").unwrap_err();
+        assert!(e.reason.contains("'LINUX01' is defined twice"), "{e}");
     }
 
     #[test]
@@ -661,7 +992,10 @@ workload = { type = "thrasher", area = "100M" }
         assert!(Scenario::from_toml(&big, "x.toml").is_ok());
         let over = MIN.replace("central_storage = \"1G\"", "central_storage = \"2097156M\"");
         let e = Scenario::from_toml(&over, "x.toml").unwrap_err();
-        assert_eq!(e.place, "system.central_storage");
+        assert_eq!(
+            (e.line, e.place.as_str()),
+            (Some(4), "system.central_storage")
+        );
         assert!(e.reason.contains("above 2T"), "{e}");
     }
 

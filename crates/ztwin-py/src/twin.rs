@@ -51,6 +51,7 @@ fn scenario_error(py: Python<'_>, e: &CoreScenarioError) -> PyErr {
     let v = err.value(py);
     let r = v
         .setattr("origin", e.origin.as_str())
+        .and_then(|()| v.setattr("line", e.line))
         .and_then(|()| v.setattr("place", e.place.as_str()))
         .and_then(|()| v.setattr("reason", e.reason.as_str()));
     match r {
@@ -138,6 +139,12 @@ pub fn run_scenario<'py>(
             return Err(pyo3::exceptions::PyValueError::new_err(
                 "duration is shorter than one sample interval",
             ));
+        }
+        if let Err(e) = sc.scenario.check_duration(d, "duration") {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "{}: {}",
+                e.place, e.reason
+            )));
         }
     }
     let mut callback_error: Option<PyErr> = None;

@@ -299,9 +299,10 @@ def test_output_directory_safety(pool_run: tuple[Path, Path], tmp_path: Path) ->
 
 
 def test_a_run_over_its_memory_limit_fails_alone_with_the_reason(tmp_path: Path) -> None:
-    """1 TB of central storage needs GBs of frame tables: under a 512 MB address
-    space the worker dies (Rust aborts); its run fails with the worker's last
-    words, the other run succeeds and the pool goes on with a new worker."""
+    """A guest of 1 TB needs a 2 GB page table: under a 512 MB address space the
+    worker dies (Rust aborts); its run fails with the worker's last words, the
+    other run succeeds and the pool goes on with a new worker. (Central storage
+    no longer serves: its frame table grows only with the frames in use.)"""
     spec = tmp_path / "mem.toml"
     spec.write_text(
         f"""[sweep]
@@ -309,8 +310,8 @@ name = "mem"
 base = "{ROOT}/studies/paging-single-thread.toml"
 duration = "20s"
 [[param]]
-key = "system.central_storage"
-values = ["1T", "1G"]
+key = "guest[0].virtual_storage"
+values = ["1T", "768M"]
 [metrics]
 cpu = "cpu_busy_pct"
 [limits]

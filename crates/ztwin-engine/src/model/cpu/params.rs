@@ -57,17 +57,37 @@ pub fn expand_userids(userid: &str, count: u32) -> Vec<String> {
     (1..=count).map(|k| format!("{userid}{k:0w$}")).collect()
 }
 
-/// A valid CP user ID: 1 to 8 characters A-Z 0-9 $#@ (and `_`, `-`).
+/// A valid CP user ID: 1 to 8 characters A-Z 0-9 @ # $ _ -, not one CP
+/// reserves (SYSTEM, SYSTEMMP, LOGNxxxx, LOGLxxxx, LOGVxxxx).
 pub fn check_userid(place: &str, id: &str) -> Result<(), Invalid> {
-    if id.is_empty()
-        || id.len() > 8
-        || !id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "$#@_-".contains(c))
+    // CP's rules (USER directory statement; USERID_CHARACTERS): 1 to 8
+    // characters A-Z 0-9 @ # $ _ -; lower case is upper-cased before this
+    // check, as CP does (Scenario::normalise).
+    let n = id.chars().count();
+    if n == 0 || n > 8 {
+        return invalid(
+            format!("{place}.userid"),
+            format!("'{id}' is not a valid user ID: it has {n} characters, CP allows 1 to 8"),
+        );
+    }
+    if let Some(c) = id
+        .chars()
+        .find(|&c| !(c.is_ascii_uppercase() || c.is_ascii_digit() || "@#$_-".contains(c)))
     {
         return invalid(
             format!("{place}.userid"),
-            format!("'{id}' is not a valid user ID (1-8 characters A-Z 0-9 $#@)"),
+            format!(
+                "'{id}' is not a valid user ID: '{c}' is not one of the characters CP allows (A-Z 0-9 @ # $ _ -)"
+            ),
+        );
+    }
+    let logon = ["LOGN", "LOGL", "LOGV"];
+    if id == "SYSTEM" || id == "SYSTEMMP" || (id.len() == 8 && logon.contains(&&id[..4])) {
+        return invalid(
+            format!("{place}.userid"),
+            format!(
+                "'{id}' is reserved for CP (SYSTEM, SYSTEMMP, LOGNxxxx, LOGLxxxx and LOGVxxxx are)"
+            ),
         );
     }
     Ok(())

@@ -57,6 +57,9 @@ use crate::core::units::Ns;
 use std::collections::VecDeque;
 pub use xstor::Xstor;
 
+/// Frames materialised at a time as storage is first used (256 MB of
+/// central storage, 576 KB of frame table).
+const FRAME_CHUNK: usize = 1 << 16;
 /// Resident: the entry holds a frame and its reference and change bits.
 pub const RES: u32 = 1 << 31;
 pub const P_REF: u32 = 1 << 30;
@@ -346,10 +349,18 @@ pub struct Storage {
     /// Frames CP keeps (not pageable).
     fixed: u32,
     /// Owner and page of each frame, side by side (written together when a
-    /// frame is taken).
+    /// frame is taken). Frames are materialised as they are first taken, a
+    /// [`FRAME_CHUNK`] at a time (`frames.len()` is `fresh` rounded up to a
+    /// chunk): memory follows the frames in use, not the central storage
+    /// configured (2 TB with three small guests took 6.3 GB).
     frames: Vec<Frame>,
     flags: Vec<u8>,
+    /// Frames freed back to the available list, the most recent on top.
     avail: Vec<u32>,
+    /// The next frame never taken: frames `fresh..total` are on the available
+    /// list too, below `avail`, lowest first (the order a list built of every
+    /// frame, highest at the bottom, would hand them out in).
+    fresh: u32,
     low: u32,
     high: u32,
     /// Requests since the last rate update, and the smoothed rate (frames/s).
@@ -389,16 +400,17 @@ impl Storage {
         let mut s = Storage {
             total,
             fixed,
+            // CP's own frames (below `fixed`) are never on the list.
             frames: vec![
                 Frame {
                     owner: FREE,
                     vpage: 0
                 };
-                total as usize
+                fixed as usize
             ],
-            flags: vec![0; total as usize],
-            // Highest frames first on the stack so low frames go out first.
-            avail: (fixed..total).rev().collect(),
+            flags: vec![0; fixed as usize],
+            avail: Vec::new(),
+            fresh: fixed,
             low: 0,
             high: 0,
             req_window: 0,
@@ -446,7 +458,7 @@ impl Storage {
     /// must still be above it.
     #[inline]
     pub fn can_take_unscanned(&self, n: u32) -> bool {
-        let a = self.avail.len() as u64;
+        let a = self.avail_len() as u64;
         a >= n as u64 && a + self.pageout_frames as u64 >= self.low as u64 + n as u64
     }
 
@@ -457,16 +469,56 @@ impl Storage {
     fn take(&mut self, g: u32, vp: u32, flags: u8) -> Option<u32> {
         self.c.frame_requests += 1;
         self.req_window += 1;
-        let Some(f) = self.avail.pop() else {
-            self.c.list_empty += 1;
-            return None;
-        };
-        self.frames[f as usize] = Frame {
+        let frame = Frame {
             owner: g,
             vpage: vp,
         };
+        if let Some(f) = self.avail.pop() {
+            self.frames[f as usize] = frame;
+            self.flags[f as usize] = flags;
+            return Some(f);
+        }
+        self.take_fresh(frame, flags)
+    }
+
+    /// A frame never taken before; `None` (the list is empty) when every
+    /// frame has been.
+    #[inline]
+    fn take_fresh(&mut self, frame: Frame, flags: u8) -> Option<u32> {
+        if self.fresh == self.total {
+            self.c.list_empty += 1;
+            return None;
+        }
+        let f = self.fresh;
+        self.fresh += 1;
+        if f as usize == self.frames.len() {
+            self.grow_frames();
+        }
+        self.frames[f as usize] = frame;
         self.flags[f as usize] = flags;
         Some(f)
+    }
+
+    /// Materialise the next [`FRAME_CHUNK`] frames (free), at most up to
+    /// central storage.
+    #[cold]
+    #[inline(never)]
+    fn grow_frames(&mut self) {
+        let n = (self.frames.len() + FRAME_CHUNK).min(self.total as usize);
+        self.frames.resize(
+            n,
+            Frame {
+                owner: FREE,
+                vpage: 0,
+            },
+        );
+        self.flags.resize(n, 0);
+    }
+
+    /// Frames on the available list: freed ones and those never taken.
+    #[inline(always)]
+    pub(super) fn avail_len(&self) -> usize {
+        self.avail.len() + (self.total - self.fresh) as usize
     }
 
     /// Take a frame for guest `g`, page `vp`, running the demand scan when the
@@ -481,7 +533,7 @@ impl Storage {
         vp: u32,
     ) -> Option<u32> {
         // Frames already being paged out are on their way to the list.
-        if self.avail.len() as u32 + self.pageout_frames <= self.low {
+        if self.avail_len() as u32 + self.pageout_frames <= self.low {
             self.demand_scan(cx, pager);
         }
         let f = self.take(g, vp, 0)?;
@@ -497,7 +549,7 @@ impl Storage {
     /// available list is low, as [`Storage::get_frame`] does (the page-outs
     /// are left in [`Storage::pageouts`]). `None` when no frame can be had now.
     pub fn take_segment_frame(&mut self, cx: &mut Cx, pager: &mut impl Pager) -> Option<u32> {
-        if self.avail.len() as u32 + self.pageout_frames <= self.low {
+        if self.avail_len() as u32 + self.pageout_frames <= self.low {
             self.demand_scan(cx, pager);
         }
         let f = self.take(SEG_OWNER, 0, 0)?;
@@ -878,7 +930,7 @@ impl Storage {
         StorageSample {
             fixed: self.fixed,
             dpa: self.dpa(),
-            avail: self.avail.len() as u32,
+            avail: self.avail_len() as u32,
             low: self.low,
             high: self.high,
             c: self.c,
@@ -924,8 +976,24 @@ impl Storage {
     /// points to it, and back; each guest's XSTOR count is its pages there.
     #[cfg(any(test, debug_assertions))]
     pub fn check(&self) {
-        let mut on_list = vec![false; self.total as usize];
+        assert!(
+            self.frames.len() >= self.fresh as usize
+                && self.frames.len()
+                    <= (self.fresh as usize).max(self.fixed as usize) + FRAME_CHUNK
+                && self.flags.len() == self.frames.len(),
+            "frames materialised: {} for {} taken",
+            self.frames.len(),
+            self.fresh
+        );
+        for f in self.fresh as usize..self.frames.len() {
+            assert!(
+                self.frames[f].owner == FREE && self.flags[f] == 0,
+                "never-taken frame {f} is in use"
+            );
+        }
+        let mut on_list = vec![false; self.fresh as usize];
         for &f in &self.avail {
+            assert!(f < self.fresh, "never-taken frame {f} on the freed list");
             assert!(
                 !on_list[f as usize],
                 "frame {f} is on the available list twice"

@@ -18,9 +18,12 @@ impl Storage {
     #[inline(never)]
     pub(super) fn demand_scan(&mut self, cx: &mut Cx, pager: &mut impl Pager) {
         let target = (self.high as usize).saturating_sub(self.pageout_frames as usize);
-        if self.avail.len() >= target {
+        if self.avail_len() >= target {
             return;
         }
+        // A scan only frees frames: those never taken stay as many, so it
+        // counts the freed list against the target less them.
+        let target = target - (self.total - self.fresh) as usize;
         self.c.scans += 1;
         for pass in [Pass::First, Pass::Second, Pass::Emergency] {
             if pass == Pass::Emergency {

@@ -181,3 +181,62 @@ fn state_words_round_trip_at_the_limits() {
     }
     assert_eq!(tag(pte(T_PAGEOUT, 0)), T_PAGEOUT);
 }
+
+/// Frames are materialised as they are first taken: 2 TB of central storage
+/// with one small guest holds memory for CP's frames and the guest's, and
+/// the frames go out as a list of every frame would hand them out: never
+/// taken ones lowest first, freed ones before them, the last freed first.
+#[test]
+fn frames_cost_memory_as_they_are_used() {
+    let p = params::Params {
+        central_storage: 1 << 41,
+        cp_fixed: 64 << 20,
+        xstor: 0,
+        ..params(0)
+    };
+    let (total, fixed, _) = p.frames();
+    let mut st = Storage::new(&p, 1, &[8192, 8192]);
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    st.create_space(1);
+    assert_eq!(st.frames.len(), fixed as usize);
+    assert_eq!(st.sample(0).avail, total - fixed);
+    let chunk = fixed as usize + FRAME_CHUNK;
+    let mut got = Vec::new();
+    for vp in 0..100 {
+        let f = st.get_frame(&mut cx, &mut pager, 0, vp).expect("a frame");
+        st.first_touch(0, vp, f);
+        got.push(f);
+    }
+    assert_eq!(got, (fixed..fixed + 100).collect::<Vec<_>>());
+    assert_eq!(st.frames.len(), chunk);
+    assert_eq!(st.flags.len(), st.frames.len());
+    assert_eq!(st.sample(0).avail, total - fixed - 100);
+    st.check();
+    // Guest 0 logs off and its pages are discarded: its 100 frames go back
+    // on the list and are taken again, the last freed first, before any
+    // frame never taken.
+    st.logoff(0);
+    for vp in 0..100 {
+        st.discard(&mut pager, 0, vp);
+    }
+    let freed: Vec<u32> = (fixed..fixed + 100).rev().collect();
+    assert_eq!(st.avail.len(), 100);
+    let mut again = Vec::new();
+    for vp in 0..110 {
+        let f = st.get_frame(&mut cx, &mut pager, 1, vp).expect("a frame");
+        st.first_touch(1, vp, f);
+        again.push(f);
+    }
+    assert_eq!(&again[..100], &freed[..]);
+    assert_eq!(
+        &again[100..],
+        &(fixed + 100..fixed + 110).collect::<Vec<_>>()[..]
+    );
+    assert_eq!(st.frames.len(), chunk);
+    assert_eq!(st.sample(0).avail, total - fixed - 110);
+    st.check();
+    assert!(pager.released.is_empty() && pager.migrated.is_empty());
+}
