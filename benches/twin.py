@@ -546,6 +546,28 @@ def bench_s2(h: Harness, quick: bool) -> dict[str, Any]:
     return out
 
 
+# ----------------------------------------------------------- I/O heavy
+
+IO_HEAVY = f"{SCEN}/io-heavy.toml"
+
+
+def bench_io(h: Harness, quick: bool) -> dict[str, Any]:
+    """1,000 volumes on the path model, 200 guests doing minidisk I/O through
+    the minidisk cache: wall time for the run and per simulated minute."""
+    dur = 120.0 if quick else 600.0
+    log(f"I/O heavy: {IO_HEAVY}, {dur:g} simulated s")
+    r = h.twin(IO_HEAVY, "io-heavy", duration=dur)
+    h.drop(r)
+    out = {
+        "scenario": IO_HEAVY, "sim_s": r["sim_s"], "wall_s": round(r["wall_s"], 2), "cpu_s": round(r["cpu_s"], 2),
+        "wall_per_sim_min_s": round(r["wall_s"] / (r["sim_s"] / 60), 3) if r["sim_s"] else None,
+        "events_per_s": round(r["events_per_s"]), "peak_rss_mb": r["peak_rss_mb"],
+    }
+    log(f"  {out['wall_s']:.1f} s wall, {out['cpu_s']:.1f} s CPU for {dur:g} s simulated; "
+        f"{out['events_per_s']:,} events/s; peak RSS {out['peak_rss_mb']} MB")
+    return out
+
+
 # ----------------------------------------------------------- large LPAR
 
 
@@ -762,6 +784,12 @@ def print_table(r: dict[str, Any]) -> None:
             walls = "  ".join(f"{k} {v['wall_s']:.1f}s" if "wall_s" in v else f"{k} n/a" for k, v in ser.items())
             rows.append((f"  growth in {name}", walls, "",
                          f"wall ~ x^{lg['exponent_' + name]} (CPU ~ x^{lg['exponent_cpu_' + name]})"))
+    io = r.get("io")
+    if io:
+        rows.append(("I/O heavy (1,000 volumes, 200 guests)", f"{io['wall_s']:.1f} s wall", f"CPU {io['cpu_s']:.1f} s",
+                     f"{io['sim_s']:g} s simulated; {io['events_per_s']:,} events/s; RSS {io['peak_rss_mb']:.0f} MB"))
+    if not rows:
+        return
     w0 = max(len(a) for a, *_ in rows) + 2
     for a, b, c, d in rows:
         if not a.startswith("  "):
@@ -775,7 +803,7 @@ OWN_KEYS = (
     "twin_s1_study_refs_per_s", "twin_resident_refs_per_s", "twin_resident_serial_refs_per_s",
     "simpy_resident_refs_per_s", "ratio_vs_simpy_resident", "s2_day_wall_s", "s2_day_extrapolated",
     "large_lpar_wall_s", "large_lpar_sim_s", "large_lpar_growth_exponents", "twin_simpy_scaling_agree",
-    "twin_scaling_within_bracket", "twin_bench",
+    "twin_scaling_within_bracket", "twin_bench", "io_heavy_wall_s",
 )
 
 
@@ -807,6 +835,8 @@ def merge_results(path: Path, r: dict[str, Any]) -> None:
         )
     if sc:
         top["twin_simpy_scaling_agree"] = sc["all_agree"]
+    if r.get("io"):
+        top["io_heavy_wall_s"] = r["io"]["wall_s"]
     merge_into(path, OWN_KEYS, {**top, "twin_bench": r})
 
 
@@ -817,13 +847,13 @@ def main(argv: list[str]) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--quick", action="store_true", help="reduced run (< 1 minute)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench-results.json", help="results file to merge into")
-    ap.add_argument("--only", default="s1,scaling,raw,s2,large",
-                    help="comma-separated sections (s1,scaling,raw,s2,large; scaling needs s1); the "
+    ap.add_argument("--only", default="s1,scaling,raw,s2,large,io",
+                    help="comma-separated sections (s1,scaling,raw,s2,large,io; scaling needs s1); the "
                          "results file then holds the twin keys of these sections only")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     a = ap.parse_args(argv)
     only = {s.strip() for s in a.only.split(",") if s.strip()}
-    unknown = only - {"s1", "scaling", "raw", "s2", "large"}
+    unknown = only - {"s1", "scaling", "raw", "s2", "large", "io"}
     if unknown:
         ap.error(f"--only: unknown section(s) {', '.join(sorted(unknown))}")
     if "scaling" in only:
@@ -853,6 +883,8 @@ def main(argv: list[str]) -> int:
             r["s2"] = bench_s2(h, a.quick)
         if "large" in only:
             r["large"] = bench_large(h, a.quick)
+        if "io" in only:
+            r["io"] = bench_io(h, a.quick)
     finally:
         if a.keep:
             log(f"kept {work}")

@@ -109,6 +109,21 @@ pub struct Scenario {
     /// Saved segments in the system data files when the run starts.
     #[serde(default, rename = "segment")]
     pub segments: Vec<segments::params::SegmentDef>,
+    /// The I/O configuration (`model/io/params.rs`): `[io]`, `[[chpid]]`,
+    /// `[[switch]]`, `[[storage_server]]`, `[[control_unit]]`.
+    #[serde(default)]
+    pub io: io::params::IoParams,
+    #[serde(default)]
+    pub chpid: Vec<io::params::ChpidDef>,
+    #[serde(default)]
+    pub switch: Vec<io::params::SwitchDef>,
+    #[serde(default)]
+    pub storage_server: Vec<io::params::ServerDef>,
+    #[serde(default)]
+    pub control_unit: Vec<io::params::ControlUnitDef>,
+    /// `[mdc]` (`model/mdc/params.rs`): the minidisk cache; absent, it is off.
+    #[serde(default)]
+    pub mdc: Option<crate::model::mdc::MdcParams>,
     #[serde(default, rename = "guest")]
     pub guests: Vec<GuestGroup>,
     #[serde(default)]
@@ -167,8 +182,8 @@ pub enum ProcessorType {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct System {
-    /// CP level: "5.4" (Era A: XSTOR, three-pass steal). Later levels are refused
-    /// until their storage manager exists.
+    /// CP level: "5.2", "5.3" or "5.4" (Era A: XSTOR, three-pass steal). Later
+    /// levels are refused until their storage manager exists.
     #[serde(default = "default_cp_level")]
     pub cp_level: String,
     #[serde(default = "default_system_id")]
@@ -397,6 +412,12 @@ pub enum Action {
     /// A DIAGNOSE X'64' function (`command`: LOADSHR, LOADNSHR or PURGESG
     /// and a segment name) issued by `guest`, as Linux's dcssblk does.
     Diag64,
+    /// Caching on or off for `device` or every volume of `server` (pinned
+    /// data, a cache failure; `on` restores it).
+    Cache,
+    /// SET MDC: the system, a volume (`device`) or a user's minidisks
+    /// (`guest`) on or off.
+    Mdc,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -405,7 +426,8 @@ pub struct TimelineEntry {
     pub at: Duration,
     pub action: Action,
     /// A user ID, or a group's userid prefix with `*` for all of its members
-    /// (for `cp`, the issuer: optional, the operator by default).
+    /// (the guest actions; `mdc` for a user's minidisks; for `cp`, the
+    /// issuer: optional, the operator by default).
     #[serde(default)]
     pub guest: String,
     /// For `cp` and `diag64`: the command line.
@@ -414,6 +436,15 @@ pub struct TimelineEntry {
     /// For `start`: the workload to run (default: the guest's own).
     #[serde(default)]
     pub workload: Option<Workload>,
+    /// For `cache` and `mdc`: the volume (device number) ...
+    #[serde(default)]
+    pub device: Option<String>,
+    /// ... or, for `cache`, the storage server ...
+    #[serde(default)]
+    pub server: Option<String>,
+    /// ... and on or off.
+    #[serde(default)]
+    pub on: Option<bool>,
 }
 
 fn one() -> u32 {
@@ -510,14 +541,26 @@ impl Scenario {
             );
         }
         self.scenario.validate().map_err(at)?;
-        io::params::validate(&self.paging, &self.dasd).map_err(at)?;
-        spool::params::validate(&self.spool, &self.paging, &self.dasd).map_err(at)?;
+        io::params::validate(&self.paging, &self.dasd, &self.io_sections()).map_err(at)?;
+        spool::params::validate(&self.spool, &self.paging, &self.dasd, &self.io_sections())
+            .map_err(at)?;
         self.spool_options.validate().map_err(at)?;
         let spool_slots: u64 = spool::params::volumes(&self.spool)
             .iter()
             .map(|(_, n)| *n as u64)
             .sum();
         segments::params::validate(&self.segments, spool_slots).map_err(at)?;
+        if let Some(m) = &self.mdc {
+            m.validate().map_err(at)?;
+            for (i, u) in m.users_off.iter().chain(&m.nomdcfs).enumerate() {
+                if self.resolve_guests(u).is_empty() {
+                    return err(
+                        format!("mdc.users_off/nomdcfs[{i}]"),
+                        format!("'{u}' names no guest"),
+                    );
+                }
+            }
+        }
         // Guests: user IDs unique, the workloads they run.
         let mut users = HashSet::new();
         let mut total = 0u64;
@@ -559,6 +602,22 @@ impl Scenario {
             let place = format!("timeline[{i}]");
             if t.at.0 > self.scenario.duration.0 {
                 return err(format!("{place}.at"), "is after the end of the run".into());
+            }
+            if matches!(t.action, Action::Cache | Action::Mdc) {
+                if t.command.is_some() {
+                    return err(
+                        format!("{place}.command"),
+                        "only cp and diag64 actions take a command".into(),
+                    );
+                }
+                self.check_io_action(t, &place).map_err(at)?;
+                continue;
+            }
+            if t.device.is_some() || t.server.is_some() || t.on.is_some() {
+                return err(
+                    place,
+                    "device, server and on go with the cache and mdc actions only".into(),
+                );
             }
             match (t.action, &t.command) {
                 (Action::Cp, Some(c)) => {
@@ -621,11 +680,83 @@ impl Scenario {
         Ok(())
     }
 
+    /// A `cache` or `mdc` timeline action: what it names exists.
+    fn check_io_action(&self, t: &TimelineEntry, place: &str) -> Result<(), Invalid> {
+        if t.on.is_none() {
+            return invalid(format!("{place}.on"), "say on = true or on = false".into());
+        }
+        if t.workload.is_some() {
+            return invalid(
+                format!("{place}.workload"),
+                "only a start action takes a workload".into(),
+            );
+        }
+        if let Some(d) = &t.device {
+            let dev = parse_devno(d).map_err(|e| Invalid::new(format!("{place}.device"), e))?;
+            let (vols, _) = io::params::volumes(&self.paging, &self.dasd);
+            let Some(v) = vols.iter().find(|v| v.devno == dev) else {
+                return invalid(format!("{place}.device"), format!("{d} is not a volume"));
+            };
+            if t.action == Action::Cache && v.path.is_none() {
+                return invalid(
+                    format!("{place}.device"),
+                    format!(
+                        "{d} has no path: caching is a storage server's (give the volume a path)"
+                    ),
+                );
+            }
+        }
+        match t.action {
+            Action::Cache => {
+                if t.device.is_some() == t.server.is_some() {
+                    return invalid(place.to_string(), "give a device or a server".into());
+                }
+                if !t.guest.is_empty() {
+                    return invalid(
+                        format!("{place}.guest"),
+                        "a cache action names no guest".into(),
+                    );
+                }
+                if let Some(sv) = &t.server {
+                    if !self.storage_server.iter().any(|s| &s.name == sv) {
+                        return invalid(
+                            format!("{place}.server"),
+                            format!("'{sv}' is not a [[storage_server]]"),
+                        );
+                    }
+                }
+            }
+            _ => {
+                if t.server.is_some() {
+                    return invalid(format!("{place}.server"), "SET MDC names no server".into());
+                }
+                if self.mdc.is_none() {
+                    return invalid(place.to_string(), "SET MDC needs an [mdc] section".into());
+                }
+                if !t.guest.is_empty() {
+                    if t.device.is_some() {
+                        return invalid(
+                            place.to_string(),
+                            "give a device or a guest, not both".into(),
+                        );
+                    }
+                    if self.resolve_guests(&t.guest).is_empty() {
+                        return invalid(
+                            format!("{place}.guest"),
+                            format!("'{}' names no guest", t.guest),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Workload `w` run by guest group `g`: its bounds, its area within the
     /// group's virtual storage, its device among the `[[dasd]]` volumes.
     fn check_workload(&self, w: &Workload, g: &GuestGroup, place: &str) -> Result<(), Invalid> {
         w.validate(place, g.virtual_storage.0, g.count, |d| {
-            self.dasd_volume_index(d).is_some()
+            io::params::dasd_info(&self.dasd, d)
         })
     }
 
@@ -649,6 +780,30 @@ impl Scenario {
             }
         }
         out
+    }
+
+    /// The I/O sections, for their validation.
+    pub fn io_sections(&self) -> io::params::Sections<'_> {
+        io::params::Sections {
+            io: &self.io,
+            chpids: &self.chpid,
+            switches: &self.switch,
+            servers: &self.storage_server,
+            control_units: &self.control_unit,
+        }
+    }
+
+    /// The io component's configuration (the path model's sections and the
+    /// CP level).
+    pub fn io_config(&self) -> io::IoConfig {
+        io::IoConfig {
+            params: self.io.clone(),
+            chpids: self.chpid.clone(),
+            switches: self.switch.clone(),
+            servers: self.storage_server.clone(),
+            control_units: self.control_unit.clone(),
+            cp_level: io::params::cp_level(&self.system.cp_level),
+        }
     }
 
     /// The storage component's parameters.

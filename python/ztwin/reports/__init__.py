@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ztwin.reports import config as _config
 from ztwin.reports import devices as _devices
+from ztwin.reports import iopath as _iopath
 from ztwin.reports import nss as _nss
 from ztwin.reports import storage as _storage
 from ztwin.reports import system as _system
@@ -106,6 +107,13 @@ REPORTS: dict[str, ReportSpec] = {
 #: Reports produced only when named (``-r TREND`` or ``--by``), not in "all reports".
 EXTRA_REPORTS: dict[str, ReportSpec] = {
     "TREND": ReportSpec("TREND", "TREND", "System Trend by Hour or Day", _trend.trend),
+    # The storage path's records (the I/O path model's volumes): asked for by
+    # name, not part of the default set.
+    "CACHEXT": ReportSpec("CACHEXT", "FCX177", "Cache Extended Functions", _iopath.cachext),
+    "CHANNEL": ReportSpec("CHANNEL", "FCX161", "Channel Load", _iopath.channel),
+    "HPALIAS": ReportSpec("HPALIAS", "FCX327", "HyperPAV Alias Activity", _iopath.hpalias),
+    "MDCACHE": ReportSpec("MDCACHE", "FCX134", "Minidisk Cache Activity", _iopath.mdcache),
+    "DEVLOG": ReportSpec("DEVLOG", "FCX168", "Device Activity Log", _iopath.devlog),
 }
 
 

@@ -32,8 +32,10 @@ class Study:
 
     @property
     def runner(self) -> Callable[[bool, Path], StudyResult]:
-        mod = importlib.import_module(f"ztwin.studies.{self.module}")
-        run: Callable[[bool, Path], StudyResult] = mod.run
+        # "module" (its run) or "module:function".
+        name, _, func = self.module.partition(":")
+        mod = importlib.import_module(f"ztwin.studies.{name}")
+        run: Callable[[bool, Path], StudyResult] = getattr(mod, func or "run")
         return run
 
 
@@ -60,6 +62,32 @@ STUDIES: dict[str, Study] = {
             "D1: saving and loading large DCSSs of type SN and SR (SAVESEG, Linux add and save)",
             "d1_dcss_load_times",
         ),
+        Study(
+            "pav-mdc",
+            "S5: the minidisk cache's own I/Os forced to the PAV base (VM64199): queue on the base, aliases idle",
+            "s5_pav_mdc",
+        ),
+        Study(
+            "vdisk-format-channels",
+            "S6 (channel part): paging volumes on two ESCON channels wait for a path (pending time)",
+            "s6_vdisk_format_channels",
+        ),
+        Study(
+            "pinned-data",
+            "S7: a control unit stops caching one volume (pinned data): disconnect and response jump",
+            "s7_pinned_data",
+        ),
+        # The I/O experiments (figures from the model, structural claims checked).
+        Study("edev-paging", "Experiment: paging to ECKD vs EDEV at CP 5.2 and 5.3 (CP per page moved)",
+              "io_experiments:edev_paging"),
+        Study("edev-format", "Experiment: CMS FORMAT of an EDEV minidisk, 5.2 vs 5.3 (SCSI WRITE SAME)",
+              "io_experiments:edev_format"),
+        Study("edev-xedit-read", "Experiment: XEDIT file reads from an EDEV minidisk, 5.2 vs 5.3",
+              "io_experiments:edev_xedit_read"),
+        Study("linux-pav-multipath", "Experiment: Linux sequential I/O over 1-8 paths (base + PAV aliases)",
+              "io_experiments:linux_pav_multipath"),
+        Study("ess-limits", "Experiment: Linux sequential I/O on an ESS 2105-F20 in six layouts: what saturates",
+              "io_experiments:ess_limits"),
     )
 }
 

@@ -183,6 +183,7 @@ class StudyResult:
             "tally": {k: v.to_json() for k, v in t.items()},
             "checks": [c.to_json() for c in self.checks],
             "info": self.info,
+            **({"figures": self.info["figures"]} if "figures" in self.info else {}),
         }
 
     # -- check helpers --------------------------------------------------------------

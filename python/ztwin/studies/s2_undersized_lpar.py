@@ -32,7 +32,7 @@ AFTER_SPAN = 4 * 3600.0
 QUICK_SPAN = 3600.0
 
 #: Least share of predicted figures within tolerance (full run, --quick).
-FLOOR = {"full": 0.33, "quick": 0.30}
+FLOOR = {"full": 0.45, "quick": 0.45}
 
 B225, B109, B126 = "FCX225 BEFORE", "FCX109 BEFORE", "FCX126 BEFORE"
 A225, A109, A126 = "FCX225 AFTER", "FCX109 AFTER", "FCX126 AFTER"
@@ -267,8 +267,9 @@ def _structure(
     res.holds("S2-S5", "AFTER: the system still pages a little (PGIN+PGOUT and Read+Write > .5/s; >= 20% of the DASD pages remain)",
               ok, "5.7 + 4.2 pages/s; 40% of DASD pages remain", "FCX225, FCX113 AFTER",
               model=[round(sa.get("page_rate") or 0, 1), round(sa.get("read_write_rate") or 0, 1), round(left, 2)],
-              gap="part 2: the AFTER guests' areas fit central storage, so nothing is ever stolen; Linux guests "
-                  "fill their storage over days (docs/fidelity.md, M5)")
+              gap="part 2: with M5 the Linux guests fill their page cache, but the pages they use then still fit "
+                  "central storage and XSTOR (the areas' cold parts are not all touched in the run); letting the "
+                  "coldest pages reach DASD without stealing the working sets needs M2 (docs/fidelity.md)")
     peak_a = max(m.values(ra.sys_intervals(*a), "cpu_busy_pct"), default=100.0)
     res.holds("S2-S6", "AFTER: no processor constraint during the peak hour (busiest 10-min interval below 80%)", peak_a < 80,
               "'No processor constraint during the peak hour'", "text 'Measurement After The Change'; FCX225",

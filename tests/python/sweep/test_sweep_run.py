@@ -197,12 +197,20 @@ def test_results_are_in_the_database_once(pool_run: tuple[Path, Path]) -> None:
     assert rows == list(zip(df["system.central_storage"], df["seed"], df["paging_rate"], strict=True))
 
 
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_interrupted_sweep_resumes_with_only_the_missing_runs(tmp_path: Path) -> None:
     spec = short_sweep(tmp_path, seeds="[1, 2, 3, 4]")
     out = tmp_path / "out"
     proc = subprocess.Popen(
         [sys.executable, "-m", "ztwin", "sweep", str(spec), "--out", str(out), "--workers", "1", "--no-db"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # A command started in the background by a shell without job control
+        # (make test > log &) inherits SIGINT ignored, and Python keeps it
+        # ignored: give the sweep the default action, as a terminal's Ctrl-C has.
+        preexec_fn=_sigint_default,
     )  # fmt: skip
     journal = out / "runs.jsonl"
     deadline = time.monotonic() + 240

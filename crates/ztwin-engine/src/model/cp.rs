@@ -453,6 +453,11 @@ impl Model {
             Some(Op::Save { .. }) => {}
             Some(Op::LoadShared { .. }) | Some(Op::LoadPrivate { .. }) => {
                 for k in 0..m.pages {
+                    // The minidisk cache is the first victim when frames run
+                    // short (as for a guest's page, `Model::get_frame`).
+                    if self.st.short_of_frames() && self.mdc.held().0 > 0 {
+                        self.mdc_first_victim();
+                    }
                     let Model { st, pg, io, .. } = self;
                     match st.take_segment_frame(cx, &mut Backing { pg, io }) {
                         Some(f) => {

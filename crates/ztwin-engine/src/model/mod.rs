@@ -39,6 +39,7 @@
 pub mod cp;
 pub mod cpu;
 pub mod io;
+pub mod mdc;
 pub mod monitor;
 pub mod paging;
 pub mod segments;
@@ -71,6 +72,12 @@ pub enum Ev {
     BurstEnd { cpu: u32 },
     /// `io::Ev::Done`.
     IoDone { vol: u32 },
+    /// `io::Ev::Step` (path model).
+    IoStep { req: u32 },
+    /// `io::Ev::Arm` (path model).
+    IoArm { op: u32 },
+    /// `io::Ev::Da` (path model).
+    IoDa { op: u32 },
     /// `cpu::Ev::Wake`.
     Wake { vcpu: u32 },
     /// `cpu::Ev::TestIdle`.
@@ -81,6 +88,8 @@ pub enum Ev {
     Sample,
     /// A timeline action (the wiring's own).
     Timeline { idx: u32 },
+    /// The storage manager's and scheduler's periodic work ([`storage::TICK`]).
+    Tick,
     /// `spool::Ev::Next`.
     SpoolNext { t: u32 },
 }
@@ -91,18 +100,19 @@ const _: () = assert!(crate::core::queue::entry_size::<Ev>() == 32);
 
 impl Ev {
     /// Which kind of event (for counting them by kind: burst end, I/O,
-    /// wake, test idle, HF, sample, timeline).
+    /// wake, test idle, HF, sample, timeline, tick, spool).
     #[inline]
     pub fn kind(&self) -> usize {
         match self {
             Ev::BurstEnd { .. } => 0,
-            Ev::IoDone { .. } => 1,
+            Ev::IoDone { .. } | Ev::IoStep { .. } | Ev::IoArm { .. } | Ev::IoDa { .. } => 1,
             Ev::Wake { .. } => 2,
             Ev::TestIdle { .. } => 3,
             Ev::Hf => 4,
             Ev::Sample => 5,
             Ev::Timeline { .. } => 6,
-            Ev::SpoolNext { .. } => 7,
+            Ev::Tick => 7,
+            Ev::SpoolNext { .. } => 8,
         }
     }
 }
@@ -123,6 +133,23 @@ impl From<io::Ev> for Ev {
     fn from(e: io::Ev) -> Ev {
         match e {
             io::Ev::Done { vol } => Ev::IoDone { vol },
+            io::Ev::Step { req } => Ev::IoStep { req },
+            io::Ev::Arm { op } => Ev::IoArm { op },
+            io::Ev::Da { op } => Ev::IoDa { op },
+        }
+    }
+}
+
+impl Ev {
+    /// The I/O component's event back from the flat one (an I/O event only).
+    #[inline(always)]
+    pub(crate) fn into_io(self) -> io::Ev {
+        match self {
+            Ev::IoDone { vol } => io::Ev::Done { vol },
+            Ev::IoStep { req } => io::Ev::Step { req },
+            Ev::IoArm { op } => io::Ev::Arm { op },
+            Ev::IoDa { op } => io::Ev::Da { op },
+            _ => unreachable!("not an I/O event: {self:?}"),
         }
     }
 }
@@ -236,6 +263,7 @@ pub struct Model {
     pub(crate) io: Io,
     pub(crate) cpu: Cpus,
     pub(crate) work: Workloads,
+    pub(crate) mdc: mdc::Mdc,
     pub(crate) mon: monitor::Monitor,
     pub(crate) seg: segments::Segments,
     pub(crate) spool: spool::Spool,
@@ -250,17 +278,21 @@ pub struct Model {
     /// The timeline, each action resolved to the guests it names.
     timeline: Vec<TimelineAction>,
     /// Events handled, by kind (burst end, I/O done, wake, test idle, HF,
-    /// sample, timeline, spool), for profiling.
-    ev_counts: [u64; 8],
+    /// sample, timeline, tick, spool), for profiling.
+    ev_counts: [u64; 9],
 }
 
-/// A timeline action at `at`, for guests `guests`.
+/// A timeline action at `at`, for guests `guests` (the `cache` and `mdc`
+/// actions: on volume `vol` or server `server`, `on` or off).
 struct TimelineAction {
     at: Ns,
     action: Action,
     guests: Vec<u32>,
     workload: Option<Workload>,
     command: Option<String>,
+    vol: Option<u32>,
+    server: Option<String>,
+    on: bool,
 }
 
 /// Page-table bytes of random touchers above which prefetching ahead of them
@@ -292,6 +324,7 @@ impl Twin {
         let ncpu = sc.system.processors as usize;
         // The guests, in group order, each group's members numbered.
         let mut defs = Vec::new();
+        let mut users = Vec::new();
         let mut vpages = Vec::new();
         let mut works = Vec::new();
         let mut initial = Vec::new();
@@ -303,6 +336,7 @@ impl Twin {
                 if g.logged_on {
                     initial.push(defs.len() as u32);
                 }
+                users.push(id.clone());
                 defs.push(GuestDef {
                     userid: id,
                     nvcpu: g.virtual_cpus,
@@ -326,7 +360,9 @@ impl Twin {
             spool_vols.push((vols.len() as u32, n));
             vols.push(def);
         }
-        let io = Io::new(vols, ncpu, seed);
+        let devnos: Vec<u16> = vols.iter().map(|v| v.devno).collect();
+        let io = Io::new(vols, ncpu, seed, &sc.io_config());
+        let mdc = mdc::Mdc::new(sc.mdc.as_ref(), &devnos, &users);
         let mut spool = spool::Spool::new(&spool_vols, sc.spool_options.pages_per_io);
         spool.set_write_page_ns(crate::core::us_to_ns(sc.spool_options.write_page_us));
         let mut seg = segments::Segments::new();
@@ -382,6 +418,12 @@ impl Twin {
                     .collect(),
                 workload: t.workload.clone(),
                 command: t.command.clone(),
+                vol: t.device.as_deref().map(|d| {
+                    let dev = io::params::parse_devno(d).expect("validated");
+                    devnos.iter().position(|&x| x == dev).expect("validated") as u32
+                }),
+                server: t.server.clone(),
+                on: t.on.unwrap_or(true),
             })
             .collect();
         Twin {
@@ -392,6 +434,7 @@ impl Twin {
                 io,
                 cpu,
                 work,
+                mdc,
                 mon,
                 seg,
                 spool,
@@ -401,7 +444,7 @@ impl Twin {
                 spool_page_ns: crate::core::us_to_ns(sc.cp_costs.page_io_us),
                 initial,
                 timeline,
-                ev_counts: [0; 8],
+                ev_counts: [0; 9],
             },
         }
     }
@@ -414,8 +457,23 @@ impl Twin {
     ) -> Result<(), RunError> {
         self.model.start(&mut self.core);
         emit.config(self)?;
+        // Guests that log on with work start at once (not at the first event).
+        if self.model.cpu.any_ready() {
+            self.model.dispatch_idle_cpus(&mut self.core);
+        }
+        self.resume(emit, progress)
+    }
+
+    /// Run on from where the last run stopped to `core.end` (a test may move
+    /// the end and resume: the first event after the old end was kept).
+    pub(crate) fn resume(
+        &mut self,
+        emit: &mut monitor::Emitter<impl std::io::Write>,
+        progress: &mut dyn FnMut(Ns, Ns) -> bool,
+    ) -> Result<(), RunError> {
         while let Some((t, ev)) = self.core.q.pop() {
             if t > self.core.end {
+                self.core.q.push(t, ev);
                 break;
             }
             self.core.now = t;
@@ -467,6 +525,7 @@ impl Model {
         }
         debug_assert_eq!(cx.charge, Default::default());
         core.q.push(self.mon.hf_rate, monitor::Ev::Hf.into());
+        core.q.push(storage::TICK, Ev::Tick);
         core.q
             .push(self.mon.sample_interval, monitor::Ev::Sample.into());
         for (i, t) in self.timeline.iter().enumerate() {
@@ -480,8 +539,10 @@ impl Model {
     fn handle(&mut self, cx: &mut Cx, ev: Ev) {
         match ev {
             Ev::BurstEnd { cpu } => self.burst_end(cx, cpu as u16),
-            Ev::IoDone { vol } => {
-                self.io_done(cx, vol);
+            Ev::IoDone { .. } | Ev::IoStep { .. } | Ev::IoArm { .. } | Ev::IoDa { .. } => {
+                if let Some(d) = self.io.handle(cx, ev.into_io()) {
+                    self.io_done(cx, d);
+                }
                 // Interrupt-level CP work (the migration it continues) is
                 // charged to the CPU's next burst, so busy time never runs
                 // ahead of elapsed time.
@@ -492,7 +553,7 @@ impl Model {
             Ev::Wake { vcpu } => self.cpu.wake(&mut self.st, vcpu),
             Ev::TestIdle { guest, gen } => self.cpu.test_idle(&mut self.st, guest, gen),
             Ev::Hf => {
-                self.hf_sample();
+                self.hf_sample(cx.now());
                 cx.at(self.mon.hf_rate, monitor::Ev::Hf);
             }
             Ev::Sample => unreachable!("the emitter takes samples"),
@@ -503,29 +564,34 @@ impl Model {
                     self.cpu.owe_sys(cx.cpu, std::mem::take(&mut cx.charge.sys));
                 }
             }
+            Ev::Tick => {
+                self.tick(cx.now());
+                cx.at(storage::TICK, Ev::Tick);
+            }
         }
         debug_assert_eq!(cx.charge, Default::default(), "{ev:?} charged CP time");
     }
 
-    /// An I/O completed on `vol`: its origin's owner takes it; then the
-    /// volume starts its next request (unless the completion work already
-    /// started one there). This match is the list of who issues I/O.
-    fn io_done(&mut self, cx: &mut Cx, vol: u32) {
-        let d = self.io.done(cx, vol);
+    /// An I/O completed: its origin's owner takes it; then the volume starts
+    /// its next request (unless the completion work already started one
+    /// there). This match is the list of who issues I/O.
+    fn io_done(&mut self, cx: &mut Cx, d: io::Done) {
+        let vol = d.vol;
         match d.origin {
-            Origin::PageRead { block } => self.block_read_done(&d, block),
+            Origin::PageRead { block } => self.block_read_done(cx, &d, block),
             Origin::PageWrite { block } => {
                 self.block_written(&d, block);
                 self.pageout_done(block);
+                self.pump_pageouts(cx);
             }
             Origin::Migrate { block } => {
                 self.block_written(&d, block);
                 self.migration_done(cx, block);
             }
-            Origin::Minidisk { vcpu } if vcpu & spool::SPOOL_ORIGIN != 0 => {
-                self.spool_io_done(cx, &d)
-            }
+            Origin::Spool { .. } => self.spool_io_done(cx, &d),
             Origin::Minidisk { vcpu } => self.cpu.io_wait_over(vcpu),
+            Origin::Mdc { slot } => self.mdc_stage_done(slot),
+            Origin::Linux { vcpu, stream, path } => self.linux_io_done(vcpu, stream, path),
         }
         self.io.release(d.req);
         self.io.start_next(cx, vol);
@@ -536,6 +602,10 @@ impl Model {
     /// paging, the frame waiters freed frames woke go to cpu.
     #[inline(always)]
     pub(crate) fn get_frame(&mut self, cx: &mut Cx, g: u32, vp: u32) -> Option<u32> {
+        // The minidisk cache is the first victim when frames run short.
+        if self.st.short_of_frames() && self.mdc.held().0 > 0 {
+            self.mdc_first_victim();
+        }
         let Model { st, pg, io, .. } = self;
         let f = st.get_frame(cx, &mut Backing { pg, io }, g, vp);
         if !st.pageouts().is_empty() {
@@ -545,11 +615,22 @@ impl Model {
         f
     }
 
-    /// Hand the demand scan's page-outs to paging.
+    /// Take frames back from the minidisk cache before a demand scan (an
+    /// eighth of what it holds, at least 64).
+    #[inline(never)]
+    fn mdc_first_victim(&mut self) {
+        let held = self.mdc.held().0;
+        self.mdc.shrink((held / 8).max(64));
+        self.mdc_give_back();
+    }
+
+    /// Hand the demand scan's page-outs to paging, which writes them as the
+    /// paging volumes have room.
     #[inline(never)]
     fn write_pageouts(&mut self, cx: &mut Cx) {
-        self.pg.write_pageouts(cx, &mut self.io, self.st.pageouts());
+        self.pg.queue_pageouts(self.st.pageouts());
         self.st.clear_pageouts();
+        self.pump_pageouts(cx);
     }
 
     /// Frame waiters woken by freed frames are ready to run.
@@ -603,15 +684,72 @@ impl Model {
         self.mon.event(monitor::PendingEvent::Logoff, g, cx.now());
     }
 
-    /// High-frequency sampling, the components in a fixed order: CPU counts
-    /// and virtual CPU states, working sets, device queues, the storage
-    /// demand rate, then admission to the dispatch list.
-    fn hf_sample(&mut self) {
-        self.cpu.hf_tick();
-        self.st.hf_tick();
+    /// High-frequency sampling (the monitor's): CPU counts and virtual CPU
+    /// states, then device queues. It changes nothing in the system.
+    fn hf_sample(&mut self, now: Ns) {
+        self.cpu.hf_tick(now);
         self.io.hf_tick();
-        self.st.update_rate(self.mon.hf_rate);
+    }
+
+    /// The storage manager's tick (its own period, [`storage::TICK`]): the
+    /// demand rate, thresholds and working sets, the minidisk cache's
+    /// arbiter (its targets from storage's state), then admission to the
+    /// dispatch list.
+    fn tick(&mut self, now: Ns) {
+        self.st.tick();
+        self.mdc_arbiter(now);
         self.cpu.admit_eligible(&mut self.st);
+    }
+
+    /// A minidisk-cache staging completed: storage lends the frames the
+    /// cache may take for it, the cache inserts (reusing its own least
+    /// recently used frames beyond them), the waiting guest owes the
+    /// insertion's CP time and runs again.
+    fn mdc_stage_done(&mut self, slot: u32) {
+        let want = self.mdc.stage_frames(slot);
+        let lent = if want > 0 { self.st.lend_mdc(want) } else { 0 };
+        let (vcpu, cp) = self.mdc.end_stage(slot, lent);
+        self.mdc_give_back();
+        self.cpu.owe_cp(vcpu, cp);
+        self.cpu.io_wait_over(vcpu);
+    }
+
+    /// Frames and XSTOR blocks the minidisk cache freed go back to storage.
+    #[inline]
+    fn mdc_give_back(&mut self) {
+        let (cs, xs) = self.mdc.take_released();
+        if cs > 0 {
+            self.st.unlend_mdc(cs);
+            self.wake_frame_waiters();
+        }
+        if xs > 0 {
+            self.st.unlend_mdc_xstor(xs);
+        }
+    }
+
+    /// The minidisk cache's arbiter (at each storage tick): its
+    /// targets from storage's state, then the XSTOR blocks it may hold.
+    fn mdc_arbiter(&mut self, now: Ns) {
+        if !self.mdc.configured() {
+            return;
+        }
+        let s = self.st.sample(now);
+        self.mdc.arbiter(&mdc::ArbiterInput {
+            dpa: s.dpa as u64,
+            avail: s.avail as u64,
+            high: s.high as u64,
+            scans: s.c.scans,
+            xs_total: s.xs_total as u64,
+            xs_free: s.xs_free as u64,
+            xs_low: s.xs_low as u64,
+            migrations: s.c.migrated,
+        });
+        self.mdc_give_back();
+        let room = self.mdc.xstor_room();
+        if room > 0 {
+            let n = self.st.lend_mdc_xstor(room);
+            self.mdc.lend_xstor(n);
+        }
     }
 
     /// Consistency of the components' state (debug builds, at each sample).
@@ -627,6 +765,13 @@ impl Model {
             self.seg.frames(),
             "frames storage lent to saved segments vs frames they hold"
         );
+        self.mdc.check();
+        let (cs, xs) = self.mdc.held();
+        assert_eq!(
+            (cs, xs),
+            self.st.mdc_lent(),
+            "frames the cache holds vs lent"
+        );
     }
 
     /// Timeline action `idx`, for each guest it names in turn.
@@ -640,6 +785,27 @@ impl Model {
                 .unwrap_or(u32::MAX);
             self.cp_command(cx, issuer, &c);
             return;
+        }
+        let t = &self.timeline[idx];
+        match t.action {
+            Action::Cache => {
+                self.io.set_cache(t.vol, t.server.as_deref(), t.on);
+                return;
+            }
+            Action::Mdc => {
+                let (vol, on) = (t.vol, t.on);
+                if t.guests.is_empty() {
+                    self.mdc.set(vol, None, on);
+                } else {
+                    for k in 0..t.guests.len() {
+                        let g = self.timeline[idx].guests[k];
+                        self.mdc.set(None, Some(g), on);
+                    }
+                }
+                self.mdc_give_back();
+                return;
+            }
+            _ => {}
         }
         for k in 0..self.timeline[idx].guests.len() {
             let t = &self.timeline[idx];
@@ -655,7 +821,7 @@ impl Model {
                     self.start_workload(cx, gi, w);
                 }
                 Action::Stop => self.stop_workload(gi),
-                Action::Cp => unreachable!("handled above"),
+                Action::Cp | Action::Cache | Action::Mdc => unreachable!("handled above"),
                 Action::Diag64 => {
                     let c = t.command.clone().expect("validated");
                     self.diag64(cx, gi, &c);
@@ -668,7 +834,7 @@ impl Model {
     /// a run, on stderr. Nothing here reaches the MONWRITE file.
     fn debug_summary(&self, now: Ns) {
         eprintln!(
-            "events by kind (burst, io, wake, testidle, hf, sample, timeline, spool): {:?}",
+            "events by kind (burst, io, wake, testidle, hf, sample, timeline, tick, spool): {:?}",
             self.ev_counts
         );
         eprintln!("storage: {:?}", self.st.sample(now));
@@ -681,6 +847,109 @@ impl Model {
         let busy: Vec<_> = self.io.devices().map(|d| (d.busy, d.queued)).collect();
         let (reqs, free) = self.io.arena();
         eprintln!("volumes (busy, queued): {busy:?}; I/O requests {reqs} ({free} free)");
+        self.debug_io(now);
+    }
+
+    /// The I/O side of `ZTWIN_DEBUG` (whole run): per subchannel its SSCH
+    /// rate and mean pending, disconnect, connect and response, and the
+    /// I/Os the minidisk cache avoided; channels, ranks, the cache, and
+    /// each guest's virtual I/Os and CPU.
+    fn debug_io(&self, now: Ns) {
+        let secs = now as f64 / 1e9;
+        if secs <= 0.0 {
+            return;
+        }
+        let ms = |ns: u64, n: u64| ns as f64 / n.max(1) as f64 / 1e6;
+        for d in self.io.devices().filter(|d| d.c.ssch > 0) {
+            let c = d.c;
+            eprintln!(
+                "dev {:04X}{} ssch/s {:.1} avoid/s {:.1} pend {:.3} disc {:.3} conn {:.3} resp {:.3} ms hfq {:.2}",
+                d.devno,
+                d.alias_of.map_or(String::new(), |b| format!("->{b:04X}")),
+                c.ssch as f64 / secs,
+                if d.alias_of.is_none() && !d.hyperpav { self.mdc.avoided(d.index) as f64 / secs } else { 0.0 },
+                ms(c.pend_ns, c.ssch),
+                ms(c.disc_ns, c.ssch),
+                ms(c.conn_ns, c.ssch),
+                ms(c.resp_ns, c.ssch),
+                c.hf_queue as f64 / c.hf_count.max(1) as f64,
+            );
+        }
+        for c in self.io.chpids() {
+            eprintln!(
+                "chpid {:02X} {:?} busy {:.1}% ios/s {:.1} MB/s {:.1}",
+                c.id,
+                c.kind,
+                c.busy_ns as f64 / (now as f64 * c.slots as f64) * 100.0,
+                c.ios as f64 / secs,
+                c.bytes as f64 / secs / 1e6
+            );
+        }
+        for r in self.io.ranks() {
+            eprintln!(
+                "rank {} busy {:.1}% (of {} arms) stages {} syncs {} destages {} prestages {}",
+                r.name,
+                r.busy_ns as f64 / (now as f64 * r.arms as f64) * 100.0,
+                r.arms,
+                r.stages,
+                r.syncs,
+                r.destages,
+                r.prestages
+            );
+        }
+        let pc = self.io.path_counters();
+        if pc.started > 0 {
+            eprintln!(
+                "path model: {pc:?}; adapters busy {:.1}% (device) / {:.1}% (host, summed)",
+                pc.da_busy_ns as f64 / now as f64 * 100.0,
+                pc.ha_busy_ns as f64 / now as f64 * 100.0
+            );
+        }
+        if self.mdc.configured() {
+            let s = self.st.sample(now);
+            eprintln!(
+                "mdc: {:?}",
+                self.mdc.sample(s.dpa as u64, s.xs_total as u64)
+            );
+        }
+        for g in 0..self.cpu.guest_count() {
+            let (mut vio, mut tt, mut vt) = (0u64, 0u64, 0u64);
+            for v in self.cpu.vcpus(g) {
+                vio += v.vio;
+                tt += v.ttime;
+                vt += v.vtime;
+            }
+            if vio > 0 || tt > 0 {
+                eprintln!(
+                    "guest {} vio/s {:.1} cpu {:.1}% (virt {:.1}%) cp us/vio {:.2} virt us/vio {:.2}",
+                    self.cpu.guest(g).userid,
+                    vio as f64 / secs,
+                    tt as f64 / now as f64 * 100.0,
+                    vt as f64 / now as f64 * 100.0,
+                    (tt - vt) as f64 / vio.max(1) as f64 / 1e3,
+                    vt as f64 / vio.max(1) as f64 / 1e3,
+                );
+            }
+        }
+        let (mut emul, mut cpu_cp, mut sys) = (0u64, 0u64, 0u64);
+        for c in self.cpu.counters() {
+            emul += c.emul_ns;
+            cpu_cp += c.cp_user_ns;
+            sys += c.sys_ns;
+        }
+        let pg = self.pg.sample();
+        let moves = pg.c.pages_read + pg.c.pages_written;
+        eprintln!(
+            "cpu: emulation {:.2} s, CP for users {:.2} s, system {:.2} s; pages moved {} ({:.1}/s), CP+system us per move {:.2}; refs {} ({:.0}/s)",
+            emul as f64 / 1e9,
+            cpu_cp as f64 / 1e9,
+            sys as f64 / 1e9,
+            moves,
+            moves as f64 / secs,
+            (cpu_cp + sys) as f64 / moves.max(1) as f64 / 1e3,
+            self.work.refs(),
+            self.work.refs() as f64 / secs
+        );
     }
 }
 

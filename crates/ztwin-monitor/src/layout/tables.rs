@@ -133,6 +133,16 @@ static SYTRSG: &[FieldDef] = &[
     fd("SYTRSG_RSASAVFR", 68, U4, Z53),
     fd("SYTRSG_CALFLAG1", 73, Bits(1), Z53),
     fd("SYTRSG_HCPSTPMB", 74, U2, Z53),
+    // Minidisk cache in central storage (zpmd's names; meanings inferred):
+    // ideal (arbiter's target) and actual frames, SET MDC STORAGE min/max.
+    fd("SYTRSG_TCMMIDSZ", 84, U4, Z53),
+    fd("SYTRSG_TCMMAIN", 88, U4, Z53),
+    fd("SYTRSG_TCMMNMIN", 92, U4, Z53),
+    fd("SYTRSG_TCMMNMAX", 96, U4, Z53),
+    fd("SYTRSG_TCMMNDL", 100, U4, Z53),
+    fd("SYTRSG_TCMSTLMN", 104, U4, Z53),
+    fd("SYTRSG_TCMMNBLW", 112, U4, Z53),
+    fd("SYTRSG_TCMMNABV", 116, U4, Z53),
     fd("SYTRSG_RSA2GDCT", 120, U4, Z53),
     fd("SYTRSG_SYSSCGCT", 124, U4, Z53),
     fd("SYTRSG_RSALGFRM", 128, U8, Z53),
@@ -1009,6 +1019,126 @@ static IODDEV: &[FieldDef] = &[
     fd("IODDEV_PAVCC3S", 256, U4, Z53),
 ];
 
+// ------------------------------------------------------------ the I/O path
+// (records the path model writes; see docs/monitor-format.md, "I/O records")
+
+// MRIODCAD: IBM's 4.4, 6.1 and 6.2 pages give the size (264), RDEVSID and
+// STATUS (the code for what IODCAD_CALDATA holds, -2 "no data"); the
+// CALDATA counters below are ztwin's reading of a cached control unit's
+// subsystem statistics (3990-3/-6, 2105), one U4 each: normal and sequential
+// read requests and hits, write requests, DASD fast writes done at once and
+// delayed (NVS full), I/Os that bypassed the cache, tracks staged.
+static IODCAD: &[FieldDef] = &[
+    fd("IODCAD_RDEVSID", 20, U4, Ibm),
+    fd("IODCAD_STATUS", 24, S4, Ibm),
+    fd("IODCAD_NRDREQ", 28, U4, Inf),
+    fd("IODCAD_NRDHIT", 32, U4, Inf),
+    fd("IODCAD_SQRDREQ", 36, U4, Inf),
+    fd("IODCAD_SQRDHIT", 40, U4, Inf),
+    fd("IODCAD_WRTREQ", 44, U4, Inf),
+    fd("IODCAD_DFWHIT", 48, U4, Inf),
+    fd("IODCAD_DFWDLY", 52, U4, Inf),
+    fd("IODCAD_BYPASS", 56, U4, Inf),
+    fd("IODCAD_STAGED", 60, U4, Inf),
+    fd("IODCAD_RDEVDEV", 64, U2, Inf),
+];
+
+// MRIODSZI: IBM's 5.3, 6.3 and 7.1 pages (size 316; RDEVDEV at 20, the
+// 36-byte DKSTAT block from 24: status X'80' busy / X'40' not busy, time,
+// transfer rate in KB/s, block size). The block is CP's SZQBK disk statistics
+// (IBM cp640 SZQBK: status, time, rate, block size, then transfers, blocks
+// read, blocks written, seeks, queue depth, four bytes each), which places
+// DSKXFERS..DSKQDEPTH at 40-56; zpmd's 5.3 struct for the eight 32-byte path
+// blocks from 60.
+static IODSZI: &[FieldDef] = &[
+    fd("IODSZI_RDEVDEV", 20, U2, Ibm),
+    fd("IODSZI_DSKSTAT", 24, Bits(1), Ibm),
+    fd("IODSZI_DSKTIME", 28, U4, Ibm),
+    fd("IODSZI_DSKXRATE", 32, U4, Ibm),
+    fd("IODSZI_DSKBLKSZ", 36, U4, Ibm),
+    fd("IODSZI_DSKXFERS", 40, U4, Z53),
+    fd("IODSZI_DSKBLKSR", 44, U4, Z53),
+    fd("IODSZI_DSKBLKSW", 48, U4, Z53),
+    fd("IODSZI_DSKSEEKO", 52, U4, Z53),
+    fd("IODSZI_DSKQDEPTH", 56, U4, Z53),
+    fd("IODSZI_PTH1ID", 60, U2, Z53),
+    fd("IODSZI_PTH1STAT", 62, Bits(1), Z53),
+    fd("IODSZI_PTH1TIME", 64, U4, Z53),
+    fd("IODSZI_PTH1XRATE", 68, U4, Z53),
+    fd("IODSZI_PTH1XFERS", 72, U4, Z53),
+    fd("IODSZI_PTH1BLKSR", 76, U4, Z53),
+    fd("IODSZI_PTH1BLKSW", 80, U4, Z53),
+    fd("IODSZI_PTH1SEEKO", 84, U4, Z53),
+    fd("IODSZI_PTH1QDEPTH", 88, U4, Z53),
+    fd("IODSZI_PTH2ID", 92, U2, Z53),
+    fd("IODSZI_PTH2STAT", 94, Bits(1), Z53),
+    fd("IODSZI_PTH2TIME", 96, U4, Z53),
+    fd("IODSZI_PTH2XRATE", 100, U4, Z53),
+    fd("IODSZI_PTH2XFERS", 104, U4, Z53),
+    fd("IODSZI_PTH2BLKSR", 108, U4, Z53),
+    fd("IODSZI_PTH2BLKSW", 112, U4, Z53),
+    fd("IODSZI_PTH2SEEKO", 116, U4, Z53),
+    fd("IODSZI_PTH2QDEPTH", 120, U4, Z53),
+];
+
+// MRIODHPP: IBM's mon610 and mon630 pages give domain 6 record 28 "HyperPAV
+// Pool activity", size 48, and the pool number and token (the LCU's SSID) that
+// start it, as in MRIODHPC (mon530-mon640: HPPOOLNM at 20, HPPTOKEN at 22);
+// zpmd's 5.3 struct for the rest: bases and aliases in the pool, attempts to
+// get an alias and those that found none, fewest and most aliases free.
+static IODHPP: &[FieldDef] = &[
+    fd("IODHPP_HPPOOLNM", 20, U2, Ibm),
+    fd("IODHPP_HPPTOKEN", 22, U2, Ibm),
+    fd("IODHPP_HPPNBASE", 24, U4, Z53),
+    fd("IODHPP_HPPNALIS", 28, U4, Z53),
+    fd("IODHPP_HPPTRIES", 32, U4, Z53),
+    fd("IODHPP_HPPFAILS", 36, U4, Z53),
+    fd("IODHPP_HPPMINCT", 40, U4, Z53),
+    fd("IODHPP_HPPMAXCT", 44, U4, Z53),
+];
+
+// MRMTRHPP: zpmd's 5.3 struct (size 24): a HyperPAV pool's number and token.
+static MTRHPP: &[FieldDef] = &[
+    fd("MTRHPP_HPPOOLNM", 20, U2, Z53),
+    fd("MTRHPP_HPPTOKEN", 22, U2, Z53),
+];
+
+// MRSYTEPM: IBM's MRSYTCPC and MRSYTCPM pages point to this record (domain
+// 0, record 20) for channel-path utilisation with the extended channel-path
+// measurement facility, and describe the family's shape (an offset field to
+// the data, one entry per channel path, an invalid bit per entry, entries
+// built on the channel subsystem's schedule, each with its own time stamp);
+// its offsets were not seen. ztwin's reading: a fixed part with the offset,
+// length and count of the entries, then per CHPID its number, measurement
+// group (1 ESCON-like, 2 FICON), flags (X'80' entry not valid), path type,
+// the time stamp, and busy time (all partitions; this partition, as TOD
+// durations), this partition's data units (bytes / 32) and work units (I/Os).
+static SYTEPM: &[FieldDef] = &[
+    fd("SYTEPM_CALOFFST", 20, U2, Inf),
+    fd("SYTEPM_CALENTLN", 22, U2, Inf),
+    fd("SYTEPM_CALENTCT", 24, U2, Inf),
+];
+static SYTEPM_CHPATH: &[FieldDef] = &[
+    fd("SYTEPM_CHPID", 0, U1, Inf),
+    fd("SYTEPM_CALCMG", 1, U1, Inf),
+    fd("SYTEPM_CALFLAGS", 2, Bits(1), Inf),
+    fd("SYTEPM_CHPTYPE", 3, U1, Inf),
+    fd("SYTEPM_CALSLOTS", 4, U2, Inf),
+    fd("SYTEPM_CALSPEED", 6, U2, Inf),
+    fd("SYTEPM_CALTOD", 8, Tod, Inf),
+    fd("SYTEPM_CALTBUSY", 16, Dur, Inf),
+    fd("SYTEPM_CALPBUSY", 24, Dur, Inf),
+    fd("SYTEPM_CALPDATA", 32, U8, Inf),
+    fd("SYTEPM_CALPWORK", 40, U8, Inf),
+];
+const SYTEPM_GROUP: GroupDef = GroupDef {
+    name: "SYTEPM_CHPATH",
+    offset_field: "SYTEPM_CALOFFST",
+    len_field: "SYTEPM_CALENTLN",
+    entry_size: 48,
+    fields: SYTEPM_CHPATH,
+};
+
 static NONE: &[FieldDef] = &[];
 
 // Sources, by page (https://www.vm.ibm.com/pubs/monNNN/NAME.HTML) and struct.
@@ -1047,6 +1177,12 @@ pub static LAYOUTS: &[RecordLayout] = &[
         "IBM mon610, mon620, mon720 (size 180)", "per-processor-type breakdown (80-156) not mapped"),
     v(0, 14, "MRSYTXSG", S, R53, 188, Z53, SYTXSG, &[R53], ZPMD,
         "5.3: XSTOR and MDC; 7.5 reserves the XSTOR fields (204 bytes)"),
+    RecordLayout {
+        group: Some(SYTEPM_GROUP),
+        ..v(0, 20, "MRSYTEPM", S, R53, 28, Inf, SYTEPM, &[],
+            "IBM mon440, mon540, mon640, mon730 MRSYTCPC/MRSYTCPM prologs (the record's role, not its map)",
+            "INFERRED map: extended channel measurement, one entry per channel path")
+    },
     v(0, 15, "MRSYTCUG", S, R53, 56, Z53, SYTCUG, &[R53],
         "IBM mon420 (size 28 in 4.2); zpmd d0r15", "LPAR global description"),
     RecordLayout {
@@ -1097,6 +1233,7 @@ pub static LAYOUTS: &[RecordLayout] = &[
         "per logged-on user; 96 bytes in 4.4"),
     v(1, 15, "MRMTRUSR", C, R62, 224, Z53, MTRUSR, &[R62], "IBM mon620 (size 224)", "appended fields not mapped"),
     v(1, 15, "MRMTRUSR", C, R73, 348, Z53, MTRUSR, &[R73], "IBM mon730 (size 348)", "appended fields not mapped"),
+    v(1, 20, "MRMTRHPP", C, R53, 24, Z53, MTRHPP, &[R53], ZPMD, "HyperPAV pool definition"),
     v(1, 17, "MRMTRXSG", C, R53, 36, Ibm, MTRXSG, &[R42, R44, R51, R63], "IBM mon420, mon440, mon510, mon630",
         "expanded storage configuration"),
     // ------------------------------------------------------------ domain 3
@@ -1162,6 +1299,14 @@ pub static LAYOUTS: &[RecordLayout] = &[
     v(6, 14, "MRIODMOF", E, R53, 68, Z53, IODMOF, &[R53], "IBM mon750 (20-25); zpmd d6r14",
         "SET SCMEASURE OFF with final measurement block; 76 bytes in 7.5"),
     v(6, 16, "MRIODMDV", E, R53, 36, Ibm, IODMDV, &[R53, R71, R72], "IBM mon530, mon710, mon720", "modify device"),
+    v(6, 4, "MRIODCAD", S, R53, 264, Inf, IODCAD, &[R44, R61, R62],
+        "IBM mon440, mon610, mon620 (size 264; RDEVSID, STATUS)",
+        "cache activity, one per base device on a caching control unit (not for aliases); CALDATA counters INFERRED"),
+    v(6, 24, "MRIODSZI", S, R53, 316, Z53, IODSZI, &[R63, R71],
+        "IBM mon630, mon710 (size 316; 20-39); zpmd d6r24",
+        "SCSI (EDEV) device activity; path blocks 3-8 not mapped"),
+    v(6, 28, "MRIODHPP", S, R53, 48, Z53, IODHPP, &[R61, R63],
+        "IBM mon610, mon630 (D6R28, size 48; 20-23); zpmd d6r28", "HyperPAV pool activity; counters after 24 from zpmd"),
 ];
 
 /// Field names ztwin used before the layouts were checked against IBM's pages

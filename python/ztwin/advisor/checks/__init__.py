@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ztwin.advisor.checks import cpu, io, paging, storage, summary
+from ztwin.advisor.checks import cpu, io, iopath, paging, storage, summary
 from ztwin.advisor.checks.common import Context
 from ztwin.advisor.finding import Finding
 from ztwin.advisor.rules import Rule
@@ -41,6 +41,9 @@ CHECKS: list[tuple[str, str, Check]] = [
     ("dasd-pending", "I/O", io.check_dasd_pending),
     ("dasd-disconnect", "I/O", io.check_dasd_disconnect),
     ("pav-base-queue", "I/O", io.check_pav_base_queue),
+    ("dasd-queue-no-pav", "I/O", iopath.check_queue_no_pav),
+    ("channel-busy", "I/O", iopath.check_channel_busy),
+    ("cache-off", "I/O", iopath.check_cache_off),
     ("storage-constrained", "Storage", storage.check_storage_constrained),
     ("emergency-scan", "Storage", storage.check_emergency_scan),
     ("no-constraint", "Summary", summary.check_no_constraint),

@@ -117,6 +117,17 @@ struct Cpu {
     c: CpuCounters,
     /// System time owed by interrupt-level CP work, added to the next burst.
     owed_sys: Ns,
+    /// When the running burst started, and how long its leading system work
+    /// lasts (the interrupt work it was owed and the dispatch): CP's work
+    /// before the virtual CPU runs.
+    started: Ns,
+    prefix: Ns,
+    /// This CPU's dispatch vector: virtual CPUs ready to run here (those that
+    /// last ran here), oldest first; entries of virtual CPUs no longer ready
+    /// are dropped when met.
+    ready: VecDeque<u32>,
+    /// When its last burst ended (the CPU idle longest takes work first).
+    idle_since: Ns,
 }
 
 /// Virtual CPU states, as high-frequency sampling sees them.
@@ -139,7 +150,11 @@ pub struct HfCounters {
     pub cpu_wait: u64,
     pub page_wait: u64,
     pub io_wait: u64,
+    /// In the dispatch list with nothing to run (HFTIDL, %TI).
     pub test_idle: u64,
+    /// In the dispatch list waiting for its timer or an interrupt (a Linux
+    /// guest between its bursts: HFTSVM, %TIW).
+    pub test_idle_wait: u64,
     pub eligible: u64,
     pub dormant: u64,
     pub other: u64,
@@ -160,7 +175,21 @@ struct Vcpu {
     /// The I/O it is about to wait for completed while its burst was still
     /// running: do not wait when the burst ends.
     woken: bool,
+    /// The state it left when it became ready (what it is still waiting for
+    /// while CP finishes the interrupt work that made it ready).
+    waited: VState,
+    /// Set by high-frequency sampling while its burst is in its leading
+    /// system work.
+    in_prefix: bool,
+    /// The logical CPU it last ran on (its dispatch vector when it is ready
+    /// again); `NO_CPU` before it first runs.
+    last_cpu: u16,
+    /// When it was last made ready, in ready order (its age in a vector).
+    ready_seq: u64,
 }
+
+/// A virtual CPU that has not run yet.
+const NO_CPU: u16 = u16::MAX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sched {
@@ -229,7 +258,13 @@ pub struct VcpuSample {
 
 pub struct Cpus {
     cpus: Vec<Cpu>,
-    ready: VecDeque<u32>,
+    /// Entries in all dispatch vectors (stale ones included).
+    ready: u32,
+    /// Dispatch vector of the next virtual CPU that has not run yet
+    /// (round-robin).
+    next_home: u16,
+    /// Virtual CPUs made ready so far (each one's `ready_seq`).
+    ready_seq: u64,
     /// Guests on the eligible list, in arrival order.
     eligible: VecDeque<u32>,
     guests: Vec<Guest>,
@@ -263,6 +298,10 @@ impl Cpus {
                         hf: HfCounters::default(),
                         vio: 0,
                         woken: false,
+                        waited: VState::Idle,
+                        in_prefix: false,
+                        last_cpu: NO_CPU,
+                        ready_seq: 0,
                     });
                 }
                 Guest {
@@ -276,7 +315,9 @@ impl Cpus {
             .collect();
         Cpus {
             cpus: (0..ncpu).map(|_| Cpu::default()).collect(),
-            ready: VecDeque::new(),
+            ready: 0,
+            next_home: 0,
+            ready_seq: 0,
             eligible: VecDeque::new(),
             guests,
             vcpus,
@@ -325,12 +366,25 @@ impl Cpus {
 
     // ------------------------------------------------------------ scheduling
 
-    /// Queue a virtual CPU for dispatch. CPUs pick up ready work only between
-    /// events (`Model::dispatch_idle_cpus`), never from inside another burst.
+    /// Queue a virtual CPU for dispatch on the dispatch vector of the logical
+    /// CPU it last ran on (CP's DSVBK: work stays where its cache is; idle
+    /// CPUs take work from others, see `Model::dispatch_idle_cpus`). CPUs pick
+    /// up ready work only between events, never from inside another burst.
     #[inline]
     pub fn make_ready(&mut self, v: u32) {
-        self.vcpus[v as usize].state = VState::Ready;
-        self.ready.push_back(v);
+        let vc = &mut self.vcpus[v as usize];
+        vc.waited = vc.state;
+        vc.state = VState::Ready;
+        vc.ready_seq = self.ready_seq;
+        self.ready_seq += 1;
+        let mut c = vc.last_cpu;
+        if c == NO_CPU {
+            c = self.next_home;
+            vc.last_cpu = c;
+            self.next_home = (c + 1) % self.cpus.len() as u16;
+        }
+        self.cpus[c as usize].ready.push_back(v);
+        self.ready += 1;
     }
 
     /// A virtual CPU has something to run: queue it, admitting its guest to the
@@ -476,7 +530,7 @@ impl Cpus {
     /// Work ready to run.
     #[inline]
     pub fn any_ready(&self) -> bool {
-        !self.ready.is_empty()
+        self.ready != 0
     }
 
     pub fn cpu_count(&self) -> usize {
@@ -494,10 +548,12 @@ impl Cpus {
         self.irq_cpu
     }
 
-    /// The next ready virtual CPU (entries of CPUs no longer ready are dropped).
+    /// The oldest ready virtual CPU in logical CPU `c`'s dispatch vector
+    /// (entries of virtual CPUs no longer ready are dropped).
     #[inline]
-    pub fn next_ready(&mut self) -> Option<u32> {
-        while let Some(v) = self.ready.pop_front() {
+    pub fn next_ready(&mut self, c: u16) -> Option<u32> {
+        while let Some(v) = self.cpus[c as usize].ready.pop_front() {
+            self.ready -= 1;
             if self.vcpus[v as usize].state == VState::Ready {
                 return Some(v);
             }
@@ -505,32 +561,115 @@ impl Cpus {
         None
     }
 
-    /// Virtual CPU `v` runs on logical CPU `c`: the CP time its burst starts
-    /// with (the dispatch and what it was owed).
+    /// The oldest ready virtual CPU in logical CPU `c`'s dispatch vector,
+    /// left there (stale entries before it are dropped).
     #[inline]
-    pub fn begin(&mut self, c: u16, v: u32) -> Ns {
+    fn head(&mut self, c: u16) -> Option<u32> {
+        let ready = &mut self.cpus[c as usize].ready;
+        while let Some(&v) = ready.front() {
+            if self.vcpus[v as usize].state == VState::Ready {
+                return Some(v);
+            }
+            ready.pop_front();
+            self.ready -= 1;
+        }
+        None
+    }
+
+    /// Whose dispatch vector idle logical CPU `c` takes its next work from:
+    /// its own, unless a busy CPU's vector holds work made ready before the
+    /// oldest of its own (CP dispatches by priority, and a processor looking
+    /// for work takes a VMDBK waiting behind a busy one: so three CPU-bound
+    /// users on two processors share them instead of one keeping a
+    /// processor to itself).
+    pub fn source_vector(&mut self, c: u16) -> u16 {
+        let Some(own) = self.head(c) else {
+            return c;
+        };
+        let mut best = (self.vcpus[own as usize].ready_seq, c);
+        for k in 0..self.cpus.len() as u16 {
+            if k == c || self.cpus[k as usize].running.is_none() {
+                continue;
+            }
+            if let Some(v) = self.head(k) {
+                let seq = self.vcpus[v as usize].ready_seq;
+                if seq < best.0 {
+                    best = (seq, k);
+                }
+            }
+        }
+        best.1
+    }
+
+    /// Work for idle logical CPU `c` from another CPU's dispatch vector: the
+    /// oldest entry of the longest one (lowest CPU number among equals).
+    pub fn steal_ready(&mut self, c: u16) -> Option<u32> {
+        loop {
+            let (mut best, mut len) = (NO_CPU, 0);
+            for (k, cpu) in self.cpus.iter().enumerate() {
+                if k as u16 != c && cpu.ready.len() > len {
+                    (best, len) = (k as u16, cpu.ready.len());
+                }
+            }
+            if best == NO_CPU {
+                return None;
+            }
+            if let Some(v) = self.next_ready(best) {
+                return Some(v);
+            }
+        }
+    }
+
+    /// The idle logical CPU that has been idle longest (lowest number among
+    /// equals), if any.
+    pub fn longest_idle(&self) -> Option<u16> {
+        let mut best: Option<(Ns, u16)> = None;
+        for (k, cpu) in self.cpus.iter().enumerate() {
+            if cpu.running.is_none() && best.is_none_or(|(t, _)| cpu.idle_since < t) {
+                best = Some((cpu.idle_since, k as u16));
+            }
+        }
+        best.map(|(_, k)| k)
+    }
+
+    /// Whether logical CPU `c` has work in its own dispatch vector.
+    #[inline]
+    pub fn has_own_work(&self, c: u16) -> bool {
+        !self.cpus[c as usize].ready.is_empty()
+    }
+
+    /// Virtual CPU `v` runs on logical CPU `c`: the CP time its burst starts
+    /// with, as (the guest's: what it was owed; system: the dispatch itself,
+    /// CP's own work).
+    #[inline]
+    pub fn begin(&mut self, c: u16, v: u32) -> (Ns, Ns) {
         self.irq_cpu = c;
         let vc = &mut self.vcpus[v as usize];
         vc.state = VState::Running;
-        self.dispatch + std::mem::take(&mut vc.owed_cp)
+        vc.last_cpu = c;
+        (std::mem::take(&mut vc.owed_cp), self.dispatch)
     }
 
-    /// Burst `b` runs on logical CPU `c` (with the system time the CPU owes):
-    /// its length.
+    /// Burst `b` runs on logical CPU `c` from `now` (with the system time the
+    /// CPU owes): its length.
     #[inline]
-    pub fn start_burst(&mut self, c: u16, mut b: Burst) -> Ns {
+    pub fn start_burst(&mut self, c: u16, mut b: Burst, now: Ns) -> Ns {
         let cpu = &mut self.cpus[c as usize];
-        b.sys += std::mem::take(&mut cpu.owed_sys);
+        let owed = std::mem::take(&mut cpu.owed_sys);
+        b.sys += owed;
+        cpu.started = now;
+        cpu.prefix = owed + self.dispatch;
         cpu.c.dispatches += 1;
         cpu.running = Some(b);
         (b.virt + b.cp + b.sys).max(1)
     }
 
-    /// The burst on logical CPU `c` ended: its time is counted.
+    /// The burst on logical CPU `c` ended at `now`: its time is counted.
     #[inline]
-    pub fn end_burst(&mut self, c: u16) -> Burst {
+    pub fn end_burst(&mut self, c: u16, now: Ns) -> Burst {
         let cpu = &mut self.cpus[c as usize];
         let b = cpu.running.take().expect("burst end on an idle CPU");
+        cpu.idle_since = now;
         cpu.c.emul_ns += b.virt;
         cpu.c.cp_user_ns += b.cp;
         cpu.c.sys_ns += b.sys;
@@ -553,6 +692,9 @@ impl Cpus {
         match b.outcome {
             Outcome::Slice => self.make_ready(v),
             Outcome::PageWait | Outcome::IoWait if woken => self.make_ready(v),
+            // Frames freed while the burst ran (a fast page-out) woke no one:
+            // it takes one at its next dispatch rather than wait for the next.
+            Outcome::FrameWait if st.frames_free() => self.make_ready(v),
             Outcome::PageWait | Outcome::FrameWait => {
                 self.vcpus[vi].state = VState::PageWait;
                 if b.outcome == Outcome::FrameWait {
@@ -576,11 +718,18 @@ impl Cpus {
         }
     }
 
-    /// High-frequency sampling: each CPU's sample count and every logged-on
-    /// virtual CPU's state.
-    pub fn hf_tick(&mut self) {
+    /// High-frequency sampling at `now`: each CPU's sample count and every
+    /// logged-on virtual CPU's state. A virtual CPU whose burst is still in
+    /// its leading system work (CP finishing the interrupt that made it ready,
+    /// and dispatching it) counts in the state it was waiting in.
+    pub fn hf_tick(&mut self, now: Ns) {
         for c in &mut self.cpus {
             c.c.hf_count += 1;
+            if let Some(b) = &c.running {
+                if now < c.started + c.prefix {
+                    self.vcpus[b.vcpu as usize].in_prefix = true;
+                }
+            }
         }
         for g in &self.guests {
             if g.sched == Sched::LoggedOff {
@@ -594,19 +743,21 @@ impl Cpus {
                 if in_queue {
                     h.in_queue += 1;
                 }
-                match vc.state {
+                let state = if vc.in_prefix {
+                    vc.in_prefix = false;
+                    vc.waited
+                } else {
+                    vc.state
+                };
+                match state {
                     VState::Running => h.running += 1,
                     VState::Ready => h.cpu_wait += 1,
                     VState::PageWait => h.page_wait += 1,
                     VState::IoWait => h.io_wait += 1,
                     VState::Eligible => h.eligible += 1,
-                    VState::Idle | VState::Think => {
-                        if g.sched == Sched::Dispatch {
-                            h.test_idle += 1
-                        } else {
-                            h.dormant += 1
-                        }
-                    }
+                    VState::Think if g.sched == Sched::Dispatch => h.test_idle_wait += 1,
+                    VState::Idle if g.sched == Sched::Dispatch => h.test_idle += 1,
+                    VState::Idle | VState::Think => h.dormant += 1,
                 }
             }
         }
@@ -658,39 +809,56 @@ impl Cpus {
 
     /// Ready queue length (`ZTWIN_DEBUG`).
     pub fn ready_count(&self) -> usize {
-        self.ready.len()
+        self.ready as usize
     }
 }
 
 impl Model {
-    /// Dispatch ready virtual CPUs on idle logical CPUs (between events).
+    /// Dispatch ready virtual CPUs on idle logical CPUs (between events): each
+    /// idle CPU first runs the work in its own dispatch vector; then idle CPUs,
+    /// the one idle longest first, take the oldest work of the longest other
+    /// vector (CP balances its processors this way: DSVBK's "possible processor
+    /// workload imbalance", and an idle processor looks for a VMDBK elsewhere).
     pub(crate) fn dispatch_idle_cpus(&mut self, core: &mut Core) {
-        for c in 0..self.cpu.cpu_count() {
+        for c in 0..self.cpu.cpu_count() as u16 {
             if !self.cpu.any_ready() {
                 return;
             }
-            if self.cpu.idle(c as u16) {
-                self.dispatch(core, c as u16);
+            if self.cpu.idle(c) && self.cpu.has_own_work(c) {
+                let from = self.cpu.source_vector(c);
+                if let Some(v) = self.cpu.next_ready(from) {
+                    self.dispatch(core, c, v);
+                }
             }
+        }
+        while self.cpu.any_ready() {
+            let Some(c) = self.cpu.longest_idle() else {
+                return;
+            };
+            let v = match self.cpu.next_ready(c) {
+                Some(v) => v,
+                None => match self.cpu.steal_ready(c) {
+                    Some(v) => v,
+                    None => return,
+                },
+            };
+            self.dispatch(core, c, v);
         }
     }
 
-    /// Run the next ready virtual CPU on logical CPU `c`.
-    fn dispatch(&mut self, core: &mut Core, c: u16) {
-        let Some(v) = self.cpu.next_ready() else {
-            return;
-        };
+    /// Run ready virtual CPU `v` on logical CPU `c`.
+    fn dispatch(&mut self, core: &mut Core, c: u16, v: u32) {
         let mut cx = Cx::new(core, c);
-        cx.charge.cp = self.cpu.begin(c, v);
+        (cx.charge.cp, cx.charge.sys) = self.cpu.begin(c, v);
         let b = self.run_burst(&mut cx, v, MINOR_SLICE);
-        let total = self.cpu.start_burst(c, b);
+        let total = self.cpu.start_burst(c, b, cx.now());
         cx.at(total, Ev::BurstEnd { cpu: c as u32 });
     }
 
     /// A burst ended: account for it, start the I/O its fault needs, and act
     /// on its outcome.
     pub(crate) fn burst_end(&mut self, cx: &mut Cx, c: u16) {
-        let b = self.cpu.end_burst(c);
+        let b = self.cpu.end_burst(c, cx.now());
         if let Some(r) = b.io {
             self.io.submit(cx, r);
         }

@@ -6,8 +6,9 @@
 use super::{dur, io, paging, segments, storage, system, user, PendingEvent};
 use crate::core::units::Ns;
 use crate::model::{Model, RunError, Twin};
+use std::cell::Cell;
 use std::io::Write;
-use ztwin_monitor::layout::{by_name, RecordLayout};
+use ztwin_monitor::layout::{by_name_release, RecordLayout, Release, DEFAULT_RELEASE};
 use ztwin_monitor::writer::{MonwriteWriter, RecordSet};
 use ztwin_monitor::{tod, SetKind};
 
@@ -36,8 +37,40 @@ pub(super) struct L {
     pub ioddev: &'static RecordLayout,
 }
 
+thread_local! {
+    /// The z/VM release whose record layouts the run writes (its CP level;
+    /// set by [`Emitter::config`]).
+    static RELEASE: Cell<Release> = const { Cell::new(DEFAULT_RELEASE) };
+}
+
+/// Layout `name` of the run's release.
 pub(super) fn l(name: &str) -> &'static RecordLayout {
-    by_name(name).unwrap_or_else(|| panic!("layout {name} missing"))
+    by_name_release(name, RELEASE.get()).unwrap_or_else(|| panic!("layout {name} missing"))
+}
+
+impl L {
+    fn find() -> L {
+        L {
+            sytsyp: l("MRSYTSYP"),
+            sytprp: l("MRSYTPRP"),
+            sytrsg: l("MRSYTRSG"),
+            sytrsp: l("MRSYTRSP"),
+            sytxsp: l("MRSYTXSP"),
+            sytasg: l("MRSYTASG"),
+            sytuwt: l("MRSYTUWT"),
+            sytxsg: l("MRSYTXSG"),
+            sytcug: l("MRSYTCUG"),
+            sytcup: l("MRSYTCUP"),
+            storsg: l("MRSTORSG"),
+            storsp: l("MRSTORSP"),
+            stoasp: l("MRSTOASP"),
+            stoxsg: l("MRSTOXSG"),
+            useact: l("MRUSEACT"),
+            useint: l("MRUSEINT"),
+            prcprp: l("MRPRCPRP"),
+            ioddev: l("MRIODDEV"),
+        }
+    }
 }
 
 /// A write error as the run reports it.
@@ -62,26 +95,7 @@ impl<W: Write> Emitter<W> {
             start_tod: tod::from_unix_us(start_unix_us),
             set: RecordSet::new(SetKind::Sample),
             ev: RecordSet::new(SetKind::Event),
-            lay: L {
-                sytsyp: l("MRSYTSYP"),
-                sytprp: l("MRSYTPRP"),
-                sytrsg: l("MRSYTRSG"),
-                sytrsp: l("MRSYTRSP"),
-                sytxsp: l("MRSYTXSP"),
-                sytasg: l("MRSYTASG"),
-                sytuwt: l("MRSYTUWT"),
-                sytxsg: l("MRSYTXSG"),
-                sytcug: l("MRSYTCUG"),
-                sytcup: l("MRSYTCUP"),
-                storsg: l("MRSTORSG"),
-                storsp: l("MRSTORSP"),
-                stoasp: l("MRSTOASP"),
-                stoxsg: l("MRSTOXSG"),
-                useact: l("MRUSEACT"),
-                useint: l("MRUSEINT"),
-                prcprp: l("MRPRCPRP"),
-                ioddev: l("MRIODDEV"),
-            },
+            lay: L::find(),
             intervals: 0,
             records: 0,
         }
@@ -103,13 +117,18 @@ impl<W: Write> Emitter<W> {
     /// event profile).
     pub fn config(&mut self, tw: &Twin) -> Result<(), RunError> {
         let t = &tw.model;
+        // The records of the CP level's release (5.4 unless the scenario
+        // says otherwise).
+        let release = t.mon.id.cp_level.parse().unwrap_or(DEFAULT_RELEASE);
+        RELEASE.set(release);
+        self.lay = L::find();
         let tod = self.tod_at(0);
         let s = &mut self.set;
         s.clear();
         let id = &t.mon.id;
         let ncpu = t.cpu.counters().len();
         system::config(s, tod, id, ncpu);
-        io::config(s, tod, t.io.devices());
+        io::config(s, tod, t.io.devices(), t.io.control_units());
         storage::config_mem(s, tod, id.central_storage);
         paging::config(s, tod, t.pg.volumes(), &t.io);
         segments::config(s, tod, &t.spool, &t.io);
@@ -162,7 +181,11 @@ impl<W: Write> Emitter<W> {
             storage::cpu(s, l, tod, c, cputy, &stc[c], pio[c]);
             system::prcprp(s, l, tod, c, cputy, &cc);
         }
-        storage::system(s, l, tod, &st);
+        let mdc = t
+            .mdc
+            .configured()
+            .then(|| t.mdc.sample(st.dpa as u64, st.xs_total as u64));
+        storage::system(s, l, tod, &st, mdc.as_ref());
         let spool = t.spool.exists().then(|| t.spool.sample());
         paging::sytasg(s, l, tod, &pg, spool.as_ref());
         let mut hf = crate::model::cpu::HfCounters::default();
@@ -172,7 +195,7 @@ impl<W: Write> Emitter<W> {
             }
         }
         system::sytuwt(s, l, tod, &hf, t.cpu.eligible_count());
-        storage::xstor(s, l, tod, &st);
+        storage::xstor(s, l, tod, &st, mdc.as_ref());
         system::lpar(s, l, tod, &t.mon.id, t.cpu.counters())?;
         for v in t.pg.volumes() {
             paging::stoasp(s, l, tod, &v, &t.io.device(v.dev));
@@ -187,11 +210,32 @@ impl<W: Write> Emitter<W> {
                     stor: t.st.guest(g),
                     pio: t.pg.guest(g),
                 };
-                user::activity(s, l, tod, self.start_tod, &guest, t.cpu.vcpus(g));
+                let avoided = t.mdc.guest_avoided(g);
+                user::activity(s, l, tod, self.start_tod, &guest, t.cpu.vcpus(g), avoided);
             }
         }
         for d in t.io.devices() {
-            io::ioddev(s, l, tod, &d);
+            io::ioddev(s, l, tod, &d, io::avoided(&t.mdc, &d));
+        }
+        // The path model's records: cache activity, EDEVs, HyperPAV pools,
+        // the channel paths.
+        for d in t.io.devices() {
+            if d.cache.is_some() {
+                io::iodcad(s, tod, &d);
+            }
+            if d.def.kind == crate::model::io::DevKind::Edev && d.alias_of.is_none() {
+                io::iodszi(s, tod, now, &d);
+            }
+        }
+        for c in
+            t.io.control_units()
+                .filter(|c| c.hyper_aliases > 0 && c.bases > 0)
+        {
+            io::iodhpp(s, tod, &c);
+        }
+        let chps: Vec<_> = t.io.chpids().collect();
+        if !chps.is_empty() {
+            io::sytepm(s, tod, &chps).map_err(write_err)?;
         }
         self.records += s.len() as u64 + 1;
         self.intervals += 1;

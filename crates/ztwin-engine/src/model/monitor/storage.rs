@@ -3,6 +3,7 @@
 //! records MTRMEM and MTRXSG.
 
 use super::emitter::{l, L};
+use crate::model::mdc::MdcSample;
 use crate::model::paging::PageIo;
 use crate::model::storage::{StorCpu, StorageSample};
 use ztwin_monitor::writer::RecordSet;
@@ -68,7 +69,13 @@ pub(super) fn cpu(
 }
 
 /// SYTRSG and STORSG: the frames, the available list and its thresholds.
-pub(super) fn system(s: &mut RecordSet, l: &L, tod: u64, st: &StorageSample) {
+pub(super) fn system(
+    s: &mut RecordSet,
+    l: &L,
+    tod: u64,
+    st: &StorageSample,
+    mdc: Option<&MdcSample>,
+) {
     let dpa = st.dpa as u64;
     let mut r = s.push_layout(l.sytrsg, tod);
     r.set_u(fld!(l.sytrsg, "SYTRSG_RSACPLOK"), st.fixed as u64);
@@ -77,6 +84,14 @@ pub(super) fn system(s: &mut RecordSet, l: &L, tod: u64, st: &StorageSample) {
     r.set_u(fld!(l.sytrsg, "SYTRSG_RSAAVAIL"), st.avail as u64);
     r.set_u(fld!(l.sytrsg, "SYTRSG_RSAFRQWT"), st.c.frame_waits);
     r.set_u(fld!(l.sytrsg, "SYTRSG_RSA2GAVL"), st.avail as u64);
+    if let Some(m) = mdc {
+        // The minidisk cache in central storage: the arbiter's target
+        // (ideal), the frames it holds, SET MDC STORAGE min and max [INF].
+        r.set_u(fld!(l.sytrsg, "SYTRSG_TCMMIDSZ"), m.cs_target);
+        r.set_u(fld!(l.sytrsg, "SYTRSG_TCMMAIN"), m.cs_frames);
+        r.set_u(fld!(l.sytrsg, "SYTRSG_TCMMNMIN"), m.cs_min);
+        r.set_u(fld!(l.sytrsg, "SYTRSG_TCMMNMAX"), m.cs_max);
+    }
     let mut r = s.push_layout(l.storsg, tod);
     r.set_u(fld!(l.storsg, "STORSG_RSAMAXPP"), dpa);
     r.set_u(fld!(l.storsg, "STORSG_RSACPLOK"), st.fixed as u64);
@@ -91,7 +106,13 @@ pub(super) fn system(s: &mut RecordSet, l: &L, tod: u64, st: &StorageSample) {
 }
 
 /// SYTXSG and STOXSG: XSTOR.
-pub(super) fn xstor(s: &mut RecordSet, l: &L, tod: u64, st: &StorageSample) {
+pub(super) fn xstor(
+    s: &mut RecordSet,
+    l: &L,
+    tod: u64,
+    st: &StorageSample,
+    mdc: Option<&MdcSample>,
+) {
     let mut r = s.push_layout(l.sytxsg, tod);
     r.set_u(fld!(l.sytxsg, "SYTXSG_XSTXBGET"), st.c.xstor_out);
     r.set_u(
@@ -100,6 +121,21 @@ pub(super) fn xstor(s: &mut RecordSet, l: &L, tod: u64, st: &StorageSample) {
     );
     r.set_u(fld!(l.sytxsg, "SYTXSG_XSTCTXAV"), st.xs_free as u64);
     r.set_u(fld!(l.sytxsg, "SYTXSG_XSTCPPAR"), st.xs_total as u64);
+    if let Some(m) = mdc {
+        // Minidisk cache counters [INF meanings of zpmd's 5.3 names]: eligible
+        // reads, writes, reads satisfied (I/Os avoided), pages inserted,
+        // insertions refused by the fair share, the XSTOR part's target,
+        // minimum and blocks held.
+        let c = &m.c;
+        r.set_u(fld!(l.sytxsg, "SYTXSG_HCPMDCPR"), c.reads);
+        r.set_u(fld!(l.sytxsg, "SYTXSG_HCPMDCPW"), c.writes);
+        r.set_u(fld!(l.sytxsg, "SYTXSG_HCPMDCIA"), c.hits);
+        r.set_u(fld!(l.sytxsg, "SYTXSG_HCPMDCIS"), c.pages_inserted);
+        r.set_u(fld!(l.sytxsg, "SYTXSG_HCPMDCNE"), c.fs_denied);
+        r.set_u(fld!(l.sytxsg, "SYTXSG_TCMXIDSZ"), m.xs_target);
+        r.set_u(fld!(l.sytxsg, "SYTXSG_TCMXSMIN"), m.xs_min);
+        r.set_u(fld!(l.sytxsg, "SYTXSG_CALMDCAU"), m.xs_blocks);
+    }
     let mut r = s.push_layout(l.stoxsg, tod);
     r.set_u(fld!(l.stoxsg, "STOXSG_XSTMIGS"), st.c.migrated);
     r.set_u(fld!(l.stoxsg, "STOXSG_XSTLOTHR"), st.xs_low as u64);

@@ -107,7 +107,11 @@ pub(super) fn prcprp(s: &mut RecordSet, l: &L, tod: u64, c: usize, cputy: u64, c
 /// eligible list's length.
 pub(super) fn sytuwt(s: &mut RecordSet, l: &L, tod: u64, hf: &HfCounters, eligible: u32) {
     let mut r = s.push_layout(l.sytuwt, tod);
-    r.set_u(fld!(l.sytuwt, "SYTUWT_CALTIDL"), hf.test_idle);
+    // Users in test idle, with or without a wait pending.
+    r.set_u(
+        fld!(l.sytuwt, "SYTUWT_CALTIDL"),
+        hf.test_idle + hf.test_idle_wait,
+    );
     r.set_i(fld!(l.sytuwt, "SYTUWT_CALIOWT"), hf.io_wait as i64);
     r.set_i(fld!(l.sytuwt, "SYTUWT_CALWTPAG"), hf.page_wait as i64);
     r.set_i(fld!(l.sytuwt, "SYTUWT_CALCPUWT"), hf.cpu_wait as i64);

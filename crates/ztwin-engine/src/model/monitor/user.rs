@@ -46,6 +46,7 @@ pub(super) fn add_hf(sum: &mut HfCounters, h: &HfCounters) {
     sum.page_wait += h.page_wait;
     sum.io_wait += h.io_wait;
     sum.test_idle += h.test_idle;
+    sum.test_idle_wait += h.test_idle_wait;
     sum.eligible += h.eligible;
     sum.dormant += h.dormant;
     sum.other += h.other;
@@ -61,6 +62,7 @@ pub(super) fn activity(
     start_tod: u64,
     gs: &Guest,
     vcpus: impl Iterator<Item = VcpuSample>,
+    mdc_avoided: u64,
 ) {
     let (u, sp, st, pio) = (gs.id, &gs.space, gs.stor, gs.pio);
     for (k, v) in vcpus.enumerate() {
@@ -85,6 +87,11 @@ pub(super) fn activity(
             r.set_u(f("USEACT_CALCPPGW"), pio.written);
             r.set_u(f("USEACT_CALCPPST"), st.steals);
             r.set_u(f("USEACT_CALCPMIG"), st.x_to_ds);
+            if mdc_avoided > 0 {
+                // Reads the minidisk cache satisfied (meaning inferred from
+                // the name, as IODDEV's RDEVMCIA).
+                r.set_u(fld!(l.useact, "USEACT_VMDMDCIA"), mdc_avoided);
+            }
             r.set_u(f("USEACT_CALCPXWT"), st.ms_to_x);
             r.set_u(f("USEACT_CALCPXRD"), st.x_to_ms);
         }
@@ -100,6 +107,7 @@ pub(super) fn activity(
         r.set_u(f("USEINT_HFWTPAG"), h.page_wait);
         r.set_u(f("USEINT_HFIOWT"), h.io_wait);
         r.set_u(f("USEINT_HFTIDL"), h.test_idle);
+        r.set_u(f("USEINT_HFTSVM"), h.test_idle_wait);
         r.set_u(f("USEINT_HFESVM"), h.eligible);
         r.set_u(f("USEINT_HFDORM"), h.dormant);
         r.set_u(f("USEINT_HFOTHR"), h.other);

@@ -32,11 +32,18 @@ pub mod params;
 #[cfg(test)]
 mod tests;
 
-use super::io::{Done, Io, Origin};
+use super::io::{Done, Io, Kind, Origin, Request};
 use super::storage::{tag, PageEntry, PageOuts, Pager, NO_BLOCK, T_DASD, T_NONE};
 use super::{Cx, Model};
 use crate::core::units::Ns;
 use blocks::{BlockTable, GONE};
+use std::collections::VecDeque;
+
+/// Page-out block writes in flight per paging volume (\[E\]): page-outs wait
+/// in paging's queue, their frames locked, until a volume has room, so the
+/// page reads guests wait for queue behind at most this many page-out writes
+/// (not behind a whole demand scan's worth).
+pub const PAGEOUT_WRITES_PER_VOLUME: u32 = 4;
 
 /// Paging counters of one paging volume (STOASP), cumulative.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -93,6 +100,8 @@ struct PagingVol {
     used: u32,
     /// Where the next search for free slots starts (next fit).
     cursor: u32,
+    /// Page-out block writes in flight.
+    writes: u32,
     c: SlotCounters,
 }
 
@@ -105,6 +114,7 @@ impl PagingVol {
             bitmap: vec![0; (slots as usize).div_ceil(64)],
             used: 0,
             cursor: 0,
+            writes: 0,
             c: SlotCounters::default(),
         }
     }
@@ -188,6 +198,9 @@ pub struct Paging {
     read_free: Vec<u32>,
     /// Scratch list of pages for a block write.
     items: Vec<(u32, u32)>,
+    /// Page-outs waiting for a volume with room for a write (guest, page), in
+    /// the order the demand scan stole them; their frames stay locked.
+    pending: VecDeque<(u32, u32)>,
     /// A block read whose frames are there to spare takes them in one loop
     /// over borrowed tables. Speed only; off only in the test that shows it.
     pub(crate) unscanned_reads: bool,
@@ -220,6 +233,7 @@ impl Paging {
             reads: Vec::new(),
             read_free: Vec::new(),
             items: Vec::with_capacity(block_max as usize),
+            pending: VecDeque::new(),
             unscanned_reads: true,
             #[cfg(test)]
             unscanned_read_count: 0,
@@ -277,14 +291,15 @@ impl Paging {
     }
 
     /// Pick the paging volume for a write: the lowest smoothed response among
-    /// volumes with free slots, round-robin among equals.
-    fn pick_volume(&mut self, io: &Io) -> Option<u32> {
+    /// volumes with free slots (and, for a page-out, room for another write),
+    /// round-robin among equals.
+    fn pick_volume(&mut self, io: &Io, page_out: bool) -> Option<u32> {
         let n = self.vols.len();
         let mut best: Option<(f64, u32)> = None;
         for k in 0..n {
             let pv = ((self.rr + k) % n) as u32;
             let v = &self.vols[pv as usize];
-            if v.used >= v.slots {
+            if v.used >= v.slots || (page_out && v.writes >= PAGEOUT_WRITES_PER_VOLUME) {
                 continue;
             }
             // Expected wait: smoothed response scaled by requests already queued.
@@ -431,7 +446,8 @@ pub enum WriteKind {
 impl Paging {
     /// Write pages as one block: allocate contiguous slots on the best volume
     /// (possibly fewer pages than offered) and submit the write. Returns pages
-    /// taken; 0 means paging space is exhausted (the run abends with PGT004).
+    /// taken; 0 means paging space is exhausted (the run abends with PGT004)
+    /// or, for a page-out, that no volume has room for another write yet.
     pub fn write_block(
         &mut self,
         cx: &mut Cx,
@@ -441,8 +457,12 @@ impl Paging {
     ) -> u32 {
         let cap = self.block_cap().min(items.len() as u32);
         let mut tries = self.vols.len();
+        let page_out = kind == WriteKind::PageOut;
         let (pv, first, n) = loop {
-            let Some(pv) = self.pick_volume(io) else {
+            let Some(pv) = self.pick_volume(io, page_out) else {
+                if page_out && self.vols.iter().any(|v| v.used < v.slots) {
+                    return 0; // no volume has room for another page-out yet
+                }
                 cx.abend(
                     "PGT004",
                     "paging space is exhausted: no free page slots on any paging volume".into(),
@@ -459,39 +479,48 @@ impl Paging {
             }
         };
         let b = self.claim_block(pv, first, &items[..n as usize], true);
+        if page_out {
+            self.vols[pv as usize].writes += 1;
+        }
         self.c.pages_written += n as u64;
         for &(g, _) in &items[..n as usize] {
             self.by_guest[g as usize].written += 1;
         }
-        cx.charge.sys += self.costs.io + self.costs.page_io * n as u64;
+        let dev = self.vols[pv as usize].dev;
+        cx.charge.sys +=
+            self.costs.io + self.costs.page_io * n as u64 + io.cp_extra(dev, Kind::Paging, n);
         self.by_cpu[cx.cpu as usize].written += n as u64;
         let origin = match kind {
             WriteKind::PageOut => Origin::PageWrite { block: b },
             WriteKind::Migrate => Origin::Migrate { block: b },
         };
-        let r = io.alloc(cx, self.vols[pv as usize].dev, n, origin);
+        let r = io.alloc_req(cx, dev, Request::write(n, Kind::Paging), origin);
         io.submit(cx, r);
         n
     }
 
-    /// Write the demand scan's page-outs, each guest's in blocks of up to the
-    /// block size.
-    pub fn write_pageouts(&mut self, cx: &mut Cx, io: &mut Io, pageouts: &PageOuts) {
-        let mut items = std::mem::take(&mut self.items);
-        'all: for (g, pages) in pageouts.batches() {
-            let mut rest = pages;
-            while !rest.is_empty() {
-                let want = (rest.len() as u32).min(self.block_max);
-                items.clear();
-                items.extend(rest[..want as usize].iter().map(|&vp| (g, vp)));
-                let n = self.write_block(cx, io, &items, WriteKind::PageOut);
-                if n == 0 {
-                    break 'all; // abend raised
-                }
-                rest = &rest[n as usize..];
-            }
+    /// Queue the demand scan's page-outs (each guest's pages together, in
+    /// steal order); `Model::pump_pageouts` writes them as volumes have room.
+    pub fn queue_pageouts(&mut self, pageouts: &PageOuts) {
+        for (g, pages) in pageouts.batches() {
+            self.pending.extend(pages.iter().map(|&vp| (g, vp)));
         }
-        self.items = items;
+    }
+
+    /// Whether a page-out is waiting and some paging volume with free slots
+    /// has room for a page-out write.
+    #[inline]
+    fn can_write_pageout(&self) -> bool {
+        !self.pending.is_empty()
+            && self
+                .vols
+                .iter()
+                .any(|v| v.writes < PAGEOUT_WRITES_PER_VOLUME && v.used < v.slots)
+    }
+
+    /// Page-outs waiting for a volume.
+    pub fn pending_pageouts(&self) -> usize {
+        self.pending.len()
     }
 
     /// Forget page (g, vp) in block `b` and recycle the block if that was its
@@ -546,7 +575,7 @@ impl Model {
             }
             let mut rest = &items[..];
             while !rest.is_empty() {
-                let placed = pg.pick_volume(io).and_then(|pv| {
+                let placed = pg.pick_volume(io, false).and_then(|pv| {
                     pg.vols[pv as usize]
                         .find_run(rest.len() as u32)
                         .map(|(first, k)| (pv, first, k))
@@ -624,12 +653,16 @@ impl Model {
         }
         self.pg.join_read(rd, v);
         self.pg.blocks.set_reading(b, Some(rd));
-        cx.charge.cp += self.pg.costs.fault + self.pg.costs.io;
+        // Handling the fault is the guest's CP time; starting the paging I/O
+        // (and EDEV's extra CP work for it) is CP's own (system time, not
+        // captured).
         let dev = self.pg.vols[self.pg.blocks.vol(b) as usize].dev;
-        Some(Some(self.io.alloc(
+        cx.charge.cp += self.pg.costs.fault;
+        cx.charge.sys += self.pg.costs.io + self.io.cp_extra(dev, Kind::Paging, n);
+        Some(Some(self.io.alloc_req(
             cx,
             dev,
-            n,
+            Request::read(n, Kind::Paging),
             Origin::PageRead { block: b },
         )))
     }
@@ -672,9 +705,54 @@ impl Model {
         self.pg.blocks.end_write(block);
     }
 
+    /// Write queued page-outs while paging volumes have room: each block is
+    /// one guest's pages, consecutive in the queue, up to the block size. A
+    /// page reclaimed while it waited needs no write: its frame is unlocked.
+    pub(crate) fn pump_pageouts(&mut self, cx: &mut Cx) {
+        let mut items = std::mem::take(&mut self.pg.items);
+        while self.pg.can_write_pageout() {
+            items.clear();
+            let g = self.pg.pending.front().expect("pending").0;
+            while items.len() < self.pg.block_max as usize {
+                match self.pg.pending.front() {
+                    Some(&(h, vp)) if h == g => {
+                        self.pg.pending.pop_front();
+                        if self.st.pageout_needed(g, vp) {
+                            items.push((g, vp));
+                        } else {
+                            self.st.drop_pageout(g, vp);
+                            self.wake_frame_waiters();
+                            if !self.st.logged_on(g) {
+                                self.discard_page(g, vp);
+                            }
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            if items.is_empty() {
+                continue;
+            }
+            let n = self
+                .pg
+                .write_block(cx, &mut self.io, &items, WriteKind::PageOut)
+                as usize;
+            if n == 0 {
+                break; // abend raised
+            }
+            // A short run of free slots: the rest wait at the front, in order.
+            for &p in items[n..].iter().rev() {
+                self.pg.pending.push_front(p);
+            }
+        }
+        self.pg.items = items;
+    }
+
     /// The read of block `b` completed: its pages are resident, the virtual
-    /// CPUs waiting for it run again.
-    pub(crate) fn block_read_done(&mut self, d: &Done, b: u32) {
+    /// CPUs waiting for it run again. Handling the interrupt and validating
+    /// the pages is CP's own work (system time on the CPU that takes the
+    /// interrupt, charged to `cx`).
+    pub(crate) fn block_read_done(&mut self, cx: &mut Cx, d: &Done, b: u32) {
         let pages = d.pages;
         // The block is no longer being read (pages discarded below may free it).
         let (pv, rd) = self.pg.blocks.end_read(b);
@@ -693,10 +771,7 @@ impl Model {
         // Pages discarded meanwhile may have left the block empty.
         self.pg.blocks.maybe_free(b);
         let waiters = std::mem::take(&mut self.pg.reads[rd as usize].waiters);
-        // Validating the pages read is CP work for the guest that faulted.
-        if let Some(&w) = waiters.first() {
-            self.cpu.owe_cp(w, self.pg.costs.page_io * pages as u64);
-        }
+        cx.charge.sys += self.pg.costs.page_io * pages as u64;
         for &w in &waiters {
             self.cpu.io_wait_over(w);
         }
@@ -704,9 +779,11 @@ impl Model {
         self.pg.read_free.push(rd);
     }
 
-    /// A page-out write finished: free the frames of pages not reclaimed meanwhile.
+    /// A page-out write finished: free the frames of pages not reclaimed
+    /// meanwhile; the volume has room for the next page-out.
     pub(crate) fn pageout_done(&mut self, block: u32) {
         let n = self.pg.blocks.len(block);
+        self.pg.vols[self.pg.blocks.vol(block) as usize].writes -= 1;
         self.st.pageouts_done(n);
         for k in 0..n {
             let (g, vp) = self.pg.blocks.page(block, k);

@@ -16,9 +16,13 @@ fn io(n: u16) -> Io {
             cylinders: 1,
             paging: true,
             service: ServiceTime::default(),
+            kind: crate::model::io::DevKind::Eckd,
+            blocks: 180,
+            path: None,
+            aliases: Vec::new(),
         })
         .collect();
-    Io::new(defs, 1, 1)
+    Io::new(defs, 1, 1, &Default::default())
 }
 
 /// Two paging volumes of 100 slots, blocks of up to 4 pages, two guests.
@@ -41,7 +45,7 @@ fn blocks_shrink_as_paging_space_fills_and_pgt004_when_full() {
     let mut sizes = vec![];
     loop {
         let items: Vec<(u32, u32)> = (vp..vp + 4).map(|p| (p % 2, p)).collect();
-        let n = pg.write_block(&mut cx, &mut io, &items, WriteKind::PageOut);
+        let n = pg.write_block(&mut cx, &mut io, &items, WriteKind::Migrate);
         pg.check();
         io.check();
         if n == 0 {
@@ -97,4 +101,31 @@ fn check_finds_a_slot_count_that_does_not_match_the_bitmap() {
     let mut pg = paging();
     pg.vols[1].used += 1;
     pg.check();
+}
+
+/// Page-out writes in flight are bounded per volume: with both volumes
+/// writing, a further page-out waits (no abend, nothing written) until a
+/// write completes; migrations are not held back.
+#[test]
+fn pageout_writes_in_flight_are_bounded_per_volume() {
+    let (mut pg, mut io) = (paging(), io(2));
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let w = PAGEOUT_WRITES_PER_VOLUME as usize;
+    for k in 0..2 * w as u32 {
+        assert_eq!(
+            pg.write_block(&mut cx, &mut io, &[(0, k)], WriteKind::PageOut),
+            1
+        );
+    }
+    assert_eq!(
+        pg.write_block(&mut cx, &mut io, &[(0, 99)], WriteKind::PageOut),
+        0
+    );
+    assert!(cx.core.abend.is_none());
+    assert_eq!(
+        pg.write_block(&mut cx, &mut io, &[(1, 7)], WriteKind::Migrate),
+        1
+    );
+    assert_eq!(pg.sample().c.pages_written, 2 * w as u64 + 1);
 }

@@ -19,10 +19,11 @@
 //!   [`Spool::volume_samples`]; [`Spool::check`].
 //!
 //! **Events**: [`Ev::Next`] (the next write of a transfer after CP's work on
-//! its pages, when `[spool_options] write_page_us` is set). Its I/O is `io`'s: today a request with the
-//! origin `Origin::Minidisk { vcpu: SPOOL_ORIGIN | transfer }` (the io
-//! component is not to be edited on this branch; when the I/O path model
-//! lands, a `Spool` origin of its own replaces the tag, see [`origin`]).
+//! its pages, when `[spool_options] write_page_us` is set). Its I/O is `io`'s:
+//! requests of kind `Kind::Spool` (writes for SAVESEG, reads for a load) with
+//! the origin `Origin::Spool { transfer }` (see [`origin`]), never minidisk
+//! I/O, so the minidisk cache and the path model's minidisk rules never see
+//! it.
 //!
 //! **Parameters**: [`params`] (`[[spool]]`, `[spool_options]`).
 
@@ -30,26 +31,20 @@ pub mod params;
 #[cfg(test)]
 mod tests;
 
-use super::io::{Io, Origin};
+use super::io::{Io, Kind, Origin, Request};
 use super::Cx;
-
-/// The tag that marks a spool transfer's I/O among `Origin::Minidisk`'s
-/// virtual CPU numbers (virtual CPUs are numbered far below it).
-pub const SPOOL_ORIGIN: u32 = 1 << 31;
 
 /// The origin of an I/O of transfer `t`.
 #[inline]
 pub fn origin(t: u32) -> Origin {
-    Origin::Minidisk {
-        vcpu: SPOOL_ORIGIN | t,
-    }
+    Origin::Spool { transfer: t }
 }
 
 /// The transfer an origin names, if it is a spool transfer's.
 #[inline]
 pub fn transfer_of(o: Origin) -> Option<u32> {
     match o {
-        Origin::Minidisk { vcpu } if vcpu & SPOOL_ORIGIN != 0 => Some(vcpu & !SPOOL_ORIGIN),
+        Origin::Spool { transfer } => Some(transfer),
         _ => None,
     }
 }
@@ -343,17 +338,19 @@ impl Spool {
         let n = (tr.total - tr.issued).min(self.pages_per_io);
         tr.issued += n;
         let v = &mut self.vols[k as usize];
-        match tr.dir {
+        let rq = match tr.dir {
             Dir::Write => {
                 v.c.ssch_wr += 1;
                 self.c.ssch_wr += 1;
+                Request::write(n, Kind::Spool)
             }
             Dir::Read => {
                 v.c.ssch_rd += 1;
                 self.c.ssch_rd += 1;
+                Request::read(n, Kind::Spool)
             }
-        }
-        let r = io.alloc(cx, v.io_vol, n, origin(t));
+        };
+        let r = io.alloc_req(cx, v.io_vol, rq, origin(t));
         io.submit(cx, r);
     }
 

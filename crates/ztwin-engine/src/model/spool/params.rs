@@ -3,7 +3,8 @@
 
 use crate::core::{invalid, Invalid};
 use crate::model::io::params::{
-    cylinders_of, parse_devno, volser, DasdGroup, PagingGroup, ServiceTime, SLOTS_PER_CYL,
+    cylinders_of, geometry, parse_devno, volser, DasdGroup, PagingGroup, Sections, ServiceTime,
+    SLOTS_PER_CYL,
 };
 use crate::model::io::VolumeDef;
 use serde::Deserialize;
@@ -74,7 +75,10 @@ impl SpoolGroup {
             first_address: self.first_address.clone(),
             volser_prefix: self.volser_prefix.clone(),
             cylinders: self.cylinders,
+            size: None,
             service: self.service.clone(),
+            // Spool volumes use the constant service-time model.
+            path: None,
         }
     }
 }
@@ -86,15 +90,16 @@ pub fn validate(
     spool: &[SpoolGroup],
     paging: &[PagingGroup],
     dasd: &[DasdGroup],
+    sections: &Sections,
 ) -> Result<(), Invalid> {
     let as_paging: Vec<PagingGroup> = spool.iter().map(SpoolGroup::as_paging).collect();
-    crate::model::io::params::validate(&as_paging, &[]).map_err(|e| Invalid {
+    crate::model::io::params::validate(&as_paging, &[], sections).map_err(|e| Invalid {
         place: e.place.replacen("paging[", "spool[", 1),
         reason: e.reason,
     })?;
     let mut all = paging.to_vec();
     all.extend(as_paging);
-    crate::model::io::params::validate(&all, dasd).map_err(|e| {
+    crate::model::io::params::validate(&all, dasd, sections).map_err(|e| {
         // Only a clash between a spool volume and another can fail here.
         let place = match e.place.strip_prefix("paging[") {
             Some(rest) => {
@@ -122,6 +127,7 @@ pub fn volumes(spool: &[SpoolGroup]) -> Vec<(VolumeDef, u32)> {
     for g in spool {
         let base = parse_devno(&g.first_address).expect("validated");
         let full = cylinders_of(&g.device_type).expect("validated");
+        let geo = geometry(&g.device_type, None).expect("validated");
         let cyls = g.cylinders.unwrap_or(full);
         for k in 0..g.count {
             out.push((
@@ -132,6 +138,10 @@ pub fn volumes(spool: &[SpoolGroup]) -> Vec<(VolumeDef, u32)> {
                     cylinders: cyls,
                     paging: false,
                     service: g.service.clone(),
+                    kind: geo.kind,
+                    blocks: geo.blocks,
+                    path: None,
+                    aliases: Vec::new(),
                 },
                 (cyls as u64 * SLOTS_PER_CYL) as u32,
             ));

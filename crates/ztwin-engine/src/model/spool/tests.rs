@@ -39,6 +39,7 @@ fn files_take_slots_round_robin_and_give_them_back() {
 #[test]
 fn spool_origins_are_told_apart_from_minidisk_ones() {
     assert_eq!(transfer_of(origin(7)), Some(7));
+    assert_eq!(origin(7), Origin::Spool { transfer: 7 });
     assert_eq!(transfer_of(Origin::Minidisk { vcpu: 7 }), None);
     assert_eq!(transfer_of(Origin::PageRead { block: 7 }), None);
 }

@@ -20,7 +20,7 @@
 //! * the backdoor [`Storage::table_mut`] lends a page table to the burst loop,
 //!   which may only set `P_REF` on resident entries;
 //! * scheduling: [`Storage::set_category`], [`Storage::wss`],
-//!   [`Storage::hf_tick`] (working sets), [`Storage::update_rate`];
+//!   [`Storage::tick`] (demand rate, thresholds, working sets, on its own clock);
 //! * for the monitor: [`Storage::sample`], [`Storage::by_cpu`],
 //!   [`Storage::guest`], [`Storage::space`]; [`Storage::check`].
 //!
@@ -133,6 +133,9 @@ pub struct PageEntry {
 /// S2's published paging response of 13-29 ms, 2 to 4 times the service time).
 pub const MIGRATE_BLOCKS_PER_VOLUME: u32 = 16;
 
+/// The storage manager's period: demand rate, thresholds, working sets.
+pub const TICK: Ns = 2 * crate::core::units::SEC;
+
 /// Frames the demand scan takes from one user per visit before moving on
 /// to the next user of the same category (\[E\]).
 pub const STEAL_QUANTUM: u32 = 8;
@@ -140,6 +143,8 @@ pub const FREE: u32 = u32::MAX;
 /// The owner of frames holding saved-segment pages (the `segments`
 /// component's: a shared copy, or a user's nonshared copy).
 pub const SEG_OWNER: u32 = u32::MAX - 2;
+/// The owner of frames and XSTOR blocks lent to the minidisk cache.
+pub const MDC_OWNER: u32 = u32::MAX - 1;
 
 /// Frame flag: locked (I/O in progress), not stealable.
 pub const F_LOCK: u8 = 4;
@@ -387,6 +392,9 @@ pub struct Storage {
     by_guest: Vec<GuestStor>,
     /// Frames holding saved-segment pages.
     seg_frames: u32,
+    /// Frames and XSTOR blocks lent to the minidisk cache.
+    mdc_frames: Vec<u32>,
+    mdc_blocks: Vec<u32>,
 }
 
 impl Storage {
@@ -445,6 +453,8 @@ impl Storage {
             by_cpu: vec![StorCpu::default(); cpus],
             by_guest: vec![GuestStor::default(); vpages.len()],
             seg_frames: 0,
+            mdc_frames: Vec::new(),
+            mdc_blocks: Vec::new(),
         };
         s.set_thresholds(dpa);
         s
@@ -602,6 +612,88 @@ impl Storage {
         self.woken.drain(..)
     }
 
+    // ------------------------------------------------------------ minidisk cache
+
+    /// Lend up to `n` frames to the minidisk cache: only frames above the
+    /// available list's high threshold, so the cache never causes a demand
+    /// scan. Returns how many.
+    pub fn lend_mdc(&mut self, n: u64) -> u64 {
+        // Frames never taken count as available (the frame table is lazy):
+        // freed frames go first, then never-taken ones, as `take` hands them.
+        let avail = self.avail_len() as u64;
+        let on_way = avail + self.pageout_frames as u64;
+        let k = n.min(on_way.saturating_sub(self.high as u64)).min(avail);
+        for _ in 0..k {
+            let f = match self.avail.pop() {
+                Some(f) => {
+                    self.frames[f as usize].owner = MDC_OWNER;
+                    f
+                }
+                None => {
+                    let mdc = Frame {
+                        owner: MDC_OWNER,
+                        vpage: 0,
+                    };
+                    self.take_fresh(mdc, 0).expect("counted")
+                }
+            };
+            self.mdc_frames.push(f);
+        }
+        k
+    }
+
+    /// The minidisk cache gives back `n` frames.
+    pub fn unlend_mdc(&mut self, n: u64) {
+        for _ in 0..n {
+            let f = self.mdc_frames.pop().expect("frames lent to the cache");
+            self.frames[f as usize].owner = FREE;
+            self.flags[f as usize] = 0;
+            self.avail.push(f);
+            if let Some(v) = self.waiters.pop_front() {
+                self.woken.push(v);
+            }
+        }
+    }
+
+    /// Lend up to `n` XSTOR blocks to the minidisk cache (above the
+    /// migration threshold). Returns how many.
+    pub fn lend_mdc_xstor(&mut self, n: u64) -> u64 {
+        let k = n.min((self.xs.free.len() as u64).saturating_sub(self.xs.low as u64));
+        for _ in 0..k {
+            let b = self.xs.free.pop().expect("counted");
+            self.xs.owner[b as usize] = MDC_OWNER;
+            self.mdc_blocks.push(b);
+        }
+        k
+    }
+
+    /// The minidisk cache gives back `n` XSTOR blocks.
+    pub fn unlend_mdc_xstor(&mut self, n: u64) {
+        for _ in 0..n {
+            let b = self.mdc_blocks.pop().expect("blocks lent to the cache");
+            self.xs.owner[b as usize] = FREE;
+            self.xs.free.push(b);
+        }
+    }
+
+    /// Frames and XSTOR blocks lent to the minidisk cache.
+    pub fn mdc_lent(&self) -> (u64, u64) {
+        (self.mdc_frames.len() as u64, self.mdc_blocks.len() as u64)
+    }
+
+    /// Frames on the available list now.
+    #[inline]
+    pub fn frames_free(&self) -> bool {
+        self.avail_len() > 0
+    }
+
+    /// The available list (with the frames on their way to it) is at or
+    /// below its low threshold: the next frame taken runs the demand scan.
+    #[inline]
+    pub fn short_of_frames(&self) -> bool {
+        self.avail_len() as u32 + self.pageout_frames <= self.low
+    }
+
     /// The page-outs the last demand scan chose (see [`Storage::clear_pageouts`]).
     #[inline]
     pub fn pageouts(&self) -> &PageOuts {
@@ -742,6 +834,22 @@ impl Storage {
     /// `n` more pages of guest `g` have a DASD copy.
     pub fn add_dasd_pages(&mut self, g: u32, n: u32) {
         self.spaces[g as usize].dasd_pages_add(n as i32);
+    }
+
+    /// Whether page (g, vp), stolen for a page-out, still needs its write
+    /// (it was not reclaimed while the write waited).
+    #[inline]
+    pub fn pageout_needed(&self, g: u32, vp: u32) -> bool {
+        tag(self.spaces[g as usize].pt[vp as usize].e) == T_PAGEOUT
+    }
+
+    /// Page (g, vp) was reclaimed while its page-out waited for a volume: no
+    /// write is needed; its frame (locked for the write) is unlocked.
+    pub fn drop_pageout(&mut self, g: u32, vp: u32) {
+        self.pageout_frames -= 1;
+        let e = self.spaces[g as usize].pt[vp as usize].e;
+        debug_assert_eq!(tag(e), T_RES);
+        self.flags[idx(e) as usize] &= !F_LOCK;
     }
 
     /// A page-out write of `n` pages completed (the caller then reports each
@@ -889,9 +997,12 @@ impl Storage {
         self.spaces[g as usize].wss
     }
 
-    /// High-frequency sampling: the working-set estimates of dispatch-list
-    /// guests follow their resident pages.
-    pub fn hf_tick(&mut self) {
+    /// The storage manager's periodic work ([`TICK`]): the frame demand rate
+    /// and the available-list thresholds; the working-set estimates of
+    /// dispatch-list guests follow their resident pages. Its own clock, not the
+    /// monitor's: the monitor's sampling rate does not change the system.
+    pub fn tick(&mut self) {
+        self.update_rate(TICK);
         for sp in &mut self.spaces {
             if sp.on && sp.cat == Cat::Dispatch {
                 sp.wss = 0.5 * sp.wss + 0.5 * sp.resident as f64;
@@ -915,7 +1026,7 @@ impl Storage {
     }
 
     /// Update the demand rate over an elapsed window.
-    pub fn update_rate(&mut self, window: Ns) {
+    fn update_rate(&mut self, window: Ns) {
         let r = self.req_window as f64 / (window as f64 / 1e9);
         self.rate = 0.5 * self.rate + 0.5 * r;
         self.req_window = 0;
@@ -1006,12 +1117,19 @@ impl Storage {
         }
         let mut owned = vec![0u32; self.spaces.len()];
         let mut segs = 0u32;
+        let mut mdc = 0usize;
         for (f, fr) in self.frames.iter().enumerate() {
             if fr.owner == FREE {
                 continue;
             }
             if fr.owner == SEG_OWNER {
+                assert!(!on_list[f], "saved-segment frame {f} is on the list");
                 segs += 1;
+                continue;
+            }
+            if fr.owner == MDC_OWNER {
+                assert!(!on_list[f], "frame {f} lent to the cache is on the list");
+                mdc += 1;
                 continue;
             }
             owned[fr.owner as usize] += 1;
@@ -1028,6 +1146,7 @@ impl Storage {
                 fr.owner, fr.vpage
             );
         }
+        assert_eq!(mdc, self.mdc_frames.len(), "frames lent to the cache");
         for (g, sp) in self.spaces.iter().enumerate() {
             assert_eq!(owned[g], sp.resident, "guest {g}: frames owned vs resident");
         }
@@ -1046,6 +1165,13 @@ impl Storage {
         for (b, &o) in xs.owner.iter().enumerate() {
             if o == FREE {
                 assert!(free[b], "XSTOR block {b} has no owner and is not free");
+                continue;
+            }
+            if o == MDC_OWNER {
+                assert!(
+                    self.mdc_blocks.contains(&(b as u32)),
+                    "XSTOR block {b} lent to nobody"
+                );
                 continue;
             }
             let e = self.spaces[o as usize].pt[xs.vpage[b] as usize].e;

@@ -12,7 +12,7 @@ pub const MAX_FRAMES: u64 = 1 << 29;
 
 #[derive(Clone, Debug)]
 pub struct Params {
-    /// CP level: only "5.4" (Era A: XSTOR, three-pass demand scan).
+    /// CP level: "5.2", "5.3" or "5.4" (Era A: XSTOR, three-pass demand scan).
     pub cp_level: String,
     /// Bytes of central storage, of CP's fixed storage, of XSTOR.
     pub central_storage: u64,
@@ -29,11 +29,13 @@ pub struct Params {
 
 impl Params {
     pub fn validate(&self) -> Result<(), Invalid> {
-        if self.cp_level != "5.4" {
+        // 5.2 to 5.4 share the Era A storage manager; the I/O settings that
+        // changed between them follow the level (`io/params.rs`).
+        if !["5.2", "5.3", "5.4"].contains(&self.cp_level.as_str()) {
             return invalid(
                 "system.cp_level".into(),
                 format!(
-                    "CP level '{}' is not modelled yet: only \"5.4\" (XSTOR, three-pass steal) is available",
+                    "CP level '{}' is not modelled yet: \"5.2\", \"5.3\" or \"5.4\" (Era A: XSTOR, three-pass steal)",
                     self.cp_level
                 ),
             );

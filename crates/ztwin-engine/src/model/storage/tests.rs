@@ -240,3 +240,29 @@ fn frames_cost_memory_as_they_are_used() {
     st.check();
     assert!(pager.released.is_empty() && pager.migrated.is_empty());
 }
+
+/// Frames never taken count as free for the minidisk cache and for the
+/// frame-shortage tests (the frame table is lazy): a large storage with
+/// nothing touched lends what is asked, from never-taken frames.
+#[test]
+fn frames_never_taken_are_free_for_the_minidisk_cache() {
+    let p = params::Params {
+        central_storage: 4 << 30,
+        cp_fixed: 64 << 20,
+        xstor: 0,
+        ..params(0)
+    };
+    let (total, fixed, _) = p.frames();
+    let mut st = Storage::new(&p, 1, &[8192]);
+    st.create_space(0);
+    assert!(st.frames_free());
+    assert!(!st.short_of_frames());
+    let lent = st.lend_mdc(16384);
+    assert_eq!(lent, 16384);
+    assert_eq!(st.mdc_lent().0, 16384);
+    assert_eq!(st.sample(0).avail, total - fixed - 16384);
+    st.check();
+    st.unlend_mdc(16384);
+    assert_eq!(st.sample(0).avail, total - fixed);
+    st.check();
+}

@@ -18,6 +18,7 @@
 //!
 //! **Events**: none of its own (think times end with `cpu::Ev::Wake`).
 
+mod disk;
 pub mod params;
 #[cfg(test)]
 mod tests;
@@ -28,7 +29,7 @@ use super::{Cx, Model};
 use crate::core::rng::Rng;
 use crate::core::units::{Ns, US};
 use params::{Pattern, Workload};
-pub use thrash::ThrashSpec;
+pub use thrash::{Fill, ThrashSpec};
 
 /// CP time of operations a burst performs, ns.
 #[derive(Clone, Copy, Debug, Default)]
@@ -51,6 +52,7 @@ pub enum WorkState {
         pos: u64,
         touches: u64,
         prefill_left: u64,
+        fill: Fill,
     },
     Cpu {
         left: Ns,
@@ -61,6 +63,10 @@ pub enum WorkState {
         phase: u8,
         vol: u32,
     },
+    /// CMS file I/O or CMS FORMAT: the minidisk and the place on it.
+    Cms(disk::CmsState),
+    /// Linux sequential I/O: the processes' streams.
+    Linux(disk::LinuxState),
 }
 
 /// A guest's workload.
@@ -170,7 +176,7 @@ impl Model {
         }
         let gi = g as usize;
         self.work.guests[gi].workload = w.clone();
-        self.work.guests[gi].thrash = ThrashSpec::of(&w);
+        self.work.guests[gi].thrash = ThrashSpec::of(&w, self.st.vpages(g) as u64);
         if let Workload::Thrasher {
             area,
             paged_out: true,
@@ -191,10 +197,26 @@ impl Model {
                     // Threads start at different points of the area.
                     let k = (v - first) as u64;
                     let pos = pages * k / nvcpu as u64;
+                    let fills = k == 0
+                        && self.work.guests[gi]
+                            .thrash
+                            .is_some_and(|s| s.fill_pages > 0);
                     WorkState::Thrasher {
                         pos,
                         touches: 0,
                         prefill_left: if *prefill && k == 0 { pages } else { 0 },
+                        fill: match (&self.work.vcpus[vi].work, fills) {
+                            (_, false) => Fill::OFF,
+                            // A new workload of a guest that was filling: its
+                            // page cache is where it was.
+                            (WorkState::Thrasher { fill, .. }, true) if fill.clock != Ns::MAX => {
+                                *fill
+                            }
+                            (_, true) => Fill {
+                                clock: cx.now(),
+                                ..Fill::OFF
+                            },
+                        },
                     }
                 }
                 Workload::Cpu { .. } => WorkState::Cpu { left: 0 },
@@ -207,6 +229,74 @@ impl Model {
                     WorkState::Io {
                         phase: 0,
                         vol: self.io.by_devno(dev).expect("validated"),
+                    }
+                }
+                Workload::Cms {
+                    device, minidisk, ..
+                }
+                | Workload::CmsFormat {
+                    device, minidisk, ..
+                } => {
+                    let (dev, spread) = params::split_device(device);
+                    let mut dev = crate::model::io::params::parse_devno(dev).expect("validated");
+                    let member = self.work.guests[gi].member as u64;
+                    let blocks = minidisk.0 / crate::core::units::PAGE;
+                    // Its own volume (+), or the member's minidisk on a shared one.
+                    let base = if spread {
+                        dev += member as u16;
+                        0
+                    } else {
+                        member * blocks
+                    };
+                    let vol = self.io.by_devno(dev).expect("validated");
+                    WorkState::Cms(disk::CmsState {
+                        phase: 0,
+                        vol,
+                        base,
+                        blocks,
+                        unit: disk::unit_blocks(self.io.def(vol).kind),
+                        pos: 0,
+                        file_done: false,
+                    })
+                }
+                Workload::LinuxSeq {
+                    device,
+                    processes,
+                    record,
+                    request,
+                    paths,
+                    ..
+                } => {
+                    let (dev, spread) = params::split_device(device);
+                    let dev = crate::model::io::params::parse_devno(dev).expect("validated");
+                    let member = self.work.guests[gi].member;
+                    let k = v - first;
+                    // Processes in turn over the virtual CPUs.
+                    let streams = (0..*processes)
+                        .filter(|p| p % nvcpu == k)
+                        .map(|p| {
+                            let d = if spread {
+                                dev + (member * processes + p) as u16
+                            } else {
+                                dev
+                            };
+                            disk::Stream {
+                                vol: self.io.by_devno(d).expect("validated"),
+                                paths: *paths as u8,
+                                busy: 0,
+                                next_path: 0,
+                            }
+                        })
+                        .collect::<Vec<_>>();
+                    let request = request.map_or(record.0.min(128 << 10), |r| r.0) as u32;
+                    if streams.is_empty() {
+                        WorkState::None
+                    } else {
+                        WorkState::Linux(disk::LinuxState {
+                            streams,
+                            rr: 0,
+                            request,
+                        })
                     }
                 }
             };
@@ -260,6 +350,15 @@ impl Model {
         let w = std::mem::replace(&mut self.work.guests[g as usize].workload, Workload::Idle);
         match &w {
             Workload::Idle => b.outcome = Outcome::Idle,
+            Workload::Cms { .. } => self.cms_burst(cx, v, g, &w, budget, b),
+            Workload::CmsFormat { .. } => self.format_burst(cx, v, &w, budget, b),
+            Workload::LinuxSeq { .. } => {
+                if matches!(self.work.vcpus[vi].work, WorkState::None) {
+                    b.outcome = Outcome::Idle;
+                } else {
+                    self.linux_burst(cx, v, &w, budget, b);
+                }
+            }
             Workload::Thrasher { .. } => unreachable!("a thrasher runs from its ThrashSpec"),
             Workload::Cpu {
                 utilization,

@@ -71,6 +71,16 @@ pub enum Workload {
         /// DIAGNOSE, virtual I/O of the guest), as a fraction of its virtual time.
         #[serde(default)]
         cp_overhead: f64,
+        /// Pages per second the guest writes into the rest of its virtual
+        /// storage (after `area`), page by page, until all of it has been
+        /// written once: Linux filling its page cache (0: off).
+        #[serde(default)]
+        fill_rate: f64,
+        /// Once filled, pages per second the guest writes again, oldest first
+        /// (in fill order, wrapping): Linux reusing its least recently used
+        /// page-cache pages for new data.
+        #[serde(default)]
+        reuse_rate: f64,
     },
     /// Consume CPU: `utilization` of each virtual CPU, in bursts.
     Cpu {
@@ -94,6 +104,132 @@ pub enum Workload {
         #[serde(default = "t_cpu")]
         cpu_per_io_us: f64,
     },
+    /// CMS file I/O to a minidisk through CP's virtual I/O (and the minidisk
+    /// cache when it is on): one virtual CPU reads (and writes) blocks, one
+    /// I/O at a time.
+    Cms {
+        /// Device number (hex) of a `[[dasd]]` volume; with a trailing `+`,
+        /// member k of a guest group uses the k-th volume from there.
+        device: String,
+        /// The minidisk: its size (4 KB blocks). Members of a group sharing a
+        /// volume get consecutive minidisks on it.
+        minidisk: Size,
+        /// `file`: read a file of `file_blocks` blocks from its first block to
+        /// its last, again and again (XEDIT loading a file); `random`: blocks
+        /// anywhere in the minidisk, the first `hot_fraction` of it receiving
+        /// `hot_share` of them (a database).
+        #[serde(default = "cms_file")]
+        access: CmsAccess,
+        #[serde(default = "hundred")]
+        file_blocks: u32,
+        /// 4 KB blocks per I/O.
+        #[serde(default = "one")]
+        blocks_per_io: u32,
+        /// Share of the I/Os that write.
+        #[serde(default)]
+        write_share: f64,
+        #[serde(default = "unit")]
+        hot_fraction: f64,
+        #[serde(default = "unit")]
+        hot_share: f64,
+        /// Guest (CMS) CPU per I/O, microseconds.
+        #[serde(default = "cms_cpu")]
+        cpu_per_io_us: f64,
+        /// Pause after each file read (`file`) or each I/O (`random`).
+        #[serde(default)]
+        think: Duration,
+    },
+    /// CMS FORMAT of a minidisk: every block written once, then idle. On an
+    /// EDEV with WRITE SAME (`[io] write_same`, 5.3+) CP zeroes ranges with
+    /// one command each and moves one block per command.
+    CmsFormat {
+        device: String,
+        minidisk: Size,
+        /// 4 KB blocks per write (default: a track on ECKD, 16 on FBA) [E].
+        #[serde(default)]
+        blocks_per_io: Option<u32>,
+        /// Blocks one WRITE SAME covers [E].
+        #[serde(default = "ws_blocks")]
+        write_same_blocks: u32,
+        #[serde(default = "cms_cpu")]
+        cpu_per_io_us: f64,
+    },
+    /// Linux sequential file I/O (iozone-like): `processes` each read or
+    /// write a file of `file_size` in records of `record`, again and again;
+    /// the block layer issues requests of `request` bytes, one at a time per
+    /// path, over `paths` paths (Linux multipath over the base and the first
+    /// `paths - 1` PAV aliases of the volume, dedicated to the guest).
+    LinuxSeq {
+        /// Volume of the first process; with a trailing `+` process k uses the
+        /// k-th volume from there (one disk per process), else all share it.
+        device: String,
+        #[serde(default = "one")]
+        processes: u32,
+        #[serde(default = "file_size")]
+        file_size: Size,
+        #[serde(default = "record")]
+        record: Size,
+        /// Block-layer request size (default: the record, at most 128K) [E].
+        #[serde(default)]
+        request: Option<Size>,
+        mode: SeqMode,
+        #[serde(default = "one")]
+        paths: u32,
+        /// Guest CPU per MB moved (copy, file system, driver), microseconds [E].
+        #[serde(default = "cpu_mb")]
+        cpu_per_mb_us: f64,
+    },
+}
+
+/// How a CMS workload picks its blocks.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CmsAccess {
+    File,
+    Random,
+}
+
+/// Sequential read or write.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SeqMode {
+    Read,
+    Write,
+}
+
+/// What a minidisk workload's validation needs to know of a `[[dasd]]` volume.
+#[derive(Debug, Clone, Copy)]
+pub struct DasdInfo {
+    /// Capacity in 4 KB blocks.
+    pub blocks: u64,
+    pub kind: crate::model::io::params::DevKind,
+    /// Static PAV aliases of the volume.
+    pub aliases: u32,
+}
+
+fn cms_file() -> CmsAccess {
+    CmsAccess::File
+}
+fn hundred() -> u32 {
+    100
+}
+fn unit() -> f64 {
+    1.0
+}
+fn cms_cpu() -> f64 {
+    20.0
+}
+fn ws_blocks() -> u32 {
+    256
+}
+fn file_size() -> Size {
+    Size(1 << 30)
+}
+fn record() -> Size {
+    Size(64 << 10)
+}
+fn cpu_mb() -> f64 {
+    1_000.0
 }
 
 fn pat_serial() -> Pattern {
@@ -123,14 +259,15 @@ impl Workload {
     /// The workload's own bounds, and those that depend on the guest group
     /// that runs it: its area fits the group's `virtual_storage`; a minidisk
     /// workload's device (one per member with a trailing `+`, `count`
-    /// members) is a `[[dasd]]` volume (`is_dasd`).
+    /// members) is a `[[dasd]]` volume (`dasd`) its minidisks fit on.
     pub fn validate(
         &self,
         place: &str,
         virtual_storage: u64,
         count: u32,
-        is_dasd: impl Fn(u16) -> bool,
+        dasd: impl Fn(u16) -> Option<DasdInfo>,
     ) -> Result<(), Invalid> {
+        let is_dasd = |d: u16| dasd(d).is_some();
         let err = |p: &str, reason: String| invalid(format!("{place}.{p}"), reason);
         match self {
             Workload::Idle => {}
@@ -142,8 +279,27 @@ impl Workload {
                 warm_fraction,
                 warm_share,
                 cp_overhead,
+                fill_rate,
+                reuse_rate,
                 ..
             } => {
+                for (key, r) in [("fill_rate", fill_rate), ("reuse_rate", reuse_rate)] {
+                    if !(r.is_finite() && (0.0..=1e6).contains(r)) {
+                        return err(key, "must be pages per second from 0 to 1000000".into());
+                    }
+                }
+                if *reuse_rate > 0.0 && *fill_rate == 0.0 {
+                    return err(
+                        "reuse_rate",
+                        "needs a fill_rate (what is reused is the filled storage)".into(),
+                    );
+                }
+                if *fill_rate > 0.0 && area.0 >= virtual_storage {
+                    return err(
+                        "fill_rate",
+                        "the area is all of virtual_storage: nothing is left to fill".into(),
+                    );
+                }
                 if !(0.0..=10.0).contains(cp_overhead) {
                     return err("cp_overhead", "must be a fraction between 0 and 10".into());
                 }
@@ -227,9 +383,166 @@ impl Workload {
                     return err("cpu_per_io_us", "must be non-negative".into());
                 }
             }
+            Workload::Cms {
+                device,
+                minidisk,
+                access,
+                file_blocks,
+                blocks_per_io,
+                write_share,
+                hot_fraction,
+                hot_share,
+                cpu_per_io_us,
+                ..
+            } => {
+                let mdk = minidisk.0 / 4096;
+                check_minidisks(place, device, count, mdk, &dasd)?;
+                if *blocks_per_io == 0 || *blocks_per_io > 256 {
+                    return err("blocks_per_io", "must be 1 to 256".into());
+                }
+                if *access == CmsAccess::File && (*file_blocks == 0 || *file_blocks as u64 > mdk) {
+                    return err(
+                        "file_blocks",
+                        format!("{file_blocks}: must be 1 to the minidisk's {mdk} blocks"),
+                    );
+                }
+                if *blocks_per_io as u64 > mdk {
+                    return err("blocks_per_io", "more blocks than the minidisk has".into());
+                }
+                if !(0.0..=1.0).contains(write_share) {
+                    return err("write_share", "must be in [0, 1]".into());
+                }
+                if !(*hot_fraction > 0.0 && *hot_fraction <= 1.0) {
+                    return err("hot_fraction", "must be in (0, 1]".into());
+                }
+                if !(0.0..=1.0).contains(hot_share) {
+                    return err("hot_share", "must be in [0, 1]".into());
+                }
+                if !(cpu_per_io_us.is_finite() && (0.0..=1e6).contains(cpu_per_io_us)) {
+                    return err("cpu_per_io_us", "must be 0 to 1000000".into());
+                }
+            }
+            Workload::CmsFormat {
+                device,
+                minidisk,
+                blocks_per_io,
+                write_same_blocks,
+                cpu_per_io_us,
+            } => {
+                check_minidisks(place, device, count, minidisk.0 / 4096, &dasd)?;
+                if let Some(b) = blocks_per_io {
+                    if *b == 0 || *b > 256 {
+                        return err("blocks_per_io", "must be 1 to 256".into());
+                    }
+                }
+                if *write_same_blocks == 0 || *write_same_blocks > 65_536 {
+                    return err("write_same_blocks", "must be 1 to 65536".into());
+                }
+                if !(cpu_per_io_us.is_finite() && (0.0..=1e6).contains(cpu_per_io_us)) {
+                    return err("cpu_per_io_us", "must be 0 to 1000000".into());
+                }
+            }
+            Workload::LinuxSeq {
+                device,
+                processes,
+                file_size,
+                record,
+                request,
+                paths,
+                cpu_per_mb_us,
+                ..
+            } => {
+                if *processes == 0 || *processes > 64 {
+                    return err("processes", "must be 1 to 64".into());
+                }
+                let (dev, spread) = split_device(device);
+                let d = parse_devno(dev).map_err(|e| Invalid::new(format!("{place}.device"), e))?;
+                let n = if spread { count * processes } else { 1 };
+                if d as u32 + n - 1 > 0xFFFF {
+                    return err("device", format!("{device}: device numbers run past FFFF"));
+                }
+                for a in d as u32..d as u32 + n {
+                    let Some(v) = dasd(a as u16) else {
+                        return err("device", format!("{a:04X} is not a [[dasd]] volume"));
+                    };
+                    if *paths > 1 + v.aliases {
+                        return err(
+                            "paths",
+                            format!(
+                                "{paths} paths: volume {a:04X} has {} PAV aliases",
+                                v.aliases
+                            ),
+                        );
+                    }
+                }
+                if *paths == 0 || *paths > 8 {
+                    return err("paths", "must be 1 to 8".into());
+                }
+                if record.0 < 4096 || record.0 > (16 << 20) {
+                    return err("record", "must be 4K to 16M".into());
+                }
+                if file_size.0 < record.0 {
+                    return err("file_size", "must be at least one record".into());
+                }
+                if let Some(r) = request {
+                    if r.0 < 4096 || r.0 > (16 << 20) {
+                        return err("request", "must be 4K to 16M".into());
+                    }
+                }
+                if !(cpu_per_mb_us.is_finite() && (0.0..=1e7).contains(cpu_per_mb_us)) {
+                    return err("cpu_per_mb_us", "must be 0 to 10000000".into());
+                }
+            }
         }
         Ok(())
     }
+}
+
+/// A minidisk workload's device and minidisks: `mdk` blocks for each of the
+/// group's `count` members, on consecutive volumes (`+`) or one after the
+/// other on one volume.
+fn check_minidisks(
+    place: &str,
+    device: &str,
+    count: u32,
+    mdk: u64,
+    dasd: &impl Fn(u16) -> Option<DasdInfo>,
+) -> Result<(), Invalid> {
+    let (dev, spread) = split_device(device);
+    let d = parse_devno(dev).map_err(|e| Invalid::new(format!("{place}.device"), e))?;
+    let last = if spread {
+        d as u32 + count - 1
+    } else {
+        d as u32
+    };
+    if last > 0xFFFF {
+        return invalid(
+            format!("{place}.device"),
+            format!("{device}: device numbers run past FFFF"),
+        );
+    }
+    if mdk == 0 {
+        return invalid(format!("{place}.minidisk"), "must be at least 4K".into());
+    }
+    let per_vol = if spread { 1 } else { count as u64 };
+    for a in d as u32..=last {
+        let Some(v) = dasd(a as u16) else {
+            return invalid(
+                format!("{place}.device"),
+                format!("{a:04X} is not a [[dasd]] volume"),
+            );
+        };
+        if mdk * per_vol > v.blocks {
+            return invalid(
+                format!("{place}.minidisk"),
+                format!(
+                    "{per_vol} minidisk(s) of {mdk} blocks do not fit on {a:04X} ({} blocks)",
+                    v.blocks
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// A minidisk workload's device: the device number and whether group members

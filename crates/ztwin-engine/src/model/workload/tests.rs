@@ -7,21 +7,26 @@ use crate::core::rng::{Rng, Stream};
 use crate::core::units::Size;
 
 fn thrasher(pattern: Pattern) -> ThrashSpec {
-    ThrashSpec::of(&Workload::Thrasher {
-        area: Size(1000 * 4096),
-        pattern,
-        touch: Touch::Write,
-        cpu_per_touch_us: 1.5,
-        hot_fraction: 0.1,
-        hot_share: 0.7,
-        warm_fraction: 0.3,
-        warm_share: 0.2,
-        prefill: false,
-        paged_out: false,
-        think: Default::default(),
-        burst_touches: 0,
-        cp_overhead: 0.0,
-    })
+    ThrashSpec::of(
+        &Workload::Thrasher {
+            area: Size(1000 * 4096),
+            pattern,
+            touch: Touch::Write,
+            cpu_per_touch_us: 1.5,
+            hot_fraction: 0.1,
+            hot_share: 0.7,
+            warm_fraction: 0.3,
+            warm_share: 0.2,
+            prefill: false,
+            paged_out: false,
+            think: Default::default(),
+            burst_touches: 0,
+            cp_overhead: 0.0,
+            fill_rate: 0.0,
+            reuse_rate: 0.0,
+        },
+        1000,
+    )
     .expect("a thrasher")
 }
 
@@ -66,4 +71,43 @@ fn a_serial_thrasher_wraps_and_a_prefill_is_serial() {
         "prefill goes in order"
     );
     assert!((0..1000).all(|_| next_page(&r, &mut pos, &mut rng, false) < 1000));
+}
+
+/// A fill needs room after the area, and a reuse rate needs a fill; each
+/// error names the key.
+#[test]
+fn fill_keys_are_checked() {
+    let w = |area: u64, fill: f64, reuse: f64| Workload::Thrasher {
+        area: Size(area * 4096),
+        pattern: Pattern::Serial,
+        touch: Touch::Write,
+        cpu_per_touch_us: 1.0,
+        hot_fraction: 0.2,
+        hot_share: 0.9,
+        warm_fraction: 0.0,
+        warm_share: 0.0,
+        prefill: false,
+        paged_out: false,
+        think: Default::default(),
+        burst_touches: 0,
+        cp_overhead: 0.0,
+        fill_rate: fill,
+        reuse_rate: reuse,
+    };
+    let check = |w: Workload| w.validate("guest[0].workload", 100 * 4096, 1, |_| None);
+    assert!(check(w(50, 10.0, 1.0)).is_ok());
+    let e = format!("{:?}", check(w(100, 10.0, 0.0)).unwrap_err());
+    assert!(
+        e.contains("fill_rate") && e.contains("nothing is left"),
+        "{e}"
+    );
+    let e = format!("{:?}", check(w(50, 0.0, 1.0)).unwrap_err());
+    assert!(e.contains("reuse_rate"), "{e}");
+    let e = format!("{:?}", check(w(50, f64::NAN, 0.0)).unwrap_err());
+    assert!(e.contains("fill_rate"), "{e}");
+    let spec = ThrashSpec::of(&w(50, 10.0, 1.0), 100).unwrap();
+    assert_eq!(
+        (spec.fill_pages, spec.fill_every, spec.reuse_every),
+        (50, 100_000_000, 1_000_000_000)
+    );
 }

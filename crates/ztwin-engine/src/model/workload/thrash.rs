@@ -9,7 +9,8 @@ use crate::core::rng::Rng;
 use crate::core::units::Ns;
 use crate::model::cpu::{Burst, Outcome};
 use crate::model::storage::{
-    idx, tag, NO_BLOCK, P_CHG, P_REF, RES, T_DASD, T_NONE, T_PAGEOUT, T_READIN, T_RES, T_XS,
+    idx, tag, PageEntry, NO_BLOCK, P_CHG, P_REF, RES, T_DASD, T_NONE, T_PAGEOUT, T_READIN, T_RES,
+    T_XS,
 };
 use crate::model::{prefetch, Cx, Model};
 
@@ -47,14 +48,19 @@ impl Model {
             mut pos,
             mut touches,
             mut prefill_left,
+            mut fill,
         } = self.work.vcpus[vi].work.clone()
         else {
             unreachable!()
         };
+        fill.due(s, cx.now());
         let mut rng = std::mem::replace(&mut self.work.vcpus[vi].rng, Rng::PLACEHOLDER);
         let mut cur = match self.work.vcpus[vi].pending_page.take() {
             Some(p) => p,
-            None => next_page(s, &mut pos, &mut rng, prefill_left > 0),
+            None => match fill.take(s, self.st.table(g)) {
+                Some(p) => p,
+                None => next_page(s, &mut pos, &mut rng, prefill_left > 0),
+            },
         };
         // Random patterns: a copy of the generator runs 2 x LOOKAHEAD pages
         // ahead of the toucher and prefetches their page-table entries; when
@@ -92,53 +98,67 @@ impl Model {
                     if *e & RES == 0 {
                         break;
                     }
-                    if write && *e & P_CHG == 0 {
+                    // Fill writes (pages after the area) are writes.
+                    if (write || cur >= s.pages) && *e & P_CHG == 0 {
                         break; // first change of a page: the slow path drops its DASD copy
                     }
                     *e |= P_REF;
                     b.virt += s.cpu;
-                    touches += 1;
+                    // Fill writes are extra work: they do not count toward
+                    // the burst's touches.
+                    let area = cur < s.pages;
+                    touches += area as u64;
                     prefill_left = prefill_left.saturating_sub(1);
-                    if s.burst_touches > 0 && touches % s.burst_touches == 0 && s.think > 0 {
+                    if area && s.burst_touches > 0 && touches % s.burst_touches == 0 && s.think > 0
+                    {
                         b.outcome = Outcome::Think(jittered(s.think, &mut rng));
-                        cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
+                        cur = match fill.take(s, pte_v) {
+                            Some(p) => p,
+                            None => next_page(s, &mut pos, &mut rng, prefill_left > 0),
+                        };
                         self.work.refs += 1;
-                        return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                        return self.thrash_save(vi, pos, touches, prefill_left, fill, rng, cur, b);
                     }
                     // A serial pass ends with the area's last page.
                     let wrapped =
                         s.pattern == Pattern::Serial && prefill_left == 0 && cur + 1 == s.pages;
-                    cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
-                    let mut far = 0;
-                    if ahead_on {
-                        far = next_page(s, &mut 0, &mut ahead, false);
-                        prefetch(pte_v, far as usize);
-                    }
-                    if blocks_on {
-                        let near = std::mem::replace(&mut ring[ring_at], far);
-                        ring_at = if ring_at + 1 == LOOKAHEAD {
-                            0
-                        } else {
-                            ring_at + 1
-                        };
-                        let pe = pte_v[near as usize];
-                        let t = tag(pe.e);
-                        if (t == T_DASD || (t == T_RES && write && pe.e & P_CHG == 0))
-                            && pe.blk != NO_BLOCK
-                        {
-                            self.pg.prefetch_block(pe.blk);
+                    if let Some(p) = fill.take(s, pte_v) {
+                        // Fill writes take their turn; the look-ahead copy
+                        // follows only the area's draws.
+                        cur = p;
+                    } else {
+                        cur = next_page(s, &mut pos, &mut rng, prefill_left > 0);
+                        let mut far = 0;
+                        if ahead_on {
+                            far = next_page(s, &mut 0, &mut ahead, false);
+                            prefetch(pte_v, far as usize);
+                        }
+                        if blocks_on {
+                            let near = std::mem::replace(&mut ring[ring_at], far);
+                            ring_at = if ring_at + 1 == LOOKAHEAD {
+                                0
+                            } else {
+                                ring_at + 1
+                            };
+                            let pe = pte_v[near as usize];
+                            let t = tag(pe.e);
+                            if (t == T_DASD || (t == T_RES && write && pe.e & P_CHG == 0))
+                                && pe.blk != NO_BLOCK
+                            {
+                                self.pg.prefetch_block(pe.blk);
+                            }
                         }
                     }
                     self.work.refs += 1;
                     if wrapped && s.think > 0 && s.burst_touches == 0 {
                         b.outcome = Outcome::Think(jittered(s.think, &mut rng));
-                        return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                        return self.thrash_save(vi, pos, touches, prefill_left, fill, rng, cur, b);
                     }
                 }
             }
             if b.virt + cx.charge.cp + cx.charge.sys + s.cpu > budget {
                 b.outcome = Outcome::Slice;
-                return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                return self.thrash_save(vi, pos, touches, prefill_left, fill, rng, cur, b);
             }
             // Slow path: the page at `cur` is not resident, or is being changed
             // for the first time.
@@ -149,7 +169,7 @@ impl Model {
                 T_NONE => {
                     let Some(f) = self.get_frame(cx, g, vp) else {
                         b.outcome = Outcome::FrameWait;
-                        return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                        return self.thrash_save(vi, pos, touches, prefill_left, fill, rng, cur, b);
                     };
                     self.st.first_touch(g, vp, f);
                     cx.charge.cp += self.work.costs.first_touch;
@@ -157,10 +177,11 @@ impl Model {
                 T_XS => {
                     let Some(f) = self.get_frame(cx, g, vp) else {
                         b.outcome = Outcome::FrameWait;
-                        return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                        return self.thrash_save(vi, pos, touches, prefill_left, fill, rng, cur, b);
                     };
                     self.st.xstor_in(cx, g, vp, f);
-                    cx.charge.cp += self.work.costs.xmove;
+                    // A page move is CP's own work (system time).
+                    cx.charge.sys += self.work.costs.xmove;
                     self.st.count_fault(g);
                 }
                 T_DASD => {
@@ -172,7 +193,7 @@ impl Model {
                         }
                         None => Outcome::FrameWait,
                     };
-                    return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                    return self.thrash_save(vi, pos, touches, prefill_left, fill, rng, cur, b);
                 }
                 T_READIN => {
                     self.st.count_fault(g);
@@ -180,7 +201,7 @@ impl Model {
                     self.pg.join_read(r, v);
                     cx.charge.cp += self.work.costs.fault;
                     b.outcome = Outcome::PageWait;
-                    return self.thrash_save(vi, pos, touches, prefill_left, rng, cur, b);
+                    return self.thrash_save(vi, pos, touches, prefill_left, fill, rng, cur, b);
                 }
                 T_PAGEOUT => {
                     // Reclaimed from the page-out in progress: no I/O needed.
@@ -199,6 +220,7 @@ impl Model {
         pos: u64,
         touches: u64,
         prefill_left: u64,
+        fill: Fill,
         rng: Rng,
         cur: u64,
         _b: &mut Burst,
@@ -210,6 +232,7 @@ impl Model {
             pos,
             touches,
             prefill_left,
+            fill,
         };
         w.pending_page = Some(cur);
         w.rng = rng;
@@ -233,11 +256,91 @@ pub struct ThrashSpec {
     pub think: Ns,
     pub burst_touches: u64,
     pub cp_overhead: f64,
+    /// Pages after the area, which the guest reuses once filled (0: no fill).
+    pub fill_pages: u64,
+    /// Time between fill writes while filling, and between reuse writes once
+    /// filled (0: none).
+    pub fill_every: Ns,
+    pub reuse_every: Ns,
+}
+
+/// A thrasher's fill of its storage (`fill_rate`, `reuse_rate`), on the
+/// guest's first virtual CPU only. The fill writes the pages after the area,
+/// in address order, skipping any already used (Linux putting its page cache
+/// in the storage its applications leave free); then the reuse writes them
+/// again, oldest first, wrapping (Linux reusing its least recently used
+/// page-cache pages for new data).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fill {
+    /// Writes are due up to this time (`Ns::MAX`: no fill).
+    pub clock: Ns,
+    /// Pages passed: the first `fill_pages` fill (used pages skipped), then
+    /// one more to mark the end of the fill, then reuse writes.
+    pub done: u64,
+    /// Writes due and not yet done.
+    pub left: u64,
+}
+
+impl Fill {
+    pub const OFF: Fill = Fill {
+        clock: Ns::MAX,
+        done: 0,
+        left: 0,
+    };
+
+    /// Add the writes that fell due by `now`.
+    #[inline]
+    fn due(&mut self, s: &ThrashSpec, now: Ns) {
+        if self.clock == Ns::MAX || now <= self.clock {
+            return;
+        }
+        let every = if self.done < s.fill_pages {
+            s.fill_every
+        } else {
+            s.reuse_every
+        };
+        if every == 0 {
+            self.clock = now;
+            return;
+        }
+        let n = (now - self.clock) / every;
+        self.left += n;
+        self.clock += n * every;
+    }
+
+    /// The next page to write, if a write is due: while filling, the next
+    /// page after the area not yet used (`table` says which); once filled,
+    /// the next one to reuse.
+    #[inline]
+    fn take(&mut self, s: &ThrashSpec, table: &[PageEntry]) -> Option<u64> {
+        if self.left == 0 {
+            return None;
+        }
+        while self.done < s.fill_pages {
+            let p = s.pages + self.done;
+            self.done += 1;
+            if tag(table[p as usize].e) == T_NONE {
+                self.left -= 1;
+                return Some(p);
+            }
+        }
+        if self.done == s.fill_pages {
+            // Filled: writes due at the fill rate are not carried into reuse.
+            self.done += 1;
+            self.left = 0;
+            return None;
+        }
+        self.left -= 1;
+        let p = s.pages + (self.done - s.fill_pages - 1) % s.fill_pages;
+        self.done += 1;
+        Some(p)
+    }
 }
 
 impl ThrashSpec {
-    /// The burst parameters of a thrasher workload (`None` for other workloads).
-    pub(super) fn of(w: &Workload) -> Option<ThrashSpec> {
+    /// The burst parameters of a thrasher workload (`None` for other
+    /// workloads) of a guest with `vpages` pages of virtual storage.
+    pub(super) fn of(w: &Workload, vpages: u64) -> Option<ThrashSpec> {
         let Workload::Thrasher {
             area,
             pattern,
@@ -250,12 +353,20 @@ impl ThrashSpec {
             think,
             burst_touches,
             cp_overhead,
+            fill_rate,
+            reuse_rate,
             ..
         } = w
         else {
             return None;
         };
         let pages = area.pages();
+        let every = |r: f64| if r > 0.0 { (1e9 / r).max(1.0) as Ns } else { 0 };
+        let fill_pages = if *fill_rate > 0.0 {
+            vpages.saturating_sub(pages)
+        } else {
+            0
+        };
         let hot = ((pages as f64 * hot_fraction) as u64).clamp(1, pages);
         Some(ThrashSpec {
             pages,
@@ -269,6 +380,13 @@ impl ThrashSpec {
             think: think.0,
             burst_touches: *burst_touches,
             cp_overhead: *cp_overhead,
+            fill_pages,
+            fill_every: if fill_pages > 0 { every(*fill_rate) } else { 0 },
+            reuse_every: if fill_pages > 0 {
+                every(*reuse_rate)
+            } else {
+                0
+            },
         })
     }
 }
