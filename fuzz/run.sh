@@ -21,7 +21,7 @@ CARGO_FUZZ_VERSION=0.13.1
 SECONDS_PER_TARGET=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(reader control record decode_record layout_pack release kernel scenario)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(reader control record decode_record layout_pack release kernel scenario cp_command)
 
 case "$SECONDS_PER_TARGET" in
   ''|*[!0-9]*) echo "usage: fuzz/run.sh [SECONDS] [TARGET...]" >&2; exit 2 ;;
@@ -50,6 +50,10 @@ echo "fuzz/run.sh: $(cargo fuzz --version)"
 cargo +nightly run -q --release --example gen_corpus -- "$here/corpus"
 mkdir -p corpus/scenario
 cp ../studies/*.toml corpus/scenario/
+mkdir -p corpus/cp_command
+printf 'defseg DCSS1G 20000-5FFFF sr loadnshr' > corpus/cp_command/defseg
+printf 'q nss name dcss1g map' > corpus/cp_command/query
+printf 'loadshr DCSS1G' > corpus/cp_command/diag64
 
 status=0
 for t in "${TARGETS[@]}"; do

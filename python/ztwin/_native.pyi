@@ -245,6 +245,8 @@ class RunSummaryDict(TypedDict):
     intervals: int
     records: int
     bytes: int
+    #: The CP console lines of the timeline's commands and their responses.
+    console: list[str]
     seed: int
     out: Path
 

@@ -117,6 +117,11 @@ def _summary(scenario: str, r: dict[str, Any]) -> None:
         f"  {r['intervals']} sample intervals, {r['records']:,} records, {r['bytes'] / 2**20:,.1f} MiB",
         file=sys.stderr,
     )
+    console = r.get("console") or ()
+    if console:
+        print("  CP console (the timeline's commands and their responses):", file=sys.stderr)
+        for line in console:
+            print(f"    {line}", file=sys.stderr)
 
 
 def register(sub: Any) -> None:

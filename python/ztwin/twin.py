@@ -103,6 +103,9 @@ class RunResult:
     intervals: int
     records: int
     bytes: int
+    #: The CP console: the timeline's CP commands and DIAGNOSE X'64' calls
+    #: with their responses, one ``hh:mm:ss.mmm USERID text`` line each.
+    console: tuple[str, ...] = ()
 
 
 class Scenario:
@@ -246,6 +249,7 @@ class Scenario:
             intervals=d["intervals"],
             records=d["records"],
             bytes=d["bytes"],
+            console=tuple(d["console"]),
         )
 
 

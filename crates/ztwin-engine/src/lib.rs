@@ -112,6 +112,7 @@ pub fn run_to_writer<W: std::io::Write>(
         intervals,
         records,
         bytes,
+        console: twin.model.console.take(),
     })
 }
 

@@ -31,7 +31,7 @@
 use crate::core::units::{Duration, Ns, Size, SEC};
 use crate::core::{invalid, Invalid};
 use crate::model::cpu::params as cpu_params;
-use crate::model::{io, monitor, paging, storage, workload};
+use crate::model::{cp, io, monitor, paging, segments, spool, storage, workload};
 use serde::Deserialize;
 use std::collections::HashSet;
 
@@ -101,6 +101,14 @@ pub struct Scenario {
     pub paging: Vec<PagingGroup>,
     #[serde(default)]
     pub dasd: Vec<DasdGroup>,
+    /// Spool volumes (CP-owned SPOOL extents).
+    #[serde(default)]
+    pub spool: Vec<spool::params::SpoolGroup>,
+    #[serde(default)]
+    pub spool_options: spool::params::Options,
+    /// Saved segments in the system data files when the run starts.
+    #[serde(default, rename = "segment")]
+    pub segments: Vec<segments::params::SegmentDef>,
     /// The I/O configuration (`model/io/params.rs`): `[io]`, `[[chpid]]`,
     /// `[[switch]]`, `[[storage_server]]`, `[[control_unit]]`.
     #[serde(default)]
@@ -404,6 +412,11 @@ pub enum Action {
     Logoff,
     Start,
     Stop,
+    /// A CP command (`command`), issued by `guest` (or the operator).
+    Cp,
+    /// A DIAGNOSE X'64' function (`command`: LOADSHR, LOADNSHR or PURGESG
+    /// and a segment name) issued by `guest`, as Linux's dcssblk does.
+    Diag64,
     /// Caching on or off for `device` or every volume of `server` (pinned
     /// data, a cache failure; `on` restores it).
     Cache,
@@ -418,9 +431,13 @@ pub struct TimelineEntry {
     pub at: Duration,
     pub action: Action,
     /// A user ID, or a group's userid prefix with `*` for all of its members
-    /// (the guest actions; `mdc` for a user's minidisks).
+    /// (the guest actions; `mdc` for a user's minidisks; for `cp`, the
+    /// issuer: optional, the operator by default).
     #[serde(default)]
     pub guest: String,
+    /// For `cp` and `diag64`: the command line.
+    #[serde(default)]
+    pub command: Option<String>,
     /// For `start`: the workload to run (default: the guest's own).
     #[serde(default)]
     pub workload: Option<Workload>,
@@ -534,6 +551,14 @@ impl Scenario {
         }
         self.scenario.validate().map_err(at)?;
         io::params::validate(&self.paging, &self.dasd, &self.io_sections()).map_err(at)?;
+        spool::params::validate(&self.spool, &self.paging, &self.dasd, &self.io_sections())
+            .map_err(at)?;
+        self.spool_options.validate().map_err(at)?;
+        let spool_slots: u64 = spool::params::volumes(&self.spool)
+            .iter()
+            .map(|(_, n)| *n as u64)
+            .sum();
+        segments::params::validate(&self.segments, spool_slots).map_err(at)?;
         if let Some(m) = &self.mdc {
             m.validate().map_err(at)?;
             for (i, u) in m.users_off.iter().chain(&m.nomdcfs).enumerate() {
@@ -588,6 +613,12 @@ impl Scenario {
                 return err(format!("{place}.at"), "is after the end of the run".into());
             }
             if matches!(t.action, Action::Cache | Action::Mdc) {
+                if t.command.is_some() {
+                    return err(
+                        format!("{place}.command"),
+                        "only cp and diag64 actions take a command".into(),
+                    );
+                }
                 self.check_io_action(t, &place).map_err(at)?;
                 continue;
             }
@@ -596,6 +627,44 @@ impl Scenario {
                     place,
                     "device, server and on go with the cache and mdc actions only".into(),
                 );
+            }
+            match (t.action, &t.command) {
+                (Action::Cp, Some(c)) => {
+                    cp::parse(c).map_err(|e| ScenarioError {
+                        origin: origin.into(),
+                        line: None,
+                        place: format!("{place}.command"),
+                        reason: e,
+                    })?;
+                    if !t.guest.is_empty() && self.resolve_guests(&t.guest).len() != 1 {
+                        return err(
+                            format!("{place}.guest"),
+                            format!("'{}' must name one guest (the command's issuer)", t.guest),
+                        );
+                    }
+                    continue;
+                }
+                (Action::Diag64, Some(c)) => {
+                    cp::parse_diag64(c).map_err(|e| ScenarioError {
+                        origin: origin.into(),
+                        line: None,
+                        place: format!("{place}.command"),
+                        reason: e,
+                    })?;
+                }
+                (Action::Cp | Action::Diag64, None) => {
+                    return err(
+                        format!("{place}.command"),
+                        "a cp or diag64 action needs its command".into(),
+                    );
+                }
+                (_, Some(_)) => {
+                    return err(
+                        format!("{place}.command"),
+                        "only cp and diag64 actions take a command".into(),
+                    );
+                }
+                _ => {}
             }
             let members = self.resolve_guests(&t.guest);
             if members.is_empty() {

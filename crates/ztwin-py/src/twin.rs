@@ -189,6 +189,7 @@ pub fn run_scenario<'py>(
     d.set_item("intervals", s.intervals)?;
     d.set_item("records", s.records)?;
     d.set_item("bytes", s.bytes)?;
+    d.set_item("console", s.console.clone())?;
     d.set_item("seed", seed.unwrap_or(sc.scenario.seed))?;
     d.set_item("out", out)?;
     Ok(d)

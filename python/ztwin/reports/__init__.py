@@ -22,6 +22,7 @@ from ztwin.reports import config as _config
 from ztwin.reports import devices as _devices
 from ztwin.reports import iopath as _iopath
 from ztwin.reports import lpar as _lpar
+from ztwin.reports import nss as _nss
 from ztwin.reports import storage as _storage
 from ztwin.reports import system as _system
 from ztwin.reports import trend as _trend
@@ -103,6 +104,7 @@ REPORTS: dict[str, ReportSpec] = {
         ReportSpec("MONSET", "FCX149", "Monitor Settings", _config.monset),
         ReportSpec("SYSCONF", "FCX180", "System Configuration", _config.sysconf),
         ReportSpec("UCONF", "FCX226", "User Configuration", _users.uconf),
+        ReportSpec("NSS", "ZTWIN", "Saved Segments (NSS/DCSS) and Spool", _nss.nss, aliases=("DCSS",)),
     )
 }
 

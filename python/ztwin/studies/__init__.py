@@ -58,6 +58,11 @@ STUDIES: dict[str, Study] = {
             "s3_healthy_system",
         ),
         Study(
+            "dcss-load-times",
+            "D1: saving and loading large DCSSs of type SN and SR (SAVESEG, Linux add and save)",
+            "d1_dcss_load_times",
+        ),
+        Study(
             "pav-mdc",
             "S5: the minidisk cache's own I/Os forced to the PAV base (VM64199): queue on the base, aliases idle",
             "s5_pav_mdc",

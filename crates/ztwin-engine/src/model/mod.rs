@@ -12,6 +12,12 @@
 //! * [`workload`] — what virtual CPUs do in a burst (thrasher, CPU, minidisk);
 //! * [`lpar`] — the CEC (with `[lpar]`): physical processors, the other
 //!   partitions, PR/SM's division of the shared pools, steal;
+//! * [`segments`] — saved segments (DCSS/NSS): system data files, their
+//!   classes and users, the frames of their shared and private copies;
+//! * [`spool`] — spool volumes, spool files, the transfers of saved-segment
+//!   pages through `io`;
+//! * [`cp`] — CP commands and DIAGNOSE X'64' as timeline actions, and the
+//!   console log of their responses;
 //! * [`monitor`] — the outbox of event records, and the emitter that turns
 //!   the components' samples into CP Monitor records (one file per domain);
 //! * `tests/` — whole-run tests.
@@ -32,12 +38,15 @@
 //! system), so T/V and capture ratio come out of the model rather than being
 //! set by the scenario.
 
+pub mod cp;
 pub mod cpu;
 pub mod io;
 pub mod lpar;
 pub mod mdc;
 pub mod monitor;
 pub mod paging;
+pub mod segments;
+pub mod spool;
 pub mod storage;
 pub mod workload;
 
@@ -86,6 +95,8 @@ pub enum Ev {
     Tick,
     /// `lpar::Ev::Tick`.
     CecTick,
+    /// `spool::Ev::Next`.
+    SpoolNext { t: u32 },
 }
 
 // Events stay small: 12 bytes, 32 per queue entry with its time and sequence.
@@ -94,7 +105,7 @@ const _: () = assert!(crate::core::queue::entry_size::<Ev>() == 32);
 
 impl Ev {
     /// Which kind of event (for counting them by kind: burst end, I/O,
-    /// wake, test idle, HF, sample, timeline).
+    /// wake, test idle, HF, sample, timeline, tick, spool).
     #[inline]
     pub fn kind(&self) -> usize {
         match self {
@@ -107,6 +118,7 @@ impl Ev {
             Ev::Timeline { .. } => 6,
             Ev::Tick => 7,
             Ev::CecTick => 8,
+            Ev::SpoolNext { .. } => 9,
         }
     }
 }
@@ -157,6 +169,15 @@ impl From<lpar::Ev> for Ev {
     }
 }
 
+impl From<spool::Ev> for Ev {
+    #[inline(always)]
+    fn from(e: spool::Ev) -> Ev {
+        match e {
+            spool::Ev::Next { t } => Ev::SpoolNext { t },
+        }
+    }
+}
+
 impl From<monitor::Ev> for Ev {
     #[inline(always)]
     fn from(e: monitor::Ev) -> Ev {
@@ -177,6 +198,8 @@ pub struct RunSummary {
     pub intervals: u64,
     pub records: u64,
     pub bytes: u64,
+    /// The CP console: commands of the timeline and their responses.
+    pub console: Vec<String>,
 }
 
 impl RunSummary {
@@ -259,13 +282,21 @@ pub struct Model {
     pub(crate) mon: monitor::Monitor,
     /// The CEC and its other partitions (`[lpar]`), if the scenario has one.
     pub(crate) cec: Option<lpar::Cec>,
+    pub(crate) seg: segments::Segments,
+    pub(crate) spool: spool::Spool,
+    pub(crate) console: cp::Console,
+    /// DIAGNOSE X'64' calls waiting for the same guest's load to return.
+    diag_waiting: Vec<(u32, String)>,
+    /// CP time per spool I/O and per page it moves.
+    spool_io_ns: Ns,
+    spool_page_ns: Ns,
     /// Guests logged on at time zero.
     initial: Vec<u32>,
     /// The timeline, each action resolved to the guests it names.
     timeline: Vec<TimelineAction>,
     /// Events handled, by kind (burst end, I/O done, wake, test idle, HF,
-    /// sample, timeline, tick, CEC tick), for profiling.
-    ev_counts: [u64; 9],
+    /// sample, timeline, tick, CEC tick, spool), for profiling.
+    ev_counts: [u64; 10],
 }
 
 /// A timeline action at `at`, for guests `guests` (the `cache` and `mdc`
@@ -275,6 +306,7 @@ struct TimelineAction {
     action: Action,
     guests: Vec<u32>,
     workload: Option<Workload>,
+    command: Option<String>,
     vol: Option<u32>,
     server: Option<String>,
     on: bool,
@@ -337,10 +369,30 @@ impl Twin {
             }
         }
         let st = Storage::new(&sc.storage(), ncpu, &vpages);
-        let (vols, slots) = io::params::volumes(&sc.paging, &sc.dasd);
+        let (mut vols, slots) = io::params::volumes(&sc.paging, &sc.dasd);
+        // Spool volumes follow the paging and minidisk volumes (so those keep
+        // their numbers and random streams).
+        let mut spool_vols = Vec::new();
+        for (def, n) in spool::params::volumes(&sc.spool) {
+            spool_vols.push((vols.len() as u32, n));
+            vols.push(def);
+        }
         let devnos: Vec<u16> = vols.iter().map(|v| v.devno).collect();
         let io = Io::new(vols, ncpu, seed, &sc.io_config());
         let mdc = mdc::Mdc::new(sc.mdc.as_ref(), &devnos, &users);
+        let mut spool = spool::Spool::new(&spool_vols, sc.spool_options.pages_per_io);
+        spool.set_write_page_ns(crate::core::us_to_ns(sc.spool_options.write_page_us));
+        let mut seg = segments::Segments::new();
+        for s in &sc.segments {
+            let def = s.def().expect("validated");
+            if s.saved {
+                let pages = def.pages().saved() + 1;
+                let (file, id) = spool.create(pages).expect("validated: spool has room");
+                seg.preload(def, file, id);
+            } else {
+                seg.defseg(def, 0).expect("a skeleton");
+            }
+        }
         let pg = Paging::new(&sc.paging_params(), &slots, ncpu, defs.len());
         let cpu = Cpus::new(&sc.cpu(), defs);
         let work = Workloads::new(
@@ -386,6 +438,7 @@ impl Twin {
                     .map(|(grp, k)| first[grp] + k)
                     .collect(),
                 workload: t.workload.clone(),
+                command: t.command.clone(),
                 vol: t.device.as_deref().map(|d| {
                     let dev = io::params::parse_devno(d).expect("validated");
                     devnos.iter().position(|&x| x == dev).expect("validated") as u32
@@ -405,9 +458,15 @@ impl Twin {
                 mdc,
                 mon,
                 cec,
+                seg,
+                spool,
+                console: cp::Console::default(),
+                diag_waiting: Vec::new(),
+                spool_io_ns: crate::core::us_to_ns(sc.cp_costs.io_us),
+                spool_page_ns: crate::core::us_to_ns(sc.cp_costs.page_io_us),
                 initial,
                 timeline,
-                ev_counts: [0; 9],
+                ev_counts: [0; 10],
             },
         }
     }
@@ -524,6 +583,12 @@ impl Model {
             }
             Ev::Sample => unreachable!("the emitter takes samples"),
             Ev::Timeline { idx } => self.timeline(cx, idx as usize),
+            Ev::SpoolNext { t } => {
+                self.spool.on_next(cx, &mut self.io, t);
+                if cx.charge.sys != 0 {
+                    self.cpu.owe_sys(cx.cpu, std::mem::take(&mut cx.charge.sys));
+                }
+            }
             Ev::Tick => {
                 self.tick(cx.now());
                 cx.at(storage::TICK, Ev::Tick);
@@ -553,6 +618,7 @@ impl Model {
                 self.block_written(&d, block);
                 self.migration_done(cx, block);
             }
+            Origin::Spool { .. } => self.spool_io_done(cx, &d),
             Origin::Minidisk { vcpu } => self.cpu.io_wait_over(vcpu),
             Origin::Mdc { slot } => self.mdc_stage_done(slot),
             Origin::Linux { vcpu, stream, path } => self.linux_io_done(vcpu, stream, path),
@@ -644,6 +710,7 @@ impl Model {
             self.discard_page(g, vp);
         }
         self.st.clear_wss(g);
+        self.detach_segments(cx, g, None);
         self.mon.event(monitor::PendingEvent::Logoff, g, cx.now());
     }
 
@@ -721,6 +788,13 @@ impl Model {
         self.io.check();
         self.pg.check();
         self.st.check();
+        self.spool.check();
+        self.seg.check();
+        assert_eq!(
+            self.st.segment_frames() as u64,
+            self.seg.frames(),
+            "frames storage lent to saved segments vs frames they hold"
+        );
         self.mdc.check();
         let (cs, xs) = self.mdc.held();
         assert_eq!(
@@ -732,6 +806,16 @@ impl Model {
 
     /// Timeline action `idx`, for each guest it names in turn.
     fn timeline(&mut self, cx: &mut Cx, idx: usize) {
+        if let (Action::Cp, Some(c)) = (self.timeline[idx].action, &self.timeline[idx].command) {
+            let c = c.clone();
+            let issuer = self.timeline[idx]
+                .guests
+                .first()
+                .copied()
+                .unwrap_or(u32::MAX);
+            self.cp_command(cx, issuer, &c);
+            return;
+        }
         let t = &self.timeline[idx];
         match t.action {
             Action::Cache => {
@@ -767,7 +851,11 @@ impl Model {
                     self.start_workload(cx, gi, w);
                 }
                 Action::Stop => self.stop_workload(gi),
-                Action::Cache | Action::Mdc => unreachable!("handled above"),
+                Action::Cp | Action::Cache | Action::Mdc => unreachable!("handled above"),
+                Action::Diag64 => {
+                    let c = t.command.clone().expect("validated");
+                    self.diag64(cx, gi, &c);
+                }
             }
         }
     }
@@ -776,7 +864,7 @@ impl Model {
     /// a run, on stderr. Nothing here reaches the MONWRITE file.
     fn debug_summary(&self, now: Ns) {
         eprintln!(
-            "events by kind (burst, io, wake, testidle, hf, sample, timeline, tick): {:?}",
+            "events by kind (burst, io, wake, testidle, hf, sample, timeline, tick, spool): {:?}",
             self.ev_counts
         );
         eprintln!("storage: {:?}", self.st.sample(now));

@@ -637,6 +637,46 @@ static MTRMEM: &[FieldDef] = &[
 // RDEVDEV from zpmd (they fill the 48 bytes IBM gives for 5.4 and 6.4). From
 // 7.2 IBM marks CALCYLNO and CALSTART deprecated in favour of 64-bit fields
 // (CALCYLNOG, CALSTARTG) whose offsets were not visible.
+// Saved segments (NSS/DCSS/segment spaces): IBM's pages, as far as they could
+// be read (their openings).
+static SYTSHS: &[FieldDef] = &[
+    fd("SYTSHS_SYSTANSS", 20, U4, Ibm),
+    fd("SYTSHS_SYSTADCS", 24, U4, Ibm),
+    fd("SYTSHS_RSASHARE", 28, U4, Ibm),
+];
+
+static STOSHR: &[FieldDef] = &[
+    fd("STOSHR_SNTNAME", 20, Char(8), Ibm),
+    fd("STOSHR_SDFIDNUM", 28, S2, Ibm),
+    fd("STOSHR_SDFCLTIM", 32, U4, Ibm),
+    fd("STOSHR_SNTUSRSH", 36, U2, Ibm),
+    fd("STOSHR_SNTUSREX", 38, U2, Ibm),
+    fd("STOSHR_ASCCTPRS", 40, U4, Ibm),
+];
+
+static STOSHS: &[FieldDef] = &[
+    fd("STOSHS_SDFFN", 20, Char(8), Ibm),
+    fd("STOSHS_SDFFT", 28, Char(8), Ibm),
+    fd("STOSHS_SDFCLTIM", 36, U4, Ibm),
+    fd("STOSHS_SDFIDNUM", 40, S2, Ibm),
+];
+
+// MRSTOSHL's fields are not on the pages read: the same file identification
+// as STOSHS and STOSHD is assumed.
+static STOSHL: &[FieldDef] = &[
+    fd("STOSHL_SDFFN", 20, Char(8), Inf),
+    fd("STOSHL_SDFFT", 28, Char(8), Inf),
+    fd("STOSHL_SDFCLTIM", 36, U4, Inf),
+    fd("STOSHL_SDFIDNUM", 40, S2, Inf),
+];
+
+static STOSHD: &[FieldDef] = &[
+    fd("STOSHD_SDFFN", 20, Char(8), Ibm),
+    fd("STOSHD_SDFFT", 28, Char(8), Ibm),
+    fd("STOSHD_SDFCLTIM", 36, U4, Ibm),
+    fd("STOSHD_SDFIDNUM", 40, S2, Inf),
+];
+
 static MTRPAG: &[FieldDef] = &[
     fd("MTRPAG_CPVOLSER", 20, Char(6), Ibm),
     fd("MTRPAG_RDCPCYL", 26, U1, Ibm),
@@ -1128,6 +1168,8 @@ pub static LAYOUTS: &[RecordLayout] = &[
         "IBM mon730 (20); zpmd d0r6", "auxiliary storage, global"),
     v(0, 6, "MRSYTASG", S, R73, 112, Z53, SYTASG, &[R73],
         "IBM mon730 (size 112)", "appended fields not mapped"),
+    v(0, 7, "MRSYTSHS", S, R53, 72, Ibm, SYTSHS, &[R73], "IBM mon730 (20-31, size 72)",
+        "shared storage: NSS/DCSS counts and resident shared frames; fields beyond 32 (VDISK) not mapped"),
     v(0, 12, "MRSYTUWT", S, R53, 160, Z53, SYTUWT, &[R53],
         "IBM mon430, mon510, mon520, mon610, mon620, mon720 (20-31); zpmd d0r12",
         "80 bytes in 4.3-5.2; offset 24 is CALTSVM in IBM's map (CALSVMWT in its prolog)"),
@@ -1205,16 +1247,28 @@ pub static LAYOUTS: &[RecordLayout] = &[
         "per CPU; appended fields not mapped"),
     v(3, 2, "MRSTORSP", S, R64, 744, Z53, STORSP, &[R64], "IBM mon640 (size 744)",
         "per CPU; appended fields not mapped"),
+    v(3, 3, "MRSTOSHR", S, R53, 112, Ibm, STOSHR, &[R52, R53, R54],
+        "IBM mon520, mon530, mon540 (20-43, size 112)",
+        "per active NSS/DCSS/segment space; resident pages <2G at 40, the >2G count (ASCCTPRG) and later fields not mapped"),
+    v(3, 3, "MRSTOSHR", S, R72, 120, Ibm, STOSHR, &[R72], "IBM mon720 (size 120)", "appended fields not mapped"),
     v(3, 4, "MRSTOASP", S, R53, 172, Z53, STOASP, &[R53, R62], "IBM mon530, mon620 (size 172), mon750 (70); zpmd d3r4",
         "per paging/spool exposure"),
     v(3, 4, "MRSTOASP", S, R73, 228, Z53, STOASP, &[R73], "IBM mon730 (size 228)",
         "per exposure; appended fields not mapped; 260 bytes in 7.5"),
+    v(3, 5, "MRSTOSHS", E, R53, 44, Ibm, STOSHS, &[R54], "IBM mon540 (20-41, size 44)", "NSS/DCSS saved"),
     v(3, 9, "MRSTOXSG", S, R53, 72, Z53, STOXSG, &[R53], ZPMD, "expanded storage, global"),
     v(3, 9, "MRSTOXSG", S, R71, 20, Ibm, NONE, &[R71], "IBM mon710",
         "no longer valid (expanded storage support removed)"),
     v(3, 10, "MRSTOXSU", S, R53, 40, Z53, STOXSU, &[R53], ZPMD, "expanded storage per user"),
     v(3, 10, "MRSTOXSU", S, R72, 20, Ibm, NONE, &[R72], "IBM mon720",
         "no longer valid (expanded storage support removed)"),
+    v(3, 15, "MRSTOSHL", E, R53, 44, Inf, STOSHL, &[R43, R52], "IBM mon430, mon520 (size 44), mon630 (48)",
+        "NSS/DCSS/SSP loaded into storage (first user); fields INFERRED (STOSHS's file identification)"),
+    v(3, 15, "MRSTOSHL", E, R63, 48, Inf, STOSHL, &[R63], "IBM mon630 (size 48)", "appended fields not mapped"),
+    v(3, 16, "MRSTOSHD", E, R53, 100, Inf, STOSHD, &[R43], "IBM mon430 (size 100), mon640 (20-39)",
+        "NSS/DCSS/SSP removed from storage (last user); 112 bytes in 6.1, 120 in 6.4; SDFIDNUM at 40 inferred"),
+    v(3, 16, "MRSTOSHD", E, R61, 112, Inf, STOSHD, &[R61], "IBM mon610 (size 112)", "appended fields not mapped"),
+    v(3, 16, "MRSTOSHD", E, R64, 120, Inf, STOSHD, &[R64], "IBM mon640 (size 120)", "appended fields not mapped"),
     // ------------------------------------------------------------ domain 4
     v(4, 1, "MRUSELON", E, R53, 96, Z53, USELON_53, &[R43, R44, R53], "IBM mon430, mon440, mon530 (20-31); zpmd d4r1",
         "base VMDBK only"),

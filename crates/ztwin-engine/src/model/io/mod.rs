@@ -87,6 +87,9 @@ pub enum Origin {
     /// A Linux guest's request on path `path` of stream `stream` of virtual
     /// CPU `vcpu`.
     Linux { vcpu: u32, stream: u16, path: u16 },
+    /// CP's spool I/O: a page group of spool transfer `transfer` (SAVESEG's
+    /// writes, a saved segment's reads).
+    Spool { transfer: u32 },
 }
 
 /// Events of the I/O component.
@@ -128,6 +131,11 @@ pub enum Kind {
     /// A guest's I/O to a dedicated exposure: 0 the base, k the k-th PAV
     /// alias of the volume (Linux multipath over base and aliases).
     Dedicated { expo: u8 },
+    /// CP's spool I/O (SAVESEG, a saved segment's load): never minidisk I/O,
+    /// so never cached by the minidisk cache; on the base exposure only
+    /// (\[E\]: no source says CP starts spool I/O on aliases; spool volumes
+    /// are on the constant model today, so the path model does not see it).
+    Spool,
 }
 
 /// The shape of an I/O request.

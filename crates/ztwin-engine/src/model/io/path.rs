@@ -877,7 +877,7 @@ impl PathModel {
             Kind::Minidisk => true,
             Kind::Mdc => !self.mdc_defect,
             Kind::Paging => self.paging_aliases,
-            Kind::Dedicated { .. } => false,
+            Kind::Dedicated { .. } | Kind::Spool => false,
         }
     }
 

@@ -3,7 +3,7 @@
 //! Monitor records through `ztwin-monitor`. It asks the components for their
 //! samples and hands them to the domain files in the order of the set.
 
-use super::{dur, io, paging, storage, system, user, PendingEvent};
+use super::{dur, io, paging, segments, storage, system, user, PendingEvent};
 use crate::core::units::Ns;
 use crate::model::{Model, RunError, Twin};
 use std::io::Write;
@@ -52,9 +52,18 @@ pub(super) struct L {
     pub iodszi: &'static RecordLayout,
     pub iodhpp: &'static RecordLayout,
     pub sytepm: &'static RecordLayout,
+    /// The release the layouts are of (for the records looked up by name).
+    pub release: Release,
 }
 
 impl L {
+    /// Layout `name` of the run's release, for records written rarely
+    /// (saved segments and spool) and not kept as fields.
+    pub fn get(&self, name: &str) -> &'static RecordLayout {
+        by_name_release(name, self.release)
+            .unwrap_or_else(|| panic!("layout {name} missing for z/VM {}", self.release))
+    }
+
     /// The layouts of `release`.
     pub fn new(release: Release) -> L {
         let l = |name: &str| {
@@ -97,6 +106,7 @@ impl L {
             iodszi: l("MRIODSZI"),
             iodhpp: l("MRIODHPP"),
             sytepm: l("MRSYTEPM"),
+            release,
         }
     }
 }
@@ -158,6 +168,7 @@ impl<W: Write> Emitter<W> {
         io::config(s, l, tod, t.io.devices(), t.io.control_units());
         storage::config_mem(s, l, tod, id.central_storage);
         paging::config(s, l, tod, t.pg.volumes(), &t.io);
+        segments::config(s, l, tod, &t.spool, &t.io);
         system::config_spr(s, l, tod, &t.mon);
         for g in 0..t.cpu.guest_count() {
             let u = t.cpu.guest(g);
@@ -190,6 +201,7 @@ impl<W: Write> Emitter<W> {
         };
         t.mon.return_events(pending);
         r?;
+        self.segment_events(t)?;
         let t = &tw.model;
         let l = &self.lay;
         let s = &mut self.set;
@@ -213,7 +225,8 @@ impl<W: Write> Emitter<W> {
             .configured()
             .then(|| t.mdc.sample(st.dpa as u64, st.xs_total as u64));
         storage::system(s, l, tod, &st, mdc.as_ref());
-        paging::sytasg(s, l, tod, &pg);
+        let spool = t.spool.exists().then(|| t.spool.sample());
+        paging::sytasg(s, l, tod, &pg, spool.as_ref());
         let mut hf = crate::model::cpu::HfCounters::default();
         for g in 0..t.cpu.guest_count() {
             for v in t.cpu.vcpus(g) {
@@ -229,6 +242,7 @@ impl<W: Write> Emitter<W> {
         for v in t.pg.volumes() {
             paging::stoasp(s, l, tod, &v, &t.io.device(v.dev));
         }
+        segments::sample(s, l, tod, self.start_tod, &t.seg, &t.spool, &t.io, dur);
         for g in 0..t.cpu.guest_count() {
             let u = t.cpu.guest(g);
             if u.logged_on {
@@ -308,6 +322,23 @@ impl<W: Write> Emitter<W> {
             .set(cmd, &ztwin_monitor::Value::Text(text))
             .map_err(|e| RunError::Io(format!("writing the abend record: {e}")))?;
         self.records += 1;
+        self.w.write_event_set(&self.ev).map_err(write_err)
+    }
+
+    /// The saved segments' event records since the last interval.
+    fn segment_events(&mut self, t: &mut Model) -> Result<(), RunError> {
+        let events = t.seg.take_events();
+        if events.is_empty() {
+            return Ok(());
+        }
+        let l = &self.lay;
+        let ev = &mut self.ev;
+        ev.clear();
+        segments::events(ev, l, self.start_tod, &t.seg, &events, dur);
+        if self.ev.is_empty() {
+            return Ok(());
+        }
+        self.records += self.ev.len() as u64;
         self.w.write_event_set(&self.ev).map_err(write_err)
     }
 

@@ -54,6 +54,7 @@ pub mod emitter;
 mod io;
 mod paging;
 pub mod params;
+mod segments;
 mod storage;
 mod system;
 mod user;

@@ -31,12 +31,24 @@ pub(super) fn config(
     }
 }
 
-/// SYTASG: paging space.
-pub(super) fn sytasg(s: &mut RecordSet, l: &L, tod: u64, pg: &PagingSample) {
+/// SYTASG: paging space, and spool space when there are spool volumes.
+pub(super) fn sytasg(
+    s: &mut RecordSet,
+    l: &L,
+    tod: u64,
+    pg: &PagingSample,
+    spool: Option<&crate::model::spool::Sample>,
+) {
     let mut r = s.push_layout(l.sytasg, tod);
     r.set_u(fld!(l.sytasg, "SYTASG_CAL90FUL"), pg.full90);
     r.set_u(fld!(l.sytasg, "SYTASG_CALSLTA1"), pg.total_slots);
     r.set_u(fld!(l.sytasg, "SYTASG_CALSLTI1"), pg.used_slots);
+    if let Some(sp) = spool {
+        r.set_u(fld!(l.sytasg, "SYTASG_CALSLTA2"), sp.slots);
+        r.set_u(fld!(l.sytasg, "SYTASG_CALSLTI2"), sp.used);
+        r.set_u(fld!(l.sytasg, "SYTASG_SYSSFCRT"), sp.c.files_created);
+        r.set_u(fld!(l.sytasg, "SYTASG_SYSSFPUR"), sp.c.files_purged);
+    }
 }
 
 /// STOASP of paging volume `pv` (on device `d`).

@@ -140,6 +140,9 @@ pub const TICK: Ns = 2 * crate::core::units::SEC;
 /// to the next user of the same category (\[E\]).
 pub const STEAL_QUANTUM: u32 = 8;
 pub const FREE: u32 = u32::MAX;
+/// The owner of frames holding saved-segment pages (the `segments`
+/// component's: a shared copy, or a user's nonshared copy).
+pub const SEG_OWNER: u32 = u32::MAX - 2;
 /// The owner of frames and XSTOR blocks lent to the minidisk cache.
 pub const MDC_OWNER: u32 = u32::MAX - 1;
 
@@ -387,6 +390,8 @@ pub struct Storage {
     c: StorageCounters,
     by_cpu: Vec<StorCpu>,
     by_guest: Vec<GuestStor>,
+    /// Frames holding saved-segment pages.
+    seg_frames: u32,
     /// Frames and XSTOR blocks lent to the minidisk cache.
     mdc_frames: Vec<u32>,
     mdc_blocks: Vec<u32>,
@@ -447,6 +452,7 @@ impl Storage {
             c: StorageCounters::default(),
             by_cpu: vec![StorCpu::default(); cpus],
             by_guest: vec![GuestStor::default(); vpages.len()],
+            seg_frames: 0,
             mdc_frames: Vec::new(),
             mdc_blocks: Vec::new(),
         };
@@ -543,6 +549,39 @@ impl Storage {
         let f = self.take(g, vp, 0)?;
         self.spaces[g as usize].gained_frame(f, vp);
         Some(f)
+    }
+
+    // ------------------------------------------------------------ saved segments
+
+    /// A frame for a saved segment's page (owned by `segments`: not on any
+    /// user's frame owned list, so the demand scan passes it over; its
+    /// owner decides when it is released). Runs the demand scan first when the
+    /// available list is low, as [`Storage::get_frame`] does (the page-outs
+    /// are left in [`Storage::pageouts`]). `None` when no frame can be had now.
+    pub fn take_segment_frame(&mut self, cx: &mut Cx, pager: &mut impl Pager) -> Option<u32> {
+        if self.avail_len() as u32 + self.pageout_frames <= self.low {
+            self.demand_scan(cx, pager);
+        }
+        let f = self.take(SEG_OWNER, 0, 0)?;
+        self.seg_frames += 1;
+        Some(f)
+    }
+
+    /// A saved segment's frame `f` goes back to the available list.
+    pub fn free_segment_frame(&mut self, f: u32) {
+        debug_assert_eq!(self.frames[f as usize].owner, SEG_OWNER);
+        self.seg_frames -= 1;
+        self.frames[f as usize].owner = FREE;
+        self.flags[f as usize] = 0;
+        self.avail.push(f);
+        if let Some(v) = self.waiters.pop_front() {
+            self.woken.push(v);
+        }
+    }
+
+    /// Frames holding saved-segment pages.
+    pub fn segment_frames(&self) -> u32 {
+        self.seg_frames
     }
 
     /// Return a frame to the available list and wake a frame waiter.
@@ -1077,9 +1116,15 @@ impl Storage {
             );
         }
         let mut owned = vec![0u32; self.spaces.len()];
+        let mut segs = 0u32;
         let mut mdc = 0usize;
         for (f, fr) in self.frames.iter().enumerate() {
             if fr.owner == FREE {
+                continue;
+            }
+            if fr.owner == SEG_OWNER {
+                assert!(!on_list[f], "saved-segment frame {f} is on the list");
+                segs += 1;
                 continue;
             }
             if fr.owner == MDC_OWNER {
@@ -1105,6 +1150,7 @@ impl Storage {
         for (g, sp) in self.spaces.iter().enumerate() {
             assert_eq!(owned[g], sp.resident, "guest {g}: frames owned vs resident");
         }
+        assert_eq!(segs, self.seg_frames, "saved-segment frames");
         let xs = &self.xs;
         let mut free = vec![false; xs.total as usize];
         for &b in &xs.free {

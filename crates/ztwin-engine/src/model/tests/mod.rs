@@ -121,222 +121,380 @@ fn unscanned_block_reads_change_nothing_but_speed() {
     );
 }
 
-/// The emitter writes the scenario's `cp_level`: every record at that
-/// release's size (SYTCUP: its fixed part plus whole entries; MTRECM: its
-/// text), MTRSYS_HCPCPEID naming it. The reader detects the release from the
-/// file, decodes no record as longer than its layout, finds no damage and no
-/// unknown record.
+/// Saved segments end to end: DEFSEG and SAVESEG from a CMS user (CP runs
+/// one at a time), a Linux guest loading the SR segment (read from spool) and
+/// a second guest loading it at once (the shared copy is resident), an SN
+/// segment saved with almost no spool I/O, errors as CP messages, and
+/// everything given back when the users leave.
+const DCSS: &str = r#"
+[scenario]
+duration = "300s"
+[system]
+processors = 2
+central_storage = "1G"
+[monitor]
+sample_interval = "60s"
+[[paging]]
+device_type = "3390-9"
+first_address = "7900"
+volser_prefix = "PG"
+[[spool]]
+device_type = "3390-9"
+count = 2
+first_address = "0800"
+volser_prefix = "SPL"
+service = { pending_ms = 0.1, disconnect_ms = 0.0, connect_ms_per_io = 0.2, connect_ms_per_page = 0.1, jitter = 0.0 }
+[[guest]]
+userid = "CMSUSER"
+virtual_storage = "1G"
+[[guest]]
+userid = "LNX"
+count = 2
+virtual_storage = "512M"
+[[timeline]]
+at = "1s"
+action = "cp"
+guest = "CMSUSER"
+command = "defseg DCSSR 20000-27FFF sr loadnshr"
+[[timeline]]
+at = "1s"
+action = "cp"
+guest = "CMSUSER"
+command = "saveseg dcssr"
+[[timeline]]
+at = "1s"
+action = "cp"
+guest = "CMSUSER"
+command = "defseg DCSSN 20000-27FFF sn"
+[[timeline]]
+at = "1s"
+action = "cp"
+guest = "CMSUSER"
+command = "saveseg dcssn"
+[[timeline]]
+at = "2s"
+action = "cp"
+command = "saveseg nosuch"
+[[timeline]]
+at = "60s"
+action = "diag64"
+guest = "LNX1"
+command = "loadshr DCSSR"
+[[timeline]]
+at = "120s"
+action = "diag64"
+guest = "LNX2"
+command = "loadshr DCSSR"
+[[timeline]]
+at = "121s"
+action = "cp"
+command = "q nss name dcssr map"
+[[timeline]]
+at = "122s"
+action = "cp"
+command = "query alloc spool"
+[[timeline]]
+at = "200s"
+action = "logoff"
+guest = "LNX*"
+"#;
+
 #[test]
-fn records_are_written_at_the_cp_levels_sizes() {
-    use ztwin_monitor::layout::{by_name_release, Release};
-    let mut sizes = Vec::new();
-    for level in ["5.3", "5.4", "6.1", "6.2"] {
-        let toml = PAGING.replace("[system]\n", &format!("[system]\ncp_level = \"{level}\"\n"));
-        let sc = Scenario::from_toml(&toml, "levels.toml").unwrap();
-        let rel: Release = level.parse().unwrap();
-        assert_eq!(sc.release(), rel);
-        let (bytes, _) = run(&sc, 3, true);
-        let rd = ztwin_monitor::reader::Reader::new(std::io::Cursor::new(bytes)).unwrap();
-        let mut seen = std::collections::BTreeMap::new();
-        let mut bad = Vec::new();
-        let stats = rd
-            .for_each(|r| {
-                let Some(l) = r.layout else { return };
-                let len = r.bytes.len();
-                let ok = match l.name {
-                    "MRSYTCUP" => {
-                        let e = l.group.unwrap().entry_size as usize;
-                        len > l.size as usize && (len - l.size as usize) % e == 0
-                    }
-                    "MRMTRECM" => len >= l.size as usize,
-                    _ => len == l.size as usize,
-                };
-                if !ok && bad.len() < 5 {
-                    bad.push(format!("{} {} bytes, layout {}", l.name, len, l.size));
-                }
-                *seen.entry(l.name).or_insert(0u32) += 1;
-            })
-            .unwrap();
-        assert!(bad.is_empty(), "z/VM {level}: {bad:?}");
-        assert_eq!(stats.release, rel, "{level}: {}", stats.release_source);
-        assert!(
-            matches!(
-                stats.release_source,
-                ztwin_monitor::layout::ReleaseSource::Hcpcpeid(_)
-            ),
-            "{level}: {}",
-            stats.release_source
-        );
-        assert_eq!(stats.longer, 0, "{level}: {:?}", stats.longer_by_type);
-        assert_eq!((stats.unknown, stats.damage_count), (0, 0), "{level}");
-        for name in ["MRSYTPRP", "MRMTRSYS", "MRSTORSG", "MRUSEACT", "MRSYTUWT"] {
-            assert!(seen.contains_key(name), "{level}: no {name}");
-        }
-        sizes.push(by_name_release("MRSYTPRP", rel).unwrap().size);
-    }
-    // IBM's SYTPRP sizes: 108 (5.3), 124 (5.4), 124 carried (6.1), 140 (6.2).
-    assert_eq!(sizes, [108, 124, 124, 140]);
+fn dcss_save_load_share_and_release() {
+    let sc = Scenario::from_toml(DCSS, "dcss.toml").unwrap();
+    let mut out = Vec::new();
+    let summary = crate::run_to_writer(&sc, None, None, &mut out, &mut |_, _| true).unwrap();
+    let con = summary.console.join("\n");
+    let at = |needle: &str| -> f64 {
+        let l = summary
+            .console
+            .iter()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle} not in\n{con}"));
+        let t = &l[..12];
+        let (h, rest) = t.split_once(':').unwrap();
+        let (m, s) = rest.split_once(':').unwrap();
+        h.parse::<f64>().unwrap() * 3600.0
+            + m.parse::<f64>().unwrap() * 60.0
+            + s.parse::<f64>().unwrap()
+    };
+    // 32,768 saved pages + the descriptor page, one page per I/O at 0.4 ms:
+    // about 13.1 s, one I/O at a time.
+    let saved_r = at("Saved segment DCSSR was successfully saved");
+    assert!(
+        (saved_r - 1.0 - 32769.0 * 0.0004).abs() < 0.05,
+        "{saved_r}\n{con}"
+    );
+    // The second DEFSEG waited for the SAVESEG, and the SN save writes only
+    // its descriptor page.
+    let saved_n = at("Saved segment DCSSN was successfully saved");
+    assert!(
+        saved_n > saved_r && saved_n - saved_r < 0.01,
+        "{saved_n}\n{con}"
+    );
+    assert!(con.contains("OPERATOR > saveseg nosuch"), "{con}");
+    assert!(
+        con.contains("HCP1364E Saved segment NOSUCH cannot be saved: it is not defined"),
+        "{con}"
+    );
+    // The first load reads the segment from spool; the second is immediate.
+    let lines: Vec<&String> = summary
+        .console
+        .iter()
+        .filter(|l| l.contains("RC=0 segment DCSSR loaded"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{con}");
+    assert!(
+        lines[0].contains("LNX1") && lines[1].contains("LNX2"),
+        "{con}"
+    );
+    let t1 = at("LNX1     RC=0 segment DCSSR loaded");
+    assert!((t1 - 60.0 - 32768.0 * 0.0004).abs() < 0.05, "{t1}\n{con}");
+    let t2 = at("LNX2     RC=0 segment DCSSR loaded");
+    assert_eq!(t2, 120.0, "{con}");
+    assert!(
+        con.contains("DCSSR    DCSS     N/A      00020000 00027FFF SR   A  00002"),
+        "{con}"
+    );
+    assert!(con.contains("SPL1   0800"), "{con}");
+    // Everything given back at logoff: the spool keeps the two files.
+    let twin_frames = summary.console.len();
+    assert!(twin_frames > 0);
 }
 
-/// z/VM 5.2 (the I/O studies' level) has no layouts of its own: its file
-/// is written with 5.3's, names 5.2 in MTRSYS_HCPCPEID, and decodes with no
-/// record longer than its layout, no unknown record and no damage.
+/// The shared copy counts once in storage however many guests load it.
 #[test]
-fn a_5_2_scenario_is_written_with_5_3_layouts() {
-    use ztwin_monitor::layout::{by_name_release, Release};
-    let toml = PAGING.replace("[system]\n", "[system]\ncp_level = \"5.2\"\n");
-    let sc = Scenario::from_toml(&toml, "levels.toml").unwrap();
-    assert_eq!(sc.release(), Release(5, 2));
-    let (bytes, _) = run(&sc, 3, true);
-    let rd = ztwin_monitor::reader::Reader::new(std::io::Cursor::new(bytes)).unwrap();
-    let mut prp = Vec::new();
-    let stats = rd
-        .for_each(|r| {
-            if let Some(l) = r.layout.filter(|l| l.name == "MRSYTPRP") {
-                prp.push((r.bytes.len(), l.size));
-            }
-        })
-        .unwrap();
-    assert_eq!(stats.release, Release(5, 2), "{}", stats.release_source);
-    assert_eq!(stats.longer, 0, "{:?}", stats.longer_by_type);
-    assert_eq!((stats.unknown, stats.damage_count), (0, 0));
-    let size53 = by_name_release("MRSYTPRP", Release(5, 3)).unwrap().size as usize;
-    assert!(
-        !prp.is_empty() && prp.iter().all(|&(n, _)| n == size53),
-        "{prp:?}"
+fn shared_segment_frames_counted_once_in_storage() {
+    let text = DCSS.replace("at = \"200s\"", "at = \"290s\"");
+    let sc = Scenario::from_toml(&text, "dcss.toml").unwrap();
+    let mut twin = Twin::new(&sc, 1, Some(250 * crate::core::units::SEC));
+    let mut out = Vec::new();
+    let mut emit = monitor::Emitter::new(&mut out, 0, sc.release());
+    twin.run(&mut emit, &mut |_, _| true).unwrap();
+    let m = &twin.model;
+    m.check();
+    assert_eq!(
+        m.st.segment_frames(),
+        32768,
+        "one frame per shared page for two users"
+    );
+    let s = m.seg.sdfs().find(|s| s.def.name == "DCSSR").unwrap();
+    assert_eq!((s.users, s.shared_resident), (2, 32768));
+}
+
+/// Bad commands in a scenario are errors naming the entry and its line.
+#[test]
+fn bad_cp_commands_name_the_line() {
+    for (bad, reason) in [
+        (
+            "defseg DCSSR 20000-27FFF sr loadnshr",
+            "defseg X 20000-27FFF sr 27000-28FFF sr",
+        ),
+        ("saveseg dcssr", "saveseg"),
+        ("loadshr DCSSR", "loadit DCSSR"),
+    ] {
+        let text = DCSS.replacen(bad, reason, 1);
+        let e = Scenario::from_toml(&text, "x.toml").unwrap_err();
+        assert!(e.line.is_some(), "{e}");
+        assert!(e.place.contains("].command"), "{e}");
+    }
+    let e = Scenario::from_toml(
+        &DCSS.replacen("defseg DCSSR 20000-27FFF", "defseg DCSSR 20000-8000000", 1),
+        "x.toml",
+    )
+    .unwrap_err();
+    assert!(e.reason.contains("above 512 GB"), "{e}");
+    assert_eq!(
+        (e.line, e.place.as_str()),
+        (Some(30), "timeline[0].command"),
+        "{e}"
     );
 }
 
-/// Levels the engine does not model, and strings that are no level, are
-/// refused naming system.cp_level and why.
+/// The saved-segment and spool records of the DCSS run: the events in the
+/// order they happened, STOSHR with the shared copy counted once, SYTSHS, the
+/// spool volumes in STOASP (SPOOL slots) and MTRPAG ('SPOL'), spool totals in
+/// SYTASG.
 #[test]
-fn cp_levels_refused_with_a_reason() {
-    for (level, want) in [
-        ("6.3", "not modelled yet"),
-        ("7.3", "not modelled yet"),
-        ("8.1", "not a z/VM level ztwin knows"),
-        ("5.4.0", "not a z/VM level ztwin knows"),
-        ("abc", "not a z/VM level ztwin knows"),
-    ] {
-        let toml = PAGING.replace("[system]\n", &format!("[system]\ncp_level = \"{level}\"\n"));
-        let e = Scenario::from_toml(&toml, "levels.toml").unwrap_err();
-        assert_eq!(e.place, "system.cp_level", "{level}");
-        assert!(e.reason.contains(want), "{level}: {}", e.reason);
+fn dcss_run_writes_segment_and_spool_records() {
+    use ztwin_monitor::layout::{by_name, decode_field, Value};
+    use ztwin_monitor::Reader;
+    let sc = Scenario::from_toml(DCSS, "dcss.toml").unwrap();
+    let mut out = Vec::new();
+    crate::run_to_writer(&sc, None, None, &mut out, &mut |_, _| true).unwrap();
+    let mut r = Reader::new(std::io::Cursor::new(&out)).unwrap();
+    let mut recs: Vec<(String, Vec<u8>)> = Vec::new();
+    while let Some(rec) = r.next_record().unwrap() {
+        let (d, n) = (rec.header.domain, rec.header.record);
+        if let Some(l) = ztwin_monitor::layout::lookup(d, n, ztwin_monitor::layout::DEFAULT_RELEASE)
+        {
+            recs.push((l.name.to_string(), rec.bytes.to_vec()));
+        }
     }
+    let get = |name: &str, bytes: &[u8], f: &str| -> Value {
+        decode_field(bytes, by_name(name).unwrap().f(f)).unwrap()
+    };
+    let text = |v: Value| match v {
+        Value::Text(s) => s.trim().to_string(),
+        v => panic!("{v:?}"),
+    };
+    let u = |v: Value| match v {
+        Value::U(x) => x,
+        Value::I(x) => x as u64,
+        v => panic!("{v:?}"),
+    };
+    // Events: DCSSR saved, DCSSN saved, DCSSR loaded by LNX1 (its first user),
+    // removed when the last of LNX1 and LNX2 logs off.
+    let events: Vec<(String, String)> = recs
+        .iter()
+        .filter(|(n, _)| ["MRSTOSHS", "MRSTOSHL", "MRSTOSHD"].contains(&n.as_str()))
+        .map(|(n, b)| (n.clone(), text(get(n, b, &format!("{}_SDFFN", &n[2..])))))
+        .collect();
+    let want = [
+        ("MRSTOSHS", "DCSSR"),
+        ("MRSTOSHS", "DCSSN"),
+        ("MRSTOSHL", "DCSSR"),
+        ("MRSTOSHD", "DCSSR"),
+    ];
+    assert_eq!(
+        events,
+        want.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect::<Vec<_>>()
+    );
+    // STOSHR: the interval after the second load shows two shared users and
+    // the 32,768 resident pages once.
+    let shr: Vec<(String, u64, u64)> = recs
+        .iter()
+        .filter(|(n, _)| n == "MRSTOSHR")
+        .map(|(n, b)| {
+            (
+                text(get(n, b, "STOSHR_SNTNAME")),
+                u(get(n, b, "STOSHR_SNTUSRSH")),
+                u(get(n, b, "STOSHR_ASCCTPRS")),
+            )
+        })
+        .collect();
+    assert!(shr.contains(&("DCSSR".into(), 2, 32768)), "{shr:?}");
+    assert!(shr.contains(&("DCSSN".into(), 0, 0)), "{shr:?}");
+    let shs: Vec<u64> = recs
+        .iter()
+        .filter(|(n, _)| n == "MRSYTSHS")
+        .map(|(n, b)| u(get(n, b, "SYTSHS_RSASHARE")))
+        .collect();
+    assert_eq!(shs.iter().max(), Some(&32768), "{shs:?}");
+    // Spool: two volumes, 32,770 pages in use in all, written once and read once.
+    let asp: Vec<(u64, u64, u64, u64)> = recs
+        .iter()
+        .filter(|(n, b)| n == "MRSTOASP" && u(get(n, b, "STOASP_CALSPOOL")) > 0)
+        .map(|(n, b)| {
+            (
+                u(get(n, b, "STOASP_RDEVDEV")),
+                u(get(n, b, "STOASP_CPVALOCD")),
+                u(get(n, b, "STOASP_EXPCTPWR")),
+                u(get(n, b, "STOASP_EXPCTPRD")),
+            )
+        })
+        .collect();
+    let last: Vec<_> = asp[asp.len() - 2..].to_vec();
+    assert_eq!(
+        last.iter().map(|a| a.0).collect::<Vec<_>>(),
+        [0x0800, 0x0801]
+    );
+    assert_eq!(last.iter().map(|a| a.1).sum::<u64>(), 32770);
+    assert_eq!(last.iter().map(|a| a.2).sum::<u64>(), 32770);
+    assert_eq!(last.iter().map(|a| a.3).sum::<u64>(), 32768);
+    let spol = recs
+        .iter()
+        .filter(|(n, b)| n == "MRMTRPAG" && text(get(n, b, "MTRPAG_CALTYPE")) == "SPOL")
+        .count();
+    assert_eq!(spol, 2);
+    let asg = recs.iter().rev().find(|(n, _)| n == "MRSYTASG").unwrap();
+    assert_eq!(u(get("MRSYTASG", &asg.1, "SYTASG_CALSLTI2")), 32770);
+    assert_eq!(u(get("MRSYTASG", &asg.1, "SYTASG_SYSSFCRT")), 2);
 }
 
-/// A CEC whose other partitions saturate the shared CPs: z/VM's logical
-/// CPUs get their weight's share (0.4 engines), their bursts stretch, the guests touch
-/// fewer pages in the same time than with the CPs to themselves; z/VM's own
-/// CPU time stays at most elapsed; the run repeats byte for byte.
+/// `[spool_options] write_page_us`: each page saved costs CP's work before
+/// its write, one after the other; loads are not paced.
 #[test]
-fn a_saturated_cec_slows_the_zvm_partition() {
-    let cec = r#"
-[lpar]
-physical = { ifl = 4 }
-weight = 100
-[[lpar.partition]]
-name = "LNX2"
-type = "IFL"
-logical = 4
-weight = 900
-busy = 4.0
-"#;
-    let alone = Scenario::from_toml(PAGING, "p.toml").unwrap();
-    let shared = Scenario::from_toml(&format!("{PAGING}{cec}"), "p.toml").unwrap();
-    let (_, a) = run(&alone, 5, true);
-    let (bytes, b) = run(&shared, 5, true);
-    let (bytes2, _) = run(&shared, 5, true);
-    assert_eq!(bytes, bytes2, "same scenario, same seed");
-    let c = b.model.cec.as_ref().unwrap();
-    c.check();
-    assert!(c.ticks() >= 3000, "{} ticks in 40 s", c.ticks());
-    let z = c.partitions().next().unwrap();
-    let steal: u64 = z.lcpus.iter().map(|l| l.steal_ns()).sum();
-    let got: u64 = z.lcpus.iter().map(|l| l.dispatch_ns).sum();
-    assert!(steal > got / 4, "steal {steal} dispatch {got}");
-    // Weights 100 of 1000 on 4 IFLs: z/VM's 2 logical IFLs get at most 0.4
-    // engines (less in intervals where its guests wait for paging I/O).
-    let engines = got as f64 / 40e9;
-    assert!(engines <= 0.4 + 1e-6 && engines > 0.15, "{engines}");
-    assert!(b.refs() < a.refs() * 9 / 10, "{} vs {}", b.refs(), a.refs());
-    let busy: u64 = b
-        .model
-        .cpu
-        .counters()
-        .map(|c| c.emul_ns + c.cp_user_ns + c.sys_ns)
-        .sum();
-    assert!(busy <= 2 * 40 * 1_000_000_000, "{busy}");
+fn saveseg_pays_cp_time_per_page_before_each_write() {
+    let text = DCSS.replace(
+        "[[guest]]\nuserid = \"CMSUSER\"",
+        "[spool_options]\nwrite_page_us = 100.0\n[[guest]]\nuserid = \"CMSUSER\"",
+    );
+    let sc = Scenario::from_toml(&text, "dcss.toml").unwrap();
+    let mut out = Vec::new();
+    let s = crate::run_to_writer(&sc, None, None, &mut out, &mut |_, _| true).unwrap();
+    let t = |needle: &str| -> f64 {
+        let l = s.console.iter().find(|l| l.contains(needle)).unwrap();
+        let (h, rest) = l[..12].split_once(':').unwrap();
+        let (m, sec) = rest.split_once(':').unwrap();
+        h.parse::<f64>().unwrap() * 3600.0
+            + m.parse::<f64>().unwrap() * 60.0
+            + sec.parse::<f64>().unwrap()
+    };
+    // 32,769 pages at 0.4 ms of I/O plus 0.1 ms of CP time each.
+    let saved = t("Saved segment DCSSR was successfully saved");
+    assert!((saved - 1.0 - 32769.0 * 0.0005).abs() < 0.05, "{saved}");
+    let loaded = t("LNX1     RC=0 segment DCSSR loaded");
+    assert!((loaded - 60.0 - 32768.0 * 0.0004).abs() < 0.05, "{loaded}");
+}
 
-    // The records: per interval one SYTCUP per partition (z/VM first), their
-    // entries PR/SM's dispatch and management time; the last interval's
-    // equal the CEC's counters at 40 s (the CEC's tick at 40 s comes after
-    // the sample: at most one dispatch interval more). z/VM's SYTPRP wait
-    // leaves out the
-    // steal: busy + wait + steal is the elapsed time.
-    use ztwin_monitor::layout::{decode_field, group_entries, Value};
-    let rd = ztwin_monitor::reader::Reader::new(std::io::Cursor::new(bytes)).unwrap();
-    let (mut parts, mut last_actm) = (Vec::new(), std::collections::BTreeMap::new());
-    let mut prp = std::collections::BTreeMap::new();
-    rd.for_each(|r| {
-        let Some(l) = r.layout else { return };
-        match l.name {
-            "MRSYTCUP" => {
-                let name = match decode_field(r.bytes, l.f("SYTCUP_LCUPNAME")) {
-                    Some(Value::Text(t)) => t,
-                    v => panic!("{v:?}"),
-                };
-                parts.push(name.clone());
-                let g = l.group.unwrap();
-                let sum: u64 = group_entries(r.bytes, l)
-                    .map(|e| match decode_field(e, g.f("SYTCUP_LCUCACTM")) {
-                        Some(Value::Dur(d)) => d,
-                        v => panic!("{v:?}"),
-                    })
-                    .sum();
-                last_actm.insert(name, sum);
-            }
-            "MRSYTPRP" => {
-                let get = |f: &str| match decode_field(r.bytes, l.f(f)) {
-                    Some(Value::U(x)) | Some(Value::Dur(x)) => x,
-                    v => panic!("{f}: {v:?}"),
-                };
-                let c = get("SYTPRP_PFXCPUAD");
-                prp.insert(
-                    c,
-                    (
-                        get("SYTPRP_PFXUTIME") + get("SYTPRP_PFXTMSYS"),
-                        get("SYTPRP_PFXTOTWT"),
-                    ),
-                );
-            }
-            _ => {}
-        }
-    })
-    .unwrap();
-    assert_eq!(parts.len(), 2 * 4, "2 partitions, 4 intervals: {parts:?}");
-    assert_eq!(&parts[..2], ["ZTWINLP1", "LNX2"]);
-    let tod = |ns: u64| ns * 4096 / 1000;
-    for p in c.partitions() {
-        let want: u64 = p.lcpus.iter().map(|l| tod(l.dispatch_ns)).sum();
-        let got = last_actm[p.name];
-        let slack = tod(12_500_000) * p.lcpus.len() as u64;
-        assert!(
-            got <= want && want - got <= slack,
-            "{}: {got} vs {want}",
-            p.name
-        );
+/// `[[spool]]` and `[[segment]]` refusals name their key (and, for a
+/// segment, the line of its table).
+#[test]
+fn spool_and_segment_sections_check_their_keys() {
+    let base = DCSS.replace(
+        "[[guest]]\nuserid = \"CMSUSER\"",
+        "[[segment]]\ndefseg = \"PRE 20000-200FF SR\"\n[[guest]]\nuserid = \"CMSUSER\"",
+    );
+    let sc = Scenario::from_toml(&base, "x.toml").unwrap();
+    assert_eq!(sc.segments.len(), 1);
+    for (from, to, place, reason) in [
+        (
+            "first_address = \"0800\"",
+            "first_address = \"7900\"",
+            "spool[0].first_address",
+            "7900 is defined twice",
+        ),
+        (
+            "volser_prefix = \"PG\"",
+            "volser_prefix = \"SPL1\"",
+            "spool[0].volser_prefix",
+            "'SPL1' is used twice",
+        ),
+        (
+            "volser_prefix = \"SPL\"",
+            "volser_prefix = \"SPOOLVOL\"",
+            "spool[0].volser_prefix",
+            "longer than 6",
+        ),
+        (
+            "defseg = \"PRE 20000-200FF SR\"",
+            "defseg = \"PRE 20000-200FF SR 20080-201FF SR\"",
+            "segment[0].defseg",
+            "overlaps",
+        ),
+        (
+            "defseg = \"PRE 20000-200FF SR\"",
+            "defseg = \"PRE 0-7FFFFFF SR\"",
+            "segment",
+            "spool pages",
+        ),
+    ] {
+        assert!(base.contains(from), "{from}");
+        let e = Scenario::from_toml(&base.replacen(from, to, 1), "x.toml").unwrap_err();
+        assert_eq!(e.place, place, "{to}: {e}");
+        assert!(e.reason.contains(reason), "{to}: {e}");
     }
-    for (cpu, &(busy, wait)) in &prp {
-        let steal = tod(z.lcpus[*cpu as usize].steal_ns());
-        let elapsed = tod(40_000_000_000);
-        // The CEC's counters went on one tick past the sample.
-        let sum = busy + wait + steal;
-        assert!(
-            sum + 8 >= elapsed && sum <= elapsed + tod(12_500_000),
-            "cpu {cpu}: {busy} + {wait} + {steal}"
-        );
-    }
+    // A second [[segment]] of the same name.
+    let two = base.replacen(
+        "[[guest]]\nuserid = \"CMSUSER\"",
+        "[[segment]]\ndefseg = \"PRE 30000-300FF SN\"\n[[guest]]\nuserid = \"CMSUSER\"",
+        1,
+    );
+    let e = Scenario::from_toml(&two, "x.toml").unwrap_err();
+    assert!(e.reason.contains("defined twice"), "{e}");
 }
 
 /// Logical CPUs come out nearly equally busy, as every published FCX126
@@ -567,6 +725,224 @@ workload = { type = "cpu", utilization = 1.0 }
         assert!(
             (0.6..0.73).contains(&share),
             "HOG{g} ran {share:.3} of the time"
+        );
+    }
+}
+
+/// The emitter writes the scenario's `cp_level`: every record at that
+/// release's size (SYTCUP: its fixed part plus whole entries; MTRECM: its
+/// text), MTRSYS_HCPCPEID naming it. The reader detects the release from the
+/// file, decodes no record as longer than its layout, finds no damage and no
+/// unknown record.
+#[test]
+fn records_are_written_at_the_cp_levels_sizes() {
+    use ztwin_monitor::layout::{by_name_release, Release};
+    let mut sizes = Vec::new();
+    for level in ["5.3", "5.4", "6.1", "6.2"] {
+        let toml = PAGING.replace("[system]\n", &format!("[system]\ncp_level = \"{level}\"\n"));
+        let sc = Scenario::from_toml(&toml, "levels.toml").unwrap();
+        let rel: Release = level.parse().unwrap();
+        assert_eq!(sc.release(), rel);
+        let (bytes, _) = run(&sc, 3, true);
+        let rd = ztwin_monitor::reader::Reader::new(std::io::Cursor::new(bytes)).unwrap();
+        let mut seen = std::collections::BTreeMap::new();
+        let mut bad = Vec::new();
+        let stats = rd
+            .for_each(|r| {
+                let Some(l) = r.layout else { return };
+                let len = r.bytes.len();
+                let ok = match l.name {
+                    "MRSYTCUP" => {
+                        let e = l.group.unwrap().entry_size as usize;
+                        len > l.size as usize && (len - l.size as usize) % e == 0
+                    }
+                    "MRMTRECM" => len >= l.size as usize,
+                    _ => len == l.size as usize,
+                };
+                if !ok && bad.len() < 5 {
+                    bad.push(format!("{} {} bytes, layout {}", l.name, len, l.size));
+                }
+                *seen.entry(l.name).or_insert(0u32) += 1;
+            })
+            .unwrap();
+        assert!(bad.is_empty(), "z/VM {level}: {bad:?}");
+        assert_eq!(stats.release, rel, "{level}: {}", stats.release_source);
+        assert!(
+            matches!(
+                stats.release_source,
+                ztwin_monitor::layout::ReleaseSource::Hcpcpeid(_)
+            ),
+            "{level}: {}",
+            stats.release_source
+        );
+        assert_eq!(stats.longer, 0, "{level}: {:?}", stats.longer_by_type);
+        assert_eq!((stats.unknown, stats.damage_count), (0, 0), "{level}");
+        for name in ["MRSYTPRP", "MRMTRSYS", "MRSTORSG", "MRUSEACT", "MRSYTUWT"] {
+            assert!(seen.contains_key(name), "{level}: no {name}");
+        }
+        sizes.push(by_name_release("MRSYTPRP", rel).unwrap().size);
+    }
+    // IBM's SYTPRP sizes: 108 (5.3), 124 (5.4), 124 carried (6.1), 140 (6.2).
+    assert_eq!(sizes, [108, 124, 124, 140]);
+}
+
+/// z/VM 5.2 (the I/O studies' level) has no layouts of its own: its file
+/// is written with 5.3's, names 5.2 in MTRSYS_HCPCPEID, and decodes with no
+/// record longer than its layout, no unknown record and no damage.
+#[test]
+fn a_5_2_scenario_is_written_with_5_3_layouts() {
+    use ztwin_monitor::layout::{by_name_release, Release};
+    let toml = PAGING.replace("[system]\n", "[system]\ncp_level = \"5.2\"\n");
+    let sc = Scenario::from_toml(&toml, "levels.toml").unwrap();
+    assert_eq!(sc.release(), Release(5, 2));
+    let (bytes, _) = run(&sc, 3, true);
+    let rd = ztwin_monitor::reader::Reader::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut prp = Vec::new();
+    let stats = rd
+        .for_each(|r| {
+            if let Some(l) = r.layout.filter(|l| l.name == "MRSYTPRP") {
+                prp.push((r.bytes.len(), l.size));
+            }
+        })
+        .unwrap();
+    assert_eq!(stats.release, Release(5, 2), "{}", stats.release_source);
+    assert_eq!(stats.longer, 0, "{:?}", stats.longer_by_type);
+    assert_eq!((stats.unknown, stats.damage_count), (0, 0));
+    let size53 = by_name_release("MRSYTPRP", Release(5, 3)).unwrap().size as usize;
+    assert!(
+        !prp.is_empty() && prp.iter().all(|&(n, _)| n == size53),
+        "{prp:?}"
+    );
+}
+
+/// Levels the engine does not model, and strings that are no level, are
+/// refused naming system.cp_level and why.
+#[test]
+fn cp_levels_refused_with_a_reason() {
+    for (level, want) in [
+        ("6.3", "not modelled yet"),
+        ("7.3", "not modelled yet"),
+        ("8.1", "not a z/VM level ztwin knows"),
+        ("5.4.0", "not a z/VM level ztwin knows"),
+        ("abc", "not a z/VM level ztwin knows"),
+    ] {
+        let toml = PAGING.replace("[system]\n", &format!("[system]\ncp_level = \"{level}\"\n"));
+        let e = Scenario::from_toml(&toml, "levels.toml").unwrap_err();
+        assert_eq!(e.place, "system.cp_level", "{level}");
+        assert!(e.reason.contains(want), "{level}: {}", e.reason);
+    }
+}
+
+/// A CEC whose other partitions saturate the shared CPs: z/VM's logical
+/// CPUs get their weight's share (0.4 engines), their bursts stretch, the guests touch
+/// fewer pages in the same time than with the CPs to themselves; z/VM's own
+/// CPU time stays at most elapsed; the run repeats byte for byte.
+#[test]
+fn a_saturated_cec_slows_the_zvm_partition() {
+    let cec = r#"
+[lpar]
+physical = { ifl = 4 }
+weight = 100
+[[lpar.partition]]
+name = "LNX2"
+type = "IFL"
+logical = 4
+weight = 900
+busy = 4.0
+"#;
+    let alone = Scenario::from_toml(PAGING, "p.toml").unwrap();
+    let shared = Scenario::from_toml(&format!("{PAGING}{cec}"), "p.toml").unwrap();
+    let (_, a) = run(&alone, 5, true);
+    let (bytes, b) = run(&shared, 5, true);
+    let (bytes2, _) = run(&shared, 5, true);
+    assert_eq!(bytes, bytes2, "same scenario, same seed");
+    let c = b.model.cec.as_ref().unwrap();
+    c.check();
+    assert!(c.ticks() >= 3000, "{} ticks in 40 s", c.ticks());
+    let z = c.partitions().next().unwrap();
+    let steal: u64 = z.lcpus.iter().map(|l| l.steal_ns()).sum();
+    let got: u64 = z.lcpus.iter().map(|l| l.dispatch_ns).sum();
+    assert!(steal > got / 4, "steal {steal} dispatch {got}");
+    // Weights 100 of 1000 on 4 IFLs: z/VM's 2 logical IFLs get at most 0.4
+    // engines (less in intervals where its guests wait for paging I/O).
+    let engines = got as f64 / 40e9;
+    assert!(engines <= 0.4 + 1e-6 && engines > 0.15, "{engines}");
+    assert!(b.refs() < a.refs() * 9 / 10, "{} vs {}", b.refs(), a.refs());
+    let busy: u64 = b
+        .model
+        .cpu
+        .counters()
+        .map(|c| c.emul_ns + c.cp_user_ns + c.sys_ns)
+        .sum();
+    assert!(busy <= 2 * 40 * 1_000_000_000, "{busy}");
+
+    // The records: per interval one SYTCUP per partition (z/VM first), their
+    // entries PR/SM's dispatch and management time; the last interval's
+    // equal the CEC's counters at 40 s (the CEC's tick at 40 s comes after
+    // the sample: at most one dispatch interval more). z/VM's SYTPRP wait
+    // leaves out the
+    // steal: busy + wait + steal is the elapsed time.
+    use ztwin_monitor::layout::{decode_field, group_entries, Value};
+    let rd = ztwin_monitor::reader::Reader::new(std::io::Cursor::new(bytes)).unwrap();
+    let (mut parts, mut last_actm) = (Vec::new(), std::collections::BTreeMap::new());
+    let mut prp = std::collections::BTreeMap::new();
+    rd.for_each(|r| {
+        let Some(l) = r.layout else { return };
+        match l.name {
+            "MRSYTCUP" => {
+                let name = match decode_field(r.bytes, l.f("SYTCUP_LCUPNAME")) {
+                    Some(Value::Text(t)) => t,
+                    v => panic!("{v:?}"),
+                };
+                parts.push(name.clone());
+                let g = l.group.unwrap();
+                let sum: u64 = group_entries(r.bytes, l)
+                    .map(|e| match decode_field(e, g.f("SYTCUP_LCUCACTM")) {
+                        Some(Value::Dur(d)) => d,
+                        v => panic!("{v:?}"),
+                    })
+                    .sum();
+                last_actm.insert(name, sum);
+            }
+            "MRSYTPRP" => {
+                let get = |f: &str| match decode_field(r.bytes, l.f(f)) {
+                    Some(Value::U(x)) | Some(Value::Dur(x)) => x,
+                    v => panic!("{f}: {v:?}"),
+                };
+                let c = get("SYTPRP_PFXCPUAD");
+                prp.insert(
+                    c,
+                    (
+                        get("SYTPRP_PFXUTIME") + get("SYTPRP_PFXTMSYS"),
+                        get("SYTPRP_PFXTOTWT"),
+                    ),
+                );
+            }
+            _ => {}
+        }
+    })
+    .unwrap();
+    assert_eq!(parts.len(), 2 * 4, "2 partitions, 4 intervals: {parts:?}");
+    assert_eq!(&parts[..2], ["ZTWINLP1", "LNX2"]);
+    let tod = |ns: u64| ns * 4096 / 1000;
+    for p in c.partitions() {
+        let want: u64 = p.lcpus.iter().map(|l| tod(l.dispatch_ns)).sum();
+        let got = last_actm[p.name];
+        let slack = tod(12_500_000) * p.lcpus.len() as u64;
+        assert!(
+            got <= want && want - got <= slack,
+            "{}: {got} vs {want}",
+            p.name
+        );
+    }
+    for (cpu, &(busy, wait)) in &prp {
+        let steal = tod(z.lcpus[*cpu as usize].steal_ns());
+        let elapsed = tod(40_000_000_000);
+        // The CEC's counters went on one tick past the sample.
+        let sum = busy + wait + steal;
+        assert!(
+            sum + 8 >= elapsed && sum <= elapsed + tod(12_500_000),
+            "cpu {cpu}: {busy} + {wait} + {steal}"
         );
     }
 }

@@ -1,0 +1,589 @@
+//! CP commands as scenario timeline actions (`action = "cp"`, `command =
+//! "..."`) and the DIAGNOSE X'64' functions a Linux guest's dcssblk driver
+//! issues (`action = "diag64"`): parsing (at scenario validation, so a
+//! malformed command is a scenario error naming its entry), execution
+//! against the components (a wiring step: `Model::cp_command`), and the CP
+//! console log, where each command and its response lines go with their
+//! simulated time.
+//!
+//! Commands: DEFSEG, SAVESEG, PURGE NSS (NAME name | spoolid), QUERY NSS
+//! [NAME name] [MAP], QUERY ALLOC SPOOL. DIAGNOSE X'64': LOADSHR, LOADNSHR,
+//! PURGESG. Abbreviations as CP's minimum (Q for QUERY). Responses use CP's
+//! message style (`HCPnnnnE text`); see `docs/scenario.md` for which message
+//! numbers are IBM's and which are ztwin's own.
+
+use super::segments::{defseg, Def, Mode};
+
+/// A parsed CP command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Defseg(Def),
+    Saveseg(String),
+    PurgeNss {
+        name: Option<String>,
+        spoolid: Option<u16>,
+    },
+    QueryNss {
+        name: Option<String>,
+        map: bool,
+    },
+    QueryAllocSpool,
+}
+
+/// A parsed DIAGNOSE X'64' function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Diag64 {
+    Load { name: String, mode: Mode },
+    Purgesg(String),
+}
+
+fn is(word: &str, full: &str, min: usize) -> bool {
+    let w = word.to_ascii_uppercase();
+    w.len() >= min && w.len() <= full.len() && full.starts_with(&w)
+}
+
+/// Parse a CP command line. Errors are CP's message text.
+pub fn parse(line: &str) -> Result<Command, String> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let Some((&verb, ops)) = w.split_first() else {
+        return Err("HCP001E Unknown CP command: (empty)".into());
+    };
+    if is(verb, "DEFSEG", 6) {
+        return defseg::parse(ops).map(Command::Defseg);
+    }
+    if is(verb, "SAVESEG", 7) {
+        return match ops {
+            [name] => Ok(Command::Saveseg(defseg::check_name(name)?)),
+            [] => Err("HCP026E Operand missing or invalid".into()),
+            [_, extra, ..] => Err(format!("HCP003E Invalid option - {extra}")),
+        };
+    }
+    if is(verb, "PURGE", 5) {
+        return match ops {
+            [nss, rest @ ..] if nss.eq_ignore_ascii_case("NSS") => match rest {
+                [n, name] if n.eq_ignore_ascii_case("NAME") => Ok(Command::PurgeNss {
+                    name: Some(defseg::check_name(name)?),
+                    spoolid: None,
+                }),
+                [id] if id.chars().all(|c| c.is_ascii_digit()) && id.len() <= 4 => {
+                    Ok(Command::PurgeNss {
+                        name: None,
+                        spoolid: Some(
+                            id.parse()
+                                .map_err(|_| format!("HCP002E Invalid operand - {id}"))?,
+                        ),
+                    })
+                }
+                [] => Err("HCP026E Operand missing or invalid".into()),
+                [x, ..] => Err(format!("HCP002E Invalid operand - {x}")),
+            },
+            [x, ..] => Err(format!(
+                "HCP002E Invalid operand - {x} (ztwin models PURGE NSS only)"
+            )),
+            [] => Err("HCP026E Operand missing or invalid".into()),
+        };
+    }
+    if is(verb, "QUERY", 1) {
+        return match ops {
+            [nss, rest @ ..] if nss.eq_ignore_ascii_case("NSS") => {
+                let mut name = None;
+                let mut map = false;
+                let mut i = 0;
+                while i < rest.len() {
+                    let t = rest[i];
+                    if t.eq_ignore_ascii_case("MAP") {
+                        map = true;
+                    } else if t.eq_ignore_ascii_case("ALL") {
+                    } else if t.eq_ignore_ascii_case("NAME") {
+                        let Some(n) = rest.get(i + 1) else {
+                            return Err("HCP026E Operand missing or invalid".into());
+                        };
+                        name = Some(defseg::check_name(n)?);
+                        i += 1;
+                    } else {
+                        return Err(format!("HCP003E Invalid option - {t}"));
+                    }
+                    i += 1;
+                }
+                Ok(Command::QueryNss { name, map })
+            }
+            [a, s] if is(a, "ALLOC", 5) && is(s, "SPOOL", 5) => Ok(Command::QueryAllocSpool),
+            [x, ..] => Err(format!(
+                "HCP003E Invalid option - {x} (ztwin models QUERY NSS and QUERY ALLOC SPOOL)"
+            )),
+            [] => Err("HCP026E Operand missing or invalid".into()),
+        };
+    }
+    Err(format!(
+        "HCP001E Unknown CP command: {}",
+        verb.to_ascii_uppercase()
+    ))
+}
+
+/// Parse a DIAGNOSE X'64' function: `LOADSHR name`, `LOADNSHR name`,
+/// `PURGESG name`.
+pub fn parse_diag64(line: &str) -> Result<Diag64, String> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    match w.as_slice() {
+        [f, name] => {
+            let name = defseg::check_name(name)?;
+            match f.to_ascii_uppercase().as_str() {
+                "LOADSHR" => Ok(Diag64::Load {
+                    name,
+                    mode: Mode::Shared,
+                }),
+                "LOADNSHR" => Ok(Diag64::Load {
+                    name,
+                    mode: Mode::Nonshared,
+                }),
+                "PURGESG" => Ok(Diag64::Purgesg(name)),
+                _ => Err(format!(
+                    "'{f}' is not a DIAGNOSE X'64' function (LOADSHR, LOADNSHR, PURGESG)"
+                )),
+            }
+        }
+        _ => Err(
+            "a DIAGNOSE X'64' function is 'LOADSHR name', 'LOADNSHR name' or 'PURGESG name'".into(),
+        ),
+    }
+}
+
+/// Whether a command must wait for a running SAVESEG (CP processes one
+/// DEFSEG or SAVESEG at a time).
+pub fn serialised(c: &Command) -> bool {
+    matches!(c, Command::Defseg(_) | Command::Saveseg(_))
+}
+
+/// The console: commands and responses with their simulated time.
+#[derive(Default)]
+pub struct Console {
+    lines: Vec<String>,
+}
+
+impl Console {
+    /// `who` issued `text` at `now` (or a response, when `text` is one).
+    pub fn line(&mut self, now: crate::core::units::Ns, who: &str, text: &str) {
+        let ms = now / 1_000_000;
+        let (h, m, s, f) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+        self.lines
+            .push(format!("{h:02}:{m:02}:{s:02}.{f:03} {who:<8} {text}"));
+    }
+
+    pub fn lines(&self) -> &[String] {
+        &self.lines
+    }
+
+    pub fn take(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.lines)
+    }
+}
+
+// ------------------------------------------------------------ wiring
+
+use super::io::Done;
+use super::paging::Backing;
+use super::segments::{Next, Op, Queued};
+use super::spool::{self, Dir};
+use super::{Cx, Model};
+
+/// The issuer number of the system operator (not a guest).
+pub const OPERATOR: u32 = u32::MAX;
+
+impl Model {
+    fn who(&self, issuer: u32) -> String {
+        if issuer == OPERATOR {
+            "OPERATOR".into()
+        } else {
+            self.cpu.guest(issuer).userid.to_string()
+        }
+    }
+
+    /// Issue CP command `line` for `issuer` (a guest, or [`OPERATOR`]); its
+    /// response goes to the console (now, or when its work completes).
+    pub(crate) fn cp_command(&mut self, cx: &mut Cx, issuer: u32, line: &str) {
+        let who = self.who(issuer);
+        self.console.line(cx.now(), &who, &format!("> {line}"));
+        let c = match parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                self.console.line(cx.now(), &who, &e);
+                return;
+            }
+        };
+        if serialised(&c) && self.seg.busy() {
+            self.seg.enqueue(Queued {
+                issuer,
+                command: line.to_string(),
+            });
+            return;
+        }
+        self.run_command(cx, issuer, c);
+    }
+
+    fn respond(&mut self, cx: &Cx, issuer: u32, text: &str) {
+        let who = self.who(issuer);
+        for l in text.lines() {
+            self.console.line(cx.now(), &who, l);
+        }
+    }
+
+    fn run_command(&mut self, cx: &mut Cx, issuer: u32, c: Command) {
+        let now = cx.now();
+        match c {
+            Command::Defseg(def) => match self.seg.defseg(def, now) {
+                Ok(r) if r.is_empty() => {}
+                Ok(r) | Err(r) => self.respond(cx, issuer, &r),
+            },
+            Command::Saveseg(name) => {
+                let (sdf, pages) = match self.seg.saveseg(&name) {
+                    Ok(x) => x,
+                    Err(e) => return self.respond(cx, issuer, &e),
+                };
+                let (file, id) = match self.spool.create(pages) {
+                    Ok(x) => x,
+                    Err(full) => {
+                        let e = self.seg.save_failed(&name, full.needed, full.free);
+                        return self.respond(cx, issuer, &e);
+                    }
+                };
+                let tag = self.seg.save_started(sdf, file, id, issuer, now);
+                let Model { spool, io, .. } = self;
+                if spool
+                    .transfer(cx, io, file, pages, Dir::Write, tag)
+                    .is_none()
+                {
+                    self.save_finished(cx, tag);
+                }
+            }
+            Command::PurgeNss { name, spoolid } => {
+                match self.seg.purge(name.as_deref(), spoolid, now) {
+                    Ok((r, files)) => {
+                        for f in files {
+                            self.spool.purge(f);
+                        }
+                        self.respond(cx, issuer, &r);
+                    }
+                    Err(e) => self.respond(cx, issuer, &e),
+                }
+            }
+            Command::QueryNss { name, map } => {
+                let r = self.query_nss(name.as_deref(), map);
+                self.respond(cx, issuer, &r);
+            }
+            Command::QueryAllocSpool => {
+                let r = self.query_alloc_spool();
+                self.respond(cx, issuer, &r);
+            }
+        }
+    }
+
+    /// QUERY NSS [NAME name] [MAP]: one line per system data file.
+    pub(crate) fn query_nss(&self, name: Option<&str>, map: bool) -> String {
+        let mut out = Vec::new();
+        if map {
+            out.push(
+                "FILE FILENAME  FILETYPE MINSIZE  BEGPAG   ENDPAG   TYPE CL #USERS".to_string(),
+            );
+        } else {
+            out.push("OWNERID  FILE TYPE CL RECS     FILENAME FILETYPE".to_string());
+        }
+        let mut n = 0;
+        for s in self.seg.sdfs() {
+            if name.is_some_and(|nm| nm != s.def.name) {
+                continue;
+            }
+            n += 1;
+            let id = if s.spoolid == 0 {
+                "----".to_string()
+            } else {
+                format!("{:04}", s.spoolid)
+            };
+            if map {
+                for (k, r) in s.def.ranges.iter().enumerate() {
+                    if k == 0 {
+                        out.push(format!(
+                            "{id} {:<8} DCSS     N/A      {:08X} {:08X} {:<4} {}  {:05}",
+                            s.def.name,
+                            r.first,
+                            r.last,
+                            r.code.to_string(),
+                            s.class.letter(),
+                            s.users
+                        ));
+                    } else {
+                        out.push(format!(
+                            "                           {:08X} {:08X} {}",
+                            r.first, r.last, r.code
+                        ));
+                    }
+                }
+            } else {
+                out.push(format!(
+                    "*NSS     {id} DCSS {}  {:08} {:<8} DCSS",
+                    s.class.letter(),
+                    s.pages.saved() + 1,
+                    s.def.name
+                ));
+            }
+        }
+        if n == 0 {
+            return match name {
+                Some(nm) => format!("HCP1366E Saved segment {nm} does not exist"),
+                None => "No NSS or DCSS files".into(),
+            };
+        }
+        out.join("\n")
+    }
+
+    /// QUERY ALLOC SPOOL: each spool volume's pages and use.
+    pub(crate) fn query_alloc_spool(&self) -> String {
+        if !self.spool.exists() {
+            return "No spool volumes".into();
+        }
+        let mut out =
+            vec!["                EXTENT     EXTENT    TOTAL    PAGES     HIGH    %".to_string()];
+        out.push("VOLID  RDEV      START        END    PAGES   IN USE     PAGE USED".to_string());
+        out.push("------ ---- ---------- ---------- -------- -------- -------- ----".to_string());
+        let (mut total, mut used) = (0u64, 0u64);
+        for v in self.spool.volume_samples() {
+            let d = self.io.def(v.io_vol);
+            total += v.slots as u64;
+            used += v.used as u64;
+            out.push(format!(
+                "{:<6} {:04X} {:>10} {:>10} {:>8} {:>8} {:>8} {:>3}%",
+                d.volser,
+                d.devno,
+                1,
+                d.cylinders,
+                v.slots,
+                v.used,
+                v.used,
+                (v.used as u64 * 100) / v.slots.max(1) as u64
+            ));
+        }
+        out.push("                                  -------- --------          ----".to_string());
+        out.push(format!(
+            "SUMMARY                           {total:>8} {used:>8}          {:>3}%",
+            used * 100 / total.max(1)
+        ));
+        out.join("\n")
+    }
+
+    /// DIAGNOSE X'64' function `line` by guest `g`.
+    pub(crate) fn diag64(&mut self, cx: &mut Cx, g: u32, line: &str) {
+        // A guest issues one DIAGNOSE at a time: its virtual CPU is in the
+        // first until that returns.
+        if self.seg.loading(g) {
+            self.diag_waiting.push((g, line.to_string()));
+            return;
+        }
+        let who = self.who(g);
+        self.console.line(
+            cx.now(),
+            &who,
+            &format!("> DIAG X'64' {}", line.to_ascii_uppercase()),
+        );
+        let f = match parse_diag64(line) {
+            Ok(f) => f,
+            Err(e) => return self.respond(cx, g, &e),
+        };
+        match f {
+            Diag64::Load { name, mode } => match self.seg.load(g, &name, mode, cx.now()) {
+                Ok(next) => {
+                    let mut started = false;
+                    for n in next {
+                        if let Next::Read { tag, file, pages } = n {
+                            let Model { spool, io, .. } = self;
+                            if spool
+                                .transfer(cx, io, file, pages, Dir::Read, tag)
+                                .is_some()
+                            {
+                                started = true;
+                            } else {
+                                self.seg.read_done(tag);
+                            }
+                        }
+                    }
+                    if !started && self.seg.loaded(g, &name) {
+                        self.respond(cx, g, &format!("RC=0 segment {name} loaded"));
+                    }
+                }
+                Err(e) => self.respond(cx, g, &e),
+            },
+            Diag64::Purgesg(name) => self.detach_segments(cx, g, Some(&name)),
+        }
+    }
+
+    /// Guest `g`'s load returned: its next waiting DIAGNOSE X'64' runs.
+    fn next_diag(&mut self, cx: &mut Cx, g: u32) {
+        if let Some(k) = self.diag_waiting.iter().position(|(w, _)| *w == g) {
+            let (_, line) = self.diag_waiting.remove(k);
+            self.diag64(cx, g, &line);
+        }
+    }
+
+    /// Guest `g` detaches segment `name` (all, at logoff): frames back to
+    /// storage, spool files of pending versions purged.
+    pub(crate) fn detach_segments(&mut self, cx: &mut Cx, g: u32, name: Option<&str>) {
+        match self.seg.detach(g, name, cx.now()) {
+            Ok((frames, files)) => {
+                for f in frames {
+                    self.st.free_segment_frame(f);
+                }
+                self.wake_frame_waiters();
+                for f in files {
+                    self.spool.purge(f);
+                }
+                if let Some(n) = name {
+                    self.respond(cx, g, &format!("RC=0 segment {n} purged"));
+                }
+            }
+            Err(e) => self.respond(cx, g, &e),
+        }
+    }
+
+    /// A spool transfer's I/O completed.
+    pub(crate) fn spool_io_done(&mut self, cx: &mut Cx, d: &Done) {
+        let t = spool::transfer_of(d.origin).expect("a spool origin");
+        let Model { spool, io, .. } = self;
+        let m = spool.io_done(cx, io, t, d.vol, d.pages);
+        cx.charge.sys += self.spool_io_ns + self.spool_page_ns * m.pages as u64;
+        match self.seg.op_of(m.tag) {
+            Some(Op::Save { .. }) if m.finished => self.save_finished(cx, m.tag),
+            Some(Op::Save { .. }) => {}
+            Some(Op::LoadShared { .. }) | Some(Op::LoadPrivate { .. }) => {
+                for k in 0..m.pages {
+                    // The minidisk cache is the first victim when frames run
+                    // short (as for a guest's page, `Model::get_frame`).
+                    if self.st.short_of_frames() && self.mdc.held().0 > 0 {
+                        self.mdc_first_victim();
+                    }
+                    let Model { st, pg, io, .. } = self;
+                    match st.take_segment_frame(cx, &mut Backing { pg, io }) {
+                        Some(f) => {
+                            if !self.seg.add_frame(m.tag, f) {
+                                self.st.free_segment_frame(f);
+                            }
+                        }
+                        None => {
+                            self.seg.frames_missed(m.pages - k);
+                            break;
+                        }
+                    }
+                    if !self.st.pageouts().is_empty() {
+                        self.write_pageouts(cx);
+                    }
+                }
+                self.wake_frame_waiters();
+                if m.finished {
+                    let op = self.seg.op_of(m.tag);
+                    let done = self.seg.read_done(m.tag);
+                    let name = match op {
+                        Some(Op::LoadShared { sdf }) | Some(Op::LoadPrivate { sdf, .. }) => {
+                            self.seg.sdf(sdf).def.name.clone()
+                        }
+                        _ => String::new(),
+                    };
+                    for g in done {
+                        self.respond(cx, g, &format!("RC=0 segment {name} loaded"));
+                        self.next_diag(cx, g);
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// A save's writes are done: the response, the replaced version's spool
+    /// file purged, and the next queued DEFSEG/SAVESEG run.
+    fn save_finished(&mut self, cx: &mut Cx, tag: u32) {
+        let Some(Op::Save { issuer, .. }) = self.seg.op_of(tag) else {
+            return;
+        };
+        let (r, purge) = self.seg.save_done(tag, cx.now());
+        if let Some(f) = purge {
+            self.spool.purge(f);
+        }
+        self.respond(cx, issuer, &r);
+        while let Some(q) = self.seg.next_queued() {
+            match parse(&q.command) {
+                Ok(c) => self.run_command(cx, q.issuer, c),
+                Err(e) => self.respond(cx, q.issuer, &e),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse_and_abbreviate() {
+        assert!(matches!(
+            parse("defseg DCSS1G 20000-5FFFF sr loadnshr"),
+            Ok(Command::Defseg(_))
+        ));
+        assert_eq!(
+            parse("saveseg dcss1g"),
+            Ok(Command::Saveseg("DCSS1G".into()))
+        );
+        assert_eq!(
+            parse("purge nss name dcss1g"),
+            Ok(Command::PurgeNss {
+                name: Some("DCSS1G".into()),
+                spoolid: None
+            })
+        );
+        assert_eq!(
+            parse("PURGE NSS 0012"),
+            Ok(Command::PurgeNss {
+                name: None,
+                spoolid: Some(12)
+            })
+        );
+        assert_eq!(
+            parse("q nss name dcss1g map"),
+            Ok(Command::QueryNss {
+                name: Some("DCSS1G".into()),
+                map: true
+            })
+        );
+        assert_eq!(
+            parse("q nss all map"),
+            Ok(Command::QueryNss {
+                name: None,
+                map: true
+            })
+        );
+        assert_eq!(parse("query alloc spool"), Ok(Command::QueryAllocSpool));
+        assert_eq!(
+            parse_diag64("loadshr dcss1g"),
+            Ok(Diag64::Load {
+                name: "DCSS1G".into(),
+                mode: Mode::Shared
+            })
+        );
+    }
+
+    #[test]
+    fn errors_are_cp_messages() {
+        for (line, msg) in [
+            ("frobnicate", "HCP001E Unknown CP command: FROBNICATE"),
+            ("saveseg", "HCP026E Operand missing or invalid"),
+            ("saveseg a b", "HCP003E Invalid option - b"),
+            ("purge nss", "HCP026E"),
+            ("purge rdr all", "HCP002E Invalid operand - rdr"),
+            ("q nss bogus", "HCP003E Invalid option - bogus"),
+            ("defseg x 20000-5FFFF sr 50000-6FFFF sr", "overlaps"),
+            ("defseg big 0-8000000 sn", "above 512 GB"),
+            ("save dcss", "HCP001E"),
+        ] {
+            let e = parse(line).unwrap_err();
+            assert!(e.starts_with("HCP"), "{line}: {e}");
+            assert!(e.contains(msg), "{line}: {e}");
+        }
+        assert!(parse_diag64("loadit X").is_err());
+        assert!(parse_diag64("loadshr").is_err());
+    }
+}
