@@ -311,20 +311,8 @@ pub fn push_fmt_num(out: &mut String, v: Option<f64>, dec: usize, width: usize) 
     }
 }
 
-/// (year, month, day) of a count of days since 1970-01-01 (proleptic
-/// Gregorian calendar).
-pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
+/// (year, month, day) of a count of days since 1970-01-01: the TOD module's.
+pub use ztwin_monitor::tod::civil_from_days;
 
 /// `HH:MM:SS` of a local time in microseconds since 1970 (seconds truncated,
 /// as `strftime` drops the microseconds).
