@@ -148,6 +148,9 @@ pub const MDC_OWNER: u32 = u32::MAX - 1;
 
 /// Frame flag: locked (I/O in progress), not stealable.
 pub const F_LOCK: u8 = 4;
+/// Frame flags, bits 0-1: looks of the demand scan in a row that found the
+/// frame unreferenced (0-3; cleared by a look that finds it referenced).
+pub const F_AGE: u8 = 3;
 
 /// Steal passes (for STORSP counters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -284,6 +287,9 @@ struct Space {
     /// dispatch list.
     wss: f64,
     cat: Cat,
+    /// Storage ticks the user has been dormant for (0 while in the
+    /// dispatch or eligible list): long-term dormant users are stolen from first.
+    dormant_ticks: u32,
     on: bool,
 }
 
@@ -379,6 +385,8 @@ pub struct Storage {
     pageout_frames: u32,
     /// Where the next demand scan starts among the users.
     scan_cursor: u32,
+    /// `pageout_frames` when the running demand scan began.
+    scan_po0: u32,
     /// Pages per block written by migration.
     block_max: u32,
     costs: Costs,
@@ -427,6 +435,7 @@ impl Storage {
             woken: Vec::new(),
             pageout_frames: 0,
             scan_cursor: 0,
+            scan_po0: 0,
             block_max,
             costs,
             xs,
@@ -441,6 +450,7 @@ impl Storage {
                     dasd: 0,
                     wss: 0.0,
                     cat: Cat::Dormant,
+                    dormant_ticks: 0,
                     on: false,
                 })
                 .collect(),
@@ -961,6 +971,7 @@ impl Storage {
         ];
         sp.on = true;
         sp.cat = Cat::Dormant;
+        sp.dormant_ticks = 0;
     }
 
     /// Guest `g` logs off (its pages are then discarded one by one).
@@ -988,7 +999,11 @@ impl Storage {
     /// The scheduler moved guest `g` to category `cat`.
     #[inline]
     pub fn set_category(&mut self, g: u32, cat: Cat) {
-        self.spaces[g as usize].cat = cat;
+        let sp = &mut self.spaces[g as usize];
+        sp.cat = cat;
+        if cat != Cat::Dormant {
+            sp.dormant_ticks = 0;
+        }
     }
 
     /// Guest `g`'s working-set estimate.
@@ -1006,6 +1021,9 @@ impl Storage {
         for sp in &mut self.spaces {
             if sp.on && sp.cat == Cat::Dispatch {
                 sp.wss = 0.5 * sp.wss + 0.5 * sp.resident as f64;
+            }
+            if sp.cat == Cat::Dormant {
+                sp.dormant_ticks = sp.dormant_ticks.saturating_add(1);
             }
         }
     }

@@ -1,20 +1,37 @@
 //! The Era A demand scan and XSTOR migration (methods of [`Storage`]).
 
 use super::{
-    idx, pte, tag, Cat, Frame, PageEntry, Pager, Pass, Storage, F_LOCK, MIGRATE_BLOCKS_PER_VOLUME,
-    NO_BLOCK, P_CHG, P_REF, STEAL_QUANTUM, T_DASD, T_PAGEOUT, T_READIN, T_RES, T_XS,
+    idx, pte, tag, Cat, Frame, PageEntry, Pager, Pass, Storage, F_AGE, F_LOCK,
+    MIGRATE_BLOCKS_PER_VOLUME, NO_BLOCK, P_CHG, P_REF, STEAL_QUANTUM, T_DASD, T_PAGEOUT, T_READIN,
+    T_RES, T_XS,
 };
 use crate::model::{prefetch, Cx};
+
+/// Looks in a row that must find a frame unreferenced before pass 1 takes
+/// it (\[E\]; spec topic 1.3: CP's steal approximates "not referenced for a
+/// while", the frame list being reordered by reference state).
+pub const AGE_PASS1: u8 = 2;
+
+/// A dormant user is long-term dormant after this many storage ticks (10 s,
+/// \[E\]): the demand scan takes its frames before any short-term dormant
+/// user's (spec topic 1.3).
+pub const LONG_DORMANT_TICKS: u32 = 5;
 
 /// How far ahead in a user's frame list the demand scan prefetches.
 const STEAL_AHEAD: usize = 4;
 
 impl Storage {
     /// Era A demand scan: replenish the available list to the high threshold,
-    /// visiting dormant, then eligible, then dispatch-list users; pass 1 takes
-    /// unreferenced frames above a dispatch-list user's working set, pass 2 any
-    /// unreferenced frame, the emergency pass anything not locked. Changed
-    /// pages that find no room in XSTOR are left in the page-out buffer.
+    /// visiting long-term dormant, then short-term dormant, then eligible, then
+    /// dispatch-list users (spec topic 1.3: the order that hurts least). Pass 1
+    /// takes frames found unreferenced at [`AGE_PASS1`] looks in a row (any
+    /// unreferenced frame of a long-term dormant user: it has no working set)
+    /// and respects a dispatch-list user's working set; pass 2 takes frames
+    /// unreferenced at this look; the emergency pass anything not locked.
+    /// Changed pages that find no free XSTOR block are left in the page-out
+    /// buffer; they count toward the scan's target (their frames join the
+    /// list when the writes complete), so a scan does not go on stealing from
+    /// the next users while its page-outs are on their way.
     #[inline(never)]
     pub(super) fn demand_scan(&mut self, cx: &mut Cx, pager: &mut impl Pager) {
         let target = (self.high as usize).saturating_sub(self.pageout_frames as usize);
@@ -25,18 +42,24 @@ impl Storage {
         // counts the freed list against the target less them.
         let target = target - (self.total - self.fresh) as usize;
         self.c.scans += 1;
+        self.scan_po0 = self.pageout_frames;
         for pass in [Pass::First, Pass::Second, Pass::Emergency] {
             if pass == Pass::Emergency {
                 self.c.emergency_scans += 1;
             }
-            for cat in [Cat::Dormant, Cat::Eligible, Cat::Dispatch] {
+            for (cat, long) in [
+                (Cat::Dormant, true),
+                (Cat::Dormant, false),
+                (Cat::Eligible, false),
+                (Cat::Dispatch, false),
+            ] {
                 // Visit the category's users in turn, taking at most a quantum
                 // from each per visit, so no single user bears the whole scan.
                 let n = self.spaces.len() as u32;
                 loop {
-                    let before = self.avail.len();
+                    let before = self.scan_got();
                     for k in 0..n {
-                        if self.avail.len() >= target {
+                        if self.scan_got() >= target {
                             break;
                         }
                         let g = (self.scan_cursor + k) % n;
@@ -44,18 +67,29 @@ impl Storage {
                         if sp.cat != cat || sp.resident == 0 {
                             continue;
                         }
+                        // Long-term dormant users first, then short-term ones.
+                        if cat == Cat::Dormant && (sp.dormant_ticks >= LONG_DORMANT_TICKS) != long {
+                            continue;
+                        }
                         self.steal_from(cx, pager, g, pass, cat, target);
                     }
-                    if self.avail.len() >= target || self.avail.len() == before {
+                    if self.scan_got() >= target || self.scan_got() == before {
                         break;
                     }
                 }
             }
             self.scan_cursor = (self.scan_cursor + 1) % (self.spaces.len() as u32).max(1);
-            if self.avail.len() >= target {
+            if self.scan_got() >= target {
                 break;
             }
         }
+    }
+
+    /// Frames the running scan has freed or sent out (page-outs count: their
+    /// frames join the list when the write completes).
+    #[inline]
+    fn scan_got(&self) -> usize {
+        self.avail.len() + (self.pageout_frames - self.scan_po0) as usize
     }
 
     fn steal_from(
@@ -68,6 +102,7 @@ impl Storage {
         target: usize,
     ) {
         let gi = g as usize;
+        let long = cat == Cat::Dormant && self.spaces[gi].dormant_ticks >= LONG_DORMANT_TICKS;
         let protect = if pass == Pass::First && cat == Cat::Dispatch {
             self.spaces[gi].wss as u32
         } else {
@@ -76,7 +111,7 @@ impl Storage {
         let n = self.spaces[gi].ufo.len();
         let mut taken = 0u32;
         for _ in 0..n {
-            if self.avail.len() >= target
+            if self.scan_got() >= target
                 || self.spaces[gi].resident <= protect
                 || taken >= STEAL_QUANTUM
             {
@@ -112,9 +147,31 @@ impl Storage {
             }
             self.c.examined += 1;
             cx.charge.sys += self.costs.steal_frame;
-            // The reference bit first: it is in the entry already loaded, and
-            // it decides most examinations without touching the frame's flags.
-            if (pass != Pass::Emergency && e & P_REF != 0) || self.flags[fi] & F_LOCK != 0 {
+            // The reference bit first: it is in the entry already loaded. A
+            // look that finds it on clears it and the frame's age; one that
+            // finds it off ages the frame by one look (up to 3). Pass 1 takes
+            // frames unreferenced at AGE_PASS1 looks in a row (a long-term
+            // dormant user's at one), pass 2 at one, the emergency pass
+            // anything not locked.
+            if pass != Pass::Emergency {
+                if e & P_REF != 0 {
+                    sp.pt[vp as usize].e = e & !P_REF;
+                    self.flags[fi] &= !F_AGE;
+                    sp.ufo.push_back((f, vp));
+                    continue;
+                }
+                let age = (self.flags[fi] & F_AGE) + u8::from(self.flags[fi] & F_AGE < F_AGE);
+                self.flags[fi] = (self.flags[fi] & !F_AGE) | age;
+                let need = if pass == Pass::First && !long {
+                    AGE_PASS1
+                } else {
+                    1
+                };
+                if age < need || self.flags[fi] & F_LOCK != 0 {
+                    sp.ufo.push_back((f, vp));
+                    continue;
+                }
+            } else if self.flags[fi] & F_LOCK != 0 {
                 sp.pt[vp as usize].e = e & !P_REF;
                 sp.ufo.push_back((f, vp));
                 continue;
@@ -154,7 +211,7 @@ impl Storage {
         if backing != NO_BLOCK {
             self.release_slot(pager, g, vp);
         }
-        if self.xs.total > 0 && self.xs.has_room() {
+        if self.xs.total > 0 && self.xs.has_free() {
             let b = self.xs.take(g, vp, cx.now());
             let sp = &mut self.spaces[gi];
             sp.pt[vp as usize].e = pte(T_XS, b);

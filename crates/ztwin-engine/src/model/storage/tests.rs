@@ -1,6 +1,7 @@
 //! A bench for the storage component alone: storage from literal sizes, its
 //! own core, a fake [`Pager`] standing in for paging, a guest touching pages.
 
+use super::scan::LONG_DORMANT_TICKS;
 use super::*;
 use crate::core::units::SEC;
 use crate::model::Core;
@@ -86,11 +87,14 @@ fn the_demand_scan_steals_to_xstor_then_to_dasd_and_counts_add_up() {
     // Every page touched is somewhere: resident, in XSTOR, or on DASD.
     assert_eq!(sp.resident + sp.xstor + sp.dasd, dpa + 500, "{sp:?}");
     assert_eq!(s.c.steals, (sp.xstor + sp.dasd) as u64);
-    assert_eq!(s.c.xstor_out, 56, "XSTOR fills to its migration threshold");
+    assert_eq!(
+        s.c.xstor_out, 64,
+        "stolen pages take every free XSTOR block"
+    );
     assert!(sp.dasd > 0);
     // XSTOR ran short: the oldest pages were offered for migration.
     assert!(!pager.migrated.is_empty());
-    assert_eq!(pager.migrated[0], (0, s.c.xstor_out as u32 - 56));
+    assert_eq!(pager.migrated[0], (0, s.c.xstor_out as u32 - 64));
     assert_eq!(s.c.migrated, pager.migrated.len() as u64);
     // No page had a DASD copy to release.
     assert!(pager.released.is_empty());
@@ -265,4 +269,111 @@ fn frames_never_taken_are_free_for_the_minidisk_cache() {
     st.unlend_mdc(16384);
     assert_eq!(st.sample(0).avail, total - fixed);
     st.check();
+}
+
+/// Guest `g` first-touches pages `pages`; page-outs are written at once.
+fn touch_as(
+    st: &mut Storage,
+    cx: &mut Cx,
+    pager: &mut FakePager,
+    g: u32,
+    pages: std::ops::Range<u32>,
+) {
+    for vp in pages {
+        let f = st.get_frame(cx, pager, g, vp).expect("a frame");
+        st.first_touch(g, vp, f);
+        let outs: Vec<(u32, u32)> = st
+            .pageouts()
+            .batches()
+            .flat_map(|(g, v)| v.iter().map(move |&vp| (g, vp)))
+            .collect();
+        st.clear_pageouts();
+        st.pageouts_done(outs.len() as u32);
+        for (k, (g, vp)) in outs.into_iter().enumerate() {
+            assert!(st.written_out(g, vp, 5000 + k as u32));
+        }
+    }
+    st.check();
+}
+
+#[test]
+fn long_term_dormant_users_are_stolen_from_first() {
+    let mut st = storage();
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    st.create_space(1);
+    // Guest 1 fills half of storage and goes dormant for good; guest 0
+    // fills a quarter and is dormant only since the last tick.
+    let q = st.dpa() / 4;
+    touch_as(&mut st, &mut cx, &mut pager, 1, 0..2 * q);
+    touch_as(&mut st, &mut cx, &mut pager, 0, 0..q);
+    for _ in 0..LONG_DORMANT_TICKS {
+        st.tick();
+    }
+    st.set_category(0, Cat::Dispatch);
+    st.set_category(0, Cat::Dormant);
+    // Guest 0 touches more than the free frames: the scans take guest 1's.
+    touch_as(&mut st, &mut cx, &mut pager, 0, q..3 * q);
+    assert!(st.sample(0).c.steals > 0);
+    assert_eq!(
+        st.guest(0).steals,
+        0,
+        "the short-term dormant user keeps its frames"
+    );
+    assert_eq!(st.guest(1).steals, st.sample(0).c.steals);
+}
+
+#[test]
+fn page_outs_count_toward_the_scan_target() {
+    // No XSTOR: every stolen changed page is a page-out whose frame joins the
+    // list only when its write completes.
+    let mut st = Storage::new(&params(0), 1, &[8192, 8192]);
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    let dpa = st.dpa();
+    for vp in 0..dpa + 1 {
+        let f = st.get_frame(&mut cx, &mut pager, 0, vp).expect("a frame");
+        st.first_touch(0, vp, f);
+        if !st.pageouts().is_empty() {
+            break;
+        }
+    }
+    // The first scan stole up to its high threshold (plus at most one
+    // user's quantum), not every unreferenced frame it could find.
+    let s = st.sample(0);
+    assert_eq!(s.c.scans, 1);
+    assert!(s.c.steals > 0);
+    assert!(
+        s.c.steals <= (s.high + STEAL_QUANTUM) as u64,
+        "{} stolen for a high threshold of {}",
+        s.c.steals,
+        s.high
+    );
+}
+
+#[test]
+fn pass_one_takes_a_frame_only_after_two_unreferenced_looks() {
+    let mut st = storage();
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    let dpa = st.dpa();
+    // One guest, short-term dormant: its first-touched frames are referenced,
+    // so the first scan's pass 1 takes nothing at its first looks (a look
+    // clears the bit, the next ages the frame once): every steal of the first
+    // scan is made at the second look or later, in pass 1 or pass 2.
+    touch_as(&mut st, &mut cx, &mut pager, 0, 0..dpa + 100);
+    let s = st.sample(0);
+    assert!(s.c.steals > 0);
+    assert!(
+        s.c.examined >= 2 * s.c.steals,
+        "{} looks for {} steals",
+        s.c.examined,
+        s.c.steals
+    );
 }

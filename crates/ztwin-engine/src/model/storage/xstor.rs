@@ -49,9 +49,11 @@ impl Xstor {
         self.total - self.free.len() as u32
     }
 
-    /// Room to take a page without dipping under the migration threshold.
-    pub fn has_room(&self) -> bool {
-        self.free.len() as u32 > self.low / 2
+    /// A free block for a stolen page: a changed stolen page goes to XSTOR
+    /// while it has any (spec topic 3, M2 in docs/fidelity.md); migration
+    /// keeps blocks free from the low threshold on.
+    pub fn has_free(&self) -> bool {
+        !self.free.is_empty()
     }
 
     /// Mean age in ns of the pages in XSTOR at `now` (0 when empty).
@@ -63,7 +65,7 @@ impl Xstor {
     }
 
     /// A free block for page `vp` of guest `g`, stored at `now` (the caller
-    /// checked [`Xstor::has_room`]); it joins the migration FIFO.
+    /// checked [`Xstor::has_free`]); it joins the migration FIFO.
     pub(super) fn take(&mut self, g: u32, vp: u32, now: Ns) -> u32 {
         let b = self.free.pop().expect("room checked");
         let bi = b as usize;

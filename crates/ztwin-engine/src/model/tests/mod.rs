@@ -42,7 +42,8 @@ fn logoff_while_paging_frees_everything_once() {
     let (_, twin) = run(&sc, 3, false);
     let m = &twin.model;
     let st = m.st.sample(twin.core.now);
-    assert!(st.c.migrated > 1000, "{st:?}");
+    // (about 500: with M2 stolen pages fill XSTOR to its last block first)
+    assert!(st.c.migrated > 300, "{st:?}");
     // Frames, XSTOR blocks, slots and page tables agree (each XSTOR block in
     // use belongs to the page that points to it, and back; none free twice).
     m.check();
@@ -110,7 +111,9 @@ fn unscanned_block_reads_change_nothing_but_speed() {
     let reads = b.model.pg.volumes().map(|v| v.c.ssch_rd).sum::<u64>();
     let unscanned_reads = b.model.pg.unscanned_read_count;
     assert!(
-        unscanned_reads > 1000 && unscanned_reads + 20 < reads,
+        // (13 per-page reads with M2's scan, which stops once its page-outs
+        // cover its target: fewer scans run with the list near its threshold)
+        unscanned_reads > 1000 && unscanned_reads + 10 < reads,
         "both kinds of read: {unscanned_reads} of {reads} unscanned"
     );
     let st = b.model.st.sample(b.core.now);
