@@ -91,6 +91,30 @@ def test_lpar_report_shows_every_partition_and_the_saturated_cec(s8_file: Path) 
     assert all(r["vmld_pct"] <= r["busy_pct"] + 0.5 for r in own)
 
 
+def test_proclog_and_lsharact_show_the_cec_constraint(s8_file: Path) -> None:
+    reps = build(s8_file, ["PROCLOG", "LSHARACT"])
+    proc = [r for r in reps["PROCLOG"].rows if r["interval_end"] == ">>Mean>>"]
+    # z/VM's processors: lightly busy, yet suspended by PR/SM; %LogLd (busy over
+    # the time dispatched) above %CPU.
+    assert [r["cpu"] for r in proc] == ["Mean", 0, 1]
+    for r in proc:
+        assert r["busy_pct"] < 30.0 and r["susp_pct"] > 5.0
+        assert r["logld_pct"] > r["busy_pct"]
+    share = rows_by_name(reps["LSHARACT"].rows)
+    # One type (CP) on 6 physical processors: weight 100 of 1000 entitles z/VM
+    # to 0.6 engines, each z/OS partition (300) to 1.8.
+    assert share["ZVMLP"]["entitlement"] == pytest.approx(0.6)
+    assert share["ZOS1"]["entitlement"] == pytest.approx(1.8)
+    assert share["ZVMLP"]["lpu_per_entitled"] == pytest.approx(2 / 0.6)
+    assert share["ZOS1"]["lpu_per_entitled"] == pytest.approx(5 / 1.8)
+    # The CEC is saturated: the partitions together use (all but) the 6 CPs.
+    assert share["Total"]["pool"] == 6 and share["Total"]["engines"] > 5.8
+
+
+def rows_by_name(rows: list[dict[str, object]]) -> dict[str, dict[str, object]]:
+    return {str(r["partition"]): r for r in rows}
+
+
 def test_advisor_sees_the_cec_constraint_that_zvm_busy_hides(s8_file: Path) -> None:
     d = diagnose(s8_file)
     ids = d.ids("warning")

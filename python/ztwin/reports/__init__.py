@@ -86,6 +86,8 @@ REPORTS: dict[str, ReportSpec] = {
         ReportSpec("LPAR", "FCX126", "Logical Partition Activity", _system.lpar),
         ReportSpec("LPARLOG", "FCX202", "Logical Partition Activity Log", _lpar.lparlog, detail=True),
         ReportSpec("PHYSLOG", "FCX302", "Real CPU Utilization Log", _lpar.physlog, detail=True),
+        ReportSpec("PROCLOG", "FCX144", "Processor Activity, by Time", _lpar.proclog, detail=True),
+        ReportSpec("LSHARACT", "FCX306", "Logical Partition Share", _lpar.lsharact),
         ReportSpec("USTAT", "FCX114", "Wait State Analysis by User", _users.ustat),
         ReportSpec("USTATLOG", "FCX164", "User Wait States Log", _users.ustatlog, user_logs=True),
         ReportSpec("UPAGE", "FCX113", "User Paging Activity and Storage Utilization", _users.upage),
