@@ -36,7 +36,9 @@ PHYSLOG_KEYS = [
 ]  # fmt: skip
 
 
-def _type_of(cfg: Any, pname: str, cpu: int) -> str:
+def type_of(cfg: Any, pname: str, cpu: int) -> str:
+    """A logical CPU's processor type as text (its SYTCUP entry's, else the
+    partition's)."""
     info = cfg.lpars.get(pname, {})
     t = info.get("lcpus", {}).get(cpu, {}).get("cpu_type", info.get("cpu_type"))
     if isinstance(t, int):
@@ -99,7 +101,7 @@ def lparlog(iv: Intervals, **_: Any) -> Report:
                     "busy_pct": pct(disp, (seconds or 0) * n) if seconds else None,
                     "ovhd_pct": pct(ovhd, (seconds or 0) * n) if seconds else None,
                     "engines": ratio(disp, seconds),
-                    "type": _type_of(cfg, pname, cpus[0]),
+                    "type": type_of(cfg, pname, cpus[0]),
                     "interval_start": start,
                     "seconds": seconds,
                 }
@@ -140,7 +142,7 @@ def physlog(iv: Intervals, **_: Any) -> Report:
     for end, start, seconds, lp in _periods(iv):
         by_type: dict[str, dict[str, Any]] = {}
         for (pname, cpu), raw in lp.items():
-            t = _type_of(cfg, pname, cpu)
+            t = type_of(cfg, pname, cpu)
             acc = by_type.setdefault(t, {"d": 0.0, "m": 0.0, "n": 0, "p": set()})
             acc["d"] += raw.get("dispatch") or 0.0
             acc["m"] += raw.get("overhead") or 0.0
@@ -301,7 +303,7 @@ def lsharact(iv: Intervals, **_: Any) -> Report:
     # (type, partition) -> [dispatch s, lpus, dedicated lpus, weight]
     acc: dict[tuple[str, str], list[Any]] = {}
     for (pname, cpu), raw in iv.lpar.items():
-        t = _type_of(cfg, pname, cpu)
+        t = type_of(cfg, pname, cpu)
         a = acc.setdefault((t, pname), [0.0, 0, 0, None])
         a[0] += raw.get("dispatch") or 0.0
         a[1] += 1
