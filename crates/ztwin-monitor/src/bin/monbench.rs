@@ -161,6 +161,12 @@ fn fill(
                 // MRUSEINT: 150 high-frequency samples per interval, each
                 // state counted in a few of them (a user's percentages stay
                 // below 100).
+                if n == "STOASP_CALSPOOL" {
+                    // Exposures 0 and 1 hold spool space, the others page only.
+                    let slots = if id.num < 2 { 100_000 } else { 0 };
+                    rec.set_u(f, slots);
+                    continue;
+                }
                 let step = match (layout.name, n) {
                     ("MRUSEINT", "USEINT_HFSTCT") => 150,
                     ("MRUSEINT", _) => rng.below(16),
