@@ -583,6 +583,12 @@ impl Cpus {
     /// users on two processors share them instead of one keeping a
     /// processor to itself).
     pub fn source_vector(&mut self, c: u16) -> u16 {
+        // Every entry is in `c`'s own vector (the common case of one ready
+        // virtual CPU): no other vector has work to compare with. Stale
+        // entries are dropped by `next_ready` as `head` would drop them.
+        if self.cpus[c as usize].ready.len() == self.ready as usize {
+            return c;
+        }
         let Some(own) = self.head(c) else {
             return c;
         };
