@@ -582,7 +582,20 @@ impl Cpus {
     /// for work takes a VMDBK waiting behind a busy one: so three CPU-bound
     /// users on two processors share them instead of one keeping a
     /// processor to itself).
+    #[inline(always)]
     pub fn source_vector(&mut self, c: u16) -> u16 {
+        // Every entry is in `c`'s own vector (the common case of one ready
+        // virtual CPU): no other vector has work to compare with. Stale
+        // entries are dropped by `next_ready` as `head` would drop them.
+        if self.cpus[c as usize].ready.len() == self.ready as usize {
+            return c;
+        }
+        self.source_vector_among(c)
+    }
+
+    /// [`Cpus::source_vector`] when other vectors hold entries.
+    #[inline(never)]
+    fn source_vector_among(&mut self, c: u16) -> u16 {
         let Some(own) = self.head(c) else {
             return c;
         };

@@ -186,6 +186,37 @@ fn state_words_round_trip_at_the_limits() {
     assert_eq!(tag(pte(T_PAGEOUT, 0)), T_PAGEOUT);
 }
 
+/// Central storage up to FRAMES_AT_ONCE frames is materialised when it is
+/// built (no frame table grows during the run); one frame more is lazy.
+#[test]
+fn small_storage_is_materialised_at_once() {
+    for (frames, at_once) in [(FRAMES_AT_ONCE, true), (FRAMES_AT_ONCE + 1, false)] {
+        let p = params::Params {
+            central_storage: frames as u64 * 4096,
+            cp_fixed: 64 << 20,
+            xstor: 0,
+            ..params(0)
+        };
+        let (total, fixed, _) = p.frames();
+        let mut st = Storage::new(&p, 1, &[8192]);
+        st.create_space(0);
+        let want = if at_once { total } else { fixed };
+        assert_eq!(st.frames.len(), want as usize, "{frames} frames");
+        let mut core = Core::new(SEC);
+        let mut cx = Cx::new(&mut core, 0);
+        let f = st.get_frame(&mut cx, &mut FakePager::default(), 0, 0);
+        assert_eq!(f, Some(fixed));
+        st.first_touch(0, 0, fixed);
+        let want = if at_once {
+            total as usize
+        } else {
+            fixed as usize + FRAME_CHUNK
+        };
+        assert_eq!(st.frames.len(), want, "{frames} frames");
+        st.check();
+    }
+}
+
 /// Frames are materialised as they are first taken: 2 TB of central storage
 /// with one small guest holds memory for CP's frames and the guest's, and
 /// the frames go out as a list of every frame would hand them out: never

@@ -335,10 +335,12 @@ impl Model {
         let vi = v as usize;
         let g = self.work.vcpus[vi].guest;
         if let Some(spec) = self.work.guests[g as usize].thrash {
-            if self.work.lookahead && spec.pattern != Pattern::Serial {
-                self.thrash_ahead(cx, v, &spec, budget, b);
-            } else {
-                self.thrash::<false>(cx, v, &spec, budget, b);
+            let ahead = self.work.lookahead && spec.pattern != Pattern::Serial;
+            match (ahead, spec.fill_pages > 0) {
+                (true, false) => self.thrash_ahead::<false>(cx, v, &spec, budget, b),
+                (true, true) => self.thrash_ahead::<true>(cx, v, &spec, budget, b),
+                (false, false) => self.thrash::<false, false>(cx, v, &spec, budget, b),
+                (false, true) => self.thrash::<false, true>(cx, v, &spec, budget, b),
             }
             if spec.cp_overhead > 0.0 {
                 cx.charge.cp += (b.virt as f64 * spec.cp_overhead) as Ns;

@@ -21,7 +21,7 @@ impl Model {
     /// The prefetching instance of the toucher loop, kept out of line so the
     /// plain instance is compiled exactly as it would be without it.
     #[inline(never)]
-    pub(super) fn thrash_ahead(
+    pub(super) fn thrash_ahead<const FILL: bool>(
         &mut self,
         cx: &mut Cx,
         v: u32,
@@ -29,12 +29,15 @@ impl Model {
         budget: Ns,
         b: &mut Burst,
     ) {
-        self.thrash::<true>(cx, v, s, budget, b)
+        self.thrash::<true, FILL>(cx, v, s, budget, b)
     }
 
     /// `AHEAD`: prefetch page-table entries ahead of a random toucher (a
     /// separate instance of the loop, so the plain one pays nothing for it).
-    pub(super) fn thrash<const AHEAD: bool>(
+    /// `FILL`: the guest fills its storage (`s.fill_pages > 0`); without a
+    /// fill, every page touched is in the area and no fill write is ever due,
+    /// so that instance of the loop leaves out the fill's per-touch checks.
+    pub(super) fn thrash<const AHEAD: bool, const FILL: bool>(
         &mut self,
         cx: &mut Cx,
         v: u32,
@@ -93,36 +96,45 @@ impl Model {
             {
                 let pte_v = self.st.table_mut(g);
                 let write = s.write || prefill_left > 0;
-                while b.virt + cx.charge.cp + cx.charge.sys + s.cpu <= budget {
+                // The burst's CP and system time do not change on the fast
+                // path: a touch fits while the virtual time stays within
+                // `room` (none fits if CP time alone fills the budget). The
+                // virtual time and the references counted here are kept in
+                // locals and stored on the way out.
+                let room = budget.checked_sub(cx.charge.cp + cx.charge.sys + s.cpu);
+                let mut virt = b.virt;
+                let mut refs = 0u64;
+                while room.is_some_and(|r| virt <= r) {
                     let e = &mut pte_v[cur as usize].e;
                     if *e & RES == 0 {
                         break;
                     }
                     // Fill writes (pages after the area) are writes.
-                    if (write || cur >= s.pages) && *e & P_CHG == 0 {
+                    let area = !FILL || cur < s.pages;
+                    if (write || !area) && *e & P_CHG == 0 {
                         break; // first change of a page: the slow path drops its DASD copy
                     }
                     *e |= P_REF;
-                    b.virt += s.cpu;
+                    virt += s.cpu;
                     // Fill writes are extra work: they do not count toward
                     // the burst's touches.
-                    let area = cur < s.pages;
                     touches += area as u64;
                     prefill_left = prefill_left.saturating_sub(1);
                     if area && s.burst_touches > 0 && touches % s.burst_touches == 0 && s.think > 0
                     {
                         b.outcome = Outcome::Think(jittered(s.think, &mut rng));
-                        cur = match fill.take(s, pte_v) {
+                        cur = match fill_take::<FILL>(&mut fill, s, pte_v) {
                             Some(p) => p,
                             None => next_page(s, &mut pos, &mut rng, prefill_left > 0),
                         };
-                        self.work.refs += 1;
+                        b.virt = virt;
+                        self.work.refs += refs + 1;
                         return self.thrash_save(vi, pos, touches, prefill_left, fill, rng, cur, b);
                     }
                     // A serial pass ends with the area's last page.
                     let wrapped =
                         s.pattern == Pattern::Serial && prefill_left == 0 && cur + 1 == s.pages;
-                    if let Some(p) = fill.take(s, pte_v) {
+                    if let Some(p) = fill_take::<FILL>(&mut fill, s, pte_v) {
                         // Fill writes take their turn; the look-ahead copy
                         // follows only the area's draws.
                         cur = p;
@@ -149,12 +161,16 @@ impl Model {
                             }
                         }
                     }
-                    self.work.refs += 1;
+                    refs += 1;
                     if wrapped && s.think > 0 && s.burst_touches == 0 {
                         b.outcome = Outcome::Think(jittered(s.think, &mut rng));
+                        b.virt = virt;
+                        self.work.refs += refs;
                         return self.thrash_save(vi, pos, touches, prefill_left, fill, rng, cur, b);
                     }
                 }
+                b.virt = virt;
+                self.work.refs += refs;
             }
             if b.virt + cx.charge.cp + cx.charge.sys + s.cpu > budget {
                 b.outcome = Outcome::Slice;
@@ -236,6 +252,20 @@ impl Model {
         };
         w.pending_page = Some(cur);
         w.rng = rng;
+    }
+}
+
+/// The next fill write due, if the guest fills its storage (`FILL`).
+#[inline(always)]
+fn fill_take<const FILL: bool>(
+    fill: &mut Fill,
+    s: &ThrashSpec,
+    table: &[PageEntry],
+) -> Option<u64> {
+    if FILL {
+        fill.take(s, table)
+    } else {
+        None
     }
 }
 
@@ -391,8 +421,10 @@ impl ThrashSpec {
     }
 }
 
-/// The next page a thrasher touches.
-#[inline]
+/// The next page a thrasher touches. Serial and random draws are inlined in
+/// the toucher loop (its generator stays in registers instead of going
+/// through memory at each call); working-set draws are a call.
+#[inline(always)]
 pub(super) fn next_page(s: &ThrashSpec, pos: &mut u64, rng: &mut Rng, prefill: bool) -> u64 {
     if prefill || s.pattern == Pattern::Serial {
         let p = *pos;
@@ -401,17 +433,22 @@ pub(super) fn next_page(s: &ThrashSpec, pos: &mut u64, rng: &mut Rng, prefill: b
     }
     match s.pattern {
         Pattern::Random => rng.below(s.pages),
-        Pattern::WorkingSet => {
-            let u = rng.f64();
-            let cold = s.pages - s.hot - s.warm;
-            if u < s.hot_share || s.hot >= s.pages {
-                rng.below(s.hot)
-            } else if (u < s.hot_share + s.warm_share && s.warm > 0) || cold == 0 {
-                s.hot + rng.below(s.warm.max(1))
-            } else {
-                s.hot + s.warm + rng.below(cold)
-            }
-        }
+        Pattern::WorkingSet => working_set_page(s, rng),
         Pattern::Serial => unreachable!(),
+    }
+}
+
+/// A working-set thrasher's next page: hot, warm or cold by `hot_share` and
+/// `warm_share`.
+#[inline(never)]
+fn working_set_page(s: &ThrashSpec, rng: &mut Rng) -> u64 {
+    let u = rng.f64();
+    let cold = s.pages - s.hot - s.warm;
+    if u < s.hot_share || s.hot >= s.pages {
+        rng.below(s.hot)
+    } else if (u < s.hot_share + s.warm_share && s.warm > 0) || cold == 0 {
+        s.hot + rng.below(s.warm.max(1))
+    } else {
+        s.hot + s.warm + rng.below(cold)
     }
 }
