@@ -29,7 +29,11 @@ impl Storage {
             if pass == Pass::Emergency {
                 self.c.emergency_scans += 1;
             }
-            for cat in [Cat::Dormant, Cat::Eligible, Cat::Dispatch] {
+            for cat in [Cat::Shared, Cat::Dormant, Cat::Eligible, Cat::Dispatch] {
+                // Pass 2 avoids shared address spaces.
+                if cat == Cat::Shared && (pass == Pass::Second || !self.has_shared) {
+                    continue;
+                }
                 // Visit the category's users in turn, taking at most a quantum
                 // from each per visit, so no single user bears the whole scan.
                 let n = self.spaces.len() as u32;
@@ -130,6 +134,10 @@ impl Storage {
                 Cat::Dormant => 0,
                 Cat::Eligible => 1,
                 Cat::Dispatch => 2,
+                Cat::Shared => {
+                    self.c.shared_by_pass[p] += 1;
+                    continue;
+                }
             };
             self.c.by_pass[p][c] += 1;
             self.by_cpu[cx.cpu as usize].by_pass[p][c] += 1;
