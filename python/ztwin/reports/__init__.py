@@ -26,6 +26,7 @@ from ztwin.reports import nss as _nss
 from ztwin.reports import storage as _storage
 from ztwin.reports import system as _system
 from ztwin.reports import trend as _trend
+from ztwin.reports import vdisks as _vdisks
 from ztwin.reports import users as _users
 from ztwin.reports.core import Config, Intervals, ReportError, SysInterval, Window, collect
 from ztwin.reports.metrics import (
@@ -119,6 +120,8 @@ EXTRA_REPORTS: dict[str, ReportSpec] = {
     "HPALIAS": ReportSpec("HPALIAS", "FCX327", "HyperPAV Alias Activity", _iopath.hpalias),
     "MDCACHE": ReportSpec("MDCACHE", "FCX134", "Minidisk Cache Activity", _iopath.mdcache),
     "DEVLOG": ReportSpec("DEVLOG", "FCX168", "Device Activity Log", _iopath.devlog),
+    # Virtual disks in storage (MRSTOASI, written only when VDISKs exist).
+    "VDISKS": ReportSpec("VDISKS", "FCX147", "Virtual Disks in Storage", _vdisks.vdisks),
 }
 
 

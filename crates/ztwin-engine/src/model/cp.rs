@@ -31,13 +31,21 @@ pub enum Command {
     },
     QueryAllocSpool,
     /// DEFINE VFB-512 AS vdev BLK blocks.
-    DefineVfb { vdev: u16, blocks: u64 },
+    DefineVfb {
+        vdev: u16,
+        blocks: u64,
+    },
     /// DETACH vdev.
     Detach(u16),
     /// SET VDISK SYSLIM|USERLIM limit.
-    SetVdisk { syslim: bool, limit: Limit },
+    SetVdisk {
+        syslim: bool,
+        limit: Limit,
+    },
     /// QUERY VDISK [SYSLIM|USERLIM].
-    QueryVdisk { which: Option<bool> },
+    QueryVdisk {
+        which: Option<bool>,
+    },
 }
 
 /// A parsed DIAGNOSE X'64' function.
@@ -126,7 +134,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
     if is(verb, "DETACH", 3) {
         return match ops {
             [vdev] => parse_vdev(vdev).map(Command::Detach).map_err(|_| {
-                format!("HCP022E A virtual device number was not supplied or it was invalid - {vdev}")
+                format!(
+                    "HCP022E A virtual device number was not supplied or it was invalid - {vdev}"
+                )
             }),
             [] => Err("HCP026E Operand missing or invalid".into()),
             [_, x, ..] => Err(format!("HCP003E Invalid option - {x}")),

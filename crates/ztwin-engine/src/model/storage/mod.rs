@@ -220,6 +220,8 @@ pub struct StorageCounters {
 /// Storage work done on one logical CPU (cumulative): SYTRSP, SYTXSP, STORSP.
 #[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StorCpu {
+    /// Frames stolen from shared address spaces (VDISKs), by pass.
+    pub shared_by_pass: [u64; 3],
     pub steals: u64,
     pub frame_waits: u64,
     pub xs_in: u64,

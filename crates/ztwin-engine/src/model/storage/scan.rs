@@ -50,7 +50,14 @@ impl Storage {
                         }
                         self.steal_from(cx, pager, g, pass, cat, target);
                     }
-                    if self.avail.len() >= target || self.avail.len() == before {
+                    // A shared space is walked once per pass: a page
+                    // referenced since the last scan keeps its frame (its
+                    // reference bit is reset), and only a later scan (or
+                    // the emergency pass) can take it.
+                    if self.avail.len() >= target
+                        || self.avail.len() == before
+                        || cat == Cat::Shared
+                    {
                         break;
                     }
                 }
@@ -79,10 +86,15 @@ impl Storage {
         };
         let n = self.spaces[gi].ufo.len();
         let mut taken = 0u32;
+        // Users give at most a quantum per visit, so no one bears the whole
+        // scan; a shared space (walked once per pass) gives what it can.
+        let quantum = if cat == Cat::Shared {
+            u32::MAX
+        } else {
+            STEAL_QUANTUM
+        };
         for _ in 0..n {
-            if self.avail.len() >= target
-                || self.spaces[gi].resident <= protect
-                || taken >= STEAL_QUANTUM
+            if self.avail.len() >= target || self.spaces[gi].resident <= protect || taken >= quantum
             {
                 break;
             }
@@ -136,6 +148,7 @@ impl Storage {
                 Cat::Dispatch => 2,
                 Cat::Shared => {
                     self.c.shared_by_pass[p] += 1;
+                    self.by_cpu[cx.cpu as usize].shared_by_pass[p] += 1;
                     continue;
                 }
             };

@@ -148,7 +148,13 @@ impl Vdisks {
 
     /// Can user `g` define device `vdev` of `blocks`? (`directory`: a
     /// directory statement, which USERLIM does not bound.)
-    pub fn can_define(&self, g: u32, vdev: u16, blocks: u64, directory: bool) -> Result<(), Refusal> {
+    pub fn can_define(
+        &self,
+        g: u32,
+        vdev: u16,
+        blocks: u64,
+        directory: bool,
+    ) -> Result<(), Refusal> {
         if self.find(g, vdev).is_some() {
             return Err(Refusal::Exists);
         }
@@ -172,7 +178,15 @@ impl Vdisks {
 
     /// Record a VDISK whose pages are in storage space `space` (checked
     /// first with [`Vdisks::can_define`]); returns its index.
-    pub fn define(&mut self, g: u32, vdev: u16, blocks: u64, space: u32, now: Ns, directory: bool) -> u32 {
+    pub fn define(
+        &mut self,
+        g: u32,
+        vdev: u16,
+        blocks: u64,
+        space: u32,
+        now: Ns,
+        directory: bool,
+    ) -> u32 {
         debug_assert!(self.can_define(g, vdev, blocks, directory).is_ok() || directory);
         self.disks.push(Vdisk {
             owner: g,

@@ -136,10 +136,17 @@ impl Params {
     }
 
     pub fn validate(&self) -> Result<(), Invalid> {
-        for (k, v) in [("vdisk.syslim", &self.syslim), ("vdisk.userlim", &self.userlim)] {
+        for (k, v) in [
+            ("vdisk.syslim", &self.syslim),
+            ("vdisk.userlim", &self.userlim),
+        ] {
             if let Some(s) = v {
-                parse_limit(&s.split_whitespace().collect::<Vec<_>>())
-                    .map_err(|e| Invalid::new(k, format!("{e} (\"infinite\", blocks or a size such as \"8G\")")))?;
+                parse_limit(&s.split_whitespace().collect::<Vec<_>>()).map_err(|e| {
+                    Invalid::new(
+                        k,
+                        format!("{e} (\"infinite\", blocks or a size such as \"8G\")"),
+                    )
+                })?;
             }
         }
         check_cost_us("vdisk.io_us", self.io_us)?;
@@ -163,13 +170,15 @@ pub struct DirVdisk {
 impl DirVdisk {
     /// The statement's device number and blocks, or why not.
     pub fn check(&self, place: &str) -> Result<(u16, u64), Invalid> {
-        let vdev = parse_vdev(&self.vdev)
-            .map_err(|e| Invalid::new(format!("{place}.vdev"), e))?;
+        let vdev = parse_vdev(&self.vdev).map_err(|e| Invalid::new(format!("{place}.vdev"), e))?;
         let blocks = self.size.0 / 512;
         if self.size.0 % 512 != 0 || blocks == 0 || blocks > MAX_BLOCKS {
             return invalid(
                 format!("{place}.size"),
-                format!("{} bytes: a VDISK is 1 to {MAX_BLOCKS} blocks of 512 bytes", self.size.0),
+                format!(
+                    "{} bytes: a VDISK is 1 to {MAX_BLOCKS} blocks of 512 bytes",
+                    self.size.0
+                ),
             );
         }
         Ok((vdev, blocks))
@@ -181,5 +190,6 @@ pub fn parse_vdev(s: &str) -> Result<u16, String> {
     if s.is_empty() || s.len() > 4 {
         return Err(format!("'{s}' is not a device number (1 to 4 hex digits)"));
     }
-    u16::from_str_radix(s, 16).map_err(|_| format!("'{s}' is not a device number (1 to 4 hex digits)"))
+    u16::from_str_radix(s, 16)
+        .map_err(|_| format!("'{s}' is not a device number (1 to 4 hex digits)"))
 }

@@ -148,8 +148,14 @@ fn vdisk_pages_are_host_storage_cp_pages() {
     let d = m.vdisk.disk(0);
     assert_eq!((d.vdev, d.blocks, d.directory), (0x300, 524_288, true));
     // 524288 + 400000 > 819200 (SYSLIM 400M): refused, then allowed at 1G.
-    assert!(con.contains("> define vfb-512 as 301 blk 400000\n"), "{con}");
-    assert!(con.contains("HCP1380E Virtual disk 0301 not defined"), "{con}");
+    assert!(
+        con.contains("> define vfb-512 as 301 blk 400000\n"),
+        "{con}"
+    );
+    assert!(
+        con.contains("HCP1380E Virtual disk 0301 not defined"),
+        "{con}"
+    );
     assert!(con.contains("DASD 0301 DEFINED"), "{con}");
     assert!(
         con.contains("VDISK SYSTEM LIMIT IS 2097152 BLK, 924288 BLK IN USE"),
@@ -197,9 +203,8 @@ fn a_reader_of_an_unwritten_vdisk_takes_no_frames() {
 
 #[test]
 fn logoff_destroys_the_directory_vdisk() {
-    let text = format!(
-        "{VDISK}\n[[timeline]]\nat = \"50s\"\naction = \"logoff\"\nguest = \"VDW\"\n"
-    );
+    let text =
+        format!("{VDISK}\n[[timeline]]\nat = \"50s\"\naction = \"logoff\"\nguest = \"VDW\"\n");
     let (_, twin, _) = run(&text, 3);
     let m = &twin.model;
     m.check();

@@ -23,7 +23,9 @@ impl Model {
         let pages = blocks.div_ceil(8) as u32;
         let space = self.st.create_system_space(pages);
         self.pg.add_space();
-        Ok(self.vdisk.define(g, vdev, blocks, space, cx.now(), directory))
+        Ok(self
+            .vdisk
+            .define(g, vdev, blocks, space, cx.now(), directory))
     }
 
     /// VDISK `k` is detached: its address space and every page of it go

@@ -11,7 +11,9 @@ use super::params::{VdiskAccess, Workload};
 use super::{jittered, us_f, WorkState};
 use crate::core::units::{Ns, SEC};
 use crate::model::cpu::{Burst, Outcome};
-use crate::model::storage::{idx, tag, P_CHG, P_REF, T_DASD, T_NONE, T_PAGEOUT, T_READIN, T_RES, T_XS};
+use crate::model::storage::{
+    idx, tag, P_CHG, P_REF, T_DASD, T_NONE, T_PAGEOUT, T_READIN, T_RES, T_XS,
+};
 use crate::model::{Cx, Model};
 
 /// A virtual CPU's progress in a VDISK workload.
@@ -107,8 +109,8 @@ impl Model {
                                 }
                             }
                         };
-                        let write = *write_share >= 1.0
-                            || (*write_share > 0.0 && rng.f64() < *write_share);
+                        let write =
+                            *write_share >= 1.0 || (*write_share > 0.0 && rng.f64() < *write_share);
                         (first, n, write)
                     }
                 };
