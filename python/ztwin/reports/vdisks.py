@@ -10,8 +10,8 @@ DASD first, the time they spun on the VDISK serialisation, and its pages in
 central storage, XSTOR and on paging DASD (mean and maximum over the
 period's samples).
 
-The records are read in a pass of their own over the file (they are not part
-of the interval kernel's catalog), limited to the window's intervals; from the
+The records are read as columns in a pass of their own over the file (they
+are not part of the interval kernel's catalog), limited to the window's intervals; from the
 history database (``--db``) the report is empty and says so.
 """
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ztwin.monitor import read
 from ztwin.reports.common import new_report
 from ztwin.reports.core import Intervals
 from ztwin.reports.model import Report
@@ -32,6 +31,10 @@ VDISKS_KEYS = [
 ]  # fmt: skip
 
 _COUNTERS = ("VDIIOCNT", "VDIPGRD", "VDIPGWT", "VDIFAULT", "VDISPIN")
+_FIELDS = ("STOASI_ASCNAME", "STOASI_ASCCTPRS", "STOASI_ASCCTPXS", "STOASI_ASCCTPDS", "STOASI_VDIBLKS",
+           *(f"STOASI_{k}" for k in _COUNTERS))  # fmt: skip
+#: Microseconds from 1900-01-01 (the TOD epoch) to 1970-01-01.
+EPOCH_1900_US = 2_208_988_800_000_000
 
 
 def _text(v: Any) -> str:
@@ -42,20 +45,31 @@ def _num(v: Any) -> float:
     return float(v) if isinstance(v, int | float) else 0.0
 
 
+def _records(path: str) -> list[tuple[float, dict[str, Any]]]:
+    """``(tod_us, fields)`` of the MRSTOASI records in file order (microseconds
+    since 1970), read as columns."""
+    import pyarrow as pa
+
+    from ztwin.monitor import arrow_tables
+
+    t = arrow_tables(path, ["MRSTOASI"], fields=list(_FIELDS))["MRSTOASI"]
+    if t.num_rows == 0:
+        return []
+    us = t["tod"].cast(pa.int64()).to_pylist()
+    cols = [c for c in _FIELDS if c in t.column_names]
+    return [(float(u), f) for u, f in zip(us, t.select(cols).to_pylist(), strict=True)]
+
+
 def vdisks(iv: Intervals, **_: Any) -> Report:
     spaces: dict[str, dict[str, Any]] = {}
     from_file = Path(iv.path).is_file()
     secs = 0.0
     if iv.intervals and from_file:
-        lo, hi = iv.intervals[0].start_tod, iv.intervals[-1].end_tod
+        lo, hi = (t / 4096 - EPOCH_1900_US for t in (iv.intervals[0].start_tod, iv.intervals[-1].end_tod))
         secs = sum(i.seconds for i in iv.intervals)
-        for rec in read(iv.path):
-            if rec["name"] != "MRSTOASI":
-                continue
-            t = rec["tod_raw"]
+        for t, f in _records(iv.path):
             if t > hi:
                 continue
-            f = rec["fields"]
             name = _text(f.get("STOASI_ASCNAME"))
             s = spaces.setdefault(name, {"first": None, "last": None, "res": [], "xs": [], "ds": [], "blocks": 0})
             vals = {k: _num(f.get(f"STOASI_{k}")) for k in _COUNTERS}
