@@ -196,7 +196,10 @@ mod tests {
         // another down field is another definition set
         let down = Resolver::new(NAMES, &[]).with_down("SYTPRP_PFXUTIME");
         let mut down = down;
-        assert_ne!(down.get(l).1.as_ptr(), Resolver::new(NAMES, &[]).get(l).1.as_ptr());
+        assert_ne!(
+            down.get(l).1.as_ptr(),
+            Resolver::new(NAMES, &[]).get(l).1.as_ptr()
+        );
         assert!(down.defs(l)[1].is_some());
     }
 }

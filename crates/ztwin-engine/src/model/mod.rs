@@ -493,13 +493,23 @@ impl Twin {
         emit: &mut monitor::Emitter<impl std::io::Write>,
         progress: &mut dyn FnMut(Ns, Ns) -> bool,
     ) -> Result<(), RunError> {
+        self.begin(emit)?;
+        self.resume(emit, progress)
+    }
+
+    /// The start of a run: the initial events, the configuration records,
+    /// the first dispatch.
+    pub(crate) fn begin(
+        &mut self,
+        emit: &mut monitor::Emitter<impl std::io::Write>,
+    ) -> Result<(), RunError> {
         self.model.start(&mut self.core);
         emit.config(self)?;
         // Guests that log on with work start at once (not at the first event).
         if self.model.cpu.any_ready() {
             self.model.dispatch_idle_cpus(&mut self.core);
         }
-        self.resume(emit, progress)
+        Ok(())
     }
 
     /// Run on from where the last run stopped to `core.end` (a test may move
