@@ -19,6 +19,7 @@ the window's intervals (compared to the microsecond); from the history database
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -65,11 +66,16 @@ def _records(path: str) -> Iterator[tuple[str, int, str, dict[str, Any]]]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ztwin.monitor import arrow_tables
+    from ztwin.monitor import DamageWarning, arrow_tables
 
     rows: list[tuple[int, str, int, dict[str, Any]]] = []
     wanted = [f for fs in _FIELDS.values() for f in fs]
-    for name, t in arrow_tables(path, list(_NAMES), fields=wanted).items():
+    # The interval pass already warned about damage: this second read of the
+    # same file keeps quiet about it.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DamageWarning)
+        tables = arrow_tables(path, list(_NAMES), fields=wanted)
+    for name, t in tables.items():
         if t.num_rows == 0:
             continue
         cols = [c for c in _FIELDS[name] if c in t.column_names]

@@ -17,6 +17,7 @@ history database (``--db``) the report is empty and says so.
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +51,12 @@ def _records(path: str) -> list[tuple[float, dict[str, Any]]]:
     since 1970), read as columns."""
     import pyarrow as pa
 
-    from ztwin.monitor import arrow_tables
+    from ztwin.monitor import DamageWarning, arrow_tables
 
-    t = arrow_tables(path, ["MRSTOASI"], fields=list(_FIELDS))["MRSTOASI"]
+    # The interval pass already warned about damage: this second read keeps quiet.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DamageWarning)
+        t = arrow_tables(path, ["MRSTOASI"], fields=list(_FIELDS))["MRSTOASI"]
     if t.num_rows == 0:
         return []
     us = t["tod"].cast(pa.int64()).to_pylist()

@@ -11,6 +11,7 @@ them. From a history database the checks see nothing and stay silent.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -54,9 +55,13 @@ def _facts(ctx: Context) -> _Facts:
     path, start, end = ctx.period.path, ctx.period.start, ctx.period.end
     if not path or start is None or end is None or not Path(path).is_file():
         return facts
-    from ztwin.monitor import arrow_tables
+    from ztwin.monitor import DamageWarning, arrow_tables
 
-    tables = {k: t.to_pylist() for k, t in arrow_tables(path, _NAMES).items()}
+    # The advisor's interval pass already reported damage: this read keeps quiet.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DamageWarning)
+        read = arrow_tables(path, _NAMES)
+    tables = {k: t.to_pylist() for k, t in read.items()}
 
     def inside(r: dict[str, Any]) -> bool:
         t = _local(ctx, r.get("tod"))
