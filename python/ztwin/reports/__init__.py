@@ -122,6 +122,17 @@ REPORTS: dict[str, ReportSpec] = {
             detail=True,
             records=("MRSYTCUP", "MRSYTCUG"),
         ),
+        ReportSpec(
+            "PROCLOG",
+            "FCX144",
+            "Processor Activity, by Time",
+            _lpar.proclog,
+            detail=True,
+            records=("MRSYTPRP", "MRSYTSYP", "MRSYTRSP", "MRSYTXSP", "MRSYTCUP"),
+        ),
+        ReportSpec(
+            "LSHARACT", "FCX306", "Logical Partition Share", _lpar.lsharact, records=("MRSYTCUP", "MRSYTCUG")
+        ),
         ReportSpec("USTAT", "FCX114", "Wait State Analysis by User", _users.ustat, records=("MRUSEINT",)),
         ReportSpec(
             "USTATLOG", "FCX164", "User Wait States Log", _users.ustatlog, user_logs=True, records=("MRUSEINT",)

@@ -70,12 +70,13 @@ def _records(path: str) -> Iterator[tuple[str, int, str, dict[str, Any]]]:
 
     rows: list[tuple[int, str, int, dict[str, Any]]] = []
     wanted = [f for fs in _FIELDS.values() for f in fs]
-    # The interval pass already warned about damage: this second read of the
-    # same file keeps quiet about it.
     with warnings.catch_warnings():
+        # The interval pass over the file (collect) has already warned about
+        # its damage; this second read must not warn again (under -W error a
+        # repeated DamageWarning would abort the report).
         warnings.simplefilter("ignore", DamageWarning)
-        tables = arrow_tables(path, list(_NAMES), fields=wanted)
-    for name, t in tables.items():
+        tabs = arrow_tables(path, list(_NAMES), fields=wanted)
+    for name, t in tabs.items():
         if t.num_rows == 0:
             continue
         cols = [c for c in _FIELDS[name] if c in t.column_names]
