@@ -54,6 +54,10 @@ mkdir -p corpus/cp_command
 printf 'defseg DCSS1G 20000-5FFFF sr loadnshr' > corpus/cp_command/defseg
 printf 'q nss name dcss1g map' > corpus/cp_command/query
 printf 'loadshr DCSS1G' > corpus/cp_command/diag64
+printf 'define vfb-512 as 0300 blk 4194296' > corpus/cp_command/define-vfb
+printf 'set vdisk syslim infinite' > corpus/cp_command/set-vdisk
+printf 'q vdisk userlim' > corpus/cp_command/query-vdisk
+printf 'detach 0300' > corpus/cp_command/detach
 
 status=0
 for t in "${TARGETS[@]}"; do

@@ -290,6 +290,22 @@ fn main() {
             }
         }
     }
+    // MRSTOASI (a VDISK's address space, D3R14): written only by runs with
+    // VDISKs, so no seed file above holds one.
+    let mut asi = vec![0u8; 92];
+    Header {
+        len: 92,
+        domain: 3,
+        record: 14,
+        tod: tod::from_unix_us(1_000_000),
+    }
+    .write(&mut asi[..]);
+    asi[20..28].copy_from_slice(&[0xE2, 0xE8, 0xE2, 0xE3, 0xC5, 0xD4, 0x40, 0x40]); // SYSTEM
+    asi[64..68].copy_from_slice(&4_194_296u32.to_be_bytes());
+    for d in [&recd, &decd] {
+        write(d, "d3r14.rec", &asi);
+    }
+    nrecord += 1;
     println!(
         "seed corpus in {}: {} reader files, {ncontrol} control blocks, {nrecord} records",
         root.display(),

@@ -1,5 +1,5 @@
 //! The CP command and DIAGNOSE X'64' parsers (timeline `cp`/`diag64` actions,
-//! DEFSEG's page ranges and codes) on arbitrary text: never a panic; a refused
+//! DEFSEG's page ranges and codes, DEFINE VFB-512, DETACH, SET/QUERY VDISK) on arbitrary text: never a panic; a refused
 //! CP command is one line of CP's message style (HCPnnnE ...), a refused
 //! DIAGNOSE function one non-empty line.
 #![no_main]
@@ -16,6 +16,9 @@ fuzz_target!(|data: &[u8]| {
             let p = d.pages();
             assert!(p.saved() <= p.total);
             assert!(!d.ranges.is_empty());
+        }
+        Ok(cp::Command::DefineVfb { blocks, .. }) => {
+            assert!(blocks > 0 && blocks <= ztwin_engine::model::vdisk::params::MAX_BLOCKS);
         }
         Ok(_) => {}
         Err(e) => {

@@ -6,6 +6,7 @@
 pub mod core;
 pub mod model;
 pub mod scenario;
+pub mod session;
 
 pub use model::{RunError, RunSummary, Twin};
 pub use scenario::{Scenario, ScenarioError};

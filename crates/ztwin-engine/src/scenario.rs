@@ -109,6 +109,10 @@ pub struct Scenario {
     /// Saved segments in the system data files when the run starts.
     #[serde(default, rename = "segment")]
     pub segments: Vec<segments::params::SegmentDef>,
+    /// `[vdisk]` (`model/vdisk/params.rs`): SET VDISK's limits at IPL, the
+    /// CP costs of a VDISK I/O.
+    #[serde(default)]
+    pub vdisk: crate::model::vdisk::params::Params,
     /// The I/O configuration (`model/io/params.rs`): `[io]`, `[[chpid]]`,
     /// `[[switch]]`, `[[storage_server]]`, `[[control_unit]]`.
     #[serde(default)]
@@ -396,6 +400,9 @@ pub struct GuestGroup {
     /// The workload started at logon (default idle).
     #[serde(default)]
     pub workload: Option<Workload>,
+    /// The directory's V-DISK statements: VDISKs created at logon.
+    #[serde(default)]
+    pub vdisk: Vec<crate::model::vdisk::params::DirVdisk>,
 }
 
 fn share() -> u32 {
@@ -559,6 +566,7 @@ impl Scenario {
             .map(|(_, n)| *n as u64)
             .sum();
         segments::params::validate(&self.segments, spool_slots).map_err(at)?;
+        self.vdisk.validate().map_err(at)?;
         if let Some(m) = &self.mdc {
             m.validate().map_err(at)?;
             for (i, u) in m.users_off.iter().chain(&m.nomdcfs).enumerate() {
@@ -596,6 +604,16 @@ impl Scenario {
             }
             total += vs * g.count as u64;
             cpu_params::check_guest(&place, g.virtual_cpus, g.share).map_err(at)?;
+            let mut vdevs = HashSet::new();
+            for (k, d) in g.vdisk.iter().enumerate() {
+                let (vdev, _) = d.check(&format!("{place}.vdisk[{k}]")).map_err(at)?;
+                if !vdevs.insert(vdev) {
+                    return err(
+                        format!("{place}.vdisk[{k}].vdev"),
+                        format!("device {vdev:04X} is defined twice"),
+                    );
+                }
+            }
             if let Some(w) = &g.workload {
                 self.check_workload(w, g, &format!("{place}.workload"))
                     .map_err(at)?;

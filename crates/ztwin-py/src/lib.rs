@@ -14,6 +14,7 @@
 
 mod analysis;
 mod columns;
+mod console;
 mod convert;
 mod dump;
 mod errors;
@@ -38,6 +39,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<analysis::ArrowTable>()?;
     m.add_class::<dump::DumpChunks>()?;
     m.add_class::<writer::Writer>()?;
+    m.add_class::<console::ConsoleSession>()?;
     m.add_function(wrap_pyfunction!(convert::tod_to_iso, m)?)?;
     m.add_function(wrap_pyfunction!(convert::iso_to_tod, m)?)?;
     m.add_function(wrap_pyfunction!(convert::ebcdic_decode, m)?)?;

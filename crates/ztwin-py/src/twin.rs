@@ -26,7 +26,7 @@ for an output error), `at_s` the simulated second it happened at (or None), \
 (the Python layer then keeps it)."
 );
 
-fn simulation_error(py: Python<'_>, e: &RunError) -> PyErr {
+pub(crate) fn simulation_error(py: Python<'_>, e: &RunError) -> PyErr {
     let err = SimulationError::new_err(e.to_string());
     let v = err.value(py);
     let (code, at_s) = match e {
@@ -80,7 +80,7 @@ fn without_json_position(reason: &str) -> &str {
     reason
 }
 
-fn parse(py: Python<'_>, text: &str, origin: &str, format: &str) -> PyResult<Scenario> {
+pub(crate) fn parse(py: Python<'_>, text: &str, origin: &str, format: &str) -> PyResult<Scenario> {
     let r = match format {
         "toml" => Scenario::from_toml(text, origin),
         "json" => Scenario::from_json(text, origin).map_err(|mut e| {

@@ -26,6 +26,7 @@ from ztwin.reports import nss as _nss
 from ztwin.reports import storage as _storage
 from ztwin.reports import system as _system
 from ztwin.reports import trend as _trend
+from ztwin.reports import vdisks as _vdisks
 from ztwin.reports import users as _users
 from ztwin.reports.core import Config, Intervals, ReportError, SysInterval, Window, collect
 from ztwin.reports.metrics import (
@@ -245,6 +246,8 @@ EXTRA_REPORTS: dict[str, ReportSpec] = {
         _iopath.devlog,
         records=("MRIODDEV", "MRMTRDEV", "MRPRCPRP", "MRSTOASP"),
     ),
+    # Virtual disks in storage (MRSTOASI, written only when VDISKs exist).
+    "VDISKS": ReportSpec("VDISKS", "FCX147", "Virtual Disks in Storage", _vdisks.vdisks, direct=("MRSTOASI",)),
 }
 
 

@@ -63,6 +63,11 @@ STUDIES: dict[str, Study] = {
             "d1_dcss_load_times",
         ),
         Study(
+            "emergency-scan-vdisk",
+            "S4: emergency scan rises with written VDISKs while the workload is unaffected: not duress",
+            "s4_emergency_scan_vdisk",
+        ),
+        Study(
             "pav-mdc",
             "S5: the minidisk cache's own I/Os forced to the PAV base (VM64199): queue on the base, aliases idle",
             "s5_pav_mdc",

@@ -13,6 +13,8 @@
 //! numbers are IBM's and which are ztwin's own.
 
 use super::segments::{defseg, Def, Mode};
+use super::vdisk::params::{parse_blocks, parse_limit, parse_vdev, Limit, MAX_BLOCKS};
+use super::vdisk::Refusal;
 
 /// A parsed CP command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +30,22 @@ pub enum Command {
         map: bool,
     },
     QueryAllocSpool,
+    /// DEFINE VFB-512 AS vdev BLK blocks.
+    DefineVfb {
+        vdev: u16,
+        blocks: u64,
+    },
+    /// DETACH vdev.
+    Detach(u16),
+    /// SET VDISK SYSLIM|USERLIM limit.
+    SetVdisk {
+        syslim: bool,
+        limit: Limit,
+    },
+    /// QUERY VDISK [SYSLIM|USERLIM].
+    QueryVdisk {
+        which: Option<bool>,
+    },
 }
 
 /// A parsed DIAGNOSE X'64' function.
@@ -83,8 +101,77 @@ pub fn parse(line: &str) -> Result<Command, String> {
             [] => Err("HCP026E Operand missing or invalid".into()),
         };
     }
+    if is(verb, "DEFINE", 3) {
+        return match ops {
+            [t, rest @ ..] if t.eq_ignore_ascii_case("VFB-512") => {
+                let rest: Vec<&str> = match rest {
+                    [a, r @ ..] if a.eq_ignore_ascii_case("AS") => r.to_vec(),
+                    r => r.to_vec(),
+                };
+                match rest.as_slice() {
+                    [vdev, blk, n] if is(blk, "BLK", 3) => {
+                        let vdev = parse_vdev(vdev)
+                            .map_err(|_| format!("HCP022E A virtual device number was not supplied or it was invalid - {vdev}"))?;
+                        let blocks = parse_blocks(n)
+                            .map_err(|_| format!("HCP002E Invalid operand - {n}"))?;
+                        if blocks == 0 || blocks > MAX_BLOCKS {
+                            return Err(format!(
+                                "HCP002E Invalid operand - {n} (a VFB-512 disk is 1 to {MAX_BLOCKS} blocks)"
+                            ));
+                        }
+                        Ok(Command::DefineVfb { vdev, blocks })
+                    }
+                    [_, x, ..] => Err(format!("HCP003E Invalid option - {x}")),
+                    _ => Err("HCP026E Operand missing or invalid".into()),
+                }
+            }
+            [x, ..] => Err(format!(
+                "HCP002E Invalid operand - {x} (ztwin models DEFINE VFB-512 only)"
+            )),
+            [] => Err("HCP026E Operand missing or invalid".into()),
+        };
+    }
+    if is(verb, "DETACH", 3) {
+        return match ops {
+            [vdev] => parse_vdev(vdev).map(Command::Detach).map_err(|_| {
+                format!(
+                    "HCP022E A virtual device number was not supplied or it was invalid - {vdev}"
+                )
+            }),
+            [] => Err("HCP026E Operand missing or invalid".into()),
+            [_, x, ..] => Err(format!("HCP003E Invalid option - {x}")),
+        };
+    }
+    if is(verb, "SET", 3) {
+        return match ops {
+            [v, which, lim @ ..] if v.eq_ignore_ascii_case("VDISK") => {
+                let syslim = if which.eq_ignore_ascii_case("SYSLIM") {
+                    true
+                } else if which.eq_ignore_ascii_case("USERLIM") {
+                    false
+                } else {
+                    return Err(format!("HCP003E Invalid option - {which}"));
+                };
+                let limit = parse_limit(lim).map_err(|_| match lim.first() {
+                    Some(x) => format!("HCP002E Invalid operand - {x}"),
+                    None => "HCP026E Operand missing or invalid".into(),
+                })?;
+                Ok(Command::SetVdisk { syslim, limit })
+            }
+            [x, ..] => Err(format!(
+                "HCP003E Invalid option - {x} (ztwin models SET VDISK only)"
+            )),
+            [] => Err("HCP026E Operand missing or invalid".into()),
+        };
+    }
     if is(verb, "QUERY", 1) {
         return match ops {
+            [v, rest @ ..] if v.eq_ignore_ascii_case("VDISK") => match rest {
+                [] => Ok(Command::QueryVdisk { which: None }),
+                [w] if w.eq_ignore_ascii_case("SYSLIM") => Ok(Command::QueryVdisk { which: Some(true) }),
+                [w] if w.eq_ignore_ascii_case("USERLIM") => Ok(Command::QueryVdisk { which: Some(false) }),
+                [x, ..] => Err(format!("HCP003E Invalid option - {x}")),
+            },
             [nss, rest @ ..] if nss.eq_ignore_ascii_case("NSS") => {
                 let mut name = None;
                 let mut map = false;
@@ -109,7 +196,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
             }
             [a, s] if is(a, "ALLOC", 5) && is(s, "SPOOL", 5) => Ok(Command::QueryAllocSpool),
             [x, ..] => Err(format!(
-                "HCP003E Invalid option - {x} (ztwin models QUERY NSS and QUERY ALLOC SPOOL)"
+                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, QUERY VDISK and QUERY ALLOC SPOOL)"
             )),
             [] => Err("HCP026E Operand missing or invalid".into()),
         };
@@ -144,6 +231,20 @@ pub fn parse_diag64(line: &str) -> Result<Diag64, String> {
         }
         _ => Err(
             "a DIAGNOSE X'64' function is 'LOADSHR name', 'LOADNSHR name' or 'PURGESG name'".into(),
+        ),
+    }
+}
+
+/// CP's answer to a refused DEFINE VFB-512 (`HCP1380E`-`HCP1382E` are
+/// ztwin's own numbers: CP's were not in the sources).
+pub fn vdisk_refusal(r: Refusal, vdev: u16) -> String {
+    match r {
+        Refusal::Exists => format!("HCP1382E Device {vdev:04X} already defined"),
+        Refusal::Syslim => format!(
+            "HCP1380E Virtual disk {vdev:04X} not defined; the system limit for virtual disks (SYSLIM) would be exceeded"
+        ),
+        Refusal::Userlim => format!(
+            "HCP1381E Virtual disk {vdev:04X} not defined; the user limit for virtual disks (USERLIM) would be exceeded"
         ),
     }
 }
@@ -274,7 +375,80 @@ impl Model {
                 let r = self.query_alloc_spool();
                 self.respond(cx, issuer, &r);
             }
+            Command::DefineVfb { vdev, blocks } => {
+                if issuer == OPERATOR {
+                    return self.respond(cx, issuer, "HCP1383E DEFINE VFB-512 needs a virtual machine: the issuer is the operator");
+                }
+                let r = match self.vdisk_define(cx, issuer, vdev, blocks, false) {
+                    Ok(_) => format!("DASD {vdev:04X} DEFINED"),
+                    Err(r) => vdisk_refusal(r, vdev),
+                };
+                self.respond(cx, issuer, &r);
+            }
+            Command::Detach(vdev) => {
+                let r = match (issuer != OPERATOR)
+                    .then(|| self.vdisk.find(issuer, vdev))
+                    .flatten()
+                {
+                    Some(k) => {
+                        self.vdisk_detach(k);
+                        format!("DASD {vdev:04X} DETACHED")
+                    }
+                    None => format!("HCP040E Device {vdev:04X} does not exist"),
+                };
+                self.respond(cx, issuer, &r);
+            }
+            Command::SetVdisk { syslim, limit } => {
+                if syslim {
+                    self.vdisk.set_syslim(limit);
+                } else {
+                    self.vdisk.set_userlim(limit);
+                }
+            }
+            Command::QueryVdisk { which } => {
+                let r = self.query_vdisk(which);
+                self.respond(cx, issuer, &r);
+            }
         }
+    }
+
+    /// QUERY VDISK SYSLIM / USERLIM: the limit and the blocks in use; QUERY
+    /// VDISK: both limits and one line per VDISK (owner, device, blocks,
+    /// resident pages, pages in XSTOR and on DASD, I/Os).
+    pub(crate) fn query_vdisk(&self, which: Option<bool>) -> String {
+        let (sys, user) = self.vdisk.limits();
+        let sysl = format!(
+            "VDISK SYSTEM LIMIT IS {}, {} BLK IN USE",
+            sys.show(),
+            self.vdisk.in_use(None)
+        );
+        let userl = format!("VDISK USER LIMIT IS {}", user.show());
+        match which {
+            Some(true) => return sysl,
+            Some(false) => return userl,
+            None => {}
+        }
+        let mut out = vec![sysl, userl];
+        let live: Vec<_> = self.vdisk.disks().iter().filter(|d| d.live).collect();
+        if live.is_empty() {
+            out.push("No virtual disks in storage".into());
+            return out.join("\n");
+        }
+        out.push("OWNERID  VDEV     BLOCKS RESIDENT    XSTOR     DASD        I/O".into());
+        for d in live {
+            let sp = self.st.space(d.space);
+            out.push(format!(
+                "{:<8} {:04X} {:>10} {:>8} {:>8} {:>8} {:>10}",
+                self.cpu.guest(d.owner).userid,
+                d.vdev,
+                d.blocks,
+                sp.resident,
+                sp.xstor,
+                sp.dasd,
+                d.c.ios
+            ));
+        }
+        out.join("\n")
     }
 
     /// QUERY NSS [NAME name] [MAP]: one line per system data file.

@@ -16,6 +16,9 @@
 //!   classes and users, the frames of their shared and private copies;
 //! * [`spool`] — spool volumes, spool files, the transfers of saved-segment
 //!   pages through `io`;
+//! * [`vdisk`] — virtual disks in storage: their system-owned address
+//!   spaces in `storage`, SET VDISK's limits, the CP cost and serialisation
+//!   of a VDISK I/O;
 //! * [`cp`] — CP commands and DIAGNOSE X'64' as timeline actions, and the
 //!   console log of their responses;
 //! * [`monitor`] — the outbox of event records, and the emitter that turns
@@ -48,6 +51,7 @@ pub mod paging;
 pub mod segments;
 pub mod spool;
 pub mod storage;
+pub mod vdisk;
 pub mod workload;
 
 use crate::core::rng::{Rng, Stream};
@@ -285,6 +289,9 @@ pub struct Model {
     pub(crate) seg: segments::Segments,
     pub(crate) spool: spool::Spool,
     pub(crate) console: cp::Console,
+    pub(crate) vdisk: vdisk::Vdisks,
+    /// Each guest's directory VDISKs (device, blocks), created at logon.
+    vdisk_dir: Vec<Vec<(u16, u64)>>,
     /// DIAGNOSE X'64' calls waiting for the same guest's load to return.
     diag_waiting: Vec<(u32, String)>,
     /// CP time per spool I/O and per page it moves.
@@ -345,6 +352,7 @@ impl Twin {
         let mut vpages = Vec::new();
         let mut works = Vec::new();
         let mut initial = Vec::new();
+        let mut vdisk_dir = Vec::new();
         for g in &sc.guests {
             for (k, id) in cpu::params::expand_userids(&g.userid, g.count)
                 .into_iter()
@@ -361,6 +369,12 @@ impl Twin {
                     quickdsp: g.quickdsp,
                 });
                 vpages.push(g.virtual_storage.pages() as u32);
+                vdisk_dir.push(
+                    g.vdisk
+                        .iter()
+                        .map(|d| d.check("").expect("validated"))
+                        .collect(),
+                );
                 works.push((
                     g.workload.clone().unwrap_or(Workload::Idle),
                     g.virtual_cpus,
@@ -461,6 +475,8 @@ impl Twin {
                 seg,
                 spool,
                 console: cp::Console::default(),
+                vdisk: vdisk::Vdisks::new(&sc.vdisk, sc.system.central_storage.0),
+                vdisk_dir,
                 diag_waiting: Vec::new(),
                 spool_io_ns: crate::core::us_to_ns(sc.cp_costs.io_us),
                 spool_page_ns: crate::core::us_to_ns(sc.cp_costs.page_io_us),
@@ -477,13 +493,23 @@ impl Twin {
         emit: &mut monitor::Emitter<impl std::io::Write>,
         progress: &mut dyn FnMut(Ns, Ns) -> bool,
     ) -> Result<(), RunError> {
+        self.begin(emit)?;
+        self.resume(emit, progress)
+    }
+
+    /// The start of a run: the initial events, the configuration records,
+    /// the first dispatch.
+    pub(crate) fn begin(
+        &mut self,
+        emit: &mut monitor::Emitter<impl std::io::Write>,
+    ) -> Result<(), RunError> {
         self.model.start(&mut self.core);
         emit.config(self)?;
         // Guests that log on with work start at once (not at the first event).
         if self.model.cpu.any_ready() {
             self.model.dispatch_idle_cpus(&mut self.core);
         }
-        self.resume(emit, progress)
+        Ok(())
     }
 
     /// Run on from where the last run stopped to `core.end` (a test may move
@@ -693,6 +719,7 @@ impl Model {
         self.st.create_space(g);
         self.cpu.logon(g, cx.now());
         self.mon.event(monitor::PendingEvent::Logon, g, cx.now());
+        self.vdisk_logon(cx, g);
         let w = self.work.workload(g).clone();
         self.start_workload(cx, g, w);
     }
@@ -711,6 +738,7 @@ impl Model {
         }
         self.st.clear_wss(g);
         self.detach_segments(cx, g, None);
+        self.vdisk_logoff(g);
         self.mon.event(monitor::PendingEvent::Logoff, g, cx.now());
     }
 
@@ -790,6 +818,7 @@ impl Model {
         self.st.check();
         self.spool.check();
         self.seg.check();
+        self.vdisk.check();
         assert_eq!(
             self.st.segment_frames() as u64,
             self.seg.frames(),

@@ -661,6 +661,25 @@ static STOSHS: &[FieldDef] = &[
     fd("STOSHS_SDFIDNUM", 40, S2, Ibm),
 ];
 
+// MRSTOASI (domain 3 record 14): one record per system-owned address space
+// holding a virtual disk in storage (what Performance Toolkit's FCX147
+// VDISKS lists). IBM's map was not in the sources read: the record's number
+// and name are as recalled and every field is INFERRED (ASCUSRID and ASCNAME
+// are the ASCBK's space identification; the counts are ztwin's choice).
+static STOASI: &[FieldDef] = &[
+    fd("STOASI_ASCUSRID", 20, Char(8), Inf),
+    fd("STOASI_ASCNAME", 28, Char(24), Inf),
+    fd("STOASI_ASCCTPRS", 52, U4, Inf),
+    fd("STOASI_ASCCTPXS", 56, U4, Inf),
+    fd("STOASI_ASCCTPDS", 60, U4, Inf),
+    fd("STOASI_VDIBLKS", 64, U4, Inf),
+    fd("STOASI_VDIIOCNT", 68, U4, Inf),
+    fd("STOASI_VDIPGRD", 72, U4, Inf),
+    fd("STOASI_VDIPGWT", 76, U4, Inf),
+    fd("STOASI_VDIFAULT", 80, U4, Inf),
+    fd("STOASI_VDISPIN", 84, Dur, Inf),
+];
+
 // MRSTOSHL's fields are not on the pages read: the same file identification
 // as STOSHS and STOSHD is assumed.
 static STOSHL: &[FieldDef] = &[
@@ -1262,6 +1281,9 @@ pub static LAYOUTS: &[RecordLayout] = &[
     v(3, 10, "MRSTOXSU", S, R53, 40, Z53, STOXSU, &[R53], ZPMD, "expanded storage per user"),
     v(3, 10, "MRSTOXSU", S, R72, 20, Ibm, NONE, &[R72], "IBM mon720",
         "no longer valid (expanded storage support removed)"),
+    v(3, 14, "MRSTOASI", S, R53, 92, Inf, STOASI, &[],
+        "not in the IBM pages read (name and number as recalled)",
+        "INFERRED map: one per VDISK address space (FCX147 VDISKS); written only when VDISKs exist"),
     v(3, 15, "MRSTOSHL", E, R53, 44, Inf, STOSHL, &[R43, R52], "IBM mon430, mon520 (size 44), mon630 (48)",
         "NSS/DCSS/SSP loaded into storage (first user); fields INFERRED (STOSHS's file identification)"),
     v(3, 15, "MRSTOSHL", E, R63, 48, Inf, STOSHL, &[R63], "IBM mon630 (size 48)", "appended fields not mapped"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ztwin.advisor.checks import cpu, io, iopath, paging, storage, summary
+from ztwin.advisor.checks import cpu, io, iopath, paging, segments, storage, summary
 from ztwin.advisor.checks.common import Context
 from ztwin.advisor.finding import Finding
 from ztwin.advisor.rules import Rule
@@ -37,6 +37,9 @@ CHECKS: list[tuple[str, str, Check]] = [
     ("paging-blocking", "Paging", paging.check_paging_blocking),
     ("paging-space-full", "Paging", paging.check_paging_space),
     ("xstor-vs-dasd", "Paging", paging.check_xstor_vs_dasd),
+    ("vdisk-paging-space", "Paging", segments.check_vdisk_paging_space),
+    ("spool-space-segments", "Storage", segments.check_spool_segments),
+    ("segment-unused", "Storage", segments.check_segment_unused),
     ("paging-volume-mix", "Paging", paging.check_paging_volume_mix),
     ("dasd-disconnect-change", "I/O", io.check_disconnect_change),
     ("dasd-response", "I/O", io.check_dasd_response),

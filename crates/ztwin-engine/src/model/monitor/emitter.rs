@@ -3,7 +3,7 @@
 //! Monitor records through `ztwin-monitor`. It asks the components for their
 //! samples and hands them to the domain files in the order of the set.
 
-use super::{dur, io, paging, segments, storage, system, user, PendingEvent};
+use super::{dur, io, paging, segments, storage, system, user, vdisk, PendingEvent};
 use crate::core::units::Ns;
 use crate::model::{Model, RunError, Twin};
 use std::io::Write;
@@ -243,6 +243,7 @@ impl<W: Write> Emitter<W> {
             paging::stoasp(s, l, tod, &v, &t.io.device(v.dev));
         }
         segments::sample(s, l, tod, self.start_tod, &t.seg, &t.spool, &t.io, dur);
+        vdisk::sample(s, l, tod, t, dur);
         for g in 0..t.cpu.guest_count() {
             let u = t.cpu.guest(g);
             if u.logged_on {

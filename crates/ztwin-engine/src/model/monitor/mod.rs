@@ -58,6 +58,7 @@ mod segments;
 mod storage;
 mod system;
 mod user;
+mod vdisk;
 
 pub use emitter::Emitter;
 

@@ -62,6 +62,10 @@ pub(super) fn cpu(
         ("STORSP_PLSDORME", bp[2][0]),
         ("STORSP_PLSELIGE", bp[2][1]),
         ("STORSP_PLSDISPE", bp[2][2]),
+        // Shared address spaces (VDISKs): pass 1 and emergency (pass 2
+        // passes them over; zero without VDISKs).
+        ("STORSP_PLSSHAR1", sc.shared_by_pass[0]),
+        ("STORSP_PLSSHARE", sc.shared_by_pass[2]),
     ] {
         r.set_u(l.storsp.f(name), v);
     }

@@ -268,7 +268,13 @@ impl Paging {
         &self.by_cpu
     }
 
-    /// Pages read and written for guest `g`.
+    /// A system-owned address space was added after the guests' (a
+    /// VDISK's): its pages are counted as a guest's are.
+    pub fn add_space(&mut self) {
+        self.by_guest.push(PageIo::default());
+    }
+
+    /// Pages read and written for guest `g` (or system space `g`).
     pub fn guest(&self, g: u32) -> PageIo {
         self.by_guest[g as usize]
     }

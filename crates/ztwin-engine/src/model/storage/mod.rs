@@ -174,6 +174,11 @@ pub enum Cat {
     Dormant,
     Eligible,
     Dispatch,
+    /// A system-owned shared address space (a VDISK's): pass 1 takes its
+    /// unreferenced pages before any user's, pass 2 passes it over, the
+    /// emergency pass takes anything (the Era A steal order in the S4 case
+    /// study's "Finding a Memory Frame").
+    Shared,
 }
 
 /// What the demand scan and XSTOR migration need from paging while a scan
@@ -212,6 +217,9 @@ pub struct StorageCounters {
     pub list_empty: u64,
     /// Steals by pass (first, second, emergency) and category (dormant, eligible, dispatch).
     pub by_pass: [[u64; 3]; 3],
+    /// Frames stolen from system-owned shared address spaces (VDISKs), by
+    /// pass (pass 2 never takes them).
+    pub shared_by_pass: [u64; 3],
     pub examined: u64,
     pub xstor_in: u64,
     pub xstor_out: u64,
@@ -222,6 +230,8 @@ pub struct StorageCounters {
 /// Storage work done on one logical CPU (cumulative): SYTRSP, SYTXSP, STORSP.
 #[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StorCpu {
+    /// Frames stolen from shared address spaces (VDISKs), by pass.
+    pub shared_by_pass: [u64; 3],
     pub steals: u64,
     pub frame_waits: u64,
     pub xs_in: u64,
@@ -408,6 +418,9 @@ pub struct Storage {
     by_guest: Vec<GuestStor>,
     /// Frames holding saved-segment pages.
     seg_frames: u32,
+    /// Some system-owned shared address space exists (the demand scan
+    /// visits the shared category only then).
+    has_shared: bool,
     /// Frames and XSTOR blocks lent to the minidisk cache.
     mdc_frames: Vec<u32>,
     mdc_blocks: Vec<u32>,
@@ -471,6 +484,7 @@ impl Storage {
             by_cpu: vec![StorCpu::default(); cpus],
             by_guest: vec![GuestStor::default(); vpages.len()],
             seg_frames: 0,
+            has_shared: false,
             mdc_frames: Vec::new(),
             mdc_blocks: Vec::new(),
         };
@@ -990,6 +1004,45 @@ impl Storage {
         sp.on = true;
         sp.cat = Cat::Dormant;
         sp.dormant_ticks = 0;
+    }
+
+    /// A system-owned shared address space of `vpages` pages (a VDISK's,
+    /// for the `vdisk` component): empty, in the demand scan's shared
+    /// category. Its number follows the guests' and earlier spaces'; it is
+    /// used like a guest's (page table, faults, steals, page-outs).
+    pub fn create_system_space(&mut self, vpages: u32) -> u32 {
+        let g = self.spaces.len() as u32;
+        self.spaces.push(Space {
+            vpages,
+            pt: Vec::new(),
+            ufo: VecDeque::new(),
+            resident: 0,
+            xstor: 0,
+            dasd: 0,
+            wss: 0.0,
+            cat: Cat::Shared,
+            dormant_ticks: 0,
+            on: false,
+        });
+        self.by_guest.push(GuestStor::default());
+        self.pageouts.batch_of.push(u32::MAX);
+        self.create_space(g);
+        self.spaces[g as usize].cat = Cat::Shared;
+        self.has_shared = true;
+        g
+    }
+
+    /// System space `g` is destroyed: as a guest's logoff, its pages are
+    /// then discarded one by one (those with I/O in flight when it
+    /// completes); its number is not reused.
+    pub fn destroy_system_space(&mut self, g: u32) {
+        self.logoff(g);
+        self.spaces[g as usize].cat = Cat::Shared;
+    }
+
+    /// Address spaces (guests' and system-owned).
+    pub fn spaces(&self) -> u32 {
+        self.spaces.len() as u32
     }
 
     /// Guest `g` logs off (its pages are then discarded one by one).

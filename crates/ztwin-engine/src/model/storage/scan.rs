@@ -48,11 +48,16 @@ impl Storage {
                 self.c.emergency_scans += 1;
             }
             for (cat, long) in [
+                (Cat::Shared, false),
                 (Cat::Dormant, true),
                 (Cat::Dormant, false),
                 (Cat::Eligible, false),
                 (Cat::Dispatch, false),
             ] {
+                // Pass 2 avoids shared address spaces.
+                if cat == Cat::Shared && (pass == Pass::Second || !self.has_shared) {
+                    continue;
+                }
                 // Visit the category's users in turn, taking at most a quantum
                 // from each per visit, so no single user bears the whole scan.
                 let n = self.spaces.len() as u32;
@@ -73,7 +78,14 @@ impl Storage {
                         }
                         self.steal_from(cx, pager, g, pass, cat, target);
                     }
-                    if self.scan_got() >= target || self.scan_got() == before {
+                    // A shared space is walked once per pass: a page
+                    // referenced since the last scan keeps its frame (its
+                    // reference bit is reset), and only a later scan (or
+                    // the emergency pass) can take it.
+                    if self.scan_got() >= target
+                        || self.scan_got() == before
+                        || cat == Cat::Shared
+                    {
                         break;
                     }
                 }
@@ -110,10 +122,17 @@ impl Storage {
         };
         let n = self.spaces[gi].ufo.len();
         let mut taken = 0u32;
+        // Users give at most a quantum per visit, so no one bears the whole
+        // scan; a shared space (walked once per pass) gives what it can.
+        let quantum = if cat == Cat::Shared {
+            u32::MAX
+        } else {
+            STEAL_QUANTUM
+        };
         for _ in 0..n {
             if self.scan_got() >= target
                 || self.spaces[gi].resident <= protect
-                || taken >= STEAL_QUANTUM
+                || taken >= quantum
             {
                 break;
             }
@@ -187,6 +206,11 @@ impl Storage {
                 Cat::Dormant => 0,
                 Cat::Eligible => 1,
                 Cat::Dispatch => 2,
+                Cat::Shared => {
+                    self.c.shared_by_pass[p] += 1;
+                    self.by_cpu[cx.cpu as usize].shared_by_pass[p] += 1;
+                    continue;
+                }
             };
             self.c.by_pass[p][c] += 1;
             self.by_cpu[cx.cpu as usize].by_pass[p][c] += 1;

@@ -23,6 +23,7 @@ pub mod params;
 #[cfg(test)]
 mod tests;
 mod thrash;
+mod vdisk;
 
 use super::cpu::{Burst, Outcome, VState};
 use super::{Cx, Model};
@@ -67,6 +68,8 @@ pub enum WorkState {
     Cms(disk::CmsState),
     /// Linux sequential I/O: the processes' streams.
     Linux(disk::LinuxState),
+    /// VDISK I/O.
+    Vdisk(vdisk::VdiskState),
 }
 
 /// A guest's workload.
@@ -259,6 +262,13 @@ impl Model {
                         file_done: false,
                     })
                 }
+                Workload::VdiskIo { vdev, .. } => WorkState::Vdisk(vdisk::VdiskState {
+                    phase: 0,
+                    vdev: crate::model::vdisk::params::parse_vdev(vdev).expect("validated"),
+                    pos: 0,
+                    passes: 0,
+                    cur: None,
+                }),
                 Workload::LinuxSeq {
                     device,
                     processes,
@@ -354,6 +364,7 @@ impl Model {
             Workload::Idle => b.outcome = Outcome::Idle,
             Workload::Cms { .. } => self.cms_burst(cx, v, g, &w, budget, b),
             Workload::CmsFormat { .. } => self.format_burst(cx, v, &w, budget, b),
+            Workload::VdiskIo { .. } => self.vdisk_burst(cx, v, g, &w, budget, b),
             Workload::LinuxSeq { .. } => {
                 if matches!(self.work.vcpus[vi].work, WorkState::None) {
                     b.outcome = Outcome::Idle;

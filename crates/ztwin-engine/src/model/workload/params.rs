@@ -154,6 +154,39 @@ pub enum Workload {
         #[serde(default = "cms_cpu")]
         cpu_per_io_us: f64,
     },
+    /// I/O to a virtual disk in storage (`model/vdisk/`): a closed loop of
+    /// guest CPU, one VDISK I/O (DIAGNOSE X'250' or SSCH: CP copies the
+    /// pages between the guest's buffer and the VDISK, synchronously),
+    /// think. CMS FORMAT of a VDISK is `access = "serial"`, `write_share =
+    /// 1`, `passes = 1`; Linux swap to a VDISK is `access = "random"` with a
+    /// hot part.
+    VdiskIo {
+        /// The guest's VDISK (its virtual device number, hex): a directory
+        /// `vdisk` statement or a DEFINE VFB-512. While it does not exist
+        /// the guest retries every second.
+        vdev: String,
+        #[serde(default = "vdisk_serial")]
+        access: VdiskAccess,
+        /// 4 KB pages per I/O.
+        #[serde(default = "one")]
+        pages_per_io: u32,
+        /// Share of the I/Os that write.
+        #[serde(default = "unit")]
+        write_share: f64,
+        #[serde(default = "unit")]
+        hot_fraction: f64,
+        #[serde(default = "unit")]
+        hot_share: f64,
+        /// Passes over the disk before the workload ends (serial access;
+        /// 0: forever).
+        #[serde(default)]
+        passes: u32,
+        /// Guest CPU per I/O, microseconds.
+        #[serde(default = "cms_cpu")]
+        cpu_per_io_us: f64,
+        #[serde(default)]
+        think: Duration,
+    },
     /// Linux sequential file I/O (iozone-like): `processes` each read or
     /// write a file of `file_size` in records of `record`, again and again;
     /// the block layer issues requests of `request` bytes, one at a time per
@@ -179,6 +212,17 @@ pub enum Workload {
         #[serde(default = "cpu_mb")]
         cpu_per_mb_us: f64,
     },
+}
+
+/// Which pages of a VDISK an I/O moves next.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VdiskAccess {
+    /// From the first page to the last, then again (CMS FORMAT, `dd`).
+    Serial,
+    /// Anywhere, the first `hot_fraction` of the disk receiving `hot_share`
+    /// of the I/Os (Linux swapping to it).
+    Random,
 }
 
 /// How a CMS workload picks its blocks.
@@ -207,6 +251,9 @@ pub struct DasdInfo {
     pub aliases: u32,
 }
 
+fn vdisk_serial() -> VdiskAccess {
+    VdiskAccess::Serial
+}
 fn cms_file() -> CmsAccess {
     CmsAccess::File
 }
@@ -437,6 +484,37 @@ impl Workload {
                 }
                 if *write_same_blocks == 0 || *write_same_blocks > 65_536 {
                     return err("write_same_blocks", "must be 1 to 65536".into());
+                }
+                if !(cpu_per_io_us.is_finite() && (0.0..=1e6).contains(cpu_per_io_us)) {
+                    return err("cpu_per_io_us", "must be 0 to 1000000".into());
+                }
+            }
+            Workload::VdiskIo {
+                vdev,
+                pages_per_io,
+                write_share,
+                hot_fraction,
+                hot_share,
+                cpu_per_io_us,
+                passes,
+                ..
+            } => {
+                crate::model::vdisk::params::parse_vdev(vdev)
+                    .map_err(|e| Invalid::new(format!("{place}.vdev"), e))?;
+                if *pages_per_io == 0 || *pages_per_io > 256 {
+                    return err("pages_per_io", "must be 1 to 256".into());
+                }
+                if !(0.0..=1.0).contains(write_share) {
+                    return err("write_share", "must be in [0, 1]".into());
+                }
+                if !(*hot_fraction > 0.0 && *hot_fraction <= 1.0) {
+                    return err("hot_fraction", "must be in (0, 1]".into());
+                }
+                if !(0.0..=1.0).contains(hot_share) {
+                    return err("hot_share", "must be in [0, 1]".into());
+                }
+                if *passes > 1_000_000 {
+                    return err("passes", "must be 0 (forever) to 1000000".into());
                 }
                 if !(cpu_per_io_us.is_finite() && (0.0..=1e6).contains(cpu_per_io_us)) {
                     return err("cpu_per_io_us", "must be 0 to 1000000".into());

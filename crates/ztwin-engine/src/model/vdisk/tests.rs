@@ -1,0 +1,217 @@
+//! The VDISK component on its own (limits, refusals, serialisation), and
+//! whole runs: a VDISK's pages as host storage CP pages, CP's commands and
+//! messages, the demand scan's treatment of referenced VDISK pages.
+
+use super::params::{parse_limit, Limit, Params};
+use super::*;
+use crate::model::monitor;
+use crate::model::Twin;
+use crate::scenario::Scenario;
+
+fn vd(syslim: &str, userlim: &str) -> Vdisks {
+    let p = Params {
+        syslim: Some(syslim.into()),
+        userlim: Some(userlim.into()),
+        ..Params::default()
+    };
+    p.validate().unwrap();
+    Vdisks::new(&p, 1 << 30)
+}
+
+#[test]
+fn limits_parse_as_set_vdisk_takes_them() {
+    assert_eq!(parse_limit(&["INFINITE"]), Ok(Limit::Infinite));
+    assert_eq!(parse_limit(&["1000", "BLK"]), Ok(Limit::Blocks(1000)));
+    assert_eq!(parse_limit(&["2G"]), Ok(Limit::Blocks(4 << 20)));
+    assert_eq!(parse_limit(&["512m"]), Ok(Limit::Blocks(1 << 20)));
+    assert!(parse_limit(&["lots"]).is_err());
+    assert!(parse_limit(&[]).is_err());
+    // Built-in defaults: a quarter of central storage; USERLIM 144000.
+    let d = Vdisks::new(&Params::default(), 8 << 30);
+    assert_eq!(d.limits(), (Limit::Blocks(4 << 20), Limit::Blocks(144_000)));
+}
+
+#[test]
+fn define_is_refused_over_the_limits() {
+    let mut v = vd("3000", "2000");
+    assert_eq!(v.can_define(0, 0x300, 2000, false), Ok(()));
+    v.define(0, 0x300, 2000, 10, 0, false);
+    // Same device again; over USERLIM; a directory VDISK is not bound by it.
+    assert_eq!(v.can_define(0, 0x300, 8, false), Err(Refusal::Exists));
+    assert_eq!(v.can_define(0, 0x301, 8, false), Err(Refusal::Userlim));
+    assert_eq!(v.can_define(0, 0x301, 8, true), Ok(()));
+    // Another user: within USERLIM but over SYSLIM.
+    assert_eq!(v.can_define(1, 0x300, 1001, false), Err(Refusal::Syslim));
+    assert_eq!(v.can_define(1, 0x300, 1000, false), Ok(()));
+    assert_eq!(v.in_use(None), 2000);
+    // Detached: its blocks are free again.
+    assert_eq!(v.detach(0), 10);
+    assert_eq!(v.in_use(None), 0);
+    assert_eq!(v.find(0, 0x300), None);
+    v.set_syslim(Limit::Infinite);
+    v.set_userlim(Limit::Infinite);
+    assert_eq!(v.can_define(2, 0x300, params::MAX_BLOCKS, false), Ok(()));
+    v.check();
+}
+
+#[test]
+fn the_serialisation_makes_concurrent_ios_spin() {
+    let mut v = vd("infinite", "infinite");
+    v.define(0, 0x300, 800, 1, 0, false);
+    let hold = crate::core::us_to_ns(Params::default().lock_us);
+    // Two I/Os at the same instant: the second spins one hold.
+    assert_eq!(v.serialise(0, 1000), 0);
+    assert_eq!(v.serialise(0, 1000), hold);
+    // One after the serialisation is free again: no spin.
+    assert_eq!(v.serialise(0, 1000 + 10 * hold), 0);
+    assert_eq!(v.disk(0).c.spin_ns, hold);
+}
+
+/// 512 MB central storage, XSTOR, paging; one Linux guest with a working
+/// set, a writer with a 256 MB directory VDISK; CP commands on the way.
+const VDISK: &str = r#"
+[scenario]
+duration = "60s"
+[system]
+processors = 2
+central_storage = "384M"
+xstor = "128M"
+[monitor]
+sample_interval = "10s"
+[vdisk]
+syslim = "400M"
+userlim = "infinite"
+[[paging]]
+device_type = "3390-3"
+count = 2
+first_address = "7900"
+volser_prefix = "PG"
+[[guest]]
+userid = "LNX"
+virtual_storage = "512M"
+workload = { type = "thrasher", area = "400M", pattern = "working_set", hot_fraction = 0.5, hot_share = 0.9, touch = "write", cpu_per_touch_us = 5.0, burst_touches = 50, think = "10ms" }
+[[guest]]
+userid = "VDW"
+virtual_storage = "64M"
+vdisk = [{ vdev = "0300", size = "256M" }]
+workload = { type = "vdisk_io", vdev = "300", access = "random", pages_per_io = 8, write_share = 0.7, hot_fraction = 0.5, hot_share = 0.9, think = "1ms" }
+[[timeline]]
+at = "1s"
+action = "cp"
+guest = "VDW"
+command = "define vfb-512 as 301 blk 400000"
+[[timeline]]
+at = "2s"
+action = "cp"
+command = "set vdisk syslim 1G"
+[[timeline]]
+at = "3s"
+action = "cp"
+guest = "VDW"
+command = "define vfb-512 as 301 blk 400000"
+[[timeline]]
+at = "4s"
+action = "cp"
+command = "query vdisk syslim"
+[[timeline]]
+at = "30s"
+action = "cp"
+command = "query vdisk"
+[[timeline]]
+at = "40s"
+action = "cp"
+guest = "VDW"
+command = "detach 301"
+[[timeline]]
+at = "41s"
+action = "cp"
+guest = "VDW"
+command = "detach 301"
+"#;
+
+fn run(text: &str, seed: u64) -> (Vec<u8>, Twin, Vec<String>) {
+    let sc = Scenario::from_toml(text, "vdisk.toml").unwrap();
+    let mut twin = Twin::new(&sc, seed, None);
+    let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
+    let mut emit = monitor::Emitter::new(Vec::new(), start, sc.release());
+    twin.run(&mut emit, &mut |_, _| true).unwrap();
+    let console = twin.model.console.take();
+    (emit.finish().unwrap(), twin, console)
+}
+
+#[test]
+fn vdisk_pages_are_host_storage_cp_pages() {
+    let (bytes, twin, console) = run(VDISK, 1);
+    let m = &twin.model;
+    m.check();
+    let con = console.join("\n");
+    let d = m.vdisk.disk(0);
+    assert_eq!((d.vdev, d.blocks, d.directory), (0x300, 524_288, true));
+    // 524288 + 400000 > 819200 (SYSLIM 400M): refused, then allowed at 1G.
+    assert!(
+        con.contains("> define vfb-512 as 301 blk 400000\n"),
+        "{con}"
+    );
+    assert!(
+        con.contains("HCP1380E Virtual disk 0301 not defined"),
+        "{con}"
+    );
+    assert!(con.contains("DASD 0301 DEFINED"), "{con}");
+    assert!(
+        con.contains("VDISK SYSTEM LIMIT IS 2097152 BLK, 924288 BLK IN USE"),
+        "{con}"
+    );
+    assert!(con.contains("OWNERID  VDEV     BLOCKS RESIDENT"), "{con}");
+    assert!(con.contains("VDW      0300     524288"), "{con}");
+    assert!(con.contains("DASD 0301 DETACHED"), "{con}");
+    assert!(con.contains("HCP040E Device 0301 does not exist"), "{con}");
+    assert_eq!(m.vdisk.refused, [1, 0]);
+    // The writer's I/Os: CP copies, pages written become resident, the
+    // little-read rest never takes a frame.
+    let c = d.c;
+    assert!(c.ios > 10_000, "{c:?}");
+    assert!(c.pages_written > c.pages_read, "{c:?}");
+    let sp = m.st.space(d.space);
+    assert!(sp.resident > 1000, "{sp:?}");
+    assert!(sp.resident + sp.xstor + sp.dasd <= d.pages(), "{sp:?}");
+    // Storage is short: VDISK pages were stolen like any other.
+    let st = m.st.sample(twin.core.now);
+    assert!(st.c.shared_by_pass.iter().sum::<u64>() > 0, "{st:?}");
+    // Pass 2 never takes them.
+    assert_eq!(st.c.shared_by_pass[1], 0, "{st:?}");
+    // The detached VDISK left nothing behind.
+    let d1 = m.vdisk.disk(1);
+    assert!(!d1.live);
+    let sp1 = m.st.space(d1.space);
+    assert_eq!((sp1.resident, sp1.xstor), (0, 0), "{sp1:?}");
+    // Same seed, same bytes.
+    let (again, _, console2) = run(VDISK, 1);
+    assert!(again == bytes, "the run repeats byte for byte");
+    assert_eq!(console, console2);
+}
+
+#[test]
+fn a_reader_of_an_unwritten_vdisk_takes_no_frames() {
+    let text = VDISK[..VDISK.find("[[timeline]]").unwrap()]
+        .replace("write_share = 0.7", "write_share = 0.0")
+        .replace("duration = \"60s\"", "duration = \"20s\"");
+    let (_, twin, _) = run(&text, 2);
+    let d = twin.model.vdisk.disk(0);
+    assert!(d.c.ios > 1000 && d.c.pages_written == 0, "{:?}", d.c);
+    assert_eq!(twin.model.st.space(d.space).resident, 0);
+}
+
+#[test]
+fn logoff_destroys_the_directory_vdisk() {
+    let text =
+        format!("{VDISK}\n[[timeline]]\nat = \"50s\"\naction = \"logoff\"\nguest = \"VDW\"\n");
+    let (_, twin, _) = run(&text, 3);
+    let m = &twin.model;
+    m.check();
+    for d in m.vdisk.disks() {
+        assert!(!d.live);
+        let sp = m.st.space(d.space);
+        assert_eq!((sp.resident, sp.xstor), (0, 0), "{sp:?}");
+    }
+    assert_eq!(m.vdisk.in_use(None), 0);
+}

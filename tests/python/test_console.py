@@ -1,0 +1,95 @@
+"""``ztwin console``: a CP command line on a running twin, scripted through
+stdin (examples/vdisk-basics.toml): steps of simulated time, the operator's
+and a guest's commands, CP's responses and messages for bad ones, the
+MONWRITE file written at the end (the same script twice: the same bytes)."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from ztwin.console_cli import Console
+from ztwin.monitor import read
+
+REPO = Path(__file__).resolve().parents[2]
+SCENARIO = REPO / "examples" / "vdisk-basics.toml"
+SCRIPT = """time
+q vdisk syslim
+step 30s
+as cmsuser define vfb-512 as 0201 blk 8000
+frobnicate now
+as nobody q nss
+step bogus
+run 4min
+as cmsuser detach 0201
+end
+"""
+
+
+def _console(out: Path, script: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ztwin", "console", str(SCENARIO), "-o", str(out), *extra],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_scripted_session(tmp_path: Path) -> None:
+    out = tmp_path / "c.monwrite"
+    p = _console(out, SCRIPT)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    text = p.stdout
+    # Each command echoed after the prompt, its response after it.
+    assert lines[1:3] == ["ztwin> time", "simulated time 0:00:00 of 0:05:00"]
+    assert "00:00:00.000 OPERATOR VDISK SYSTEM LIMIT IS 614400 BLK, 524288 BLK IN USE" in text
+    # The step runs the timeline's refused DEFINE at 30 s.
+    assert "00:00:30.000 CMSUSER  HCP1380E Virtual disk 0200 not defined" in text
+    assert "00:00:30.000 CMSUSER  DASD 0201 DEFINED" in text
+    assert "00:00:30.000 OPERATOR HCP001E Unknown CP command: FROBNICATE" in text
+    assert "HCP045E NOBODY not logged on" in text
+    assert "step: 'bogus' is not a duration" in text
+    assert "simulated time 0:04:00" in text
+    assert "00:04:00.000 CMSUSER  DASD 0201 DETACHED" in text
+    assert f"{out} written" in p.stderr
+    names = {r["name"] for r in read(out)}
+    assert "MRSTOASI" in names
+    # The same script, the same file byte for byte.
+    again = tmp_path / "d.monwrite"
+    assert _console(again, SCRIPT).returncode == 0
+    assert again.read_bytes() == out.read_bytes()
+
+
+def test_end_of_input_ends_the_session(tmp_path: Path) -> None:
+    out = tmp_path / "e.monwrite"
+    p = _console(out, "step 10s\n")
+    assert p.returncode == 0, p.stderr
+    assert out.exists() and out.stat().st_size > 0
+
+
+def test_a_bad_scenario_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[system]\nprocessors = 0\n", encoding="utf-8")
+    p = subprocess.run(
+        [sys.executable, "-m", "ztwin", "console", str(bad), "-o", str(tmp_path / "x.monwrite")],
+        input="end\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.returncode == 2
+    assert len(p.stderr.strip().splitlines()) == 1 and "bad.toml" in p.stderr, p.stderr
+    assert not (tmp_path / "x.monwrite").exists()
+
+
+def test_tab_completion() -> None:
+    c = Console(session=None, stdin=io.StringIO(), stdout=io.StringIO(), echo=False)
+    assert c.completenames("st") == ["step"]
+    assert "QUERY" in c.completenames("q")
+    assert c.completedefault("VD", "query VD", 6, 8) == ["VDISK"]
+    assert c.completedefault("", "define ", 7, 7) == ["VFB-512"]
+    assert c.completedefault("x", "detach 3 x", 9, 10) == []
