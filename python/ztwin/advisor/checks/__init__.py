@@ -37,6 +37,8 @@ CHECKS: list[tuple[str, str, Check]] = [
     ("paging-space-full", "Paging", paging.check_paging_space),
     ("xstor-vs-dasd", "Paging", paging.check_xstor_vs_dasd),
     ("paging-volume-mix", "Paging", paging.check_paging_volume_mix),
+    ("paging-crowding", "Paging", paging.check_paging_crowding),
+    ("paging-edev-cpu", "Paging", paging.check_paging_edev_cpu),
     ("dasd-disconnect-change", "I/O", io.check_disconnect_change),
     ("dasd-response", "I/O", io.check_dasd_response),
     ("dasd-pending", "I/O", io.check_dasd_pending),

@@ -381,6 +381,8 @@ pub struct Storage {
     scan_cursor: u32,
     /// Pages per block written by migration.
     block_max: u32,
+    /// Migration blocks in flight per paging volume (`[srm] migrate_writes`).
+    migrate_writes: u32,
     costs: Costs,
     xs: Xstor,
     spaces: Vec<Space>,
@@ -428,6 +430,7 @@ impl Storage {
             pageout_frames: 0,
             scan_cursor: 0,
             block_max,
+            migrate_writes: p.migrate_writes,
             costs,
             xs,
             spaces: vpages
