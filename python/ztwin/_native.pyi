@@ -211,7 +211,9 @@ def read_columns(
     *,
     release: str | None = None,
     layouts: StrPath | None = None,
+    fields: list[str] | None = None,
 ) -> tuple[dict[str, dict[str, list[Any]]], Stats]: ...
+def kernel_reads() -> tuple[list[str], list[str]]: ...
 
 # ---------------------------------------------------------------- the twin
 
@@ -289,6 +291,7 @@ class IntervalKernel:
         release: str | None = None,
         layouts: StrPath | None = None,
         ranges: list[tuple[int, int]] | None = None,
+        ignore: list[str] | None = None,
     ) -> None: ...
     def step(self, max_intervals: int = 0) -> bool: ...
     def take(self) -> dict[str, ArrowTable]: ...

@@ -62,7 +62,13 @@ def schema(layout: LayoutInfo) -> pa.Schema:
 def to_arrow(columns: dict[str, dict[str, list[Any]]]) -> dict[str, pa.Table]:
     """One typed Arrow table per record type."""
     known = {layout["name"]: layout for layout in layouts()}
-    return {name: pa.table(cols, schema=schema(known[name])) for name, cols in columns.items()}
+    out = {}
+    for name, cols in columns.items():
+        full = schema(known[name])
+        # read with a field list: only those columns
+        sch = full if len(cols) == len(full) else pa.schema([f for f in full if f.name in cols])
+        out[name] = pa.table(cols, schema=sch)
+    return out
 
 
 def to_pandas(table: pa.Table) -> pd.DataFrame:

@@ -163,16 +163,22 @@ def _warn_damage(path: StrPath, stats: Stats) -> None:
         )
 
 
-def _read_arrow(path: StrPath, names: Sequence[str] | None) -> tuple[dict[str, pa.Table], Stats]:
+def _read_arrow(
+    path: StrPath, names: Sequence[str] | None, fields: Sequence[str] | None = None
+) -> tuple[dict[str, pa.Table], Stats]:
     # Imported on use: pyarrow and pandas are slow to import and the CLI's
     # dump and layouts commands do not need them.
     from ztwin import _tables
 
-    columns, stats = read_columns(path, None if names is None else list(names), **_READ_OPTIONS)
+    columns, stats = read_columns(
+        path, None if names is None else list(names), fields=None if fields is None else list(fields), **_READ_OPTIONS
+    )
     return _tables.to_arrow(columns), stats
 
 
-def arrow_tables(path: StrPath, names: Sequence[str] | None = None) -> dict[str, pa.Table]:
+def arrow_tables(
+    path: StrPath, names: Sequence[str] | None = None, fields: Sequence[str] | None = None
+) -> dict[str, pa.Table]:
     """One Arrow table per record type in a MONWRITE file, keyed by IBM name.
 
     Columns: ``offset`` (byte offset of the record), ``tod`` (MRHDRTOD as a UTC
@@ -181,25 +187,30 @@ def arrow_tables(path: StrPath, names: Sequence[str] | None = None) -> dict[str,
     timestamps for TOD fields, strings for character fields and for bit strings
     as hex text). A field a record is too short to hold is null, never zero.
     Layouts with a repeating group add a list-of-struct column under the group
-    name. ``names`` selects record types (always present, possibly empty).
+    name. ``names`` selects record types (always present, possibly empty);
+    ``fields`` (IBM field or group names) selects columns besides ``offset``
+    and ``tod``: other fields are not decoded (much less memory and time).
 
     Damaged spans are skipped with a :class:`DamageWarning`; a file that cannot
     be read raises ``OSError`` or :class:`MonwriteError`.
     """
-    arrow, stats = _read_arrow(path, names)
+    arrow, stats = _read_arrow(path, names, fields)
     _warn_damage(path, stats)
     return arrow
 
 
-def tables(path: StrPath, names: Sequence[str] | None = None) -> dict[str, pd.DataFrame]:
+def tables(
+    path: StrPath, names: Sequence[str] | None = None, fields: Sequence[str] | None = None
+) -> dict[str, pd.DataFrame]:
     """One pandas DataFrame per record type in a MONWRITE file, keyed by IBM name.
 
     The columns are those of :func:`arrow_tables`. Integer columns use pandas'
     nullable integer dtypes, so an absent field is ``<NA>`` rather than 0 (or a
     float NaN); TOD columns are ``datetime64[us, UTC]``; absent text is NaN.
+    ``fields`` as for :func:`arrow_tables`.
     """
     from ztwin import _tables
 
-    arrow, stats = _read_arrow(path, names)
+    arrow, stats = _read_arrow(path, names, fields)
     _warn_damage(path, stats)
     return {name: _tables.to_pandas(t) for name, t in arrow.items()}

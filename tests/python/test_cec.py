@@ -10,7 +10,9 @@ import pytest
 
 from ztwin.advisor import diagnose
 from ztwin.reports import build
-from ztwin.twin import run
+from ztwin.studies import run_study
+from ztwin.studies.base import studies_dir
+from ztwin.twin import Scenario, run
 
 S8_SHAPE = """
 [scenario]
@@ -91,14 +93,63 @@ def test_lpar_report_shows_every_partition_and_the_saturated_cec(s8_file: Path) 
     assert all(r["vmld_pct"] <= r["busy_pct"] + 0.5 for r in own)
 
 
+def test_proclog_and_lsharact_show_the_cec_constraint(s8_file: Path) -> None:
+    reps = build(s8_file, ["PROCLOG", "LSHARACT"])
+    proc = [r for r in reps["PROCLOG"].rows if r["interval_end"] == ">>Mean>>"]
+    # z/VM's processors: lightly busy, yet suspended by PR/SM; %LogLd (busy over
+    # the time dispatched) above %CPU.
+    assert [r["cpu"] for r in proc] == ["Mean", 0, 1]
+    for r in proc:
+        assert r["busy_pct"] < 30.0 and r["susp_pct"] > 5.0
+        assert r["logld_pct"] > r["busy_pct"]
+    share = rows_by_name(reps["LSHARACT"].rows)
+    # One type (CP) on 6 physical processors: weight 100 of 1000 entitles z/VM
+    # to 0.6 engines, each z/OS partition (300) to 1.8.
+    assert share["ZVMLP"]["entitlement"] == pytest.approx(0.6)
+    assert share["ZOS1"]["entitlement"] == pytest.approx(1.8)
+    assert share["ZVMLP"]["lpu_per_entitled"] == pytest.approx(2 / 0.6)
+    assert share["ZOS1"]["lpu_per_entitled"] == pytest.approx(5 / 1.8)
+    # The CEC is saturated: the partitions together use (all but) the 6 CPs.
+    assert share["Total"]["pool"] == 6 and share["Total"]["engines"] > 5.8
+
+
+def rows_by_name(rows: list[dict[str, object]]) -> dict[str, dict[str, object]]:
+    return {str(r["partition"]): r for r in rows}
+
+
 def test_advisor_sees_the_cec_constraint_that_zvm_busy_hides(s8_file: Path) -> None:
     d = diagnose(s8_file)
     ids = d.ids("warning")
     assert "lpar-busy" in ids
     assert "cpu-busy" not in ids
+    # One processor type: lpar-busy judges it, not the per-type pool check.
+    assert "lpar-pool-busy" not in d.ids()
     # 2 logical CPs on a weight share of 0.6 (100 of 1000 on 6 CPs), suspended.
     assert "lpar-share" in ids
     share = d.get("lpar-share")
     assert share is not None and "2 logical processors on a weight share of 0.6 physical ones" in share.evidence[0].summary
     f = d.get("lpar-busy")
     assert f is not None and "6 physical processors" in f.evidence[0].summary
+
+
+def test_s8_study_short_form(tmp_path: Path) -> None:
+    res = run_study("hipersockets-cpu", quick=True, workdir=tmp_path)
+    assert res.ok, [c.to_json() for c in res.failed_required]
+    by = {c.id: c for c in res.checks}
+    # The CP pool full, z/VM unconstrained, the advisor's finding: all hold.
+    assert by["S8-S1"].ok and by["S8-S3"].ok and by["S8-S5"].ok
+    # A partition with CPs and zIIPs is one partition of the LPAR report.
+    assert by["S8-I2"].model == {"XXX1": 12, "XXXA": 8, "XXXB": 8, "XXXO": 2, "YYYA": 9}
+    # HiperSockets itself: listed as not modelled, never matched.
+    assert by["S8-N1"].category == "not-modelled" and by["S8-N2"].category == "not-modelled"
+
+
+def test_pool_check_quiet_when_the_cp_pool_has_room(tmp_path: Path) -> None:
+    # The S8 CEC with 10 CPs: the z/OS partitions' heaviest demand (8.5
+    # engines) fits; nothing is full, nothing to report.
+    sc = Scenario.load(studies_dir() / "hipersockets-cpu.toml").set("lpar.physical.cp", 10)
+    out = sc.run(tmp_path / "10cp.monwrite", duration=300).path
+    ids = diagnose(out).ids()
+    assert "lpar-pool-busy" not in ids and "lpar-busy" not in ids
+    phys = [r for r in build(out, ["PHYSLOG"])["PHYSLOG"].rows if r["type"] == "CP"]
+    assert max(r["total_engines"] for r in phys) < 9.0

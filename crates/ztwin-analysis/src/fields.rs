@@ -2,6 +2,8 @@
 //! change of a layout in `ztwin-monitor` flows through to the kernel.
 
 use crate::delta::Rule;
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
 use ztwin_monitor::layout::{decode_field_ref, FieldDef, RecordLayout, ValueRef};
 
 /// Field definitions of a name list in one layout, and their delta rules.
@@ -55,31 +57,53 @@ impl Resolver {
     #[cold]
     fn resolve(&mut self, layout: &'static RecordLayout) -> Defs {
         let addr = layout as *const RecordLayout as usize;
-        {
-            {
-                let mut v: Vec<Option<&'static FieldDef>> =
-                    self.names.iter().map(|n| layout.field(n)).collect();
-                let gfields = layout.group.as_ref().map(|g| g.fields).unwrap_or(&[]);
-                v.extend(
-                    self.group
-                        .iter()
-                        .map(|n| gfields.iter().find(|f| f.name == *n)),
-                );
-                let down = self.down;
-                let rules: Vec<Rule> = v
-                    .iter()
-                    .map(|f| Rule::of(*f, f.is_some_and(|f| Some(f.name) == down)))
-                    .collect();
-                let d: Defs = (
-                    Box::leak(v.into_boxed_slice()),
-                    Box::leak(rules.into_boxed_slice()),
-                );
-                self.cache.push((addr, d));
-                d
-            }
-        }
+        let key = (
+            self.names.as_ptr() as usize,
+            self.names.len(),
+            self.group.as_ptr() as usize,
+            self.group.len(),
+            self.down,
+            addr,
+        );
+        // Process-wide: a kernel per file must not leak a new copy of the
+        // same definitions each time (a long-lived process reads many files;
+        // the fuzzer runs millions). Name lists and layouts are static, so
+        // the table is bounded by their combinations.
+        let mut table = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
+        let d = *table
+            .entry(key)
+            .or_insert_with(|| Self::build(self.names, self.group, self.down, layout));
+        drop(table);
+        self.cache.push((addr, d));
+        d
+    }
+
+    fn build(
+        names: &'static [&'static str],
+        group: &'static [&'static str],
+        down: Option<&'static str>,
+        layout: &'static RecordLayout,
+    ) -> Defs {
+        let mut v: Vec<Option<&'static FieldDef>> = names.iter().map(|n| layout.field(n)).collect();
+        let gfields = layout.group.as_ref().map(|g| g.fields).unwrap_or(&[]);
+        v.extend(group.iter().map(|n| gfields.iter().find(|f| f.name == *n)));
+        let rules: Vec<Rule> = v
+            .iter()
+            .map(|f| Rule::of(*f, f.is_some_and(|f| Some(f.name) == down)))
+            .collect();
+        (
+            Box::leak(v.into_boxed_slice()),
+            Box::leak(rules.into_boxed_slice()),
+        )
     }
 }
+
+/// (name list, its length, group list, its length, down field, layout) ->
+/// definitions: each leaked once per process.
+type InternKey = (usize, usize, usize, usize, Option<&'static str>, usize);
+
+static INTERNED: LazyLock<Mutex<HashMap<InternKey, Defs>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// A numeric field as an integer (`None` when absent or not numeric; a TOD
 /// is its raw value).
@@ -150,5 +174,32 @@ pub fn bits_int(rec: &[u8], f: Option<&FieldDef>) -> Option<i128> {
             Some(b.iter().fold(0i128, |a, &x| (a << 8) | x as i128))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ztwin_monitor::layout::by_name;
+
+    static NAMES: &[&str] = &["SYTPRP_PFXCPUAD", "SYTPRP_PFXUTIME"];
+
+    /// A new resolver per kernel (per file) gets the definitions interned by
+    /// the first: nothing is leaked again (a process reads many files).
+    #[test]
+    fn definitions_are_interned_across_resolvers() {
+        let l = by_name("MRSYTPRP").unwrap();
+        let first = Resolver::new(NAMES, &[]).defs(l).as_ptr();
+        for _ in 0..1000 {
+            assert_eq!(Resolver::new(NAMES, &[]).defs(l).as_ptr(), first);
+        }
+        // another down field is another definition set
+        let down = Resolver::new(NAMES, &[]).with_down("SYTPRP_PFXUTIME");
+        let mut down = down;
+        assert_ne!(
+            down.get(l).1.as_ptr(),
+            Resolver::new(NAMES, &[]).get(l).1.as_ptr()
+        );
+        assert!(down.defs(l)[1].is_some());
     }
 }

@@ -71,6 +71,11 @@ pub struct Options {
     /// spans the boundary (a new collection's counters do not continue the
     /// previous one's).
     pub ranges: Option<Vec<(u64, u64)>>,
+    /// Records (IBM names, e.g. `MRUSEINT`) read as if the file did not have
+    /// them: their samples neither add to the sums nor configure anything.
+    /// Shows which records a figure depends on (the reports' field notes
+    /// are checked this way); empty reads every record.
+    pub ignore: Vec<String>,
 }
 
 /// A logical CPU: (partition name, CPU address).
@@ -1069,7 +1074,12 @@ impl Kernel {
     pub fn new(opts: Options) -> Kernel {
         use ztwin_monitor::layout::by_name;
         let mut codes = Codes::default();
+        let ignore = opts.ignore.clone();
+        let ignored = move |name: &str| ignore.iter().any(|n| n.eq_ignore_ascii_case(name));
         let mut put = |name: &str, c: Code| {
+            if ignored(name) {
+                return;
+            }
             if let Some(l) = by_name(name) {
                 codes.set(key_of(l), c);
             }
@@ -1089,7 +1099,13 @@ impl Kernel {
         for n in CONFIG_NAMES {
             put(n, Code::Config);
         }
-        let k = |n: &str| by_name(n).map(key_of);
+        let k = |n: &str| {
+            if ignored(n) {
+                None
+            } else {
+                by_name(n).map(key_of)
+            }
+        };
         Kernel {
             opts,
             codes,
@@ -2441,6 +2457,50 @@ const EVENT_NAMES: &[&str] = &[
     "IODVOF_RDEVDEV",
 ];
 
+/// Every field the kernel reads, by IBM name (`PREFIX_FIELD`, in record
+/// `MR` + `PREFIX`), in the order of its name lists, each once. The domain 1
+/// configuration records (`CONFIG_NAMES`) are handed to the caller whole:
+/// the fields read from them are the caller's.
+pub fn fields_read() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    let lists = CPU_DEFS
+        .iter()
+        .map(|d| d.1)
+        .chain(GLOBAL_NAMES.iter().copied())
+        .chain([
+            ACT_NAMES,
+            HF_NAMES,
+            DEV_NAMES,
+            &MTRDEV_NAMES[..],
+            ASP_NAMES,
+            CUP_NAMES,
+            CUP_GROUP,
+            CUG_NAMES,
+            EVENT_NAMES,
+            &["MTRSYS_SYSZONE", "MTRUSR_VMDUSER"][..],
+        ]);
+    for list in lists {
+        for &n in list {
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+/// The records the kernel reads (IBM names), configuration records included.
+pub fn records_read() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = CPU_DEFS.iter().map(|d| d.0).collect();
+    out.extend(GLOBAL_DEFS.iter().map(|d| d.0));
+    out.extend([
+        "MRSYTCUP", "MRSYTCUG", "MRUSEACT", "MRUSEINT", "MRIODDEV", "MRSTOASP", "MRUSELON",
+        "MRUSELOF", "MRIODVON", "MRIODVOF",
+    ]);
+    out.extend(CONFIG_NAMES.iter().copied());
+    out
+}
+
 /// A layout for sample records the kernel does not read (never decoded).
 static NO_LAYOUT: &RecordLayout = &RecordLayout {
     domain: 255,
@@ -2456,3 +2516,57 @@ static NO_LAYOUT: &RecordLayout = &RecordLayout {
     source: "",
     note: "",
 };
+
+#[cfg(test)]
+mod reads_tests {
+    use super::*;
+    use ztwin_monitor::layout::by_name;
+
+    /// Every name the kernel reads is a field of its record (`MR` + prefix),
+    /// in a group entry or the fixed part, and its record is one the kernel
+    /// lists as read.
+    #[test]
+    fn fields_read_name_fields_of_records_read() {
+        let records = records_read();
+        let fields = fields_read();
+        assert!(fields.len() > 100, "{}", fields.len());
+        for f in &fields {
+            let (prefix, _) = f.split_once('_').expect("PREFIX_FIELD");
+            let rec = format!("MR{prefix}");
+            assert!(
+                records.contains(&rec.as_str()),
+                "{f}: {rec} not in records_read"
+            );
+            let l = by_name(&rec).unwrap_or_else(|| panic!("{f}: no layout {rec}"));
+            let in_group = l
+                .group
+                .as_ref()
+                .is_some_and(|g| g.fields.iter().any(|x| x.name == *f));
+            assert!(
+                l.field(f).is_some() || in_group,
+                "{f}: not a field of {rec}"
+            );
+        }
+        let mut sorted = fields.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), fields.len(), "a field listed twice");
+    }
+
+    /// An ignored record is not read: its code is gone, as if no layout had it.
+    #[test]
+    fn ignored_records_are_not_read() {
+        let key = |n: &str| by_name(n).map(key_of).unwrap();
+        let all = Kernel::new(Options::default());
+        let some = Kernel::new(Options {
+            ignore: vec!["MRUSEINT".into(), "mrmtrsys".into(), "MRUSELON".into()],
+            ..Options::default()
+        });
+        assert_eq!(all.codes.get(key("MRUSEINT")), Some(Code::Hf));
+        assert_eq!(some.codes.get(key("MRUSEINT")), None);
+        assert_eq!(some.codes.get(key("MRMTRSYS")), None);
+        assert_eq!(some.codes.get(key("MRUSEACT")), Some(Code::Act));
+        assert!(all.uselon.is_some() && some.uselon.is_none());
+        assert_eq!(some.mtrsys, None);
+    }
+}

@@ -178,7 +178,7 @@ pub struct IntervalKernel {
 #[pymethods]
 impl IntervalKernel {
     #[new]
-    #[pyo3(signature = (path, start=None, end=None, users=None, devices=None, exposures=None, release=None, layouts=None, ranges=None))]
+    #[pyo3(signature = (path, start=None, end=None, users=None, devices=None, exposures=None, release=None, layouts=None, ranges=None, ignore=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -191,9 +191,11 @@ impl IntervalKernel {
         release: Option<&str>,
         layouts: Option<std::path::PathBuf>,
         ranges: Option<Vec<(u64, u64)>>,
+        ignore: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let read = read_options(release, layouts.as_ref())?;
         let opts = Options {
+            ignore: ignore.unwrap_or_default(),
             from: time_spec(start)?,
             to: time_spec(end)?,
             users: select_str(users)?,

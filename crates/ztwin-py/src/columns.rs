@@ -28,16 +28,23 @@ struct TypeColumns {
     fields: Vec<Vec<Option<Value>>>,
     /// Group entries per row (empty when the layout has no group).
     group: Vec<GroupEntries>,
+    /// Per layout field: decoded and returned (all unless a field list was given).
+    keep: Vec<bool>,
+    /// The repeating group is decoded and returned.
+    keep_group: bool,
 }
 
 impl TypeColumns {
-    fn new(layout: &'static RecordLayout) -> Self {
+    fn new(layout: &'static RecordLayout, only: Option<&BTreeSet<String>>) -> Self {
+        let wanted = |name: &str| only.is_none_or(|o| o.contains(name));
         TypeColumns {
             layout,
             offset: Vec::new(),
             tod: Vec::new(),
             fields: vec![Vec::new(); layout.fields.len()],
             group: Vec::new(),
+            keep: layout.fields.iter().map(|f| wanted(f.name)).collect(),
+            keep_group: layout.group.as_ref().is_some_and(|g| wanted(g.name)),
         }
     }
 
@@ -45,14 +52,21 @@ impl TypeColumns {
         let d = PyDict::new(py);
         d.set_item("offset", PyList::new(py, &self.offset)?)?;
         d.set_item("tod", PyList::new(py, &self.tod)?)?;
-        for (f, col) in self.layout.fields.iter().zip(&self.fields) {
+        for ((f, col), _) in self
+            .layout
+            .fields
+            .iter()
+            .zip(&self.fields)
+            .zip(&self.keep)
+            .filter(|(_, k)| **k)
+        {
             let values = col
                 .iter()
                 .map(|v| value_to_py(py, v.as_ref(), TodAs::UnixMicros))
                 .collect::<PyResult<Vec<_>>>()?;
             d.set_item(f.name, PyList::new(py, values)?)?;
         }
-        if let Some(g) = &self.layout.group {
+        if let Some(g) = self.layout.group.as_ref().filter(|_| self.keep_group) {
             let rows = PyList::empty(py);
             for entries in &self.group {
                 let row = PyList::empty(py);
@@ -79,6 +93,7 @@ fn collect(
     mut reader: FileReader,
     set: &'static LayoutSet,
     wanted: Option<BTreeSet<(u8, u16)>>,
+    only: Option<&BTreeSet<String>>,
 ) -> Result<(ByType, Stats), FatalError> {
     let mut by_type = ByType::new();
     while let Some(r) = reader.next_record()? {
@@ -89,23 +104,35 @@ fn collect(
         let cols = match by_type.get_mut(&key) {
             Some(c) => c,
             None => match r.layout {
-                Some(l) => by_type.entry(key).or_insert_with(|| TypeColumns::new(l)),
+                Some(l) => by_type
+                    .entry(key)
+                    .or_insert_with(|| TypeColumns::new(l, only)),
                 None => continue,
             },
         };
         cols.offset.push(r.offset);
         cols.tod.push(tod::to_unix_us(r.header.tod));
-        for (f, col) in cols.layout.fields.iter().zip(cols.fields.iter_mut()) {
-            col.push(decode_field(r.bytes, f));
+        for ((f, col), keep) in cols
+            .layout
+            .fields
+            .iter()
+            .zip(cols.fields.iter_mut())
+            .zip(&cols.keep)
+        {
+            if *keep {
+                col.push(decode_field(r.bytes, f));
+            }
         }
-        if cols.layout.group.is_some() {
+        if cols.keep_group {
             cols.group.push(decode_group(r.bytes, cols.layout));
         }
     }
     let stats = reader.stats;
     for key in wanted.into_iter().flatten() {
         if let Some(l) = set.lookup(key.0, key.1, stats.release) {
-            by_type.entry(key).or_insert_with(|| TypeColumns::new(l));
+            by_type
+                .entry(key)
+                .or_insert_with(|| TypeColumns::new(l, only));
         }
     }
     Ok((by_type, stats))
@@ -119,16 +146,20 @@ fn collect(
 /// short to hold the field) and, for layouts with a repeating group, a column of
 /// entry lists under the group name. `names` limits the result to those record
 /// types, which are then always present, with empty columns if the file has none.
-/// `release` and `layouts` are those of `Reader`.
+/// `release` and `layouts` are those of `Reader`. `fields` (IBM names, group
+/// names too) limits the columns to those fields (besides `offset` and `tod`):
+/// the others are not decoded.
 #[pyfunction]
-#[pyo3(signature = (path, names = None, *, release = None, layouts = None))]
+#[pyo3(signature = (path, names = None, *, release = None, layouts = None, fields = None))]
 pub fn read_columns<'py>(
     py: Python<'py>,
     path: PathBuf,
     names: Option<Vec<String>>,
     release: Option<&str>,
     layouts: Option<PathBuf>,
+    fields: Option<Vec<String>>,
 ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+    let only: Option<BTreeSet<String>> = fields.map(|f| f.into_iter().collect());
     let opts = read_options(release, layouts.as_ref())?;
     let set = opts.layouts;
     let wanted = match &names {
@@ -149,7 +180,7 @@ pub fn read_columns<'py>(
     };
     let reader = open(py, &path, opts)?;
     let (by_type, stats) = py
-        .detach(|| collect(reader, set, wanted))
+        .detach(|| collect(reader, set, wanted, only.as_ref()))
         .map_err(|e| fatal(py, &e))?;
     let out = PyDict::new(py);
     for cols in by_type.into_values() {

@@ -133,3 +133,14 @@ pub fn layouts<'py>(
     }
     PyList::new(py, out)
 }
+
+/// The fields the interval kernel reads (IBM names) and the records it
+/// reads: ``(fields, records)``. The reports' notes on inferred fields use
+/// them (``ztwin.reports.provenance``).
+#[pyfunction]
+pub fn kernel_reads() -> (Vec<&'static str>, Vec<&'static str>) {
+    (
+        ztwin_analysis::kernel::fields_read(),
+        ztwin_analysis::kernel::records_read(),
+    )
+}

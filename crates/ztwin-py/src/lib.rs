@@ -43,6 +43,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert::ebcdic_decode, m)?)?;
     m.add_function(wrap_pyfunction!(convert::ebcdic_encode, m)?)?;
     m.add_function(wrap_pyfunction!(layouts::layouts, m)?)?;
+    m.add_function(wrap_pyfunction!(layouts::kernel_reads, m)?)?;
     m.add_function(wrap_pyfunction!(columns::read_columns, m)?)?;
     m.add_function(wrap_pyfunction!(rows::format_rows, m)?)?;
     m.add_function(wrap_pyfunction!(rows::fold_by_keys, m)?)?;

@@ -18,6 +18,7 @@ from typing import Any
 
 from ztwin.advisor.tables import FigureStore
 from ztwin.reports.core import DASD_CLASS, Intervals, TimeSpec, Window
+from ztwin.reports.lpar import type_of
 from ztwin.reports.metrics import device_metrics, exposure_metrics, user_metrics
 
 Figures = Mapping[str, Any]
@@ -58,7 +59,9 @@ class Interval:
     #: LPAR figures: ``physical_load_pct`` (all partitions over the physical
     #: CPUs), ``others_load_pct`` (the other partitions' part of it),
     #: ``suspended_pct`` (z/VM's logical CPUs, mean), ``partitions``,
-    #: ``dedicated`` (z/VM's partition has dedicated processors).
+    #: ``dedicated`` (z/VM's partition has dedicated processors), ``pools``
+    #: (per processor type: ``engines`` its shared logical processors used,
+    #: ``lcpus``, ``partitions``), ``own_type`` (z/VM's processor type).
     lpar: Figures = field(default_factory=dict)
 
 
@@ -225,7 +228,35 @@ def _lpar_figures(iv: Intervals, idx: int) -> dict[str, Any]:
     if susp:
         out["suspended_pct"] = sum(susp) / len(susp)
     out.update(_own_share(s, cfg, own))
+    out["pools"] = _pools(s, cfg)
+    if own is not None:
+        own_types = {type_of(cfg, p, c) for p, c in s.lpar if p == own}
+        if len(own_types) == 1:
+            out["own_type"] = own_types.pop()
     return out
+
+
+def _pools(s: Any, cfg: Any) -> dict[str, dict[str, Any]]:
+    """Per processor type, the shared logical processors of every partition
+    (weight not 0: a dedicated one carries weight 0) and the engines they used
+    (PR/SM's dispatch plus management time over the interval), and the
+    partitions they belong to."""
+    out: dict[str, dict[str, Any]] = {}
+    if not s.seconds:
+        return out
+    for (pname, cpu), raw in s.lpar.items():
+        info = cfg.lpars.get(pname, {})
+        if info.get("dedicated") or info.get("lcpus", {}).get(cpu, {}).get("weight", info.get("weight")) == 0:
+            continue
+        t = type_of(cfg, pname, cpu)
+        a = out.setdefault(t, {"engines": 0.0, "lcpus": 0, "partitions": []})
+        a["engines"] += ((raw.get("dispatch") or 0.0) + (raw.get("overhead") or 0.0)) / s.seconds
+        a["lcpus"] += 1
+        if pname not in a["partitions"]:
+            a["partitions"].append(pname)
+    return out
+
+
 
 
 def _weight(info: Mapping[str, Any], cpus: Iterable[int]) -> float | None:

@@ -37,6 +37,7 @@ from ztwin.reports.metrics import (
     user_metrics,
 )
 from ztwin.reports.model import Chart, Report
+from ztwin.reports.provenance import annotate
 
 if TYPE_CHECKING:
     from ztwin._native import StrPath
@@ -76,49 +77,174 @@ class ReportSpec:
     #: Needs each interval's per-CPU and per-logical-CPU sums.
     detail: bool = False
     aliases: tuple[str, ...] = ()
+    #: The records the report reads besides MRMTRSYS (IBM names; see
+    #: :mod:`ztwin.reports.provenance`): its note on inferred fields lists
+    #: theirs.
+    records: tuple[str, ...] = ()
+    #: Records the report reads whole from the file (not through the kernel).
+    direct: tuple[str, ...] = ()
 
 
 REPORTS: dict[str, ReportSpec] = {
     s.name: s
     for s in (
-        ReportSpec("SYSSUMLG", "FCX225", "System Performance Summary by Time", _system.syssumlg),
-        ReportSpec("CPU", "FCX100", "CPU Load and Transactions", _system.cpu),
-        ReportSpec("LPAR", "FCX126", "Logical Partition Activity", _system.lpar),
-        ReportSpec("LPARLOG", "FCX202", "Logical Partition Activity Log", _lpar.lparlog, detail=True),
-        ReportSpec("PHYSLOG", "FCX302", "Real CPU Utilization Log", _lpar.physlog, detail=True),
-        ReportSpec("USTAT", "FCX114", "Wait State Analysis by User", _users.ustat),
-        ReportSpec("USTATLOG", "FCX164", "User Wait States Log", _users.ustatlog, user_logs=True),
-        ReportSpec("UPAGE", "FCX113", "User Paging Activity and Storage Utilization", _users.upage),
-        ReportSpec("UPAGELOG", "FCX163", "User Paging Activity Log", _users.upagelog, user_logs=True),
-        ReportSpec("DEVICE", "FCX108", "General I/O Device Load and Performance", _devices.device),
+        ReportSpec(
+            "SYSSUMLG",
+            "FCX225",
+            "System Performance Summary by Time",
+            _system.syssumlg,
+            records=("MRSYTPRP", "MRSYTSYP", "MRSYTXSP", "MRSYTUWT", "MRPRCPRP", "MRUSEACT", "MRIODDEV"),
+        ),
+        ReportSpec(
+            "CPU",
+            "FCX100",
+            "CPU Load and Transactions",
+            _system.cpu,
+            records=("MRSYTPRP", "MRSYTSYP", "MRSYTRSP", "MRSYTXSP", "MRSYTUWT", "MRUSEACT"),
+        ),
+        ReportSpec(
+            "LPAR", "FCX126", "Logical Partition Activity", _system.lpar, records=("MRSYTPRP", "MRSYTCUP", "MRSYTCUG")
+        ),
+        ReportSpec(
+            "LPARLOG",
+            "FCX202",
+            "Logical Partition Activity Log",
+            _lpar.lparlog,
+            detail=True,
+            records=("MRSYTCUP", "MRSYTCUG"),
+        ),
+        ReportSpec(
+            "PHYSLOG",
+            "FCX302",
+            "Real CPU Utilization Log",
+            _lpar.physlog,
+            detail=True,
+            records=("MRSYTCUP", "MRSYTCUG"),
+        ),
+        ReportSpec(
+            "PROCLOG",
+            "FCX144",
+            "Processor Activity, by Time",
+            _lpar.proclog,
+            detail=True,
+            records=("MRSYTPRP", "MRSYTSYP", "MRSYTRSP", "MRSYTXSP", "MRSYTCUP"),
+        ),
+        ReportSpec(
+            "LSHARACT", "FCX306", "Logical Partition Share", _lpar.lsharact, records=("MRSYTCUP", "MRSYTCUG")
+        ),
+        ReportSpec("USTAT", "FCX114", "Wait State Analysis by User", _users.ustat, records=("MRUSEINT",)),
+        ReportSpec(
+            "USTATLOG", "FCX164", "User Wait States Log", _users.ustatlog, user_logs=True, records=("MRUSEINT",)
+        ),
+        ReportSpec(
+            "UPAGE", "FCX113", "User Paging Activity and Storage Utilization", _users.upage, records=("MRUSEACT",)
+        ),
+        ReportSpec(
+            "UPAGELOG", "FCX163", "User Paging Activity Log", _users.upagelog, user_logs=True, records=("MRUSEACT",)
+        ),
+        ReportSpec(
+            "DEVICE",
+            "FCX108",
+            "General I/O Device Load and Performance",
+            _devices.device,
+            records=("MRIODDEV", "MRMTRDEV", "MRPRCPRP", "MRSTOASP"),
+        ),
         ReportSpec(
             "CPOWNED",
             "FCX109",
             "Load and Performance of CP Owned Disks",
             _devices.cpowned,
             aliases=("DEVICE CPOWNED", "DEVICE_CPOWNED"),
+            records=("MRIODDEV", "MRMTRDEV", "MRPRCPRP", "MRSTOASP", "MRSYTASG"),
         ),
-        ReportSpec("STORAGE", "FCX103", "General Storage Utilization", _storage.storage),
-        ReportSpec("PAGELOG", "FCX143", "Paging Activity Log", _storage.pagelog),
-        ReportSpec("AVAILLOG", "FCX254", "Available List Data by Time", _storage.availlog),
-        ReportSpec("MONSET", "FCX149", "Monitor Settings", _config.monset),
-        ReportSpec("SYSCONF", "FCX180", "System Configuration", _config.sysconf),
-        ReportSpec("UCONF", "FCX226", "User Configuration", _users.uconf),
-        ReportSpec("NSS", "ZTWIN", "Saved Segments (NSS/DCSS) and Spool", _nss.nss, aliases=("DCSS",)),
+        ReportSpec(
+            "STORAGE",
+            "FCX103",
+            "General Storage Utilization",
+            _storage.storage,
+            records=(
+                "MRSYTRSG",
+                "MRSTORSG",
+                "MRSYTRSP",
+                "MRSTORSP",
+                "MRSYTSYP",
+                "MRSYTXSP",
+                "MRSYTXSG",
+                "MRSTOXSG",
+                "MRSYTASG",
+                "MRSTOASP",
+                "MRMTRMEM",
+            ),
+        ),
+        ReportSpec(
+            "PAGELOG",
+            "FCX143",
+            "Paging Activity Log",
+            _storage.pagelog,
+            records=("MRSYTSYP", "MRSYTXSP", "MRSYTXSG", "MRSYTASG", "MRSTOASP"),
+        ),
+        ReportSpec(
+            "AVAILLOG",
+            "FCX254",
+            "Available List Data by Time",
+            _storage.availlog,
+            records=("MRSYTRSG", "MRSTORSG", "MRSYTRSP"),
+        ),
+        ReportSpec("MONSET", "FCX149", "Monitor Settings", _config.monset, records=("MRMTRSPR", "MRMTREPR")),
+        ReportSpec(
+            "SYSCONF",
+            "FCX180",
+            "System Configuration",
+            _config.sysconf,
+            records=(
+                "MRMTRPRP",
+                "MRSYTPRP",
+                "MRMTRMEM",
+                "MRMTRXSG",
+                "MRMTRDEV",
+                "MRMTRPAG",
+                "MRMTRUSR",
+                "MRUSELON",
+                "MRSTOASP",
+            ),
+        ),
+        ReportSpec("UCONF", "FCX226", "User Configuration", _users.uconf, records=("MRMTRUSR", "MRUSELON", "MRUSEACT")),
+        ReportSpec(
+            "NSS",
+            "ZTWIN",
+            "Saved Segments (NSS/DCSS) and Spool",
+            _nss.nss,
+            aliases=("DCSS",),
+            direct=("MRSTOSHR", "MRSYTSHS", "MRSTOASP", "MRSTOSHS", "MRSTOSHL", "MRSTOSHD"),
+        ),
     )
 }
 
 
 #: Reports produced only when named (``-r TREND`` or ``--by``), not in "all reports".
 EXTRA_REPORTS: dict[str, ReportSpec] = {
-    "TREND": ReportSpec("TREND", "TREND", "System Trend by Hour or Day", _trend.trend),
+    "TREND": ReportSpec(
+        "TREND",
+        "TREND",
+        "System Trend by Hour or Day",
+        _trend.trend,
+        records=("MRSYTPRP", "MRSYTSYP", "MRSYTXSP", "MRSYTRSG", "MRSYTASG", "MRPRCPRP", "MRUSEACT", "MRIODDEV"),
+    ),
     # The storage path's records (the I/O path model's volumes): asked for by
     # name, not part of the default set.
-    "CACHEXT": ReportSpec("CACHEXT", "FCX177", "Cache Extended Functions", _iopath.cachext),
-    "CHANNEL": ReportSpec("CHANNEL", "FCX161", "Channel Load", _iopath.channel),
-    "HPALIAS": ReportSpec("HPALIAS", "FCX327", "HyperPAV Alias Activity", _iopath.hpalias),
-    "MDCACHE": ReportSpec("MDCACHE", "FCX134", "Minidisk Cache Activity", _iopath.mdcache),
-    "DEVLOG": ReportSpec("DEVLOG", "FCX168", "Device Activity Log", _iopath.devlog),
+    "CACHEXT": ReportSpec("CACHEXT", "FCX177", "Cache Extended Functions", _iopath.cachext, direct=("MRIODCAD",)),
+    "CHANNEL": ReportSpec("CHANNEL", "FCX161", "Channel Load", _iopath.channel, direct=("MRSYTEPM",)),
+    "HPALIAS": ReportSpec("HPALIAS", "FCX327", "HyperPAV Alias Activity", _iopath.hpalias, direct=("MRIODHPP",)),
+    "MDCACHE": ReportSpec(
+        "MDCACHE", "FCX134", "Minidisk Cache Activity", _iopath.mdcache, direct=("MRSYTXSG", "MRSYTRSG")
+    ),
+    "DEVLOG": ReportSpec(
+        "DEVLOG",
+        "FCX168",
+        "Device Activity Log",
+        _iopath.devlog,
+        records=("MRIODDEV", "MRMTRDEV", "MRPRCPRP", "MRSTOASP"),
+    ),
 }
 
 
@@ -159,8 +285,15 @@ def build_from(
     iv: Intervals, names: Iterable[str] | None = None, users: Sequence[str] | None = None, **opts: Any
 ) -> dict[str, Report]:
     """Reports from an already collected :class:`Intervals` (``opts``: TREND's
-    ``by``, ``hours``, ``weekdays``)."""
-    return {n: spec(n).builder(iv, users=users, **opts) for n in resolve_names(names)}
+    ``by``, ``hours``, ``weekdays``), each with its note on the inferred
+    fields it reads (:func:`ztwin.reports.provenance.annotate`)."""
+    out = {}
+    for n in resolve_names(names):
+        s = spec(n)
+        rep = s.builder(iv, users=users, **opts)
+        annotate(rep, s.records, iv.config.cp_level, s.direct)
+        out[n] = rep
+    return out
 
 
 def build(

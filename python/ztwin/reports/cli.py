@@ -151,6 +151,7 @@ def _no_such_users(unknown: list[str], known: set[str], path: str, partial: bool
 #: or the configuration only).
 TOTALS_NEEDED = {
     "CPU": ("cpu",), "LPAR": ("lpar", "cpu"), "LPARLOG": ("lpar",), "PHYSLOG": ("lpar",),
+    "PROCLOG": ("cpu", "lpar"), "LSHARACT": ("lpar",),
     "USTAT": ("user",), "UPAGE": ("user",),
     "DEVICE": ("device", "exposure"), "CPOWNED": ("exposure", "device"),
 }  # fmt: skip

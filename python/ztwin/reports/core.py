@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -939,6 +939,7 @@ def collect(
     sink: Callable[[Mapping[str, Any]], None] | None = None,
     step: int | None = None,
     detail: bool = False,
+    ignore: Sequence[str] = (),
 ) -> Intervals:
     """Read a MONWRITE file once and aggregate it per sample interval.
 
@@ -953,7 +954,8 @@ def collect(
     step's per-interval tables (Arrow, by entity) to ``sink``, ``step``
     intervals at a time (bounded memory: ``ztwin diagnose``). ``detail``
     keeps each interval's per-CPU and per-logical-CPU sums even without a
-    selection (LPARLOG, PHYSLOG). Raises
+    selection (LPARLOG, PHYSLOG). ``ignore``: records (IBM names) read as if
+    the file did not have them (what a figure depends on). Raises
     ``OSError``, :class:`~ztwin.monitor.MonwriteError` or
     :class:`ReportError`.
 
@@ -962,7 +964,7 @@ def collect(
     :class:`Intervals` the reports and the advisor read.
     """
     iv = _collect(path, start, end, users=users, devices=devices, exposures=exposures, segments=segments, sink=sink,
-                  step=step, detail=detail)  # fmt: skip
+                  step=step, detail=detail, ignore=ignore)  # fmt: skip
     assert iv is not None
     return iv
 
@@ -980,6 +982,7 @@ def _collect(
     step: int | None = None,
     one_collection: bool = False,
     detail: bool = False,
+    ignore: Sequence[str] = (),
 ) -> Intervals | None:
     """:func:`collect`; with ``one_collection`` (and no ``segments``) None
     when the whole file turns out to hold other than one collection."""
@@ -998,6 +1001,7 @@ def _collect(
         ro["release"],
         ro["layouts"],
         segments,
+        list(ignore) or None,
     )
     iv = Intervals(str(path), Config(), window)
     detail = detail or any(s is not None for s in (users, devices, exposures))

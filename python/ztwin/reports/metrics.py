@@ -230,6 +230,19 @@ def lpar_metrics(raw: Raw) -> dict[str, Any]:
     }
 
 
+def zvm_view_of_lcpu(lraw: Raw, craw: Raw) -> tuple[float | None, float | None]:
+    """(%Susp, %LogLd) of one of z/VM's own logical CPUs: PR/SM's dispatch
+    time (``lraw``, SYTCUP) against z/VM's wait and busy time (``craw``,
+    SYTPRP/SYTSYP). Time neither dispatched by PR/SM nor waited voluntarily
+    by z/VM was suspended (steal); %LogLd is z/VM's busy over the time it was
+    not suspended. None when a sum is missing."""
+    wait, disp, seconds = craw.get("cpu_wait"), lraw.get("dispatch"), lraw.get("seconds")
+    if wait is None or disp is None or not seconds:
+        return None, None
+    susp = max(0.0, seconds - disp - wait)
+    return pct(susp, seconds), pct(craw.get("cpu_busy"), seconds - susp)
+
+
 # --------------------------------------------------------------------------
 # The system
 # --------------------------------------------------------------------------

@@ -11,16 +11,21 @@ removed by its last); and each spool volume (MRSTOASP with SPOOL slots): its
 slots, slots in use and the pages written and read in the period.
 
 The records are read in a pass of their own over the file (they are not part
-of the interval kernel's catalog), limited to the window's intervals; from the
-history database (``--db``) the report is empty and says so.
+of the interval kernel's catalog): only these record types, as columns
+(:func:`ztwin.monitor.tables`, decoded in Rust), then in file order, limited to
+the window's intervals (compared to the microsecond); from the history database
+(``--db``) the report is empty and says so.
 """
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
-from ztwin.monitor import read
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+
 from ztwin.reports.common import new_report
 from ztwin.reports.core import Intervals
 from ztwin.reports.model import Report
@@ -34,8 +39,57 @@ NSS_KEYS = [
 _EVENTS = {"MRSTOSHS": "saved", "MRSTOSHL": "loaded (first user)", "MRSTOSHD": "removed (last user)"}
 
 
+#: Microseconds from 1900-01-01 (the TOD epoch) to 1970-01-01.
+EPOCH_1900_US = 2_208_988_800_000_000
+_NAMES = ("MRSTOSHR", "MRSYTSHS", "MRSTOASP", *_EVENTS)
+
+
 def _text(v: Any) -> str:
     return str(v).strip() if v is not None else ""
+
+
+#: The fields read, per record (events: their prefix's SDFFN and SDFIDNUM).
+_FIELDS = {
+    "MRSTOSHR": ("STOSHR_SNTNAME", "STOSHR_SDFIDNUM", "STOSHR_SNTUSRSH", "STOSHR_SNTUSREX", "STOSHR_ASCCTPRS"),
+    "MRSYTSHS": ("SYTSHS_SYSTADCS", "SYTSHS_RSASHARE"),
+    "MRSTOASP": ("STOASP_CALSPOOL", "STOASP_RDEVDEV", "STOASP_CALVSER", "STOASP_CPVALOCD", "STOASP_EXPCTPWR",
+                 "STOASP_EXPCTPRD", "STOASP_SCGSSCH"),
+    **{n: (f"{n[2:]}_SDFFN", f"{n[2:]}_SDFIDNUM") for n in _EVENTS},
+}  # fmt: skip
+
+
+def _records(path: str) -> Iterator[tuple[str, int, str, dict[str, Any]]]:
+    """``(name, tod_us, iso_time, fields)`` of the records this report reads,
+    in file order; ``tod_us`` in microseconds since 1970, absent fields None.
+    Only the fields read are converted, and of MRSTOASP only the spool
+    volumes' records (CALSPOOL not zero)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ztwin.monitor import DamageWarning, arrow_tables
+
+    rows: list[tuple[int, str, int, dict[str, Any]]] = []
+    wanted = [f for fs in _FIELDS.values() for f in fs]
+    with warnings.catch_warnings():
+        # The interval pass over the file (collect) has already warned about
+        # its damage; this second read must not warn again (under -W error a
+        # repeated DamageWarning would abort the report).
+        warnings.simplefilter("ignore", DamageWarning)
+        tabs = arrow_tables(path, list(_NAMES), fields=wanted)
+    for name, t in tabs.items():
+        if t.num_rows == 0:
+            continue
+        cols = [c for c in _FIELDS[name] if c in t.column_names]
+        if name == "MRSTOASP" and "STOASP_CALSPOOL" in cols:
+            t = t.filter(pc.fill_null(pc.not_equal(t["STOASP_CALSPOOL"], 0), False))
+        us = t["tod"].cast(pa.int64()).to_pylist()
+        data = t.select(cols).to_pylist()
+        for off, u, fields in zip(t["offset"].to_pylist(), us, data, strict=True):
+            rows.append((off, name, u, fields))
+    rows.sort(key=lambda r: r[0])
+    for _, name, u, fields in rows:
+        when = datetime(1970, 1, 1) + timedelta(microseconds=u)
+        yield name, u, when.strftime("%Y-%m-%dT%H:%M:%S"), fields
 
 
 def _int(v: Any) -> int:
@@ -49,24 +103,22 @@ def nss(iv: Intervals, **_: Any) -> Report:
     spool: dict[int, dict[str, Any]] = {}
     from_file = Path(iv.path).is_file()
     if iv.intervals and from_file:
-        lo, hi = iv.intervals[0].start_tod, iv.intervals[-1].end_tod
-        for rec in read(iv.path):
-            name = rec["name"]
-            if name not in ("MRSTOSHR", "MRSYTSHS", "MRSTOASP") and name not in _EVENTS:
-                continue
-            t = rec["tod_raw"]
-            f = rec["fields"]
+        lo = iv.intervals[0].start_tod // 4096 - EPOCH_1900_US
+        hi = iv.intervals[-1].end_tod // 4096 - EPOCH_1900_US
+        for name, t, when, f in _records(iv.path):
             if name in _EVENTS:
                 if lo <= t <= hi:
                     p = name[2:]
-                    events.append((rec["tod"], _EVENTS[name], _text(f.get(f"{p}_SDFFN")), _int(f.get(f"{p}_SDFIDNUM"))))
+                    events.append((when, _EVENTS[name], _text(f.get(f"{p}_SDFFN")), _int(f.get(f"{p}_SDFIDNUM"))))
                 continue
             if name == "MRSTOASP":
                 if not f.get("STOASP_CALSPOOL"):
                     continue
                 dev = _int(f.get("STOASP_RDEVDEV"))
                 s = spool.setdefault(dev, {"volser": _text(f.get("STOASP_CALVSER")), "first": None, "last": None})
-                vals = {k: _int(f.get(f"STOASP_{k}")) for k in ("CALSPOOL", "CPVALOCD", "EXPCTPWR", "EXPCTPRD", "SCGSSCH")}
+                vals = {
+                    k: _int(f.get(f"STOASP_{k}")) for k in ("CALSPOOL", "CPVALOCD", "EXPCTPWR", "EXPCTPRD", "SCGSSCH")
+                }
                 if t <= lo:
                     s["first"] = vals
                 elif t <= hi:

@@ -6,7 +6,7 @@ from typing import Any
 
 from ztwin.reports.common import MEAN, by_time_rows, interval_column, new_report
 from ztwin.reports.core import CPU_TYPES, Intervals, merged
-from ztwin.reports.metrics import cpu_metrics, lpar_metrics, pct
+from ztwin.reports.metrics import cpu_metrics, lpar_metrics, pct, zvm_view_of_lcpu
 from ztwin.reports.model import Chart, Report
 from ztwin.reports.text import NA, Column, Group, Table, fmt_num, kv_lines
 
@@ -205,11 +205,7 @@ def lpar(iv: Intervals, **_: Any) -> Report:
                 craw = iv.cpus[c]
                 vm = cpu_metrics(craw)
                 row["vmld_pct"] = vm["busy_pct"]
-                wait = craw.get("cpu_wait")
-                if wait is not None and raw.get("dispatch") is not None and raw.get("seconds"):
-                    susp = max(0.0, raw["seconds"] - raw["dispatch"] - wait)
-                    row["susp_pct"] = pct(susp, raw["seconds"])
-                    row["logld_pct"] = pct(craw.get("cpu_busy"), raw["seconds"] - susp)
+                row["susp_pct"], row["logld_pct"] = zvm_view_of_lcpu(raw, craw)
             first = i == 0
             row.update(
                 _partition=pname if first else "",

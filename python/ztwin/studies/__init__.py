@@ -77,6 +77,11 @@ STUDIES: dict[str, Study] = {
             "S7: a control unit stops caching one volume (pinned data): disconnect and response jump",
             "s7_pinned_data",
         ),
+        Study(
+            "hipersockets-cpu",
+            "S8: z/OS partitions keep the CEC's CPs full; z/VM on IFLs looks fine (HiperSockets seem slow)",
+            "s8_hipersockets_cpu",
+        ),
         # The I/O experiments (figures from the model, structural claims checked).
         Study("edev-paging", "Experiment: paging to ECKD vs EDEV at CP 5.2 and 5.3 (CP per page moved)",
               "io_experiments:edev_paging"),

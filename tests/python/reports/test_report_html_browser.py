@@ -86,6 +86,12 @@ def test_partition_logs_render_their_text(html_dir: Path) -> None:
     dom = render_dom(html_dir / "physlog.html")
     assert "Real CPU Utilization Log" in dom
     assert "33.8" in dom  # the Total row's %Phys: 81 s of 4 CPUs x 60 s
+    dom = render_dom(html_dir / "proclog.html")
+    assert "Processor Activity, by Time" in dom
+    assert "%LogLd" in dom and "Mean" in dom
+    dom = render_dom(html_dir / "lsharact.html")
+    assert "Logical Partition Share" in dom
+    assert "2.50" in dom  # LPTEST's entitlement: weight 500 of 800 on 4 IFLs
 
 
 def test_index_links_every_page(html_dir: Path) -> None:

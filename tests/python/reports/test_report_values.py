@@ -161,6 +161,40 @@ def test_lparlog_and_physlog(basic_file: Path) -> None:
     assert len(phys) == 2 * 4
 
 
+def test_proclog_per_cpu_and_mean(basic_file: Path) -> None:
+    rows = build(basic_file, ["PROCLOG"])["PROCLOG"].rows
+    # Window then 3 intervals; each: the Mean line, then CPU 0 and CPU 1.
+    assert [r["cpu"] for r in rows] == ["Mean", 0, 1] * 4
+    assert [r["interval_end"] for r in rows[:3]] == [">>Mean>>"] * 3
+    mean, c0, c1 = rows[0], rows[1], rows[2]
+    assert c0["busy_pct"] == approx(60.0) and c1["busy_pct"] == approx(25.0)
+    assert mean["busy_pct"] == approx(42.5)  # averaged over the two processors
+    assert c0["emul_pct"] == approx(40.0) and c0["cp_pct"] == approx(20.0)
+    assert c0["type"] == "IFL" and mean["type"] == ""
+    # PR/SM dispatched each logical CPU whenever z/VM did not wait: no suspension,
+    # logical load = z/VM's busy.
+    assert [r["susp_pct"] for r in rows[:3]] == approx([0.0, 0.0, 0.0])
+    assert [r["logld_pct"] for r in rows[:3]] == approx([42.5, 60.0, 25.0])
+    # Per interval: the first interval's SSCH rate differs from the window's.
+    assert rows[4]["ssch_rate"] == approx(20.0) and c0["ssch_rate"] == approx(40 / 3)
+
+
+def test_lsharact_shares_and_entitlement(basic_file: Path) -> None:
+    rep = build(basic_file, ["LSHARACT"])["LSHARACT"]
+    rows = rows_by(rep.rows, "partition")
+    own, other, total = rows["LPTEST"], rows["OTHER"], rows["Total"]
+    # One processor type (IFL) on 4 physical processors, none dedicated:
+    # weights 500 and 300 entitle 2.5 and 1.5 engines.
+    assert rep.extra["summary"]["entitlement_known"] is True
+    assert own["weight_share_pct"] == approx(62.5) and other["weight_share_pct"] == approx(37.5)
+    assert own["entitlement"] == approx(2.5) and other["entitlement"] == approx(1.5)
+    assert own["engines"] == approx(51 / 60) and other["engines"] == approx(0.5)
+    assert own["used_share_pct"] == approx(100 * 51 / 81)
+    assert own["excess"] == approx(0.0) and other["excess"] == approx(0.0)
+    assert own["lpu_per_entitled"] == approx(2 / 2.5)
+    assert total["pool"] == 4 and total["engines"] == approx(81 / 60) and total["logical_cpus"] == 3
+
+
 # --- users ------------------------------------------------------------------
 
 

@@ -132,8 +132,13 @@ fn fill(
 ) {
     for (i, f) in layout.fields.iter().enumerate() {
         let n = f.name;
-        if n.ends_with("_PFXCPUAD") || n.ends_with("_VMDCPUAD") {
+        if n.ends_with("_PFXCPUAD") {
             rec.set_u(f, id.num);
+            continue;
+        }
+        if n.ends_with("_VMDCPUAD") {
+            // A user's base virtual processor.
+            rec.set_u(f, 0);
             continue;
         }
         if n.ends_with("_RDEVDEV") || n.ends_with("_CALRDEVDEV") {
@@ -153,16 +158,44 @@ fn fill(
                 rec.set_u(f, state[i]);
             }
             FieldType::U4 | FieldType::S4 | FieldType::U8 | FieldType::S8 => {
-                state[i] = state[i].wrapping_add(rng.below(1 << 16));
+                // MRUSEINT: 150 high-frequency samples per interval, each
+                // state counted in a few of them (a user's percentages stay
+                // below 100).
+                if n == "STOASP_CALSPOOL" {
+                    // Exposures 0 and 1 hold spool space, the others page only.
+                    let slots = if id.num < 2 { 100_000 } else { 0 };
+                    rec.set_u(f, slots);
+                    continue;
+                }
+                let step = match (layout.name, n) {
+                    ("MRUSEINT", "USEINT_HFSTCT") => 150,
+                    ("MRUSEINT", _) => rng.below(16),
+                    _ => rng.below(1 << 16),
+                };
+                state[i] = state[i].wrapping_add(step);
                 rec.set_u(f, state[i]);
             }
             FieldType::Dur => {
-                // Up to 5 s of CPU per interval, in TOD units.
-                state[i] = state[i].wrapping_add(rng.below(5_000_000) * tod::UNITS_PER_US);
+                // Up to 5 s of CPU per interval, in TOD units (a user up to
+                // 0.1 s: the users' time stays below the processors').
+                let most = if layout.name == "MRUSEACT" {
+                    100_000
+                } else {
+                    5_000_000
+                };
+                state[i] = state[i].wrapping_add(rng.below(most) * tod::UNITS_PER_US);
                 rec.set_u(f, state[i]);
             }
             FieldType::Tod => {
-                rec.set_u(f, tod - rng.below(3_600_000_000) * tod::UNITS_PER_US);
+                // Fixed per entity (a logon time, an IPL time): a time that
+                // moved would be a new session every interval.
+                if state[i] < 1 << 40 {
+                    state[i] = tod - rng.below(3_600_000_000) * tod::UNITS_PER_US;
+                }
+                rec.set_u(f, state[i]);
+            }
+            FieldType::Char(_) if n.ends_with("_HCPCPEID") => {
+                rec.set_text(f, "5.4.0");
             }
             FieldType::Char(_) => {
                 rec.set_text(f, id.name);

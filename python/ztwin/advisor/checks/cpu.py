@@ -3,6 +3,7 @@ capture ratio (SYSSUMLG, LPAR, USTAT)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ztwin.advisor.checks.common import (
@@ -141,6 +142,92 @@ def check_lpar_busy(ctx: Context, rule: Rule) -> Finding | None:
         "Compare the partitions' weights and numbers of logical processors (LPAR report) with the "
         "physical processors; add physical processors of the saturated type, or reduce the other "
         "partitions' demand or logical processor counts so that z/VM gets the cycles it needs.",
+    )
+
+
+def _pool(iv: Interval, t: str) -> dict[str, Any]:
+    pools = iv.lpar.get("pools") or {}
+    return dict(pools.get(t) or {})
+
+
+def check_lpar_pool_busy(ctx: Context, rule: Rule) -> Finding | None:
+    """A shared pool of one processor type kept full by the partitions on it,
+    in a CEC of several types (lpar-busy judges a one-type CEC). The records
+    before z/VM 6.3 count the physical processors of all types together, so a
+    type's pool is inferred from its usage: a pool of P processors that the
+    partitions keep full shows as a flat top at P engines (dispatch plus LPAR
+    management time), in interval after interval, with more logical
+    processors than P asking. The pool P is the whole number at or just above
+    the window's highest usage; the type is judged only when that top is
+    within ``flat_tol`` of P, and, when z/VM's own processors are of that
+    type, only if PR/SM suspended them at least ``suspended_min`` % of the
+    time (a steady load of z/VM's own near a whole number is not a full
+    pool). The figure is the type's usage in % of P."""
+    ivs = ctx.intervals
+    types = sorted({t for iv in ivs for t in (iv.lpar.get("pools") or {})})
+    if len(types) < 2:
+        return None
+    flat = float(rule["flat_tol"])
+    susp_min = float(rule["suspended_min"])
+    best: tuple[int, float, str, int, list[bool | None], str] | None = None
+    for t in types:
+        used = [_pool(iv, t).get("engines") for iv in ivs]
+        good = [float(v) for v in used if v is not None]
+        if not good:
+            continue
+        top = max(good)
+        pool = max(1, math.ceil(top - 1e-6))
+        lcpus = max(int(_pool(iv, t).get("lcpus") or 0) for iv in ivs)
+        if top < pool * (1.0 - flat) or lcpus <= pool:
+            continue
+        values: list[float | None] = [None if v is None else 100.0 * float(v) / pool for v in used]
+        if any(iv.lpar.get("own_type") == t for iv in ivs):
+            values = [
+                v if v is None or (iv.lpar.get("suspended_pct") or 0.0) >= susp_min else 0.0
+                for v, iv in zip(values, ivs, strict=True)
+            ]
+        sev, flags = grade(rule, values)
+        if sev is None:
+            continue
+        rank = 2 if sev == "critical" else 1
+        if best is None or rank > best[0]:
+            best = (rank, top, t, pool, flags, sev)
+    if best is None:
+        return None
+    _, top, t, pool, flags, sev = best
+    held = held_intervals(ivs, flags)
+    mean = mean_over(held, lambda iv: _pool(iv, t).get("engines"))
+    lcpus = max(int(_pool(iv, t).get("lcpus") or 0) for iv in held)
+    parts = sorted({p for iv in held for p in _pool(iv, t).get("partitions", [])})
+    own_type = next((iv.lpar.get("own_type") for iv in held if iv.lpar.get("own_type")), None)
+    zvm = mean_over(held, _sys("cpu_busy_pct"))
+    susp = mean_over(held, lambda iv: iv.lpar.get("suspended_pct"))
+    rows = [
+        {"interval_end": iv.end, "type": t, "engines": _pool(iv, t).get("engines"),
+         "pool_pct": None if _pool(iv, t).get("engines") is None else 100.0 * float(_pool(iv, t)["engines"]) / pool,
+         "cpu_busy_pct": iv.sys.get("cpu_busy_pct"), "suspended_pct": iv.lpar.get("suspended_pct")}
+        for iv in held
+    ]  # fmt: skip
+    mine = own_type == t
+    zvm_line = (
+        f"z/VM's partition runs on {own_type or '?'}: its processors {num(zvm)}% busy, suspended {num(susp)}% "
+        "of the time" + ("" if mine else " (its own busy does not show the full pool)")
+    )
+    return Finding(
+        rule.id, sev, f"The CEC's shared {t} processors are kept full by the partitions on them",
+        [Evidence("LPAR", f"{t}: {lcpus} shared logical processors of {plural(len(parts), 'partition')} "
+                  f"({names(parts)}) used {num(mean)} engines, at most {num(top)}: a full pool of {pool} "
+                  f"physical {t}s (inferred from the flat top; the records count the physical processors "
+                  "of all types together)", held, len(ivs), rows),
+         Evidence("CPU", zvm_line, held, len(ivs), [])],
+        f"In {len(held)} of {len(ivs)} intervals the partitions on the {t} pool used all its {pool} "
+        f"processors ({lcpus} logical ones asking). A logical processor of that type then waits for PR/SM; "
+        "work that needs cycles on both sides at once, such as HiperSockets transfers (the firmware copy "
+        f"runs on the processors of sender and receiver), slows down with any partition on the {t} pool"
+        + ("." if mine else f", while z/VM's own {own_type or ''} processors look unconstrained."),
+        f"Add physical {t}s, or reduce the demand or the logical processors of the partitions on the {t} "
+        "pool (their weights decide who waits); check those systems' own reports (RMF for z/OS) for the "
+        "constraint's other effects.",
     )
 
 

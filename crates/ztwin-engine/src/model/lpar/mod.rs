@@ -112,6 +112,9 @@ pub struct PartSample<'a> {
 
 struct Part {
     name: String,
+    /// Partition number (from 1; a partition with processors of two types
+    /// has two entries with the same name and number).
+    number: u16,
     ptype: PType,
     nlog: usize,
     weight: f64,
@@ -170,6 +173,7 @@ impl Cec {
         let mut base = 0;
         parts.push(Part {
             name: zvm.name.clone(),
+            number: 1,
             ptype: zvm.ptype,
             nlog: zvm.logical as usize,
             weight: p.weight as f64,
@@ -186,8 +190,13 @@ impl Cec {
         });
         base += zvm.logical as usize;
         for q in &p.partitions {
+            let number = match parts.iter().find(|x: &&Part| x.name == q.name) {
+                Some(x) => x.number,
+                None => parts.iter().map(|x| x.number).max().unwrap_or(0) + 1,
+            };
             parts.push(Part {
                 name: q.name.clone(),
+                number,
                 ptype: q.ptype,
                 nlog: q.logical as usize,
                 weight: q.weight as f64,
@@ -470,10 +479,13 @@ impl Cec {
             })
     }
 
-    /// Every partition, the z/VM one first (number 1).
+    /// Every partition entry, the z/VM one first (number 1); a partition
+    /// with processors of two types has an entry per type, with the same
+    /// name and number, one after the other in number order only if the
+    /// scenario lists them so (group by [`PartSample::number`]).
     pub fn partitions(&self) -> impl ExactSizeIterator<Item = PartSample<'_>> + '_ {
-        self.parts.iter().enumerate().map(|(k, p)| PartSample {
-            number: k as u16 + 1,
+        self.parts.iter().map(|p| PartSample {
+            number: p.number,
             name: &p.name,
             ptype: p.ptype,
             weight: p.weight_u,
@@ -483,6 +495,12 @@ impl Cec {
             vertical: p.vertical,
             lcpus: &self.lc[p.base..p.base + p.nlog],
         })
+    }
+
+    /// Partitions (distinct names: a partition with two processor types
+    /// counts once).
+    pub fn partition_count(&self) -> usize {
+        self.parts.iter().map(|p| p.number).max().unwrap_or(0) as usize
     }
 
     /// The z/VM logical processor `c`'s delivered fraction this interval.

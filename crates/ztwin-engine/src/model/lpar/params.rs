@@ -260,14 +260,23 @@ impl Params {
             if k > 0 {
                 check_name(&format!("{place}.name"), v.name)?;
             }
-            if let Some((_, o)) = parts[..k].iter().find(|(_, o)| o.name == v.name) {
+            // A partition with processors of two types (z/OS with CPs and
+            // zIIPs) is one entry per type under the same name; the z/VM
+            // partition's processors are all of [system]'s type.
+            if let Some((j, (_, o))) = parts[..k]
+                .iter()
+                .enumerate()
+                .find(|(j, (_, o))| o.name == v.name && (*j == 0 || o.ptype == v.ptype))
+            {
+                let why = if j == 0 {
+                    "the z/VM partition is [system] lpar_name"
+                } else {
+                    "a partition's second entry must be of another processor type"
+                };
                 let _ = o;
                 return invalid(
                     format!("{place}.name"),
-                    format!(
-                        "partition {} is defined twice (the z/VM partition is [system] lpar_name)",
-                        v.name
-                    ),
+                    format!("partition {} is defined twice ({why})", v.name),
                 );
             }
             let phys = p.of(v.ptype);

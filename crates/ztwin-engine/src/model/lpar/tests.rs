@@ -400,3 +400,62 @@ fn bad_input_names_the_key() {
         "ascending",
     );
 }
+
+/// A z/OS partition with CPs and zIIPs: two entries under one name, one
+/// partition number, each type divided in its own pool.
+#[test]
+fn a_partition_with_two_processor_types() {
+    let mut p = params(
+        6,
+        vec![part("ZOS1", 4, 300, 4.0), part("ZOS2", 2, 100, 2.0)],
+    );
+    p.physical.ziip = 2;
+    let mut z = part("ZOS1", 2, 50, 0.5);
+    z.ptype = PType::ZIIP;
+    p.partitions.push(z);
+    p.validate(&zvm(2)).unwrap();
+    let mut cec = Cec::new(&p, &zvm(2));
+    for k in 1..=10u64 {
+        cec.tick(k * cec.interval());
+    }
+    cec.check();
+    assert_eq!(cec.partition_count(), 3);
+    let nums: Vec<(u16, &str, PType)> = cec
+        .partitions()
+        .map(|p| (p.number, p.name, p.ptype))
+        .collect();
+    assert_eq!(
+        nums,
+        [
+            (1, "ZVM1", PType::CP),
+            (2, "ZOS1", PType::CP),
+            (3, "ZOS2", PType::CP),
+            (2, "ZOS1", PType::ZIIP)
+        ]
+    );
+    // The zIIP pool (2) is ZOS1's alone: its 0.5 engines in full.
+    let d = cec.interval() as f64 * 10.0;
+    let ziip: u64 = cec
+        .partitions()
+        .nth(3)
+        .unwrap()
+        .lcpus
+        .iter()
+        .map(|l| l.dispatch_ns)
+        .sum();
+    assert!((ziip as f64 / d - 0.5).abs() < 1e-6, "{}", ziip as f64 / d);
+    // The same name twice with the same type is still refused.
+    let mut twice = params(
+        6,
+        vec![part("ZOS1", 2, 100, 1.0), part("ZOS1", 2, 100, 1.0)],
+    );
+    twice.physical.ziip = 2;
+    let e = twice.validate(&zvm(2)).unwrap_err();
+    assert_eq!(e.place, "lpar.partition[1].name");
+    assert!(
+        e.reason
+            .contains("second entry must be of another processor type"),
+        "{}",
+        e.reason
+    );
+}

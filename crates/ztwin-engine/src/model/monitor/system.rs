@@ -189,7 +189,7 @@ pub(super) fn cec(
     let mut r = s.push_layout(l.sytcug, tod);
     r.set_u(
         fld!(l.sytcug, "SYTCUG_LCUTNPAR"),
-        cec.partitions().len() as u64,
+        cec.partition_count() as u64,
     );
     r.set_u(fld!(l.sytcug, "SYTCUG_LCUTSLCE"), 0); // dynamic dispatch interval
     r.set_u(fld!(l.sytcug, "SYTCUG_LCUTPCCT"), physical);
@@ -202,31 +202,48 @@ pub(super) fn cec(
     r.set_u(fld!(l.sytcug, "SYTCUG_CPUSHARD"), shr);
     let g = l.sytcup.group.expect("MRSYTCUP has logical-CPU entries");
     let (fixed, entry) = (l.sytcup.size as usize, g.entry_size as usize);
-    for p in cec.partitions() {
-        let len = fixed + entry * p.lcpus.len();
+    // One record per partition: a partition with processors of two types
+    // (its entries share a number) lists them all, CPU addresses running on
+    // from one type's to the next's; the partition's type (LCPTYPE) is its
+    // first entry's.
+    for number in 1..=cec.partition_count() as u16 {
+        let mut entries = cec.partitions().filter(|p| p.number == number);
+        let Some(first) = entries.next() else {
+            continue;
+        };
+        let n: usize = cec
+            .partitions()
+            .filter(|p| p.number == number)
+            .map(|p| p.lcpus.len())
+            .sum();
+        let len = fixed + entry * n;
         let mut r = s
             .push(l.sytcup.domain, l.sytcup.record, tod, len)
             .map_err(write_err)?;
         r.set_u(fld!(l.sytcup, "SYTCUP_CALCPUOF"), fixed as u64);
         r.set_u(fld!(l.sytcup, "SYTCUP_CALCPULN"), entry as u64);
-        r.set_text(fld!(l.sytcup, "SYTCUP_LCUPNAME"), p.name);
-        r.set_u(fld!(l.sytcup, "SYTCUP_LCUPPNUM"), p.number as u64);
-        r.set_u(fld!(l.sytcup, "SYTCUP_LCUPCPCT"), p.lcpus.len() as u64);
-        r.set_text(fld!(l.sytcup, "SYTCUP_LCPTYPE"), p.ptype.name());
-        for (c, lc) in p.lcpus.iter().enumerate() {
-            let o = fixed + c * entry;
-            let mut e = ztwin_monitor::writer::RecordMut {
-                bytes: &mut r.bytes[o..o + entry],
-            };
-            e.set_u(g.f("SYTCUP_LCUCPUID"), c as u64);
-            e.set_u(
-                g.f("SYTCUP_LCUCWGHT"),
-                if p.dedicated { 0 } else { p.weight as u64 },
-            );
-            e.set_u(g.f("SYTCUP_LCUCFLGS"), if p.dedicated { 0x80 } else { 0 });
-            e.set_u(g.f("SYTCUP_LCUCACTM"), dur(lc.dispatch_ns));
-            e.set_u(g.f("SYTCUP_LCUCLPTM"), dur(lc.mgmt_ns));
-            e.set_text(g.f("SYTCUP_LCXCPTYP"), p.ptype.name());
+        r.set_text(fld!(l.sytcup, "SYTCUP_LCUPNAME"), first.name);
+        r.set_u(fld!(l.sytcup, "SYTCUP_LCUPPNUM"), number as u64);
+        r.set_u(fld!(l.sytcup, "SYTCUP_LCUPCPCT"), n as u64);
+        r.set_text(fld!(l.sytcup, "SYTCUP_LCPTYPE"), first.ptype.name());
+        let mut c = 0usize;
+        for p in std::iter::once(first).chain(entries) {
+            for lc in p.lcpus {
+                let o = fixed + c * entry;
+                let mut e = ztwin_monitor::writer::RecordMut {
+                    bytes: &mut r.bytes[o..o + entry],
+                };
+                e.set_u(g.f("SYTCUP_LCUCPUID"), c as u64);
+                e.set_u(
+                    g.f("SYTCUP_LCUCWGHT"),
+                    if p.dedicated { 0 } else { p.weight as u64 },
+                );
+                e.set_u(g.f("SYTCUP_LCUCFLGS"), if p.dedicated { 0x80 } else { 0 });
+                e.set_u(g.f("SYTCUP_LCUCACTM"), dur(lc.dispatch_ns));
+                e.set_u(g.f("SYTCUP_LCUCLPTM"), dur(lc.mgmt_ns));
+                e.set_text(g.f("SYTCUP_LCXCPTYP"), p.ptype.name());
+                c += 1;
+            }
         }
     }
     Ok(())
