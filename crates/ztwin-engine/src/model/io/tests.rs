@@ -953,7 +953,11 @@ chpids = ["0A"]
             n += d.c.ssch;
         }
         assert_eq!(n, r.submitted, "every I/O completes once");
-        (disc as f64 / n as f64 / 1e6, io.path_counters().rps_misses, n)
+        (
+            disc as f64 / n as f64 / 1e6,
+            io.path_counters().rps_misses,
+            n,
+        )
     };
     let (alone, misses_alone, _) = run(1, "rotation_ms = 14.1");
     assert_eq!(misses_alone, 0, "a volume alone on its path never misses");

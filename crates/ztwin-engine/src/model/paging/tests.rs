@@ -195,7 +195,9 @@ fn occupied_volumes_offer_short_runs_and_keep_their_slots() {
     let mut core = Core::new(SEC);
     let mut cx = Cx::new(&mut core, 0);
     let items: Vec<(u32, u32)> = (0..16).map(|k| (0, k)).collect();
-    assert_eq!(pg.write_block(&mut cx, &mut io, &items, WriteKind::Migrate), 4);
+    assert_eq!(
+        pg.write_block(&mut cx, &mut io, &items, WriteKind::Migrate),
+        4
+    );
     pg.check();
 }
-

@@ -78,10 +78,7 @@ impl Params {
             );
         }
         if !(1..=64).contains(&self.migrate_writes) {
-            return invalid(
-                "srm.migrate_writes".into(),
-                "must be 1 to 64 writes".into(),
-            );
+            return invalid("srm.migrate_writes".into(), "must be 1 to 64 writes".into());
         }
         if !(0.0..0.5).contains(&self.xstor_low) {
             return invalid(

@@ -1,8 +1,8 @@
 //! The Era A demand scan and XSTOR migration (methods of [`Storage`]).
 
 use super::{
-    idx, pte, tag, Cat, Frame, PageEntry, Pager, Pass, Storage, F_LOCK,
-    NO_BLOCK, P_CHG, P_REF, STEAL_QUANTUM, T_DASD, T_PAGEOUT, T_READIN, T_RES, T_XS,
+    idx, pte, tag, Cat, Frame, PageEntry, Pager, Pass, Storage, F_LOCK, NO_BLOCK, P_CHG, P_REF,
+    STEAL_QUANTUM, T_DASD, T_PAGEOUT, T_READIN, T_RES, T_XS,
 };
 use crate::model::{prefetch, Cx};
 
