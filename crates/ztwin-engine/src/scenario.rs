@@ -242,6 +242,13 @@ pub struct Srm {
     pub block_max: u32,
     /// XSTOR migration starts when free XSTOR falls below this fraction.
     pub xstor_low: f64,
+    /// Page-out block writes CP keeps started per paging volume; more wait
+    /// in CP's paging queue, frames locked (\[E\] 4; 1: one I/O at a time per
+    /// exposure, CP building the next block when the device is free).
+    pub pageout_writes: u32,
+    /// XSTOR-to-DASD migration blocks CP keeps in flight per paging volume
+    /// (\[E\] 16, S2's paging response; 1: one at a time per exposure).
+    pub migrate_writes: u32,
 }
 
 impl Default for Srm {
@@ -256,6 +263,8 @@ impl Default for Srm {
             // point to small blocks, so 4 is used.
             block_max: 4,
             xstor_low: 0.01,
+            pageout_writes: crate::model::paging::PAGEOUT_WRITES_PER_VOLUME,
+            migrate_writes: crate::model::storage::MIGRATE_BLOCKS_PER_VOLUME,
         }
     }
 }
@@ -862,6 +871,7 @@ impl Scenario {
             xstor: self.system.xstor.0,
             xstor_low: self.srm.xstor_low,
             block_max: self.srm.block_max,
+            migrate_writes: self.srm.migrate_writes,
             steal_per_frame_us: self.cp_costs.steal_per_frame_us,
             xstor_move_us: self.cp_costs.xstor_move_us,
         }
@@ -871,6 +881,7 @@ impl Scenario {
     pub fn paging_params(&self) -> paging::params::Params {
         paging::params::Params {
             block_max: self.srm.block_max,
+            pageout_writes: self.srm.pageout_writes,
             page_fault_us: self.cp_costs.page_fault_us,
             page_io_us: self.cp_costs.page_io_us,
             io_us: self.cp_costs.io_us,

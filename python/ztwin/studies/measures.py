@@ -132,6 +132,11 @@ def values(rows: Sequence[dict[str, Any]], key: str) -> list[float]:
     return [float(r[key]) for r in rows if r.get(key) is not None]
 
 
+def mean(vals: Sequence[float]) -> float | None:
+    """Plain mean, None for no values."""
+    return sum(vals) / len(vals) if vals else None
+
+
 def weighted(rows: Sequence[dict[str, Any]], key: str, weight: str) -> float | None:
     """Mean of `key` weighted by `weight` (e.g. service time by I/O rate)."""
     w = total(rows, weight)

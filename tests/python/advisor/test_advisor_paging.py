@@ -155,3 +155,46 @@ def test_paging_volume_mix() -> None:
     assert by_id(run(period(mix(92.0), devices=PAGING)))["paging-volume-mix"].severity == "warning"
     same = [iv(i, exposures={d: expo(5.0) for d in VOLS}) for i in range(2)]
     assert "paging-volume-mix" not in by_id(run(period(same, devices=PAGING)))
+
+
+def test_paging_crowding() -> None:
+    """S6 after: a few volumes with free space take most page-outs; the same
+    space and writes spread evenly, or most volumes roomy, say nothing."""
+
+    def crowd(full_writes: float, big_writes: float, full_used: float = 95.0, big: int = 2) -> list[Interval]:
+        exps = {d: {**expo(5.0, used=full_used, slots=601020.0), "page_writes": full_writes, "block_write": 3.7}
+                for d in VOLS[:-big]}  # fmt: skip
+        exps.update({d: {**expo(10.0, used=15.0), "page_writes": big_writes, "block_write": 11.0} for d in VOLS[-big:]})
+        return [iv(i, exposures=exps) for i in range(2)]
+
+    f = by_id(run(period(crowd(8.0, 41.0), devices=PAGING)))["paging-crowding"]
+    assert f.severity == "critical"  # 82 of 154 page writes/s: more than half
+    assert "2 volumes at most 75% used take 41.0 page writes/s each, the 9 fuller ones 8.0: 53%" in f.evidence[0].summary
+    assert {r["addr"] for r in f.evidence[0].rows[:2]} == {PAGING[-2].label, PAGING[-1].label}
+    assert by_id(run(period(crowd(18.0, 30.0), devices=PAGING)))["paging-crowding"].severity == "warning"
+    # Even writes, or the roomy volumes are the majority: nothing to say.
+    assert "paging-crowding" not in by_id(run(period(crowd(20.0, 20.0), devices=PAGING)))
+    assert "paging-crowding" not in by_id(run(period(crowd(8.0, 41.0, big=6), devices=PAGING)))
+    assert "paging-crowding" not in by_id(run(period(crowd(8.0, 41.0, full_used=60.0), devices=PAGING)))
+
+
+def test_paging_edev_cpu() -> None:
+    """EDEV paging: FBA (9336) paging volumes and CP time per page moved above
+    the threshold; the same CP cost on ECKD volumes, or little CP per page,
+    say nothing."""
+    edevs = [Device(d, volser=f"SCPG{k + 1}", paging=True, dvid="9336") for k, d in enumerate(VOLS[:2])]
+    eckd = [Device(d, volser=f"ECPG{k + 1}", paging=True, dvid="3390") for k, d in enumerate(VOLS[:2])]
+
+    def load(busy: float, tv: float) -> list[Interval]:
+        exps = {d: {**expo(240.0, block=3.6), "page_total": 870.0} for d in VOLS[:2]}
+        sys_ = {"cpu_busy_pct": busy, "tv_ratio": tv, "cpus_online": 2.0, "read_write_rate": 1740.0}
+        return [iv(i, sys_, exposures=exps) for i in range(2)]
+
+    # 1.9% of 2 CPUs, 21/22 of it CP, over 1740 pages/s: about 21 us per page.
+    f = by_id(run(period(load(1.9, 22.0), devices=edevs)))["paging-edev-cpu"]
+    assert f.severity == "warning"
+    assert "2 FBA paging volumes (9336) move 100% of the 1,740 pages/s" in f.evidence[0].summary
+    assert "CP time about 20.8 us per page moved" in f.evidence[1].summary
+    assert by_id(run(period(load(3.0, 22.0), devices=edevs)))["paging-edev-cpu"].severity == "critical"
+    assert "paging-edev-cpu" not in by_id(run(period(load(1.9, 22.0), devices=eckd)))
+    assert "paging-edev-cpu" not in by_id(run(period(load(1.0, 22.0), devices=edevs)))

@@ -407,7 +407,12 @@ impl Twin {
                 seg.defseg(def, 0).expect("a skeleton");
             }
         }
-        let pg = Paging::new(&sc.paging_params(), &slots, ncpu, defs.len());
+        let mut pg = Paging::new(&sc.paging_params(), &slots, ncpu, defs.len());
+        for (pv, used) in io::params::paging_used(&sc.paging).into_iter().enumerate() {
+            if used > 0.0 {
+                pg.occupy(pv as u32, used);
+            }
+        }
         let cpu = Cpus::new(&sc.cpu(), defs);
         let work = Workloads::new(
             works,

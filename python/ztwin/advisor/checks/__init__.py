@@ -41,6 +41,8 @@ CHECKS: list[tuple[str, str, Check]] = [
     ("spool-space-segments", "Storage", segments.check_spool_segments),
     ("segment-unused", "Storage", segments.check_segment_unused),
     ("paging-volume-mix", "Paging", paging.check_paging_volume_mix),
+    ("paging-crowding", "Paging", paging.check_paging_crowding),
+    ("paging-edev-cpu", "Paging", paging.check_paging_edev_cpu),
     ("dasd-disconnect-change", "I/O", io.check_disconnect_change),
     ("dasd-response", "I/O", io.check_dasd_response),
     ("dasd-pending", "I/O", io.check_dasd_pending),

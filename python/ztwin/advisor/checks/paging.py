@@ -445,3 +445,98 @@ def check_paging_volume_mix(ctx: Context, rule: Rule) -> Finding | None:
         "size) so that paging I/O spreads evenly.",
         order=35,
     )
+
+
+def check_paging_crowding(ctx: Context, rule: Rule) -> Finding | None:
+    """Page-outs crowding onto the few paging volumes with free space: the
+    volumes at most ``full_pct`` % used are no more than ``max_share`` of the
+    paging volumes, yet each takes at least ``ratio`` times the page writes of
+    a fuller one (CPOWNED page writes and used %, over the period)."""
+    ivs = ctx.intervals
+    used: dict[int, float] = {}
+    writes: dict[int, float] = {}
+    for d in ctx.period.paging_devices():
+        u = mean_over(ivs, lambda iv, d=d: exp_fig(iv, d, "used_pct"))  # type: ignore[misc]
+        w = mean_over(ivs, lambda iv, d=d: exp_fig(iv, d, "page_writes"))  # type: ignore[misc]
+        if u is not None and w is not None:
+            used[d], writes[d] = u, w
+    roomy = [d for d in used if used[d] <= rule["full_pct"]]
+    full = [d for d in used if used[d] > rule["full_pct"]]
+    if not roomy or not full or len(roomy) > rule["max_share"] / 100.0 * len(used):
+        return None
+    w_roomy = sum(writes[d] for d in roomy) / len(roomy)
+    w_full = sum(writes[d] for d in full) / len(full)
+    total = w_roomy * len(roomy) + w_full * len(full)
+    if total < rule["min_page_writes"] or w_roomy < rule["ratio"] * max(w_full, 1e-9):
+        return None
+    share = 100.0 * w_roomy * len(roomy) / total
+    rows = [
+        {"addr": ctx.period.device(d).label, "used_pct": used[d], "page_writes": writes[d],
+         "block_size": mean_over(ivs, lambda iv, d=d: exp_fig(iv, d, "block_write"))}  # type: ignore[misc]
+        for d in sorted(roomy, key=lambda d: -writes[d]) + sorted(full, key=lambda d: -writes[d])[:5]
+    ]  # fmt: skip
+    sev = "critical" if share >= rule["critical_share"] else "warning"
+    return Finding(
+        rule.id, sev, "Page-outs crowd onto the few paging volumes with free space",
+        [Evidence("CPOWNED", f"{plural(len(roomy), 'volume')} at most {num(rule['full_pct'], 0)}% used take "
+                  f"{num(w_roomy)} page writes/s each, the {len(full)} fuller ones {num(w_full)}: {num(share, 0)}% "
+                  "of the page-outs", rows=rows)],
+        f"{len(full)} of the {len(used)} paging volumes are more than {num(rule['full_pct'], 0)}% used, so CP finds "
+        f"few runs of free slots on them and writes most page-outs to the {plural(len(roomy), 'volume')} with free "
+        "space, each of which does one I/O at a time; the fuller volumes get only short blocks.",
+        "Add paging volumes (of one size, many small ones rather than a few large ones) so that free space "
+        "is spread over many volumes, or free space on the full ones.",
+        order=35,
+    )
+
+
+#: Device types CP reports for FBA volumes, SCSI EDEVs among them (9336).
+FBA_TYPES = ("9336", "FBA")
+
+
+def check_paging_edev_cpu(ctx: Context, rule: Rule) -> Finding | None:
+    """Paging to EDEVs (SCSI LUNs emulated as FBA) costs CP time: at least
+    ``min_share`` % of the paging volumes' pages move on FBA volumes, and
+    CP time per page moved (CPU busy x (1 - 1/T/V) over DASD pages read and
+    written, SYSSUMLG) reaches ``warning`` / ``critical`` microseconds."""
+    ivs = ctx.intervals
+    fba: list[int] = []
+    pages: dict[int, float] = {}
+    for d in ctx.period.paging_devices():
+        p = mean_over(ivs, lambda iv, d=d: exp_fig(iv, d, "page_total"))  # type: ignore[misc]
+        pages[d] = p or 0.0
+        if (ctx.period.device(d).dvid or "") in FBA_TYPES:
+            fba.append(d)
+    total = sum(pages.values())
+    if not fba or total < rule["min_page_rate"]:
+        return None
+    share = 100.0 * sum(pages[d] for d in fba) / total
+    if share < rule["min_share"]:
+        return None
+
+    def cp_us(iv: Interval) -> float | None:
+        busy, tv, n = iv.sys.get("cpu_busy_pct"), iv.sys.get("tv_ratio"), iv.sys.get("cpus_online")
+        moved = iv.sys.get("read_write_rate")
+        if busy is None or not tv or not n or not moved:
+            return None
+        return float(busy) / 100.0 * float(n) * (1.0 - 1.0 / float(tv)) * 1e6 / float(moved)
+
+    us = mean_over(ivs, cp_us)
+    if us is None or us < rule.level("warning"):
+        return None
+    sev = "critical" if us >= rule.level("critical") else "warning"
+    moved = mean_over(ivs, lambda iv: iv.sys.get("read_write_rate"))
+    rows = [{"addr": ctx.period.device(d).label, "type": ctx.period.device(d).dvid, "pages": pages[d]} for d in sorted(fba)]
+    return Finding(
+        rule.id, sev, "Paging to EDEVs (SCSI disks) costs CP much processor time per page",
+        [Evidence("CPOWNED", f"{plural(len(fba), 'FBA paging volume')} ({', '.join(sorted({str(r['type']) for r in rows}))}) "
+                  f"move {num(share, 0)}% of the {num(total, 0)} pages/s", rows=rows),
+         Evidence("SYSSUMLG", f"CP time about {num(us)} us per page moved ({num(moved, 0)} DASD pages/s)")],
+        f"CP spent about {num(us)} microseconds of processor time for each page it read from or wrote to DASD, "
+        "and most paging goes to FBA volumes: SCSI LUNs behind FCP channels (EDEVs). CP reaches them through "
+        "its SCSI layer (and before z/VM 5.3 through the FBA emulation too), a much longer path than an ECKD "
+        "channel program, so each page moved costs more CP time than on ECKD paging volumes.",
+        "Page to ECKD volumes where processor time matters; on EDEVs run z/VM 5.3 or later (paging calls the "
+        "SCSI layer directly, about a quarter less CP time per page) and reduce paging (more central storage).",
+        order=36,
+    )

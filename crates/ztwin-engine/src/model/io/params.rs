@@ -77,6 +77,20 @@ pub struct PagingGroup {
     /// Where the volumes sit (the path model); without it, `service`.
     #[serde(default)]
     pub path: Option<DevicePath>,
+    /// Share of the PAGE extent's slots in use when the run starts (0 to 1),
+    /// by pages the run does not model; the free rest lies in short gaps
+    /// (paging's `occupy`).
+    #[serde(default)]
+    pub used: f64,
+}
+
+/// The fraction of slots in use at the start of each paging volume, in the
+/// order of [`volumes`]' slots.
+pub fn paging_used(paging: &[PagingGroup]) -> Vec<f64> {
+    paging
+        .iter()
+        .flat_map(|g| std::iter::repeat_n(g.used, g.count as usize))
+        .collect()
 }
 
 /// A group of non-paging DASD volumes holding minidisks.
@@ -137,6 +151,14 @@ pub fn volser(prefix: &str, k: u32, count: u32) -> String {
 /// characters), PAGE extents within the volume, service times; then the I/O
 /// sections and the groups' paths ([`validate_paths`]).
 pub fn validate(paging: &[PagingGroup], dasd: &[DasdGroup], s: &Sections) -> Result<(), Invalid> {
+    for (i, g) in paging.iter().enumerate() {
+        if !(0.0..=1.0).contains(&g.used) {
+            return invalid(
+                format!("paging[{i}].used"),
+                format!("{} is not a share of the slots (0 to 1)", g.used),
+            );
+        }
+    }
     let mut addrs = HashSet::new();
     let mut volsers = HashSet::new();
     let groups = paging
@@ -725,6 +747,14 @@ pub struct RankDef {
     /// in turn over the server's adapters).
     #[serde(default)]
     pub device_adapter: Option<u32>,
+    /// One revolution of the disk, ms, for rotational position sensing: an
+    /// uncached access that finds no free channel path when its sector comes
+    /// round misses the reconnection and waits a whole revolution to try
+    /// again (an RPS miss; a 3390 turns in 14.1 ms [K]). Without it (the
+    /// default: cached subsystems buffer the data) a reconnection queues
+    /// for a path.
+    #[serde(default)]
+    pub rotation_ms: Option<f64>,
 }
 
 fn media() -> Media {
@@ -1064,6 +1094,9 @@ pub fn validate_paths(
             pos(format!("{rp}.position_ms"), r.position(), 1000.0)?;
             pos(format!("{rp}.seq_position_ms"), r.seq_position(), 1000.0)?;
             pos(format!("{rp}.media_mb_s"), r.media_rate(), 100_000.0)?;
+            if let Some(t) = r.rotation_ms {
+                pos(format!("{rp}.rotation_ms"), t, 1000.0)?;
+            }
             if let Some(da) = r.device_adapter {
                 if da >= sv.device_adapters {
                     return bad(

@@ -165,6 +165,9 @@ pub struct PathCounters {
     /// Host-adapter transfers and time held, summed over adapters.
     pub ha_ios: u64,
     pub ha_busy_ns: u64,
+    /// Reconnections missed for want of a free path (RPS misses), each a
+    /// revolution lost.
+    pub rps_misses: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -231,6 +234,8 @@ struct Rank {
     flash: bool,
     rng: Rng,
     seq_pos: Ns,
+    /// One revolution (RPS reconnection retry), 0: no RPS.
+    rot: Ns,
     npb: f64,
     raid: Raid,
     disks: u32,
@@ -477,6 +482,7 @@ impl PathModel {
                             0x5241_4e4b_0000 + pm.ranks.len() as u64,
                         ),
                         seq_pos: ms(r.seq_position()),
+                        rot: r.rotation_ms.map_or(0, ms),
                         npb: npb(r.media_rate()),
                         raid: r.raid,
                         disks: r.disks,
@@ -1270,6 +1276,11 @@ impl Io {
     pub(super) fn pm_step(&mut self, cx: &mut Cx, r: u32) -> Option<super::Done> {
         let now = cx.now();
         let q = self.reqs[r as usize];
+        if q.phase == P_BACK {
+            // A revolution after an RPS miss: the sector is back.
+            self.pm_reconnect(cx, r);
+            return None;
+        }
         let p = self.vols[q.vol as usize].pm.unwrap();
         let pm = self.pm.as_mut().unwrap();
         let g = pm.vols[p as usize].group;
@@ -1352,10 +1363,24 @@ impl Io {
         }
     }
 
-    /// Disconnected request `r` reconnects: it waits for a path again.
+    /// Disconnected request `r` reconnects: it waits for a path again. An
+    /// uncached access on a disk with rotational position sensing cannot
+    /// wait: with no path free when its sector comes round it misses and
+    /// tries again a revolution later (an `Ev::Step` in phase `P_BACK`).
     fn pm_reconnect(&mut self, cx: &mut Cx, r: u32) {
-        let q = &mut self.reqs[r as usize];
+        let q = self.reqs[r as usize];
         debug_assert_eq!(q.phase, P_BACK);
+        if q.miss == MISS_SYNC {
+            let pm = self.pm.as_mut().unwrap();
+            let v = &pm.vols[self.vols[q.vol as usize].pm.unwrap() as usize];
+            let (g, rot) = (v.group, pm.ranks[v.rank as usize].rot);
+            if rot > 0 && !(pm.groups[g as usize].wait.is_empty() && pm.can_acquire(g)) {
+                pm.c.rps_misses += 1;
+                cx.at(rot, Ev::Step { req: r });
+                return;
+            }
+        }
+        let q = &mut self.reqs[r as usize];
         q.disc += cx.now() - q.mark;
         q.phase = P_RECON;
         q.mark = cx.now();

@@ -6,7 +6,7 @@
 //! think time, timed with `Ev::Wake`).
 
 use super::*;
-use crate::core::units::{SEC, US};
+use crate::core::units::{MS, SEC, US};
 use crate::model::{Core, Ev as ModelEv};
 use crate::scenario::Scenario;
 
@@ -900,4 +900,75 @@ path = {{ server = "DS1", chpids = ["50", "51"] }}
     };
     let (fba, direct) = (run("fba"), run("direct"));
     assert!(direct > 2.5 * fba, "direct {direct:.0}/s vs FBA {fba:.0}/s");
+}
+
+/// Rotational position sensing (`rotation_ms`): an uncached access whose
+/// sector comes round while every channel path is busy misses and waits a
+/// whole revolution. Alone on its path a volume never misses; with the other
+/// uncached volumes of its string on one ESCON channel it does, and each miss
+/// adds a revolution to the disconnect time. Without `rotation_ms` the same
+/// load queues for the path and misses nothing.
+#[test]
+fn rps_misses_cost_whole_revolutions_when_paths_are_busy() {
+    let run = |vols: u32, rotation: &str| {
+        let text = format!(
+            r#"
+[[chpid]]
+id = "0A"
+type = "escon"
+[[storage_server]]
+name = "CU"
+model = "3990-EC"
+host_adapters = 1
+ha_mb_s = 17
+device_adapters = 1
+da_mb_s = 17
+[[storage_server.rank]]
+name = "HDA"
+count = {vols}
+disks = 1
+raid = "none"
+position_ms = 12
+media_mb_s = 4.2
+{rotation}
+[[control_unit]]
+name = "CU0"
+server = "CU"
+chpids = ["0A"]
+"#
+        ) + &dasd("1740", vols, "control_unit = \"CU0\"");
+        let mut io = build(&text);
+        io.set_cache(None, Some("CU"), false);
+        let users: Vec<User> = (0..vols)
+            .map(|v| User {
+                vol: v,
+                rq: Request::read(4, Kind::Minidisk),
+                think: 2 * MS,
+            })
+            .collect();
+        let r = closed_loop(&mut io, &users, 0.0, 20.0, true);
+        let (mut disc, mut n) = (0u64, 0u64);
+        for d in io.devices() {
+            disc += d.c.disc_ns;
+            n += d.c.ssch;
+        }
+        assert_eq!(n, r.submitted, "every I/O completes once");
+        (
+            disc as f64 / n as f64 / 1e6,
+            io.path_counters().rps_misses,
+            n,
+        )
+    };
+    let (alone, misses_alone, _) = run(1, "rotation_ms = 14.1");
+    assert_eq!(misses_alone, 0, "a volume alone on its path never misses");
+    let (shared, misses, n) = run(8, "rotation_ms = 14.1");
+    let (queued, misses_q, _) = run(8, "");
+    assert_eq!(misses_q, 0);
+    assert!(misses > n / 10, "{misses} RPS misses in {n} I/Os");
+    // Each miss is a revolution more of disconnect time, on average.
+    let per_io = misses as f64 / n as f64 * 14.1;
+    assert!(
+        shared > alone + 0.5 * per_io && shared > queued,
+        "disc alone {alone:.1}, shared {shared:.1} (misses {per_io:.1} ms/IO), queued {queued:.1}"
+    );
 }

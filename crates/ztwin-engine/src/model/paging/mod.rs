@@ -45,6 +45,12 @@ use std::collections::VecDeque;
 /// (not behind a whole demand scan's worth).
 pub const PAGEOUT_WRITES_PER_VOLUME: u32 = 4;
 
+/// Slots per gap-and-run cell of a volume [`Paging::occupy`] fills (\[E\]):
+/// twice the 16-page block of z/VM 5.x, so a volume 88% full offers runs of
+/// about 4 free slots, as FCX109 shows for S6's 3390-3s (block size 4 at
+/// 86-88% used, 5 at 83-84%, 1-2 at 99-100%); calibrated on the 88% line.
+pub const OCCUPY_CELL: u32 = 32;
+
 /// Paging counters of one paging volume (STOASP), cumulative.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlotCounters {
@@ -102,6 +108,9 @@ struct PagingVol {
     cursor: u32,
     /// Page-out block writes in flight.
     writes: u32,
+    /// Slots in use at the start by pages the run does not model (see
+    /// [`Paging::occupy`]); never freed.
+    foreign: u32,
     c: SlotCounters,
 }
 
@@ -115,6 +124,7 @@ impl PagingVol {
             used: 0,
             cursor: 0,
             writes: 0,
+            foreign: 0,
             c: SlotCounters::default(),
         }
     }
@@ -186,6 +196,9 @@ pub struct Paging {
     vols: Vec<PagingVol>,
     blocks: BlockTable,
     block_max: u32,
+    /// Page-out block writes CP keeps started per volume (`[srm]
+    /// pageout_writes`); the rest wait in `pending`.
+    pageout_writes: u32,
     costs: Costs,
     total_slots: u64,
     used_slots: u64,
@@ -225,6 +238,7 @@ impl Paging {
                 .collect(),
             blocks: BlockTable::new(block_max),
             block_max,
+            pageout_writes: p.pageout_writes,
             costs,
             total_slots: vols.iter().map(|&(_, s)| s as u64).sum(),
             used_slots: 0,
@@ -305,7 +319,7 @@ impl Paging {
         for k in 0..n {
             let pv = ((self.rr + k) % n) as u32;
             let v = &self.vols[pv as usize];
-            if v.used >= v.slots || (page_out && v.writes >= PAGEOUT_WRITES_PER_VOLUME) {
+            if v.used >= v.slots || (page_out && v.writes >= self.pageout_writes) {
                 continue;
             }
             // Expected wait: smoothed response scaled by requests already queued.
@@ -317,6 +331,36 @@ impl Paging {
         }
         self.rr = (self.rr + 1) % n.max(1);
         best.map(|(_, v)| v)
+    }
+
+    /// Paging volume `pv` starts with `frac` of its slots in use by pages
+    /// the run does not model (a system that has paged for weeks: the page
+    /// slots of users' and VDISKs' old pages), never freed. The free space
+    /// left is spread over the volume in gaps, [`OCCUPY_CELL`] slots to a
+    /// gap and its used run, so a nearly full volume offers only short runs
+    /// and CP writes small blocks to it (FCX109 "Block Size" falls as
+    /// "Used %" rises, S6 after). Called once, before the run starts.
+    pub fn occupy(&mut self, pv: u32, frac: f64) {
+        let v = &mut self.vols[pv as usize];
+        debug_assert!(v.used == 0 && (0.0..=1.0).contains(&frac));
+        let target = (v.slots as f64 * frac).round() as u64;
+        let cells = (v.slots as u64).div_ceil(OCCUPY_CELL as u64);
+        let mut done = 0u64;
+        for c in 0..cells {
+            let lo = (c * OCCUPY_CELL as u64) as u32;
+            let hi = (lo + OCCUPY_CELL).min(v.slots);
+            // Slots to use by the end of this cell (spread evenly).
+            let want = (target * (c + 1)).div_ceil(cells).min(target);
+            let n = (want - done).min((hi - lo) as u64) as u32;
+            // The gap first, then the used run to the end of the cell.
+            for s in hi - n..hi {
+                v.set(s, true);
+            }
+            done += n as u64;
+        }
+        v.used += done as u32;
+        v.foreign += done as u32;
+        self.used_slots += done;
     }
 
     /// Mark slots `first..first + pages.len()` of paging volume `pv` used and
@@ -387,7 +431,12 @@ impl Paging {
             assert!(!v.is_free(first + k), "a live page's slot is free");
             held += 1;
         });
-        assert_eq!(held, self.used_slots, "slots used vs live pages in blocks");
+        let foreign: u64 = self.vols.iter().map(|v| v.foreign as u64).sum();
+        assert_eq!(
+            held + foreign,
+            self.used_slots,
+            "slots used vs live pages in blocks and slots occupied at start"
+        );
         let mut used = 0u64;
         for (k, v) in self.vols.iter().enumerate() {
             let bits: u32 = v.bitmap.iter().map(|w| w.count_ones()).sum();
@@ -521,7 +570,7 @@ impl Paging {
             && self
                 .vols
                 .iter()
-                .any(|v| v.writes < PAGEOUT_WRITES_PER_VOLUME && v.used < v.slots)
+                .any(|v| v.writes < self.pageout_writes && v.used < v.slots)
     }
 
     /// Page-outs waiting for a volume.

@@ -29,6 +29,7 @@ fn io(n: u16) -> Io {
 fn paging() -> Paging {
     let p = params::Params {
         block_max: 4,
+        pageout_writes: PAGEOUT_WRITES_PER_VOLUME,
         page_fault_us: 0.0,
         page_io_us: 0.0,
         io_us: 0.0,
@@ -128,4 +129,75 @@ fn pageout_writes_in_flight_are_bounded_per_volume() {
         1
     );
     assert_eq!(pg.sample().c.pages_written, 2 * w as u64 + 1);
+}
+
+/// `[srm] pageout_writes` = 1: one page-out write per volume at a time (CP
+/// building the next block when the exposure is free).
+#[test]
+fn one_pageout_write_per_volume_when_asked() {
+    let p = params::Params {
+        block_max: 4,
+        pageout_writes: 1,
+        page_fault_us: 0.0,
+        page_io_us: 0.0,
+        io_us: 0.0,
+    };
+    let mut pg = Paging::new(&p, &[(0, 100), (1, 100)], 1, 2);
+    let mut io = io(2);
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    for k in 0..2 {
+        assert_eq!(
+            pg.write_block(&mut cx, &mut io, &[(0, k)], WriteKind::PageOut),
+            1
+        );
+    }
+    assert_eq!(
+        pg.write_block(&mut cx, &mut io, &[(0, 9)], WriteKind::PageOut),
+        0
+    );
+    assert!(p.validate().is_ok());
+    let bad = params::Params {
+        pageout_writes: 0,
+        ..p
+    };
+    assert_eq!(bad.validate().unwrap_err().place, "srm.pageout_writes");
+}
+
+/// Slots occupied at the start: the share asked for is in use (counted, and
+/// kept by `check`), the free rest lies in short gaps so blocks written to a
+/// nearly full volume are short, and a full volume takes no block.
+#[test]
+fn occupied_volumes_offer_short_runs_and_keep_their_slots() {
+    let p = params::Params {
+        block_max: 16,
+        pageout_writes: 4,
+        page_fault_us: 0.0,
+        page_io_us: 0.0,
+        io_us: 0.0,
+    };
+    let mut pg = Paging::new(&p, &[(0, 3200), (1, 3200)], 1, 2);
+    pg.occupy(0, 0.875);
+    pg.occupy(1, 1.0);
+    assert_eq!(pg.vols[0].used, 2800);
+    assert_eq!(pg.vols[1].used, 3200);
+    assert_eq!(pg.sample().used_slots, 6000);
+    pg.check();
+    // No free run on volume 0 is longer than its gap of 4.
+    let longest = (0..pg.vols[0].slots)
+        .fold((0u32, 0u32), |(best, run), s| {
+            let run = if pg.vols[0].is_free(s) { run + 1 } else { 0 };
+            (best.max(run), run)
+        })
+        .0;
+    assert_eq!(longest, 4);
+    let mut io = io(2);
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let items: Vec<(u32, u32)> = (0..16).map(|k| (0, k)).collect();
+    assert_eq!(
+        pg.write_block(&mut cx, &mut io, &items, WriteKind::Migrate),
+        4
+    );
+    pg.check();
 }

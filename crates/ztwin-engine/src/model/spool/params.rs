@@ -79,6 +79,7 @@ impl SpoolGroup {
             service: self.service.clone(),
             // Spool volumes use the constant service-time model.
             path: None,
+            used: 0.0,
         }
     }
 }

@@ -407,6 +407,8 @@ pub struct Storage {
     scan_po0: u32,
     /// Pages per block written by migration.
     block_max: u32,
+    /// Migration blocks in flight per paging volume (`[srm] migrate_writes`).
+    migrate_writes: u32,
     costs: Costs,
     xs: Xstor,
     spaces: Vec<Space>,
@@ -458,6 +460,7 @@ impl Storage {
             scan_cursor: 0,
             scan_po0: 0,
             block_max,
+            migrate_writes: p.migrate_writes,
             costs,
             xs,
             spaces: vpages

@@ -29,6 +29,8 @@ pub struct Params {
     pub xstor_low: f64,
     /// Pages per block written by migration (validated by paging).
     pub block_max: u32,
+    /// XSTOR-to-DASD migration blocks kept in flight per paging volume.
+    pub migrate_writes: u32,
     /// CP time per frame the demand scan examines, per XSTOR page move (µs).
     pub steal_per_frame_us: f64,
     pub xstor_move_us: f64,
@@ -74,6 +76,9 @@ impl Params {
                 "system.xstor".into(),
                 "XSTOR above 128G is not supported by z/VM".into(),
             );
+        }
+        if !(1..=64).contains(&self.migrate_writes) {
+            return invalid("srm.migrate_writes".into(), "must be 1 to 64 writes".into());
         }
         if !(0.0..0.5).contains(&self.xstor_low) {
             return invalid(

@@ -1,9 +1,8 @@
 //! The Era A demand scan and XSTOR migration (methods of [`Storage`]).
 
 use super::{
-    idx, pte, tag, Cat, Frame, PageEntry, Pager, Pass, Storage, F_AGE, F_LOCK,
-    MIGRATE_BLOCKS_PER_VOLUME, NO_BLOCK, P_CHG, P_REF, STEAL_QUANTUM, T_DASD, T_PAGEOUT, T_READIN,
-    T_RES, T_XS,
+    idx, pte, tag, Cat, Frame, PageEntry, Pager, Pass, Storage, F_AGE, F_LOCK, NO_BLOCK, P_CHG,
+    P_REF, STEAL_QUANTUM, T_DASD, T_PAGEOUT, T_READIN, T_RES, T_XS,
 };
 use crate::model::{prefetch, Cx};
 
@@ -269,8 +268,9 @@ impl Storage {
             return;
         }
         // Migration runs in the background with a bounded number of pages in
-        // flight, MIGRATE_BLOCKS_PER_VOLUME blocks per paging volume.
-        let cap = MIGRATE_BLOCKS_PER_VOLUME * self.block_max * pager.volumes();
+        // flight, `[srm] migrate_writes` blocks per paging volume (default
+        // MIGRATE_BLOCKS_PER_VOLUME).
+        let cap = self.migrate_writes * self.block_max * pager.volumes();
         let mut items = std::mem::take(&mut self.items);
         while (self.xs.free.len() as u32 + self.xs.migrating) < 2 * self.xs.low
             && self.xs.migrating < cap

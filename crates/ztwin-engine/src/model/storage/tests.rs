@@ -36,6 +36,7 @@ pub(crate) fn params(xstor_blocks: u64) -> params::Params {
         xstor: xstor_blocks * 4096,
         xstor_low: 0.01,
         block_max: 4,
+        migrate_writes: MIGRATE_BLOCKS_PER_VOLUME,
         steal_per_frame_us: 0.3,
         xstor_move_us: 4.0,
     }
