@@ -81,9 +81,7 @@ impl Storage {
                     // referenced since the last scan keeps its frame (its
                     // reference bit is reset), and only a later scan (or
                     // the emergency pass) can take it.
-                    if self.scan_got() >= target
-                        || self.scan_got() == before
-                        || cat == Cat::Shared
+                    if self.scan_got() >= target || self.scan_got() == before || cat == Cat::Shared
                     {
                         break;
                     }
@@ -129,9 +127,7 @@ impl Storage {
             STEAL_QUANTUM
         };
         for _ in 0..n {
-            if self.scan_got() >= target
-                || self.spaces[gi].resident <= protect
-                || taken >= quantum
+            if self.scan_got() >= target || self.spaces[gi].resident <= protect || taken >= quantum
             {
                 break;
             }
