@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ztwin.history import ENTITIES, History, HistoryError, connect, ingest_file, table_name
+from ztwin.reports.core import EPOCH_1900_US
 
 if TYPE_CHECKING:
     from ztwin.reports.core import Intervals
@@ -34,7 +35,6 @@ HELP = {
     "page_rate": "PGIN + PGOUT per second",
     "read_write_rate": "DASD page reads + writes per second",
 }
-EPOCH_1900_US = 2_208_988_800_000_000
 
 
 def metric_names() -> list[str]:

@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 TOD_PER_S = 4096 * 1_000_000
 #: 1900-01-01, the TOD epoch.
 TOD_EPOCH = datetime(1900, 1, 1)
+#: Microseconds from the TOD epoch to 1970-01-01 (Unix time = TOD / 4096 - this).
+EPOCH_1900_US = 2_208_988_800_000_000
 
 Raw = dict[str, float]
 Fields = Mapping[str, Any]

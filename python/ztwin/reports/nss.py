@@ -20,14 +20,13 @@ the window's intervals (compared to the microsecond); from the history database
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from collections.abc import Iterator
-from datetime import datetime, timedelta
-
 from ztwin.reports.common import new_report
-from ztwin.reports.core import Intervals
+from ztwin.reports.core import EPOCH_1900_US, Intervals
 from ztwin.reports.model import Report
 from ztwin.reports.text import Column, Table, fmt_num
 
@@ -39,8 +38,6 @@ NSS_KEYS = [
 _EVENTS = {"MRSTOSHS": "saved", "MRSTOSHL": "loaded (first user)", "MRSTOSHD": "removed (last user)"}
 
 
-#: Microseconds from 1900-01-01 (the TOD epoch) to 1970-01-01.
-EPOCH_1900_US = 2_208_988_800_000_000
 _NAMES = ("MRSTOSHR", "MRSYTSHS", "MRSTOASP", *_EVENTS)
 
 

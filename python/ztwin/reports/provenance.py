@@ -35,6 +35,10 @@ from typing import Any
 #: Releases of the built-in layouts (``ztwin layouts --summary``).
 KNOWN_RELEASES = ("5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2", "7.3", "7.4")
 
+#: What :func:`ztwin.reports.core.user_conf` reads of a user (its fields' suffix).
+_USER_CONF = ("VMDUSER", "CALSTAT", "CALTODON", "VMDCPUCT", "VMDRELSH", "VMDABSSH", "VMDMXSHR", "VMDSSIZE",
+              "VMDRSRVD", "VMDACTNO")  # fmt: skip
+
 #: The configuration fields :func:`ztwin.reports.core.apply_config` and
 #: :func:`~ztwin.reports.core.user_conf` read, per record.
 CONFIG_FIELDS: dict[str, tuple[str, ...]] = {
@@ -75,36 +79,7 @@ CONFIG_FIELDS: dict[str, tuple[str, ...]] = {
     "MRMTRSCM": ("MTRSCM_CALCMD",),
     "MRMTRECM": ("MTRECM_CALCMD",),
     # user_conf, with prefix MTRUSR (MRMTRUSR) or USELON (the logon event)
-    "MRMTRUSR": tuple(
-        f"MTRUSR_{n}"
-        for n in (
-            "VMDUSER",
-            "CALSTAT",
-            "CALTODON",
-            "VMDCPUCT",
-            "VMDRELSH",
-            "VMDABSSH",
-            "VMDMXSHR",
-            "VMDSSIZE",
-            "VMDRSRVD",
-            "VMDACTNO",
-        )
-    ),  # fmt: skip
-    "MRUSELON": tuple(
-        f"USELON_{n}"
-        for n in (
-            "VMDUSER",
-            "CALSTAT",
-            "CALTODON",
-            "VMDCPUCT",
-            "VMDRELSH",
-            "VMDABSSH",
-            "VMDMXSHR",
-            "VMDSSIZE",
-            "VMDRSRVD",
-            "VMDACTNO",
-        )
-    ),  # fmt: skip
+    **{f"MR{prefix}": tuple(f"{prefix}_{n}" for n in _USER_CONF) for prefix in ("MTRUSR", "USELON")},
 }
 
 #: Fields whose offsets a public source gives but whose meaning ztwin inferred

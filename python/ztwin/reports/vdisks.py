@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ztwin.reports.common import new_report
-from ztwin.reports.core import Intervals
+from ztwin.reports.core import EPOCH_1900_US, Intervals
 from ztwin.reports.model import Report
 from ztwin.reports.text import Column, Table
 
@@ -34,8 +34,6 @@ VDISKS_KEYS = [
 _COUNTERS = ("VDIIOCNT", "VDIPGRD", "VDIPGWT", "VDIFAULT", "VDISPIN")
 _FIELDS = ("STOASI_ASCNAME", "STOASI_ASCCTPRS", "STOASI_ASCCTPXS", "STOASI_ASCCTPDS", "STOASI_VDIBLKS",
            *(f"STOASI_{k}" for k in _COUNTERS))  # fmt: skip
-#: Microseconds from 1900-01-01 (the TOD epoch) to 1970-01-01.
-EPOCH_1900_US = 2_208_988_800_000_000
 
 
 def _text(v: Any) -> str:
