@@ -35,6 +35,8 @@ def test_vdisk_format_channels_short_form(tmp_path: Path) -> None:
     # After four more channels: page-outs crowd onto the large volumes with
     # free space, and the advisor says so (only after).
     assert by["S6-S3"].ok and by["S6-S5"].ok and by["S6-I3"].ok
+    # The VDISK part: CP pages the VDISK pages, only in its emergency pass.
+    assert by["S6-S6"].ok and by["S6-I6"].ok and by["S6-C4"].ok
 
 
 EXPERIMENT_METRICS = {

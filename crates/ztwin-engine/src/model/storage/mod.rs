@@ -308,6 +308,11 @@ struct Space {
     /// dispatch or eligible list): long-term dormant users are stolen from first.
     dormant_ticks: u32,
     on: bool,
+    /// A system-owned shared space's frames that came in unreferenced (the
+    /// companions of a block read): the only ones pass 1 can take from it,
+    /// as it does not reset a shared frame's reference bit
+    /// ([`Storage::steal_unreferenced_shared`]). Empty for a guest's space.
+    unref: VecDeque<(u32, u32)>,
 }
 
 impl Space {
@@ -476,6 +481,7 @@ impl Storage {
                     cat: Cat::Dormant,
                     dormant_ticks: 0,
                     on: false,
+                    unref: VecDeque::new(),
                 })
                 .collect(),
             pageouts: PageOuts {
@@ -865,6 +871,9 @@ impl Storage {
         let _ = rd;
         pt.e = pte(T_RES, f);
         self.flags[f as usize] = 0;
+        if sp.cat == Cat::Shared {
+            sp.unref.push_back((f, vp));
+        }
         sp.on
     }
 
@@ -1007,6 +1016,7 @@ impl Storage {
         sp.on = true;
         sp.cat = Cat::Dormant;
         sp.dormant_ticks = 0;
+        sp.unref.clear();
     }
 
     /// A system-owned shared address space of `vpages` pages (a VDISK's,
@@ -1026,6 +1036,7 @@ impl Storage {
             cat: Cat::Shared,
             dormant_ticks: 0,
             on: false,
+            unref: VecDeque::new(),
         });
         self.by_guest.push(GuestStor::default());
         self.pageouts.batch_of.push(u32::MAX);

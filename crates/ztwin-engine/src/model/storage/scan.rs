@@ -110,6 +110,10 @@ impl Storage {
         cat: Cat,
         target: usize,
     ) {
+        if cat == Cat::Shared && pass == Pass::First {
+            self.steal_unreferenced_shared(cx, pager, g, target);
+            return;
+        }
         let gi = g as usize;
         let long = cat == Cat::Dormant && self.spaces[gi].dormant_ticks >= LONG_DORMANT_TICKS;
         let protect = if pass == Pass::First && cat == Cat::Dispatch {
@@ -209,6 +213,63 @@ impl Storage {
             };
             self.c.by_pass[p][c] += 1;
             self.by_cpu[cx.cpu as usize].by_pass[p][c] += 1;
+        }
+    }
+
+    /// Pass 1 over a system-owned shared address space (a VDISK's): take its
+    /// frames whose reference bit is off, and leave the referenced ones as
+    /// they are, bit and all. The case study (S4, "Finding a Memory Frame"):
+    /// pass 1 takes "unreferenced shared address space pages", "referenced
+    /// VDISK pages are avoided in Pass 1", pass 2 "avoids shared address
+    /// spaces", so "they will tend to stick and be ejectable by only
+    /// emergency scan". What resets a frame's reference bit in Era A is the
+    /// scan's visit of a user's frame list and the reorder of that list
+    /// (spec topic 1.3); a system-owned space is no user, so nothing but the
+    /// emergency pass (which takes the frame) ends a shared frame's
+    /// referenced state \[K, inferred from the case study and topic 1.3\].
+    /// The only shared frames with the bit off are then those that came in
+    /// unreferenced (a block read's companions, `Space::unref`): they are
+    /// examined first, and when they do not reach the target the pass is
+    /// charged a look at every other resident frame of the space (CP walks
+    /// the list; the outcome is known without the walk).
+    fn steal_unreferenced_shared(
+        &mut self,
+        cx: &mut Cx,
+        pager: &mut impl Pager,
+        g: u32,
+        target: usize,
+    ) {
+        let gi = g as usize;
+        for _ in 0..self.spaces[gi].unref.len() {
+            if self.scan_got() >= target {
+                break;
+            }
+            let Some((f, vp)) = self.spaces[gi].unref.pop_front() else {
+                break;
+            };
+            let e = self.spaces[gi].pt[vp as usize].e;
+            // Gone since (stolen, discarded) or referenced: no longer a candidate.
+            if tag(e) != T_RES || idx(e) != f || e & P_REF != 0 {
+                continue;
+            }
+            self.c.examined += 1;
+            cx.charge.sys += self.costs.steal_frame;
+            if self.flags[f as usize] & F_LOCK != 0 {
+                self.spaces[gi].unref.push_back((f, vp));
+                continue;
+            }
+            self.steal_frame(cx, pager, g, vp, f);
+            self.c.shared_by_pass[0] += 1;
+            self.by_cpu[cx.cpu as usize].shared_by_pass[0] += 1;
+        }
+        // Short of the target, CP's pass went over the whole list: every
+        // resident frame it left (referenced) was looked at, and that costs
+        // CP time as any look does (without changing anything: no walk is
+        // needed to know the outcome).
+        if self.scan_got() < target {
+            let left = self.spaces[gi].resident as u64;
+            self.c.examined += left;
+            cx.charge.sys += left * self.costs.steal_frame;
         }
     }
 

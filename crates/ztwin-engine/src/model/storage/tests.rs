@@ -409,3 +409,69 @@ fn pass_one_takes_a_frame_only_after_two_unreferenced_looks() {
         s.c.steals
     );
 }
+
+#[test]
+fn referenced_shared_frames_are_left_to_the_emergency_pass() {
+    let mut st = storage();
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    // A system-owned space (a VDISK's) written over most of storage: its
+    // frames are referenced (a VDISK write is CP's store into them).
+    let dpa = st.dpa();
+    let s = st.create_system_space(8192);
+    let filled = dpa - 200;
+    touch_as(&mut st, &mut cx, &mut pager, s, 0..filled);
+    // A user then takes frames scan after scan: its own frames go (passes 1
+    // and 2), the shared space's referenced ones stay however often the
+    // scans look (the old rule, a look clearing the bit, took them in pass
+    // 1 from the third scan on).
+    touch_as(&mut st, &mut cx, &mut pager, 0, 0..2000);
+    let c = st.sample(0).c;
+    assert!(c.scans >= 3, "{} scans", c.scans);
+    assert_eq!(c.shared_by_pass, [0, 0, 0]);
+    assert_eq!(st.space(s).resident, filled);
+    // The space itself goes on writing new pages with nothing else to take:
+    // only the emergency pass takes its frames.
+    let steals0 = c.steals;
+    touch_as(&mut st, &mut cx, &mut pager, s, filled..filled + 2000);
+    let c = st.sample(0).c;
+    assert!(c.emergency_scans > 0);
+    assert_eq!(
+        c.shared_by_pass[0], 0,
+        "pass 1 took referenced shared frames"
+    );
+    assert_eq!(c.shared_by_pass[1], 0, "pass 2 visited the shared space");
+    assert!(c.shared_by_pass[2] > 0);
+    assert!(c.steals - steals0 >= c.shared_by_pass[2]);
+}
+
+#[test]
+fn an_unreferenced_shared_frame_goes_in_pass_one() {
+    let mut st = storage();
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    let dpa = st.dpa();
+    let s = st.create_system_space(8192);
+    // Eight pages of the shared space come in by a block read and are not
+    // touched since (a read's companions): unreferenced.
+    for vp in 0..8 {
+        let f = st.get_frame(&mut cx, &mut pager, s, vp).expect("a frame");
+        st.mark_reading(s, vp, f, 1);
+        assert!(st.read_in(s, vp, f, 1));
+    }
+    // The rest of storage is the shared space's too, referenced.
+    touch_as(&mut st, &mut cx, &mut pager, s, 8..dpa - 100);
+    touch_as(&mut st, &mut cx, &mut pager, 0, 0..400);
+    let c = st.sample(0).c;
+    // Pass 1 took the eight unreferenced ones, none of the others.
+    assert_eq!(c.shared_by_pass[0], 8);
+    assert_eq!(c.shared_by_pass[1], 0);
+    for vp in 0..8 {
+        assert_ne!(tag(st.entry(s, vp).e), T_RES, "page {vp} still resident");
+    }
+    st.check();
+}
