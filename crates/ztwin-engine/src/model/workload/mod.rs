@@ -159,6 +159,35 @@ impl Workloads {
     pub fn workload(&self, g: u32) -> &Workload {
         &self.guests[g as usize].workload
     }
+
+    /// What guest `g`'s processes have asked of its memory so far, for the
+    /// Linux component (read only): pages of the thrasher's area touched at
+    /// least once (its touches, at most the area: a random pattern's repeats
+    /// are counted as new pages until the area is covered) and pages the fill
+    /// has written (M5's page cache), the most of its virtual CPUs; and
+    /// their page references in all.
+    pub fn memory_demand(&self, g: u32) -> (u64, u64, u64) {
+        let gw = &self.guests[g as usize];
+        let Some(spec) = &gw.thrash else {
+            return (0, 0, 0);
+        };
+        let (mut anon, mut cache, mut refs) = (0u64, 0u64, 0u64);
+        for v in gw.first_vcpu..gw.first_vcpu + gw.nvcpu {
+            if let WorkState::Thrasher {
+                touches,
+                fill,
+                prefill_left,
+                ..
+            } = &self.vcpus[v as usize].work
+            {
+                let pre = spec.pages.saturating_sub(*prefill_left);
+                anon = anon.max((*touches).max(pre).min(spec.pages));
+                cache = cache.max(fill.done.min(spec.fill_pages));
+                refs += touches;
+            }
+        }
+        (anon, cache, refs)
+    }
 }
 
 fn us_f(x: f64) -> Ns {

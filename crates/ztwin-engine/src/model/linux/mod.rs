@@ -1,0 +1,190 @@
+//! The Linux component: Linux inside the guests that run it (opt in with a
+//! `[[guest]]`'s `linux` table).
+//!
+//! **Owns** per Linux guest its memory model ([`mem::Mem`]: frames as kernel,
+//! free, page cache or anonymous, swap devices by priority, kswapd and direct
+//! reclaim, faults), its load averages and the appldata modules' sync counts.
+//!
+//! **Interface**: [`Linux::advance`] at each monitor sample feeds the memory
+//! model what the guest's processes asked of it since the last one (the
+//! workload component's `memory_demand`: anonymous pages of the thrasher's
+//! area touched, page-cache pages its fill wrote) and its runnable virtual
+//! CPUs; [`Linux::sample`] gives the figures the appldata modules report.
+//!
+//! **Not wired yet** (issue 14): the model's swap-outs and swap-ins are
+//! counted but issue no I/O and touch no CP page (no double paging, no swap
+//! device contention); the guest's real page references stay the workload's.
+//! A guest without a `linux` table is not touched: runs without one are
+//! byte-identical.
+//!
+//! **Parameters**: [`params`].
+
+pub mod mem;
+pub mod params;
+
+use crate::core::units::Ns;
+use mem::{Counters, Mem, Usage};
+
+/// Page size, bytes.
+const PAGE: u64 = 4096;
+
+/// Storage a Linux guest may have: the model keeps about 22 bytes per page.
+pub const MAX_STORAGE: u64 = 16 << 30;
+
+/// One Linux guest.
+pub struct Guest {
+    pub p: params::Params,
+    mem: Mem,
+    /// Demand already fed: anonymous pages, cache pages, touches seen.
+    fed_anon: u64,
+    fed_cache: u64,
+    cursor: u64,
+    /// Load averages (1, 5, 15 minutes), runnable threads.
+    avenrun: [f64; 3],
+    last: Ns,
+    nr_running: u32,
+    sync: u32,
+}
+
+impl crate::model::Model {
+    /// Feed every Linux guest's memory model what its workload asked of it
+    /// by `now` (the monitor calls this before a sample).
+    pub(crate) fn linux_advance(&mut self, now: Ns) {
+        for g in 0..self.cpu.guest_count() {
+            if self.linux.guest(g).is_none() || !self.cpu.guest(g).logged_on {
+                continue;
+            }
+            let (anon, cache, refs) = self.work.memory_demand(g);
+            let running = self
+                .cpu
+                .vcpus_of(g)
+                .filter(|&v| {
+                    matches!(
+                        self.cpu.vstate(v),
+                        crate::model::cpu::VState::Ready
+                            | crate::model::cpu::VState::Running
+                            | crate::model::cpu::VState::Eligible
+                    )
+                })
+                .count() as u32;
+            self.linux.advance(g, now, anon, cache, refs, running);
+        }
+    }
+}
+
+/// What the appldata modules report of one guest.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    pub usage: Usage,
+    pub c: Counters,
+    /// Load averages in the kernel's fixed point (11 fraction bits, with
+    /// the kernel's rounding term FIXED_1/200).
+    pub avenrun: [u32; 3],
+    pub nr_running: u32,
+    pub sync: u32,
+    pub interfaces: u32,
+}
+
+#[derive(Default)]
+pub struct Linux {
+    guests: Vec<Option<Guest>>,
+}
+
+impl Linux {
+    /// Per guest (in guest order) its `linux` table, storage and swap device
+    /// sizes in bytes (checked by the scenario).
+    pub fn new(defs: Vec<Option<(params::Params, u64, Vec<u64>)>>) -> Linux {
+        let guests = defs
+            .into_iter()
+            .map(|d| {
+                d.map(|(p, storage, swap)| {
+                    let total = (storage / PAGE) as usize;
+                    let kernel = (p.kernel.0 / PAGE) as usize;
+                    let swaps: Vec<(i32, usize)> = p
+                        .swap
+                        .iter()
+                        .zip(&swap)
+                        .map(|(s, &b)| (s.priority, (b / PAGE) as usize))
+                        .collect();
+                    Guest {
+                        mem: Mem::new(total, kernel, total, total, &swaps),
+                        p,
+                        fed_anon: 0,
+                        fed_cache: 0,
+                        cursor: 0,
+                        avenrun: [0.0; 3],
+                        last: 0,
+                        nr_running: 0,
+                        sync: 0,
+                    }
+                })
+            })
+            .collect();
+        Linux { guests }
+    }
+
+    /// Whether any guest runs Linux.
+    pub fn any(&self) -> bool {
+        self.guests.iter().any(Option::is_some)
+    }
+
+    pub fn guest(&self, g: u32) -> Option<&Guest> {
+        self.guests.get(g as usize).and_then(Option::as_ref)
+    }
+
+    /// Guest `g` at `now`: its processes have touched `anon` pages of their
+    /// anonymous memory and written `cache` pages of files (cumulative, from
+    /// the workload), `touches` page references in all; `running` virtual
+    /// CPUs are runnable.
+    pub fn advance(&mut self, g: u32, now: Ns, anon: u64, cache: u64, touches: u64, running: u32) {
+        let Some(x) = self.guests.get_mut(g as usize).and_then(Option::as_mut) else {
+            return;
+        };
+        let total = x.mem.total();
+        let anon = anon.min(total);
+        let cache = cache.min(total);
+        // Pages already in use are referenced again (the workload keeps
+        // touching its area): a cursor walks the area, as many pages as
+        // touches since the last sample, at most the area once.
+        let again = touches.saturating_sub(x.cursor).min(x.fed_anon);
+        for i in 0..again {
+            let p = ((x.cursor + i) % x.fed_anon.max(1)) as u32;
+            x.mem.touch_anon(p);
+        }
+        x.cursor = touches.max(x.cursor);
+        while x.fed_anon < anon {
+            x.mem.touch_anon(x.fed_anon as u32);
+            x.fed_anon += 1;
+        }
+        while x.fed_cache < cache {
+            x.mem.write_file(x.fed_cache as u32);
+            x.fed_cache += 1;
+        }
+        // Load averages: the kernel's exponential decay, applied over the
+        // time since the last sample with the runnable count seen now.
+        let dt = now.saturating_sub(x.last) as f64 / 1e9;
+        for (a, period) in x.avenrun.iter_mut().zip([60.0, 300.0, 900.0]) {
+            let k = (-dt / period).exp();
+            *a = *a * k + running as f64 * (1.0 - k);
+        }
+        x.last = now;
+        x.nr_running = running;
+        x.sync = x.sync.wrapping_add(1);
+    }
+
+    /// What guest `g`'s appldata modules report.
+    pub fn sample(&self, g: u32) -> Option<Sample> {
+        let x = self.guest(g)?;
+        Some(Sample {
+            usage: x.mem.usage(),
+            c: x.mem.c,
+            avenrun: x.avenrun.map(|a| (a * 2048.0) as u32 + 2048 / 200),
+            nr_running: x.nr_running,
+            sync: x.sync,
+            interfaces: x.p.interfaces,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
