@@ -122,3 +122,36 @@ def test_dump_json_shows_the_kernel_fields_and_the_summary_warns(tmp_path: Path)
     assert rec["appldata"]["fields"]["freeram"] == 77
     assert "144" in rec["appldata"]["problem"]
     assert "APPLDATA record(s) (domain 10) have data of the wrong length; the first at offset 4096" in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            'vdev = "0300", priority = 10',
+            'vdev = "0301", priority = 10',
+            "line 30: guest[0] (LNXBIG).linux.swap[0].vdev: the guest has no VDISK 0301",
+        ),
+        (
+            'kernel = "32M"',
+            'kernel = "120M"',
+            "line 39: guest[2] (LNXIDLE).linux.kernel: the guest's 128 MB of storage is smaller than the kernel needs",
+        ),
+        (
+            '{ device = "dasd", size = "512M", priority = 1 }',
+            '{ device = "dcss", segment = "NOSUCH" }',
+            "guest[0] (LNXBIG).linux.swap[1].segment: no saved segment NOSUCH is defined",
+        ),
+    ],
+)
+def test_bad_linux_tables_are_one_line_errors(tmp_path: Path, old: str, new: str, message: str) -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "linux-appldata.toml"
+    scen = tmp_path / "bad.toml"
+    scen.write_text(example.read_text().replace(old, new, 1))
+    out = tmp_path / "bad.monwrite"
+    r = subprocess.run(
+        [sys.executable, "-m", "ztwin", "run", str(scen), "-o", str(out)], capture_output=True, text=True, check=False
+    )
+    assert r.returncode == 2
+    assert message in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert "Traceback" not in r.stderr and not out.exists()

@@ -73,7 +73,7 @@ def _records(iv: Intervals, module: str) -> dict[str, tuple[dict[str, Any] | Non
 
 def _seconds(a: dict[str, Any], b: dict[str, Any]) -> float:
     """Seconds between two records' kernel timestamps (TOD units)."""
-    return (b["fields"]["timestamp"] - a["fields"]["timestamp"]) / 4096e6
+    return float(b["fields"]["timestamp"] - a["fields"]["timestamp"]) / 4096e6
 
 
 def _delta(a: dict[str, Any], b: dict[str, Any], name: str) -> float:
@@ -167,11 +167,14 @@ def lxmem(iv: Intervals, **_: Any) -> Report:
         def rate(name: str, first: dict[str, Any] = first, last: dict[str, Any] = last, secs: float = secs) -> Any:
             return _delta(first, last, name) / secs if secs > 0 else None
 
-        mb = {k: (v / 1024 if v is not None else None) for k in ("totalram", "freeram", "cached", "bufferram",
-              "totalswap", "freeswap") for v in [_mean(recs, k)]}  # fmt: skip
+        mb = {k: _mean(recs, k) for k in ("totalram", "freeram", "cached", "bufferram", "totalswap", "freeswap")}
+        mb = {k: (v / 1024 if v is not None else None) for k, v in mb.items()}
         total, free, cached, buf = mb["totalram"], mb["freeram"], mb["cached"], mb["bufferram"]
-        used = total - free - cached - buf if None not in (total, free, cached, buf) else None
-        swap_used = mb["totalswap"] - mb["freeswap"] if None not in (mb["totalswap"], mb["freeswap"]) else None
+        used = None
+        if total is not None and free is not None and cached is not None and buf is not None:
+            used = total - free - cached - buf
+        swap_total, swap_free = mb["totalswap"], mb["freeswap"]
+        swap_used = swap_total - swap_free if swap_total is not None and swap_free is not None else None
         rows.append(
             {
                 "userid": user,
@@ -180,7 +183,7 @@ def lxmem(iv: Intervals, **_: Any) -> Report:
                 "cached_mb": cached,
                 "buffers_mb": buf,
                 "used_mb": used,
-                "swap_total_mb": mb["totalswap"],
+                "swap_total_mb": swap_total,
                 "swap_used_mb": swap_used,
                 "pgpgin_kb_s": rate("pgpgin"),
                 "pgpgout_kb_s": rate("pgpgout"),

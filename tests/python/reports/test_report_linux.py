@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,8 +33,8 @@ def linux_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def by_user(path: Path, module: str) -> dict[str, list[dict]]:
-    out: dict[str, list[dict]] = {}
+def by_user(path: Path, module: str) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
     for r in appldata(path):
         if r["module"] == module:
             out.setdefault(r["userid"], []).append(r)

@@ -100,6 +100,9 @@ pub struct Mem {
     swap: Vec<Swap>,
     hand: usize,
     kernel: usize,
+    /// Anonymous pages in memory and page-cache pages (kept as they change).
+    n_anon: u64,
+    n_cache: u64,
     pub wmark_min: usize,
     pub wmark_low: usize,
     pub wmark_high: usize,
@@ -161,6 +164,8 @@ impl Mem {
             swap,
             hand: kernel,
             kernel,
+            n_anon: 0,
+            n_cache: 0,
             wmark_min,
             wmark_low: wmark_min * 5 / 4,
             wmark_high: wmark_min * 3 / 2,
@@ -188,12 +193,8 @@ impl Mem {
             u.swapped += s.used() as u64;
             u.swap_total += s.slots() as u64;
         }
-        u.anon = self
-            .anon_frame
-            .iter()
-            .filter(|&&f| f != NONE && f & SWAPPED == 0)
-            .count() as u64;
-        u.cache = self.cache_frame.iter().filter(|&&f| f != NONE).count() as u64;
+        u.anon = self.n_anon;
+        u.cache = self.n_cache;
         u
     }
 
@@ -223,6 +224,7 @@ impl Mem {
             e.swapped_in += 1;
         }
         self.frames[frame as usize] = Frame::Anon;
+        self.n_anon += 1;
         self.frame_owner[frame as usize] = p;
         self.referenced[frame as usize] = true;
         self.anon_frame[p as usize] = frame;
@@ -247,6 +249,7 @@ impl Mem {
         };
         self.c.pgpgin_kb += 4;
         self.frames[frame as usize] = Frame::Cache;
+        self.n_cache += 1;
         self.frame_owner[frame as usize] = p;
         self.referenced[frame as usize] = true;
         self.cache_frame[p as usize] = frame;
@@ -268,6 +271,7 @@ impl Mem {
         };
         self.c.pgpgout_kb += 4;
         self.frames[frame as usize] = Frame::Cache;
+        self.n_cache += 1;
         self.frame_owner[frame as usize] = p;
         self.referenced[frame as usize] = true;
         self.cache_frame[p as usize] = frame;
@@ -288,6 +292,7 @@ impl Mem {
             s.free.push(slot);
         } else {
             self.put_free(f);
+            self.n_anon -= 1;
         }
         self.anon_frame[p as usize] = NONE;
     }
@@ -333,6 +338,11 @@ impl Mem {
         if span == 0 {
             return 0;
         }
+        // Only page cache and anonymous pages with a swap slot to go to can
+        // be reclaimed: without either, scanning would find nothing.
+        if self.n_cache == 0 && self.swap.iter().all(|s| s.free.is_empty()) {
+            return 0;
+        }
         let mut scanned = 0u64;
         let mut since_progress = 0usize;
         while self.free.len() < target && since_progress < 2 * span {
@@ -354,6 +364,7 @@ impl Mem {
                     let p = self.frame_owner[f];
                     self.cache_frame[p as usize] = NONE;
                     self.put_free(f as u32);
+                    self.n_cache -= 1;
                     self.c.pgsteal += 1;
                     e.dropped += 1;
                     since_progress = 0;
@@ -368,6 +379,7 @@ impl Mem {
                     s.owner[slot as usize] = p;
                     s.pages_out += 1;
                     self.anon_frame[p as usize] = SWAPPED;
+                    self.n_anon -= 1;
                     self.anon_slot[p as usize] = (d as u16, slot);
                     self.put_free(f as u32);
                     self.c.pswpout += 1;
@@ -444,6 +456,17 @@ impl Mem {
             }
         }
         let u = self.usage();
+        let anon = self
+            .anon_frame
+            .iter()
+            .filter(|&&f| f != NONE && f & SWAPPED == 0)
+            .count() as u64;
+        let cache = self.cache_frame.iter().filter(|&&f| f != NONE).count() as u64;
+        if (u.anon, u.cache) != (anon, cache) {
+            return Err(format!(
+                "counts kept {u:?}, counted anon {anon} cache {cache}"
+            ));
+        }
         if u.kernel + u.free + u.cache + u.anon != u.total {
             return Err(format!("pages not conserved: {u:?}"));
         }
