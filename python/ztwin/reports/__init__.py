@@ -255,6 +255,14 @@ EXTRA_REPORTS: dict[str, ReportSpec] = {
     "LXNETWRK": ReportSpec(
         "LXNETWRK", "ZTWIN", "Linux Network Activity (APPLDATA)", _linux.lxnetwrk, direct=("MRAPLSDT",)
     ),
+    "LXVMMEM": ReportSpec(
+        "LXVMMEM",
+        "ZTWIN",
+        "Linux and z/VM Memory per Guest",
+        _linux.lxvmmem,
+        records=("MRUSEACT",),
+        direct=("MRAPLSDT",),
+    ),
 }
 
 

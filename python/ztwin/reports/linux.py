@@ -23,6 +23,7 @@ from typing import Any
 
 from ztwin.reports.common import new_report
 from ztwin.reports.core import Intervals
+from ztwin.reports.metrics import user_metrics
 from ztwin.reports.model import Report
 from ztwin.reports.text import Column, Table
 
@@ -38,6 +39,11 @@ LXCPU_KEYS = [
 LXMEM_KEYS = [
     "userid", "total_mb", "free_mb", "cached_mb", "buffers_mb", "used_mb", "swap_total_mb", "swap_used_mb",
     "pgpgin_kb_s", "pgpgout_kb_s", "pswpin_s", "pswpout_s", "pgfault_s", "pgmajfault_s", "samples",
+]  # fmt: skip
+LXVMMEM_KEYS = [
+    "userid", "total_mb", "lx_used_mb", "lx_cached_mb", "lx_free_mb", "lx_swap_used_mb", "lx_pswpout_s",
+    "lx_pgmajfault_s", "vm_resident_mb", "vm_xstor_mb", "vm_dasd_mb", "vm_page_reads_s", "vm_page_writes_s",
+    "held_idle_mb",
 ]  # fmt: skip
 LXNETWRK_KEYS = [
     "userid", "interfaces", "rx_packets_s", "tx_packets_s", "rx_bytes_s", "tx_bytes_s", "rx_errors",
@@ -251,4 +257,67 @@ def lxnetwrk(iv: Intervals, **_: Any) -> Report:
     return new_report(
         iv, "LXNETWRK", "ZTWIN", "Linux Network Activity (APPLDATA)", rows=rows, keys=LXNETWRK_KEYS, table=table,
         pre_lines=_pre(iv, "network activity, all interfaces (the twin has no network model: counters 0)", rows),
+    )  # fmt: skip
+
+
+def lxvmmem(iv: Intervals, **_: Any) -> Report:
+    """Each Linux guest's memory as Linux sees it (LXMEM's figures) beside
+    what z/VM holds for it (UPAGE's, from MRUSEACT): the frames CP keeps
+    resident, the pages it has in XSTOR and on DASD, its page reads and
+    writes per second. ``held_idle_mb`` is CP's resident storage less what
+    Linux uses for its processes and kernel: the frames z/VM holds for
+    Linux's free memory and page cache (an oversized guest's)."""
+    lx = {r["userid"]: r for r in lxmem(iv).rows}
+    rows = []
+    for user, m in sorted(lx.items()):
+        raw = iv.users.get(user)
+        vm = user_metrics(raw) if raw is not None else {}
+
+        def mb(k: str, vm: dict[str, Any] = vm) -> float | None:
+            v = vm.get(k)
+            return float(v) * 4 / 1024 if isinstance(v, int | float) else None
+
+        res = mb("resident")
+        used = m["used_mb"]
+        rows.append(
+            {
+                "userid": user,
+                "total_mb": m["total_mb"],
+                "lx_used_mb": used,
+                "lx_cached_mb": m["cached_mb"],
+                "lx_free_mb": m["free_mb"],
+                "lx_swap_used_mb": m["swap_used_mb"],
+                "lx_pswpout_s": m["pswpout_s"],
+                "lx_pgmajfault_s": m["pgmajfault_s"],
+                "vm_resident_mb": res,
+                "vm_xstor_mb": mb("xstor"),
+                "vm_dasd_mb": mb("dasd"),
+                "vm_page_reads_s": vm.get("page_reads"),
+                "vm_page_writes_s": vm.get("page_writes"),
+                "held_idle_mb": max(res - used, 0.0) if res is not None and used is not None else None,
+            }
+        )
+    table = Table(
+        [
+            Column("userid", ["", "Linux", "Userid"], 8, None, left=True),
+            Column("total_mb", ["", "Stor", "MB"], 7, 1),
+            Column("lx_used_mb", ["<---", "Used", "MB"], 7, 1),
+            Column("lx_cached_mb", ["-----", "Cache", "MB"], 7, 1),
+            Column("lx_free_mb", ["Linux", "Free", "MB"], 7, 1),
+            Column("lx_swap_used_mb", ["-----", "SwpUse", "MB"], 7, 1),
+            Column("lx_pswpout_s", ["-----", "SwpOut", "/s"], 7, 1),
+            Column("lx_pgmajfault_s", ["--->", "MajFlt", "/s"], 7, 1),
+            Column("vm_resident_mb", ["<---", "Resid", "MB"], 7, 1),
+            Column("vm_xstor_mb", ["-----", "XSTOR", "MB"], 7, 1),
+            Column("vm_dasd_mb", ["z/VM", "DASD", "MB"], 7, 1),
+            Column("vm_page_reads_s", ["-----", "PgRead", "/s"], 7, 1),
+            Column("vm_page_writes_s", ["--->", "PgWrit", "/s"], 7, 1),
+            Column("held_idle_mb", ["Held", "Idle", "MB"], 7, 1),
+        ],
+        [],
+    )
+    pre = _pre(iv, "memory beside z/VM's view of the guest (MRUSEACT)", rows)
+    return new_report(
+        iv, "LXVMMEM", "ZTWIN", "Linux and z/VM Memory per Guest", rows=rows, keys=LXVMMEM_KEYS, table=table,
+        pre_lines=pre,
     )  # fmt: skip

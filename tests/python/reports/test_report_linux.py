@@ -23,7 +23,7 @@ from ztwin.twin import Scenario
 REPO = Path(__file__).resolve().parents[3]
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 WHEN = datetime(2024, 3, 2, 8, 30, 0)
-NAMES = ["LXCPU", "LXMEM", "LXNETWRK"]
+NAMES = ["LXCPU", "LXMEM", "LXNETWRK", "LXVMMEM"]
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +93,19 @@ def test_lxnetwrk_is_honest_about_no_network_model(linux_run: Path) -> None:
     assert rows["LNXWEB"]["interfaces"] == 2 and rows["LNXBIG"]["interfaces"] == 1
     assert all(r["rx_packets_s"] == 0 for r in rep.rows)
     assert "no network model" in rep.to_text(WHEN)
+
+
+def test_lxvmmem_puts_linux_beside_zvm(linux_run: Path) -> None:
+    reps = build(linux_run, ["LXVMMEM", "LXMEM", "UPAGE"])
+    rows = {r["userid"]: r for r in reps["LXVMMEM"].rows}
+    lx = {r["userid"]: r for r in reps["LXMEM"].rows}
+    vm = {r["userid"]: r for r in reps["UPAGE"].rows}
+    for user, row in rows.items():
+        assert row["lx_free_mb"] == lx[user]["free_mb"] and row["lx_cached_mb"] == lx[user]["cached_mb"]
+        assert row["vm_resident_mb"] == pytest.approx(vm[user]["resident"] * 4 / 1024)
+        assert row["held_idle_mb"] == pytest.approx(max(row["vm_resident_mb"] - row["lx_used_mb"], 0))
+    # LNXWEB's page cache (its fill) is in frames CP keeps resident.
+    assert rows["LNXWEB"]["held_idle_mb"] > 50
 
 
 def test_reports_on_a_file_without_appldata_are_empty(basic_file: Path) -> None:
