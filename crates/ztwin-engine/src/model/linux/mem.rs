@@ -40,6 +40,8 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug)]
 pub struct Swap {
     pub priority: i32,
+    /// Its place in `swapon` order (the `swap` list).
+    pub tag: usize,
     /// Slot owner: the anonymous page in it, or `NONE`.
     owner: Vec<u32>,
     free: Vec<u32>,
@@ -143,8 +145,10 @@ impl Mem {
         let wmark_min = (min_kb / 4.0).ceil() as usize;
         let mut swap: Vec<Swap> = swaps
             .iter()
-            .map(|&(priority, n)| Swap {
+            .enumerate()
+            .map(|(tag, &(priority, n))| Swap {
                 priority,
+                tag,
                 owner: vec![NONE; n],
                 free: (0..n as u32).rev().collect(),
                 pages_out: 0,
@@ -170,6 +174,17 @@ impl Mem {
             wmark_low: wmark_min * 5 / 4,
             wmark_high: wmark_min * 3 / 2,
             c: Counters::default(),
+        }
+    }
+
+    /// `swapon` of device `tag` failed (its device does not exist): the
+    /// device takes no pages. Only before anything was swapped to it.
+    pub fn disable_swap(&mut self, tag: usize) {
+        if let Some(s) = self.swap.iter_mut().find(|s| s.tag == tag) {
+            if s.used() == 0 {
+                s.owner.clear();
+                s.free.clear();
+            }
         }
     }
 

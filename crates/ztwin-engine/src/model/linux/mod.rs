@@ -44,6 +44,9 @@ pub struct Guest {
     last: Ns,
     nr_running: u32,
     sync: u32,
+    /// The swap devices were checked against the guest's devices (at its
+    /// first sample).
+    swapon: bool,
 }
 
 impl crate::model::Model {
@@ -54,6 +57,8 @@ impl crate::model::Model {
             if self.linux.guest(g).is_none() || !self.cpu.guest(g).logged_on {
                 continue;
             }
+            let vdisk = &self.vdisk;
+            self.linux.swapon(g, |v| vdisk.find(g, v).is_some());
             let (anon, cache, refs) = self.work.memory_demand(g);
             let running = self
                 .cpu
@@ -116,6 +121,7 @@ impl Linux {
                         last: 0,
                         nr_running: 0,
                         sync: 0,
+                        swapon: false,
                     }
                 })
             })
@@ -130,6 +136,29 @@ impl Linux {
 
     pub fn guest(&self, g: u32) -> Option<&Guest> {
         self.guests.get(g as usize).and_then(Option::as_ref)
+    }
+
+    /// Guest `g`'s `swapon`, once: a VDISK swap device the guest does not
+    /// have (CP refused to define it: SYSLIM) takes no pages, as `swapon`
+    /// fails on a missing device. `has_vdisk(vdev)` says whether it exists.
+    pub fn swapon(&mut self, g: u32, has_vdisk: impl Fn(u16) -> bool) {
+        let Some(x) = self.guests.get_mut(g as usize).and_then(Option::as_mut) else {
+            return;
+        };
+        if std::mem::replace(&mut x.swapon, true) {
+            return;
+        }
+        for (i, s) in x.p.swap.iter().enumerate() {
+            let vdev = s
+                .vdev
+                .as_deref()
+                .and_then(|v| crate::model::io::params::parse_devno(v).ok());
+            if let (params::SwapKind::Vdisk, Some(v)) = (s.device, vdev) {
+                if !has_vdisk(v) {
+                    x.mem.disable_swap(i);
+                }
+            }
+        }
     }
 
     /// Guest `g` at `now`: its processes have touched `anon` pages of their

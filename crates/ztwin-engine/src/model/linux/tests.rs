@@ -179,3 +179,17 @@ fn bad_linux_tables_name_their_place() {
     );
     assert!(e.contains("tape"), "{e}");
 }
+
+#[test]
+fn swapon_fails_on_a_vdisk_cp_refused() {
+    // SYSLIM below the guest's 64M VDISK: CP does not define it at logon, so
+    // Linux swaps to the DASD device only.
+    let text = LINUX.replacen("[monitor]", "[vdisk]\nsyslim = \"32M\"\n[monitor]", 1);
+    let (_, twin) = run(&text);
+    let s = twin.model.linux.sample(0).unwrap();
+    assert_eq!(s.usage.swap_total, (256 << 20) / 4096, "only the DASD device");
+    assert!(s.c.pswpout > 0);
+    let (_, twin) = run(LINUX);
+    let s = twin.model.linux.sample(0).unwrap();
+    assert_eq!(s.usage.swap_total, (320 << 20) / 4096);
+}
