@@ -738,6 +738,7 @@ impl Model {
         }
         self.st.create_space(g);
         self.cpu.logon(g, cx.now());
+        self.linux.logon(g);
         self.mon.event(monitor::PendingEvent::Logon, g, cx.now());
         self.vdisk_logon(cx, g);
         let w = self.work.workload(g).clone();
@@ -751,6 +752,7 @@ impl Model {
             return;
         }
         self.stop_workload(g);
+        self.linux.logoff(g);
         self.cpu.logoff(g);
         self.st.logoff(g);
         for vp in 0..self.st.vpages(g) {

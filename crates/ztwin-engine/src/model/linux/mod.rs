@@ -34,6 +34,11 @@ pub const MAX_STORAGE: u64 = 16 << 30;
 /// One Linux guest.
 pub struct Guest {
     pub p: params::Params,
+    /// Its storage and swap devices' sizes, bytes (for a new IPL).
+    storage: u64,
+    swap_bytes: Vec<u64>,
+    /// Its appldata buffers at its last logoff.
+    ended: Option<Sample>,
     mem: Mem,
     /// Demand already fed: anonymous pages, cache pages, touches seen.
     fed_anon: u64,
@@ -77,6 +82,35 @@ impl crate::model::Model {
     }
 }
 
+impl Guest {
+    /// Linux just IPLed in `storage` bytes with swap devices of `swap` bytes.
+    fn boot(p: params::Params, storage: u64, swap: Vec<u64>) -> Guest {
+        let total = (storage / PAGE) as usize;
+        let kernel = (p.kernel.0 / PAGE) as usize;
+        let swaps: Vec<(i32, usize)> = p
+            .swap
+            .iter()
+            .zip(&swap)
+            .map(|(s, &b)| (s.priority, (b / PAGE) as usize))
+            .collect();
+        Guest {
+            mem: Mem::new(total, kernel, total, total, &swaps),
+            p,
+            storage,
+            swap_bytes: swap,
+            ended: None,
+            fed_anon: 0,
+            fed_cache: 0,
+            cursor: 0,
+            avenrun: [0.0; 3],
+            last: 0,
+            nr_running: 0,
+            sync: 0,
+            swapon: false,
+        }
+    }
+}
+
 /// What the appldata modules report of one guest.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
@@ -101,32 +135,33 @@ impl Linux {
     pub fn new(defs: Vec<Option<(params::Params, u64, Vec<u64>)>>) -> Linux {
         let guests = defs
             .into_iter()
-            .map(|d| {
-                d.map(|(p, storage, swap)| {
-                    let total = (storage / PAGE) as usize;
-                    let kernel = (p.kernel.0 / PAGE) as usize;
-                    let swaps: Vec<(i32, usize)> = p
-                        .swap
-                        .iter()
-                        .zip(&swap)
-                        .map(|(s, &b)| (s.priority, (b / PAGE) as usize))
-                        .collect();
-                    Guest {
-                        mem: Mem::new(total, kernel, total, total, &swaps),
-                        p,
-                        fed_anon: 0,
-                        fed_cache: 0,
-                        cursor: 0,
-                        avenrun: [0.0; 3],
-                        last: 0,
-                        nr_running: 0,
-                        sync: 0,
-                        swapon: false,
-                    }
-                })
-            })
+            .map(|d| d.map(|(p, storage, swap)| Guest::boot(p, storage, swap)))
             .collect();
         Linux { guests }
+    }
+
+    /// Guest `g` logs on: Linux is IPLed afresh (empty memory, counters 0).
+    pub fn logon(&mut self, g: u32) {
+        if let Some(x) = self.guests.get_mut(g as usize).and_then(Option::as_mut) {
+            let ended = x.ended.take();
+            let p = x.p.clone();
+            *x = Guest::boot(p, x.storage, std::mem::take(&mut x.swap_bytes));
+            x.ended = ended;
+        }
+    }
+
+    /// Guest `g` logs off: its appldata buffers as they were last filled,
+    /// for the MRAPLEDT records CP writes when it gives them up.
+    pub fn logoff(&mut self, g: u32) {
+        let s = self.sample(g);
+        if let Some(x) = self.guests.get_mut(g as usize).and_then(Option::as_mut) {
+            x.ended = s.filter(|_| x.p.appldata && x.sync > 0);
+        }
+    }
+
+    /// The buffers guest `g` had when it last logged off (appldata on).
+    pub fn ended(&self, g: u32) -> Option<Sample> {
+        self.guest(g).and_then(|x| x.ended)
     }
 
     /// Whether any guest runs Linux.

@@ -187,9 +187,52 @@ fn swapon_fails_on_a_vdisk_cp_refused() {
     let text = LINUX.replacen("[monitor]", "[vdisk]\nsyslim = \"32M\"\n[monitor]", 1);
     let (_, twin) = run(&text);
     let s = twin.model.linux.sample(0).unwrap();
-    assert_eq!(s.usage.swap_total, (256 << 20) / 4096, "only the DASD device");
+    assert_eq!(
+        s.usage.swap_total,
+        (256 << 20) / 4096,
+        "only the DASD device"
+    );
     assert!(s.c.pswpout > 0);
     let (_, twin) = run(LINUX);
     let s = twin.model.linux.sample(0).unwrap();
     assert_eq!(s.usage.swap_total, (320 << 20) / 4096);
+}
+
+#[test]
+fn logoff_writes_the_buffers_as_mrapledt_and_logon_ipls_afresh() {
+    let text = format!(
+        "{LINUX}\n[[timeline]]\nat = \"150s\"\naction = \"logoff\"\nguest = \"LNXA\"\n\
+         [[timeline]]\nat = \"170s\"\naction = \"logon\"\nguest = \"LNXA\"\n"
+    );
+    let (bytes, twin) = run(&text);
+    let mut r = Reader::new(std::io::Cursor::new(bytes)).unwrap();
+    let (mut sdt, mut edt) = (Vec::new(), Vec::new());
+    while let Some(rec) = r.next_record().unwrap() {
+        if rec.header.domain != 10 {
+            continue;
+        }
+        let l = rec.layout.unwrap();
+        let a = Appldata::parse(rec.bytes, l).unwrap();
+        assert_eq!(a.check(), None);
+        let sync = u(a
+            .fields()
+            .find(|(f, _)| f.name == "sync_count_1")
+            .unwrap()
+            .1);
+        match l.name {
+            "MRAPLSDT" => sdt.push((rec.header.tod, a.kind.unwrap(), sync)),
+            "MRAPLEDT" => edt.push((rec.header.tod, a.kind.unwrap(), sync, rec.set_kind)),
+            n => panic!("{n}"),
+        }
+    }
+    // Samples at 1 and 2 minutes; logged off at the third (2:30 to 2:50):
+    // at 3 minutes logged on again, its buffers restarted (sync count 1).
+    assert_eq!(sdt.len(), 9, "{sdt:?}");
+    assert_eq!(edt.len(), 3, "{edt:?}");
+    for &(_, _, sync, kind) in &edt {
+        assert_eq!(sync, 2, "the buffers as the second sample filled them");
+        assert_eq!(kind, ztwin_monitor::SetKind::Event);
+    }
+    assert!(sdt[6..].iter().all(|&(_, _, sync)| sync == 1), "{sdt:?}");
+    assert!(twin.model.linux.sample(0).unwrap().sync == 1);
 }

@@ -364,15 +364,21 @@ impl<W: Write> Emitter<W> {
             let tod = self.start_tod + dur(at);
             match kind {
                 PendingEvent::Logon => user::logon(ev, &self.lay, tod, &u, &t.st.space(g)),
-                PendingEvent::Logoff => user::logoff(
-                    ev,
-                    &self.lay,
-                    tod,
-                    self.start_tod,
-                    &u,
-                    t.pg.guest(g),
-                    t.cpu.vcpus(g),
-                ),
+                PendingEvent::Logoff => {
+                    user::logoff(
+                        ev,
+                        &self.lay,
+                        tod,
+                        self.start_tod,
+                        &u,
+                        t.pg.guest(g),
+                        t.cpu.vcpus(g),
+                    );
+                    if let Some(lx) = t.linux.ended(g) {
+                        let since = at.saturating_sub(u.logon_ns);
+                        linux::ended(ev, &self.lay, tod, u.userid, since, &lx, t.cpu.vcpus(g));
+                    }
+                }
             }
         }
         if self.ev.is_empty() {

@@ -18,6 +18,7 @@ use crate::core::units::Ns;
 use crate::model::cpu::VcpuSample;
 use crate::model::linux::Sample;
 use ztwin_monitor::appldata::{self, field, put, Kind, ProductId, NET_SUM, OS, OS_CPU};
+use ztwin_monitor::layout::RecordLayout;
 use ztwin_monitor::writer::RecordSet;
 
 /// Jiffies (USER_HZ 100) in `ns`.
@@ -25,8 +26,7 @@ fn jiffies(ns: Ns) -> u64 {
     ns / 10_000_000
 }
 
-/// The three records of one guest.
-#[allow(clippy::too_many_arguments)]
+/// The three MRAPLSDT records of one guest at a sample.
 pub(super) fn sample(
     s: &mut RecordSet,
     l: &L,
@@ -36,7 +36,33 @@ pub(super) fn sample(
     lx: &Sample,
     vcpus: impl Iterator<Item = VcpuSample>,
 ) {
-    let sdt = l.get("MRAPLSDT");
+    records(s, l.get("MRAPLSDT"), tod, userid, since_logon, lx, vcpus);
+}
+
+/// The three MRAPLEDT records of a guest that logged off: CP gives up its
+/// buffers (a virtual storage reset), the data as the buffers last held it.
+pub(super) fn ended(
+    s: &mut RecordSet,
+    l: &L,
+    tod: u64,
+    userid: &str,
+    since_logon: Ns,
+    lx: &Sample,
+    vcpus: impl Iterator<Item = VcpuSample>,
+) {
+    records(s, l.get("MRAPLEDT"), tod, userid, since_logon, lx, vcpus);
+}
+
+/// One record per module of layout `sdt` (MRAPLSDT or MRAPLEDT).
+fn records(
+    s: &mut RecordSet,
+    sdt: &RecordLayout,
+    tod: u64,
+    userid: &str,
+    since_logon: Ns,
+    lx: &Sample,
+    vcpus: impl Iterator<Item = VcpuSample>,
+) {
     let sync = lx.sync as u64;
     // Memory.
     let mem = appldata::MEM;
