@@ -43,7 +43,9 @@ pub struct Guest {
     /// Demand already fed: anonymous pages, cache pages, touches seen.
     fed_anon: u64,
     fed_cache: u64,
-    cursor: u64,
+    /// References seen, and where the re-touch of each region stands.
+    seen_refs: u64,
+    cursor: [u64; 3],
     /// Load averages (1, 5, 15 minutes), runnable threads.
     avenrun: [f64; 3],
     last: Ns,
@@ -64,7 +66,7 @@ impl crate::model::Model {
             }
             let vdisk = &self.vdisk;
             self.linux.swapon(g, |v| vdisk.find(g, v).is_some());
-            let (anon, cache, refs) = self.work.memory_demand(g);
+            let d = self.work.memory_demand(g);
             let running = self
                 .cpu
                 .vcpus_of(g)
@@ -77,7 +79,7 @@ impl crate::model::Model {
                     )
                 })
                 .count() as u32;
-            self.linux.advance(g, now, anon, cache, refs, running);
+            self.linux.advance(g, now, &d, running);
         }
     }
 }
@@ -101,7 +103,8 @@ impl Guest {
             ended: None,
             fed_anon: 0,
             fed_cache: 0,
-            cursor: 0,
+            seen_refs: 0,
+            cursor: [0; 3],
             avenrun: [0.0; 3],
             last: 0,
             nr_running: 0,
@@ -196,26 +199,50 @@ impl Linux {
         }
     }
 
-    /// Guest `g` at `now`: its processes have touched `anon` pages of their
-    /// anonymous memory and written `cache` pages of files (cumulative, from
-    /// the workload), `touches` page references in all; `running` virtual
+    /// Guest `g` at `now`: what its processes asked of memory so far
+    /// (cumulative, from the workload: [`MemoryDemand`]); `running` virtual
     /// CPUs are runnable.
-    pub fn advance(&mut self, g: u32, now: Ns, anon: u64, cache: u64, touches: u64, running: u32) {
+    ///
+    /// The pages in use are referenced again, region by region: the
+    /// distinct pages the references since the last sample reached (a
+    /// region's share of them; drawn at random, `n` references reach
+    /// `len × (1 − e^(−n/len))` pages; in address order, at most the region
+    /// once), walked from where the last sample stopped; a page reused within
+    /// an interval counts once. Then the new anonymous and cache pages are
+    /// touched.
+    pub fn advance(
+        &mut self,
+        g: u32,
+        now: Ns,
+        d: &crate::model::workload::MemoryDemand,
+        running: u32,
+    ) {
         let Some(x) = self.guests.get_mut(g as usize).and_then(Option::as_mut) else {
             return;
         };
         let total = x.mem.total();
-        let anon = anon.min(total);
-        let cache = cache.min(total);
-        // Pages already in use are referenced again (the workload keeps
-        // touching its area): a cursor walks the area, as many pages as
-        // touches since the last sample, at most the area once.
-        let again = touches.saturating_sub(x.cursor).min(x.fed_anon);
-        for i in 0..again {
-            let p = ((x.cursor + i) % x.fed_anon.max(1)) as u32;
-            x.mem.touch_anon(p);
+        let anon = d.anon.min(total);
+        let cache = d.cache.min(total);
+        let n = d.refs.saturating_sub(x.seen_refs);
+        x.seen_refs = x.seen_refs.max(d.refs);
+        for (r, &(start, len, share)) in d.regions.iter().enumerate() {
+            // Only pages already given to the processes are reused.
+            let len = len.min(x.fed_anon.saturating_sub(start));
+            if len == 0 || share <= 0.0 {
+                continue;
+            }
+            let refs = n as f64 * share;
+            let pages = if d.random {
+                (len as f64 * (1.0 - (-refs / len as f64).exp())).round() as u64
+            } else {
+                (refs as u64).min(len)
+            };
+            for i in 0..pages {
+                let p = start + (x.cursor[r] + i) % len;
+                x.mem.touch_anon(p as u32);
+            }
+            x.cursor[r] = (x.cursor[r] + pages) % len;
         }
-        x.cursor = touches.max(x.cursor);
         while x.fed_anon < anon {
             x.mem.touch_anon(x.fed_anon as u32);
             x.fed_anon += 1;
