@@ -259,5 +259,10 @@ fn a_working_set_that_fits_swaps_less_than_a_serial_sweep() {
     // rarely, while a serial sweep always comes back to the page reclaimed
     // longest ago.
     assert!(serial.c.pswpin > 0, "{:?}", serial.c);
-    assert!(ws.c.pswpin * 2 < serial.c.pswpin, "working set {:?}, serial {:?}", ws.c, serial.c);
+    assert!(
+        ws.c.pswpin * 2 < serial.c.pswpin,
+        "working set {:?}, serial {:?}",
+        ws.c,
+        serial.c
+    );
 }
