@@ -324,7 +324,8 @@ def format_rows(
 ) -> str:
     """The text of ``n`` report rows from columns ``(tag, data, json_key,
     width, dec, left)``: tag "f" (float64 buffer, NaN = absent), "t" (int64
-    local microseconds since 1970) or "l" (the literal text of every row).
+    local microseconds since 1970), "l" (the literal text of every row) or
+    "c" (a tuple (int64 codes, texts): row i shows texts[codes[i]]).
     JSON objects separated by ", ", CSV lines, or fixed-width text lines;
     numbers as ``repr(round(v, 6))`` and Perfkit cells exactly as
     ``ztwin.reports.model`` / ``ztwin.reports.text`` write them."""

@@ -20,10 +20,11 @@ the window's intervals (compared to the microsecond); from the history database
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from ztwin.reports.common import new_report
 from ztwin.reports.core import EPOCH_1900_US, Intervals
@@ -55,17 +56,14 @@ _FIELDS = {
 }  # fmt: skip
 
 
-def _records(path: str) -> Iterator[tuple[str, int, str, dict[str, Any]]]:
-    """``(name, tod_us, iso_time, fields)`` of the records this report reads,
-    in file order; ``tod_us`` in microseconds since 1970, absent fields None.
-    Only the fields read are converted, and of MRSTOASP only the spool
-    volumes' records (CALSPOOL not zero)."""
-    import pyarrow as pa
+def _tables(path: str) -> dict[str, Any]:
+    """The records this report reads, as Arrow tables by record name (only
+    the fields read; of MRSTOASP only the spool volumes' records, CALSPOOL
+    not zero), each in file order."""
     import pyarrow.compute as pc
 
     from ztwin.monitor import DamageWarning, arrow_tables
 
-    rows: list[tuple[int, str, int, dict[str, Any]]] = []
     wanted = [f for fs in _FIELDS.values() for f in fs]
     with warnings.catch_warnings():
         # The interval pass over the file (collect) has already warned about
@@ -73,24 +71,41 @@ def _records(path: str) -> Iterator[tuple[str, int, str, dict[str, Any]]]:
         # repeated DamageWarning would abort the report).
         warnings.simplefilter("ignore", DamageWarning)
         tabs = arrow_tables(path, list(_NAMES), fields=wanted)
+    out = {}
     for name, t in tabs.items():
         if t.num_rows == 0:
             continue
-        cols = [c for c in _FIELDS[name] if c in t.column_names]
-        if name == "MRSTOASP" and "STOASP_CALSPOOL" in cols:
+        if name == "MRSTOASP":
+            if "STOASP_CALSPOOL" not in t.column_names:
+                continue
             t = t.filter(pc.fill_null(pc.not_equal(t["STOASP_CALSPOOL"], 0), False))
-        us = t["tod"].cast(pa.int64()).to_pylist()
-        data = t.select(cols).to_pylist()
-        for off, u, fields in zip(t["offset"].to_pylist(), us, data, strict=True):
-            rows.append((off, name, u, fields))
-    rows.sort(key=lambda r: r[0])
-    for _, name, u, fields in rows:
-        when = datetime(1970, 1, 1) + timedelta(microseconds=u)
-        yield name, u, when.strftime("%Y-%m-%dT%H:%M:%S"), fields
+        out[name] = t.take(pc.sort_indices(t["offset"])) if t.num_rows else t
+    return out
 
 
-def _int(v: Any) -> int:
-    return int(v) if isinstance(v, int | float) else 0
+def _ints(t: Any, name: str) -> np.ndarray:
+    """A column as int64, 0 where absent (the field missing or null)."""
+    import pyarrow.compute as pc
+
+    if name not in t.column_names:
+        return np.zeros(t.num_rows, dtype=np.int64)
+    return np.asarray(pc.fill_null(t[name], 0).to_numpy(), dtype=np.int64)
+
+
+def _texts(t: Any, name: str) -> list[str]:
+    return [_text(v) for v in t[name].to_pylist()] if name in t.column_names else [""] * t.num_rows
+
+
+def _tod_us(t: Any) -> np.ndarray:
+    import pyarrow as pa
+
+    return np.asarray(t["tod"].cast(pa.int64()).to_numpy(), dtype=np.int64)
+
+
+def _last_of(codes: np.ndarray) -> dict[int, int]:
+    """The row of each code's last occurrence."""
+    u, rev = np.unique(codes[::-1], return_index=True)
+    return dict(zip(u.tolist(), (len(codes) - 1 - rev).tolist(), strict=True))
 
 
 def nss(iv: Intervals, **_: Any) -> Report:
@@ -99,51 +114,81 @@ def nss(iv: Intervals, **_: Any) -> Report:
     events: list[tuple[str, str, str, int]] = []
     spool: dict[int, dict[str, Any]] = {}
     from_file = Path(iv.path).is_file()
+    rows = []
     if iv.intervals and from_file:
         lo = iv.intervals[0].start_tod // 4096 - EPOCH_1900_US
         hi = iv.intervals[-1].end_tod // 4096 - EPOCH_1900_US
-        for name, t, when, f in _records(iv.path):
-            if name in _EVENTS:
-                if lo <= t <= hi:
-                    p = name[2:]
-                    events.append((when, _EVENTS[name], _text(f.get(f"{p}_SDFFN")), _int(f.get(f"{p}_SDFIDNUM"))))
+        tabs = _tables(iv.path)
+        found: list[tuple[int, str, str, str, int]] = []
+        for name, what in _EVENTS.items():
+            t = tabs.get(name)
+            if t is None:
                 continue
-            if name == "MRSTOASP":
-                if not f.get("STOASP_CALSPOOL"):
-                    continue
-                dev = _int(f.get("STOASP_RDEVDEV"))
-                s = spool.setdefault(dev, {"volser": _text(f.get("STOASP_CALVSER")), "first": None, "last": None})
-                vals = {
-                    k: _int(f.get(f"STOASP_{k}")) for k in ("CALSPOOL", "CPVALOCD", "EXPCTPWR", "EXPCTPRD", "SCGSSCH")
-                }
-                if t <= lo:
-                    s["first"] = vals
-                elif t <= hi:
-                    s["last"] = vals
+            p = name[2:]
+            tods = _tod_us(t)
+            sel = np.flatnonzero((lo <= tods) & (tods <= hi))
+            if len(sel) == 0:
                 continue
-            if not (lo < t <= hi):
-                continue
-            if name == "MRSYTSHS":
-                shs.append((_int(f.get("SYTSHS_SYSTADCS")), _int(f.get("SYTSHS_RSASHARE"))))
-                continue
-            seg = _text(f.get("STOSHR_SNTNAME"))
-            s = segs.setdefault(seg, {"name": seg, "resident": [], "spoolid": 0})
-            s["spoolid"] = _int(f.get("STOSHR_SDFIDNUM"))
-            s["users_shared"] = _int(f.get("STOSHR_SNTUSRSH"))
-            s["users_exclusive"] = _int(f.get("STOSHR_SNTUSREX"))
-            s["resident"].append(_int(f.get("STOSHR_ASCCTPRS")))
-    rows = []
+            offs = np.asarray(t["offset"].to_numpy())[sel].tolist()
+            names = _texts(t, f"{p}_SDFFN")
+            sids = _ints(t, f"{p}_SDFIDNUM")
+            for i, off in zip(sel.tolist(), offs, strict=True):
+                when = (datetime(1970, 1, 1) + timedelta(microseconds=int(tods[i]))).strftime("%Y-%m-%dT%H:%M:%S")
+                found.append((off, when, what, names[i], int(sids[i])))
+        events = [e[1:] for e in sorted(found, key=lambda e: e[0])]
+        t = tabs.get("MRSTOASP")
+        if t is not None:
+            tods = _tod_us(t)
+            devs = _ints(t, "STOASP_RDEVDEV")
+            volsers = t["STOASP_CALVSER"] if "STOASP_CALVSER" in t.column_names else None
+            cols = {k: _ints(t, f"STOASP_{k}") for k in ("CALSPOOL", "CPVALOCD", "EXPCTPWR", "EXPCTPRD", "SCGSSCH")}
+            firsts = _last_of(devs[::-1])
+            before = np.flatnonzero(tods <= lo)
+            during = np.flatnonzero((lo < tods) & (tods <= hi))
+            first_at = {d: int(before[i]) for d, i in _last_of(devs[before]).items()}
+            last_at = {d: int(during[i]) for d, i in _last_of(devs[during]).items()}
+            for d in sorted(firsts):
+                row0 = len(devs) - 1 - firsts[d]
+                spool[d] = {
+                    "volser": _text(volsers[row0].as_py()) if volsers is not None else "",
+                    **{w: None if at is None else {k: int(c[at]) for k, c in cols.items()}
+                       for w, at in (("first", first_at.get(d)), ("last", last_at.get(d)))},
+                }  # fmt: skip
+        t = tabs.get("MRSYTSHS")
+        if t is not None:
+            tods = _tod_us(t)
+            sel = (lo < tods) & (tods <= hi)
+            shs = list(zip(_ints(t, "SYTSHS_SYSTADCS")[sel].tolist(), _ints(t, "SYTSHS_RSASHARE")[sel].tolist(),
+                           strict=True))  # fmt: skip
+        t = tabs.get("MRSTOSHR")
+        if t is not None:
+            tods = _tod_us(t)
+            sel = np.flatnonzero((lo < tods) & (tods <= hi))
+            names = [_text(v) for v in t["STOSHR_SNTNAME"].take(sel).to_pylist()] if len(sel) else []
+            codes: dict[str, int] = {}
+            code = np.fromiter((codes.setdefault(nm, len(codes)) for nm in names), dtype=np.int64, count=len(names))
+            res = _ints(t, "STOSHR_ASCCTPRS")[sel]
+            last = _last_of(code)
+            spoolids = _ints(t, "STOSHR_SDFIDNUM")[sel]
+            ush = _ints(t, "STOSHR_SNTUSRSH")[sel]
+            uex = _ints(t, "STOSHR_SNTUSREX")[sel]
+            count = np.bincount(code, minlength=len(codes))
+            for nm, c in codes.items():
+                mine = res[code == c]
+                i = last[c]
+                segs[nm] = {"name": nm, "spoolid": int(spoolids[i]), "users_shared": int(ush[i]),
+                            "users_exclusive": int(uex[i]), "sum": int(mine.sum()), "max": int(mine.max()),
+                            "n": int(count[c])}  # fmt: skip
     for s in sorted(segs.values(), key=lambda s: (s["name"], s["spoolid"])):
-        res = s.pop("resident")
         rows.append(
             {
                 "name": s["name"],
                 "spoolid": s["spoolid"],
                 "users_shared": s["users_shared"],
                 "users_exclusive": s["users_exclusive"],
-                "resident_pages_mean": sum(res) / len(res),
-                "resident_pages_max": max(res),
-                "samples": len(res),
+                "resident_pages_mean": s["sum"] / s["n"],
+                "resident_pages_max": s["max"],
+                "samples": s["n"],
             }
         )
     table = Table(
