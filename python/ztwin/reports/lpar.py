@@ -159,9 +159,11 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
         c = f64(b, "cpu")
         cpu.append(np.zeros(len(idx), dtype=np.int64) if c is None else c[idx].astype(np.int64))
         if key_part:
-            enc = b.column("partition").dictionary_encode()
-            local = np.array([codes.setdefault(x, len(codes)) for x in enc.dictionary.to_pylist()], dtype=np.int64)
-            part.append(local[array_i64_32(enc.indices)[idx]])
+            # (not dictionary_encode: it imports pyarrow.compute, a third of a second)
+            names_b = np.array(b.column("partition").to_pylist(), dtype=object)[idx]
+            uniq, inv = np.unique(names_b, return_inverse=True)
+            local = np.array([codes.setdefault(x, len(codes)) for x in uniq.tolist()], dtype=np.int64)
+            part.append(local[inv.reshape(-1)])
         else:
             part.append(np.full(len(idx), -1, dtype=np.int64))
     names.extend(codes)
@@ -175,14 +177,6 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
     n = sum(len(i) for _, i in parts)
     return _Rows(np.concatenate(pidx), np.concatenate(part), np.concatenate(cpu), Sums(n, col), names,
                  value_names(parts[0][0]))  # fmt: skip
-
-
-def array_i64_32(arr: Any) -> np.ndarray:
-    """An int32 (dictionary indices) array without nulls as int64."""
-    n = len(arr)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    return np.frombuffer(arr.buffers()[1], dtype=np.int32, count=n, offset=arr.offset * 4).astype(np.int64)
 
 
 def _blocks(iv: Intervals) -> Iterator[_Block]:

@@ -19,7 +19,6 @@ the window's intervals (compared to the microsecond); from the history database
 
 from __future__ import annotations
 
-import warnings
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -46,6 +45,10 @@ def _text(v: Any) -> str:
     return str(v).strip() if v is not None else ""
 
 
+def _int(v: Any) -> int:
+    return int(v) if isinstance(v, int | float) else 0
+
+
 #: The fields read, per record (events: their prefix's SDFFN and SDFIDNUM).
 _FIELDS = {
     "MRSTOSHR": ("STOSHR_SNTNAME", "STOSHR_SDFIDNUM", "STOSHR_SNTUSRSH", "STOSHR_SNTUSREX", "STOSHR_ASCCTPRS"),
@@ -56,50 +59,54 @@ _FIELDS = {
 }  # fmt: skip
 
 
-def _tables(path: str) -> dict[str, Any]:
-    """The records this report reads, as Arrow tables by record name (only
-    the fields read; of MRSTOASP only the spool volumes' records, CALSPOOL
-    not zero), each in file order."""
-    import pyarrow.compute as pc
+class _Rows:
+    """The rows of one record type read: ``offset`` and ``tod`` (microseconds
+    since 1970) as int64 arrays, the fields as Python lists (None: absent)."""
 
-    from ztwin.monitor import DamageWarning, arrow_tables
+    def __init__(self, cols: dict[str, Any], keep: np.ndarray | None = None) -> None:
+        idx = None if keep is None else np.flatnonzero(keep)
+        self.cols = cols if idx is None else {k: [v[i] for i in idx.tolist()] for k, v in cols.items()}
+        self.n = len(self.cols["offset"])
+        self.offset = np.array(self.cols["offset"], dtype=np.int64)
+        self.tod = np.array(self.cols["tod"], dtype=np.int64)
+
+    def ints(self, name: str) -> np.ndarray:
+        """A field as int64, 0 where absent (the field missing or null)."""
+        col = self.cols.get(name)
+        if col is None:
+            return np.zeros(self.n, dtype=np.int64)
+        return np.array([_int(v) for v in col], dtype=np.int64)
+
+    def texts(self, name: str) -> list[str]:
+        col = self.cols.get(name)
+        return [""] * self.n if col is None else [_text(v) for v in col]
+
+
+def _tables(path: str) -> dict[str, _Rows]:
+    """The records this report reads by record name, in file order (only the
+    fields read; of MRSTOASP only the spool volumes' records, CALSPOOL not
+    zero). Read as Python columns (``read_columns``): no Arrow conversion,
+    which would import pandas. The interval pass over the file (collect)
+    has already warned about its damage; this read does not warn again."""
+    from ztwin._native import read_columns
+    from ztwin.monitor import _READ_OPTIONS
 
     wanted = [f for fs in _FIELDS.values() for f in fs]
-    with warnings.catch_warnings():
-        # The interval pass over the file (collect) has already warned about
-        # its damage; this second read must not warn again (under -W error a
-        # repeated DamageWarning would abort the report).
-        warnings.simplefilter("ignore", DamageWarning)
-        tabs = arrow_tables(path, list(_NAMES), fields=wanted)
+    columns, _ = read_columns(path, list(_NAMES), fields=wanted, **_READ_OPTIONS)
     out = {}
-    for name, t in tabs.items():
-        if t.num_rows == 0:
+    for name, cols in columns.items():
+        if not cols["offset"]:
             continue
+        keep = None
         if name == "MRSTOASP":
-            if "STOASP_CALSPOOL" not in t.column_names:
+            spool = cols.get("STOASP_CALSPOOL")
+            if spool is None:
                 continue
-            t = t.filter(pc.fill_null(pc.not_equal(t["STOASP_CALSPOOL"], 0), False))
-        out[name] = t.take(pc.sort_indices(t["offset"])) if t.num_rows else t
+            keep = np.array([bool(v) for v in spool], dtype=bool)
+            if not keep.any():
+                continue
+        out[name] = _Rows(cols, keep)
     return out
-
-
-def _ints(t: Any, name: str) -> np.ndarray:
-    """A column as int64, 0 where absent (the field missing or null)."""
-    import pyarrow.compute as pc
-
-    if name not in t.column_names:
-        return np.zeros(t.num_rows, dtype=np.int64)
-    return np.asarray(pc.fill_null(t[name], 0).to_numpy(), dtype=np.int64)
-
-
-def _texts(t: Any, name: str) -> list[str]:
-    return [_text(v) for v in t[name].to_pylist()] if name in t.column_names else [""] * t.num_rows
-
-
-def _tod_us(t: Any) -> np.ndarray:
-    import pyarrow as pa
-
-    return np.asarray(t["tod"].cast(pa.int64()).to_numpy(), dtype=np.int64)
 
 
 def _last_of(codes: np.ndarray) -> dict[int, int]:
@@ -125,23 +132,22 @@ def nss(iv: Intervals, **_: Any) -> Report:
             if t is None:
                 continue
             p = name[2:]
-            tods = _tod_us(t)
+            tods = t.tod
             sel = np.flatnonzero((lo <= tods) & (tods <= hi))
             if len(sel) == 0:
                 continue
-            offs = np.asarray(t["offset"].to_numpy())[sel].tolist()
-            names = _texts(t, f"{p}_SDFFN")
-            sids = _ints(t, f"{p}_SDFIDNUM")
-            for i, off in zip(sel.tolist(), offs, strict=True):
+            names = t.texts(f"{p}_SDFFN")
+            sids = t.ints(f"{p}_SDFIDNUM")
+            for i in sel.tolist():
                 when = (datetime(1970, 1, 1) + timedelta(microseconds=int(tods[i]))).strftime("%Y-%m-%dT%H:%M:%S")
-                found.append((off, when, what, names[i], int(sids[i])))
+                found.append((int(t.offset[i]), when, what, names[i], int(sids[i])))
         events = [e[1:] for e in sorted(found, key=lambda e: e[0])]
         t = tabs.get("MRSTOASP")
         if t is not None:
-            tods = _tod_us(t)
-            devs = _ints(t, "STOASP_RDEVDEV")
-            volsers = t["STOASP_CALVSER"] if "STOASP_CALVSER" in t.column_names else None
-            cols = {k: _ints(t, f"STOASP_{k}") for k in ("CALSPOOL", "CPVALOCD", "EXPCTPWR", "EXPCTPRD", "SCGSSCH")}
+            tods = t.tod
+            devs = t.ints("STOASP_RDEVDEV")
+            volsers = t.cols.get("STOASP_CALVSER")
+            cols = {k: t.ints(f"STOASP_{k}") for k in ("CALSPOOL", "CPVALOCD", "EXPCTPWR", "EXPCTPRD", "SCGSSCH")}
             firsts = _last_of(devs[::-1])
             before = np.flatnonzero(tods <= lo)
             during = np.flatnonzero((lo < tods) & (tods <= hi))
@@ -150,28 +156,27 @@ def nss(iv: Intervals, **_: Any) -> Report:
             for d in sorted(firsts):
                 row0 = len(devs) - 1 - firsts[d]
                 spool[d] = {
-                    "volser": _text(volsers[row0].as_py()) if volsers is not None else "",
+                    "volser": _text(volsers[row0]) if volsers is not None else "",
                     **{w: None if at is None else {k: int(c[at]) for k, c in cols.items()}
                        for w, at in (("first", first_at.get(d)), ("last", last_at.get(d)))},
                 }  # fmt: skip
         t = tabs.get("MRSYTSHS")
         if t is not None:
-            tods = _tod_us(t)
-            sel = (lo < tods) & (tods <= hi)
-            shs = list(zip(_ints(t, "SYTSHS_SYSTADCS")[sel].tolist(), _ints(t, "SYTSHS_RSASHARE")[sel].tolist(),
+            sel = (lo < t.tod) & (t.tod <= hi)
+            shs = list(zip(t.ints("SYTSHS_SYSTADCS")[sel].tolist(), t.ints("SYTSHS_RSASHARE")[sel].tolist(),
                            strict=True))  # fmt: skip
         t = tabs.get("MRSTOSHR")
         if t is not None:
-            tods = _tod_us(t)
-            sel = np.flatnonzero((lo < tods) & (tods <= hi))
-            names = [_text(v) for v in t["STOSHR_SNTNAME"].take(sel).to_pylist()] if len(sel) else []
+            sel = np.flatnonzero((lo < t.tod) & (t.tod <= hi))
+            all_names = t.texts("STOSHR_SNTNAME")
+            names = [all_names[i] for i in sel.tolist()]
             codes: dict[str, int] = {}
             code = np.fromiter((codes.setdefault(nm, len(codes)) for nm in names), dtype=np.int64, count=len(names))
-            res = _ints(t, "STOSHR_ASCCTPRS")[sel]
+            res = t.ints("STOSHR_ASCCTPRS")[sel]
             last = _last_of(code)
-            spoolids = _ints(t, "STOSHR_SDFIDNUM")[sel]
-            ush = _ints(t, "STOSHR_SNTUSRSH")[sel]
-            uex = _ints(t, "STOSHR_SNTUSREX")[sel]
+            spoolids = t.ints("STOSHR_SDFIDNUM")[sel]
+            ush = t.ints("STOSHR_SNTUSRSH")[sel]
+            uex = t.ints("STOSHR_SNTUSREX")[sel]
             count = np.bincount(code, minlength=len(codes))
             for nm, c in codes.items():
                 mine = res[code == c]
