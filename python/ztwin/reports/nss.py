@@ -82,17 +82,26 @@ class _Rows:
         return [""] * self.n if col is None else [_text(v) for v in col]
 
 
-def _tables(path: str) -> dict[str, _Rows]:
+#: The records and fields NSS reads: gathered by the interval pass
+#: (``collect_file(side=SIDE)``, ``Intervals.side``) when it reads the whole file.
+SIDE = (list(_NAMES), [f for fs in _FIELDS.values() for f in fs], ["STOASP_CALSPOOL"])
+
+
+def _tables(path: str, side: dict[str, Any] | None = None) -> dict[str, _Rows]:
     """The records this report reads by record name, in file order (only the
     fields read; of MRSTOASP only the spool volumes' records, CALSPOOL not
     zero). Read as Python columns (``read_columns``): no Arrow conversion,
-    which would import pandas. The interval pass over the file (collect)
-    has already warned about its damage; this read does not warn again."""
-    from ztwin._native import read_columns
-    from ztwin.monitor import _READ_OPTIONS
+    which would import pandas. ``side``: the same columns the interval pass
+    gathered on its read of the whole file (then the file is not read
+    again). The interval pass over the file (collect) has already warned
+    about its damage; this read does not warn again."""
+    if side is not None and all(n in side for n in _NAMES):
+        columns = side
+    else:
+        from ztwin._native import read_columns
+        from ztwin.monitor import _READ_OPTIONS
 
-    wanted = [f for fs in _FIELDS.values() for f in fs]
-    columns, _ = read_columns(path, list(_NAMES), fields=wanted, **_READ_OPTIONS)
+        columns, _ = read_columns(path, SIDE[0], fields=SIDE[1], **_READ_OPTIONS)
     out = {}
     for name, cols in columns.items():
         if not cols["offset"]:
@@ -109,6 +118,15 @@ def _tables(path: str) -> dict[str, _Rows]:
     return out
 
 
+def _tod(iv: Intervals, row: int, column: str) -> int:
+    """An interval's ``start_tod`` or ``end_tod`` (read from its column: making
+    the interval would decode its whole batch)."""
+    from ztwin.reports.store import IntervalSeq
+
+    seq = iv.intervals
+    return int(seq.time(row, column) if isinstance(seq, IntervalSeq) else getattr(seq[row], column))
+
+
 def _last_of(codes: np.ndarray) -> dict[int, int]:
     """The row of each code's last occurrence."""
     u, rev = np.unique(codes[::-1], return_index=True)
@@ -123,9 +141,9 @@ def nss(iv: Intervals, **_: Any) -> Report:
     from_file = Path(iv.path).is_file()
     rows = []
     if iv.intervals and from_file:
-        lo = iv.intervals[0].start_tod // 4096 - EPOCH_1900_US
-        hi = iv.intervals[-1].end_tod // 4096 - EPOCH_1900_US
-        tabs = _tables(iv.path)
+        lo = _tod(iv, 0, "start_tod") // 4096 - EPOCH_1900_US
+        hi = _tod(iv, -1, "end_tod") // 4096 - EPOCH_1900_US
+        tabs = _tables(iv.path, iv.side)
         found: list[tuple[int, str, str, str, int]] = []
         for name, what in _EVENTS.items():
             t = tabs.get(name)
