@@ -176,6 +176,10 @@ fn drain<R: std::io::Read + std::io::Seek>(
     Ok(())
 }
 
+/// `side=`: record names, the fields to decode (None: all), fields that
+/// must not be zero.
+type SideRequest = (Vec<String>, Option<Vec<String>>, Vec<String>);
+
 /// One pass of the interval kernel over a MONWRITE file, in steps.
 #[pyclass(module = "ztwin._native")]
 pub struct IntervalKernel {
@@ -203,7 +207,7 @@ impl IntervalKernel {
         layouts: Option<std::path::PathBuf>,
         ranges: Option<Vec<(u64, u64)>>,
         ignore: Option<Vec<String>>,
-        side: Option<(Vec<String>, Option<Vec<String>>, Vec<String>)>,
+        side: Option<SideRequest>,
     ) -> PyResult<Self> {
         let read = read_options(release, layouts.as_ref())?;
         let side = match side {
