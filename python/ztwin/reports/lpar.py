@@ -179,6 +179,11 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
                  value_names(parts[0][0]))  # fmt: skip
 
 
+#: Intervals per block (a block's rows are computed and written together:
+#: PROCLOG writes about ten rows per interval).
+BLOCK = 256
+
+
 def _blocks(iv: Intervals) -> Iterator[_Block]:
     """The window (``>>Mean>>``), then the intervals a batch at a time."""
     from ztwin.reports.store import IntervalSeq, array_f64, array_i64
@@ -188,16 +193,18 @@ def _blocks(iv: Intervals) -> Iterator[_Block]:
     yield _mean_block(iv)
     seq = iv.intervals
     if isinstance(seq, IntervalSeq):
-        for _, b in seq.system.batches():
-            ids = array_i64(b.column("interval"))
-            yield _Block(b.num_rows, Times(array_i64(b.column("end"))), Times(array_i64(b.column("start"))),
-                         array_f64(b.column("seconds")), _store_rows(seq.cpu, ids, False),
-                         _store_rows(seq.lpar, ids, True))  # fmt: skip
+        for _, whole in seq.system.batches():
+            for off in range(0, whole.num_rows, BLOCK):
+                b = whole.slice(off, BLOCK)
+                ids = array_i64(b.column("interval"))
+                yield _Block(b.num_rows, Times(array_i64(b.column("end"))), Times(array_i64(b.column("start"))),
+                             array_f64(b.column("seconds")), _store_rows(seq.cpu, ids, False),
+                             _store_rows(seq.lpar, ids, True))  # fmt: skip
         return
-    from ztwin.reports.store import CHUNK, _us
+    from ztwin.reports.store import _us
 
-    for a in range(0, len(seq), CHUNK):
-        part = seq[a:a + CHUNK]
+    for a in range(0, len(seq), BLOCK):
+        part = seq[a:a + BLOCK]
         yield _Block(len(part), Times(np.array([_us(s.end) for s in part], dtype=np.int64)),
                      Times(np.array([_us(s.start) for s in part], dtype=np.int64)),
                      np.array([s.seconds for s in part], dtype=np.float64),
