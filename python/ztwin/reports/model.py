@@ -331,13 +331,14 @@ def _zone(cfg: Config) -> str:
 
 
 def _csv_cell(v: Any) -> str:
-    """One CSV field as ``csv.writer`` writes it in a row of several (an empty
-    field is empty: alone on a line it would be written ``""``)."""
+    """One CSV field as ``csv.writer`` (lineterminator "\\n") writes it in a
+    row of several: quoted when it holds a comma, a quote or a newline; an
+    empty field is empty (alone on a line it would be written ``""``)."""
     if v is None or v == "":
         return ""
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="").writerow(["" if v is None else v])
-    return buf.getvalue()
+    csv.writer(buf, lineterminator="\n").writerow([v])
+    return buf.getvalue()[:-1]
 
 
 def _f64(a: Any) -> Any:
