@@ -64,7 +64,7 @@ class _Rows:
     since 1970) as int64 arrays, the fields as Python lists (None: absent)."""
 
     def __init__(self, cols: dict[str, Any], keep: np.ndarray | None = None) -> None:
-        idx = None if keep is None else np.flatnonzero(keep)
+        idx = None if keep is None or keep.all() else np.flatnonzero(keep)
         self.cols = cols if idx is None else {k: [v[i] for i in idx.tolist()] for k, v in cols.items()}
         self.n = len(self.cols["offset"])
         self.offset = np.array(self.cols["offset"], dtype=np.int64)
@@ -75,7 +75,10 @@ class _Rows:
         col = self.cols.get(name)
         if col is None:
             return np.zeros(self.n, dtype=np.int64)
-        return np.array([_int(v) for v in col], dtype=np.int64)
+        try:
+            return np.array(col, dtype=np.int64)  # no absent values (the usual case)
+        except (TypeError, ValueError, OverflowError):
+            return np.array([_int(v) for v in col], dtype=np.int64)
 
     def texts(self, name: str) -> list[str]:
         col = self.cols.get(name)
