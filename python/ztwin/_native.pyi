@@ -317,8 +317,14 @@ class IntervalKernel:
         layouts: StrPath | None = None,
         ranges: list[tuple[int, int]] | None = None,
         ignore: list[str] | None = None,
+        side: tuple[list[str], list[str] | None, list[str]] | None = None,
     ) -> None: ...
     def step(self, max_intervals: int = 0) -> bool: ...
+    def side_columns(self) -> dict[str, dict[str, Any]] | None:
+        """The columns of the ``side=(record names, fields, nonzero)``
+        records read so far (``scan_rest`` included), as :func:`read_columns`
+        gives them, of the records whose ``nonzero`` fields (those they have)
+        are present and not zero; handed over. None without ``side``."""
     def take(self) -> dict[str, ArrowTable]: ...
     def totals(self) -> dict[str, ArrowTable]: ...
     def stats(self) -> Stats: ...
@@ -336,7 +342,8 @@ def format_rows(
 ) -> str:
     """The text of ``n`` report rows from columns ``(tag, data, json_key,
     width, dec, left)``: tag "f" (float64 buffer, NaN = absent), "t" (int64
-    local microseconds since 1970) or "l" (the literal text of every row).
+    local microseconds since 1970), "l" (the literal text of every row) or
+    "c" (a tuple (int64 codes, texts): row i shows texts[codes[i]]).
     JSON objects separated by ", ", CSV lines, or fixed-width text lines;
     numbers as ``repr(round(v, 6))`` and Perfkit cells exactly as
     ``ztwin.reports.model`` / ``ztwin.reports.text`` write them."""

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pyarrow as pa
 
+from ztwin._lazy import lazy
 from ztwin._native import layouts
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ztwin._native import FieldInfo, LayoutInfo
+else:
+    pd = lazy("pandas")  # imported when first used (import time: see ztwin._lazy)
 
 #: Arrow types of the integer field types; durations stay in raw TOD units.
 _INTEGER_TYPES: dict[str, pa.DataType] = {
@@ -24,16 +28,18 @@ _INTEGER_TYPES: dict[str, pa.DataType] = {
     "Dur": pa.uint64(),
 }
 
-#: pandas nullable dtypes for Arrow integers, so that nulls stay <NA>.
-_NULLABLE: dict[pa.DataType, Any] = {
-    pa.uint8(): pd.UInt8Dtype(),
-    pa.uint16(): pd.UInt16Dtype(),
-    pa.uint32(): pd.UInt32Dtype(),
-    pa.uint64(): pd.UInt64Dtype(),
-    pa.int16(): pd.Int16Dtype(),
-    pa.int32(): pd.Int32Dtype(),
-    pa.int64(): pd.Int64Dtype(),
-}
+def _nullable(t: pa.DataType) -> Any:
+    """pandas' nullable dtype of an Arrow integer type (None for other types), so that nulls stay <NA>."""
+    return {
+        pa.uint8(): pd.UInt8Dtype,
+        pa.uint16(): pd.UInt16Dtype,
+        pa.uint32(): pd.UInt32Dtype,
+        pa.uint64(): pd.UInt64Dtype,
+        pa.int16(): pd.Int16Dtype,
+        pa.int32(): pd.Int32Dtype,
+        pa.int64(): pd.Int64Dtype,
+    }.get(t, lambda: None)()
+
 
 _TIMESTAMP = pa.timestamp("us", tz="UTC")
 
@@ -73,4 +79,4 @@ def to_arrow(columns: dict[str, dict[str, list[Any]]]) -> dict[str, pa.Table]:
 
 def to_pandas(table: pa.Table) -> pd.DataFrame:
     """A DataFrame with nullable integer columns."""
-    return table.to_pandas(types_mapper=_NULLABLE.get)
+    return table.to_pandas(types_mapper=_nullable)

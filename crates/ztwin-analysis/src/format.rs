@@ -399,6 +399,13 @@ pub enum ColData<'a> {
     /// The same text in every row, already in the output's form (a JSON
     /// value, a CSV cell, a padded text cell).
     Literal(&'a str),
+    /// Per row one of a few texts (already in the output's form, as for
+    /// `Literal`): row `i` shows `texts[codes[i]]` (a partition name, a
+    /// processor type, a count).
+    Labels {
+        codes: &'a [u32],
+        texts: &'a [String],
+    },
 }
 
 /// One column of a row block and how it is laid out.
@@ -449,6 +456,7 @@ pub fn write_rows(out: &mut String, fmt: Format, cols: &[Column<'_>], n: usize, 
                             out.push('"');
                         }
                         ColData::Literal(s) => out.push_str(s),
+                        ColData::Labels { codes, texts } => out.push_str(&texts[codes[i] as usize]),
                     }
                 }
                 out.push('}');
@@ -467,6 +475,7 @@ pub fn write_rows(out: &mut String, fmt: Format, cols: &[Column<'_>], n: usize, 
                         }
                         ColData::Time(a) => push_iso(out, a[i], zone),
                         ColData::Literal(s) => out.push_str(s),
+                        ColData::Labels { codes, texts } => out.push_str(&texts[codes[i] as usize]),
                     }
                 }
                 if cols.len() == 1 && out.len() == start {
@@ -485,6 +494,7 @@ pub fn write_rows(out: &mut String, fmt: Format, cols: &[Column<'_>], n: usize, 
                     }
                     match &c.data {
                         ColData::Literal(s) => out.push_str(s),
+                        ColData::Labels { codes, texts } => out.push_str(&texts[codes[i] as usize]),
                         data => {
                             cell.clear();
                             match data {
@@ -498,7 +508,7 @@ pub fn write_rows(out: &mut String, fmt: Format, cols: &[Column<'_>], n: usize, 
                                     )
                                 }
                                 ColData::Time(a) => push_hms(&mut cell, a[i]),
-                                ColData::Literal(_) => {}
+                                ColData::Literal(_) | ColData::Labels { .. } => {}
                             }
                             let pad = c.width.saturating_sub(cell.chars().count());
                             if c.left {
@@ -630,6 +640,61 @@ mod tests {
         assert_eq!(f(99999.6, 1, 5), "100k");
         assert_eq!(f(1e20, 0, 3), "***");
         assert_eq!(f(0.0, 0, 5), "0");
+    }
+
+    #[test]
+    fn labels_show_the_text_of_each_rows_code() {
+        let codes = [1u32, 0, 1];
+        let texts = ["\"A\"".to_string(), "\"B\"".to_string()];
+        let vals = [1.5, f64::NAN, 3.0];
+        let cols = [
+            Column {
+                data: ColData::Labels {
+                    codes: &codes,
+                    texts: &texts,
+                },
+                json_key: "\"p\": ",
+                width: 0,
+                dec: 0,
+                left: false,
+            },
+            Column {
+                data: ColData::F64(&vals),
+                json_key: "\"v\": ",
+                width: 0,
+                dec: 0,
+                left: false,
+            },
+        ];
+        let mut s = String::new();
+        write_rows(&mut s, Format::Json, &cols, 3, "Z");
+        assert_eq!(
+            s,
+            r#"{"p": "B", "v": 1.5}, {"p": "A", "v": null}, {"p": "B", "v": 3.0}"#
+        );
+        let texts = ["A  ".to_string(), "B  ".to_string()];
+        let cols = [
+            Column {
+                data: ColData::Labels {
+                    codes: &codes,
+                    texts: &texts,
+                },
+                json_key: "",
+                width: 3,
+                dec: 0,
+                left: true,
+            },
+            Column {
+                data: ColData::F64(&vals),
+                json_key: "",
+                width: 5,
+                dec: 1,
+                left: false,
+            },
+        ];
+        s.clear();
+        write_rows(&mut s, Format::Text { gap: 1 }, &cols, 3, "Z");
+        assert_eq!(s, "B     1.5\nA     ...\nB     3.0\n");
     }
 
     #[test]

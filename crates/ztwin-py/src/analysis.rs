@@ -3,6 +3,7 @@
 //! implement the Arrow PyCapsule interface (`__arrow_c_stream__`), so pyarrow,
 //! polars and DuckDB take them without a copy.
 
+use crate::columns::Side;
 use crate::errors::fatal;
 use crate::reader::{
     open_mapped, read_options, record_dict, stats_dict, KernelReader, PageRelease,
@@ -138,10 +139,14 @@ fn drive<R: std::io::Read + std::io::Seek>(
     kernel: &mut Kernel,
     target: u64,
     mut release: Option<&mut PageRelease>,
+    mut side: Option<&mut Side>,
 ) -> Result<bool, ztwin_monitor::FatalError> {
     while let Some(r) = reader.next_record()? {
         if let Some(rel) = release.as_deref_mut() {
             rel.at(r.offset);
+        }
+        if let Some(s) = side.as_deref_mut() {
+            s.record(&r);
         }
         if !kernel.record(&r) {
             return Ok(false);
@@ -158,14 +163,22 @@ fn drive<R: std::io::Read + std::io::Seek>(
 fn drain<R: std::io::Read + std::io::Seek>(
     reader: &mut ztwin_monitor::Reader<R>,
     mut release: Option<&mut PageRelease>,
+    mut side: Option<&mut Side>,
 ) -> Result<(), ztwin_monitor::FatalError> {
     while let Some(r) = reader.next_record()? {
         if let Some(rel) = release.as_deref_mut() {
             rel.at(r.offset);
         }
+        if let Some(s) = side.as_deref_mut() {
+            s.record(&r);
+        }
     }
     Ok(())
 }
+
+/// `side=`: record names, the fields to decode (None: all), fields that
+/// must not be zero.
+type SideRequest = (Vec<String>, Option<Vec<String>>, Vec<String>);
 
 /// One pass of the interval kernel over a MONWRITE file, in steps.
 #[pyclass(module = "ztwin._native")]
@@ -173,12 +186,14 @@ pub struct IntervalKernel {
     reader: KernelReader,
     kernel: Kernel,
     done: bool,
+    /// Columns of other record types gathered on the same read (`side=`).
+    side: Option<Side>,
 }
 
 #[pymethods]
 impl IntervalKernel {
     #[new]
-    #[pyo3(signature = (path, start=None, end=None, users=None, devices=None, exposures=None, release=None, layouts=None, ranges=None, ignore=None))]
+    #[pyo3(signature = (path, start=None, end=None, users=None, devices=None, exposures=None, release=None, layouts=None, ranges=None, ignore=None, side=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -192,8 +207,15 @@ impl IntervalKernel {
         layouts: Option<std::path::PathBuf>,
         ranges: Option<Vec<(u64, u64)>>,
         ignore: Option<Vec<String>>,
+        side: Option<SideRequest>,
     ) -> PyResult<Self> {
         let read = read_options(release, layouts.as_ref())?;
+        let side = match side {
+            Some((names, fields, nonzero)) => {
+                Some(Side::new(read.layouts, &names, fields, nonzero)?)
+            }
+            None => None,
+        };
         let opts = Options {
             ignore: ignore.unwrap_or_default(),
             from: time_spec(start)?,
@@ -207,6 +229,7 @@ impl IntervalKernel {
             reader: open_mapped(py, &path, read)?,
             kernel: Kernel::new(opts),
             done: false,
+            side,
         })
     }
 
@@ -219,14 +242,15 @@ impl IntervalKernel {
         }
         let reader = &mut self.reader;
         let kernel = &mut self.kernel;
+        let side = self.side.as_mut();
         let target = if max_intervals == 0 {
             u64::MAX
         } else {
             kernel.intervals() + max_intervals
         };
         let res = py.detach(|| match reader {
-            KernelReader::Mapped(r, release) => drive(r, kernel, target, Some(release)),
-            KernelReader::Buffered(r) => drive(r, kernel, target, None),
+            KernelReader::Mapped(r, release) => drive(r, kernel, target, Some(release), side),
+            KernelReader::Buffered(r) => drive(r, kernel, target, None, side),
         });
         match res {
             Ok(true) => Ok(true),
@@ -268,6 +292,17 @@ impl IntervalKernel {
         Ok(d)
     }
 
+    /// The columns of the `side=` record types read so far, as
+    /// `read_columns` returns them (`{record name: {column: values}}`), and
+    /// handed over; None without `side=`.
+    fn side_columns<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let release = self.reader.stats().release;
+        match self.side.as_mut() {
+            Some(s) => s.take_py(py, release).map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// The reader's statistics so far (as `Reader.stats()`).
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         stats_dict(py, self.reader.stats())
@@ -284,9 +319,10 @@ impl IntervalKernel {
             ));
         }
         let reader = &mut self.reader;
+        let side = self.side.as_mut();
         let res = py.detach(|| match reader {
-            KernelReader::Mapped(r, release) => drain(r, Some(release)),
-            KernelReader::Buffered(r) => drain(r, None),
+            KernelReader::Mapped(r, release) => drain(r, Some(release), side),
+            KernelReader::Buffered(r) => drain(r, None, side),
         });
         res.map_err(|e| fatal(py, &e))?;
         stats_dict(py, self.reader.stats())

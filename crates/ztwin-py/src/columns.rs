@@ -9,8 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use ztwin_monitor::layout::{decode_field, decode_group, LayoutSet, RecordLayout, Value};
-use ztwin_monitor::{tod, FatalError, Stats};
+use ztwin_monitor::layout::{decode_field, decode_group, FieldDef, LayoutSet, RecordLayout, Value};
+use ztwin_monitor::{tod, FatalError, RecordRef, Stats};
 
 /// Decoded entries of one record's repeating group.
 type GroupEntries = Vec<Vec<(&'static str, Option<Value>)>>;
@@ -45,6 +45,26 @@ impl TypeColumns {
             group: Vec::new(),
             keep: layout.fields.iter().map(|f| wanted(f.name)).collect(),
             keep_group: layout.group.as_ref().is_some_and(|g| wanted(g.name)),
+        }
+    }
+
+    /// Append one record's row.
+    fn push(&mut self, r: &RecordRef<'_>) {
+        self.offset.push(r.offset);
+        self.tod.push(tod::to_unix_us(r.header.tod));
+        for ((f, col), keep) in self
+            .layout
+            .fields
+            .iter()
+            .zip(self.fields.iter_mut())
+            .zip(&self.keep)
+        {
+            if *keep {
+                col.push(decode_field(r.bytes, f));
+            }
+        }
+        if self.keep_group {
+            self.group.push(decode_group(r.bytes, self.layout));
         }
     }
 
@@ -85,6 +105,120 @@ impl TypeColumns {
     }
 }
 
+/// Append a record's row to the columns of its type (a record without a
+/// known layout is left out).
+fn push_row(by_type: &mut ByType, r: &RecordRef<'_>, only: Option<&BTreeSet<String>>) {
+    let key = (r.header.domain, r.header.record);
+    let cols = match by_type.get_mut(&key) {
+        Some(c) => c,
+        None => match r.layout {
+            Some(l) => by_type
+                .entry(key)
+                .or_insert_with(|| TypeColumns::new(l, only)),
+            None => return,
+        },
+    };
+    cols.push(r);
+}
+
+/// The record types (IBM names) wanted, as (domain, record) keys.
+fn wanted_keys(set: &'static LayoutSet, names: &[String]) -> PyResult<BTreeSet<(u8, u16)>> {
+    let mut keys = BTreeSet::new();
+    for name in names {
+        let l = ztwin_monitor::layout::Release::KNOWN
+            .iter()
+            .find_map(|&r| set.by_name_release(name, r))
+            .ok_or_else(|| PyValueError::new_err(format!("unknown record name {name:?}")))?;
+        keys.insert((l.domain, l.record));
+    }
+    Ok(keys)
+}
+
+/// Columns of a few record types gathered while another pass (the interval
+/// kernel's) reads the file: the same columns `read_columns` gives, without
+/// a second read.
+pub struct Side {
+    set: &'static LayoutSet,
+    wanted: BTreeSet<(u8, u16)>,
+    only: Option<BTreeSet<String>>,
+    /// Fields that must be present and not zero for a record that has them
+    /// to be kept (MRSTOASP's CALSPOOL: spool volumes only).
+    nonzero: Vec<String>,
+    /// Per record type, its fields among `nonzero` (found at its first record).
+    checks: BTreeMap<(u8, u16), Vec<&'static FieldDef>>,
+    by_type: ByType,
+}
+
+impl Side {
+    pub fn new(
+        set: &'static LayoutSet,
+        names: &[String],
+        fields: Option<Vec<String>>,
+        nonzero: Vec<String>,
+    ) -> PyResult<Side> {
+        Ok(Side {
+            set,
+            wanted: wanted_keys(set, names)?,
+            only: fields.map(|f| f.into_iter().collect()),
+            nonzero,
+            checks: BTreeMap::new(),
+            by_type: ByType::new(),
+        })
+    }
+
+    /// Keep the record's row if its type is wanted (and its `nonzero`
+    /// fields are not zero).
+    #[inline]
+    pub fn record(&mut self, r: &RecordRef<'_>) {
+        let key = (r.header.domain, r.header.record);
+        if !self.wanted.contains(&key) {
+            return;
+        }
+        if !self.nonzero.is_empty() {
+            let nonzero = &self.nonzero;
+            let checks = self.checks.entry(key).or_insert_with(|| {
+                r.layout.map_or_else(Vec::new, |l| {
+                    l.fields
+                        .iter()
+                        .filter(|f| nonzero.iter().any(|n| n == f.name))
+                        .collect()
+                })
+            });
+            for f in checks.iter() {
+                match decode_field(r.bytes, f) {
+                    Some(Value::U(v)) if v != 0 => {}
+                    Some(Value::I(v)) if v != 0 => {}
+                    _ => return,
+                }
+            }
+        }
+        push_row(&mut self.by_type, r, self.only.as_ref());
+    }
+
+    /// `{record name: {column: values}}` as `read_columns` returns it (wanted
+    /// types without records: empty columns in the layout of the release
+    /// read); the rows gathered are handed over.
+    pub fn take_py<'py>(
+        &mut self,
+        py: Python<'py>,
+        release: ztwin_monitor::layout::Release,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let mut by_type = std::mem::take(&mut self.by_type);
+        for key in &self.wanted {
+            if let Some(l) = self.set.lookup(key.0, key.1, release) {
+                by_type
+                    .entry(*key)
+                    .or_insert_with(|| TypeColumns::new(l, self.only.as_ref()));
+            }
+        }
+        let out = PyDict::new(py);
+        for cols in by_type.into_values() {
+            out.set_item(cols.layout.name, cols.into_py(py)?)?;
+        }
+        Ok(out)
+    }
+}
+
 /// Read every record with a known layout (or only the wanted types) into
 /// columns. A type's columns follow the layout of its first record (the
 /// reader's choice: the file's release, the layout set); wanted types without
@@ -101,31 +235,7 @@ fn collect(
         if wanted.as_ref().is_some_and(|w| !w.contains(&key)) {
             continue;
         }
-        let cols = match by_type.get_mut(&key) {
-            Some(c) => c,
-            None => match r.layout {
-                Some(l) => by_type
-                    .entry(key)
-                    .or_insert_with(|| TypeColumns::new(l, only)),
-                None => continue,
-            },
-        };
-        cols.offset.push(r.offset);
-        cols.tod.push(tod::to_unix_us(r.header.tod));
-        for ((f, col), keep) in cols
-            .layout
-            .fields
-            .iter()
-            .zip(cols.fields.iter_mut())
-            .zip(&cols.keep)
-        {
-            if *keep {
-                col.push(decode_field(r.bytes, f));
-            }
-        }
-        if cols.keep_group {
-            cols.group.push(decode_group(r.bytes, cols.layout));
-        }
+        push_row(&mut by_type, &r, only);
     }
     let stats = reader.stats;
     for key in wanted.into_iter().flatten() {
@@ -164,19 +274,7 @@ pub fn read_columns<'py>(
     let set = opts.layouts;
     let wanted = match &names {
         None => None,
-        Some(names) => {
-            let mut keys = BTreeSet::new();
-            for name in names {
-                let l = ztwin_monitor::layout::Release::KNOWN
-                    .iter()
-                    .find_map(|&r| set.by_name_release(name, r))
-                    .ok_or_else(|| {
-                        PyValueError::new_err(format!("unknown record name {name:?}"))
-                    })?;
-                keys.insert((l.domain, l.record));
-            }
-            Some(keys)
-        }
+        Some(names) => Some(wanted_keys(set, names)?),
     };
     let reader = open(py, &path, opts)?;
     let (by_type, stats) = py

@@ -13,14 +13,17 @@ enum Owned {
     F64(Vec<f64>),
     Time(Vec<i64>),
     Literal(String),
+    Labels(Vec<u32>, Vec<String>),
 }
 
 /// The text of `n` rows of `columns` in `fmt` ("json", "csv" or "text").
 ///
 /// Each column is a tuple `(tag, data, json_key, width, dec, left)`: tag
 /// "f" (data: float64 buffer, NaN = absent), "t" (int64 buffer of local
-/// microseconds since 1970) or "l" (data: the text every row shows, in the
-/// output's form). `zone` is the UTC offset suffix of ISO times, `gap` the
+/// microseconds since 1970), "l" (data: the text every row shows, in the
+/// output's form) or "c" (data: a tuple (codes, texts): an int64 buffer of
+/// numbers into texts, a list of texts in the output's form; row i shows
+/// texts[codes[i]]). `zone` is the UTC offset suffix of ISO times, `gap` the
 /// blanks between text cells.
 #[pyfunction]
 #[pyo3(signature = (fmt, n, columns, zone="Z", gap=1))]
@@ -56,6 +59,21 @@ pub fn format_rows(
             "f" => Owned::F64(PyBuffer::<f64>::get(&data)?.to_vec(py)?),
             "t" => Owned::Time(PyBuffer::<i64>::get(&data)?.to_vec(py)?),
             "l" => Owned::Literal(data.extract()?),
+            "c" => {
+                let pair = data.cast::<PyTuple>()?;
+                let texts: Vec<String> = pair.get_item(1)?.extract()?;
+                let raw = PyBuffer::<i64>::get(&pair.get_item(0)?)?.to_vec(py)?;
+                let mut codes = Vec::with_capacity(raw.len());
+                for c in raw {
+                    if c < 0 || c as usize >= texts.len() {
+                        return Err(PyValueError::new_err(format!(
+                            "label number {c} out of range"
+                        )));
+                    }
+                    codes.push(c as u32);
+                }
+                Owned::Labels(codes, texts)
+            }
             other => {
                 return Err(PyValueError::new_err(format!(
                     "unknown column tag {other:?}"
@@ -65,6 +83,9 @@ pub fn format_rows(
         match &o {
             Owned::F64(v) if v.len() < n => return Err(PyValueError::new_err("column too short")),
             Owned::Time(v) if v.len() < n => return Err(PyValueError::new_err("column too short")),
+            Owned::Labels(v, _) if v.len() < n => {
+                return Err(PyValueError::new_err("column too short"))
+            }
             _ => {}
         }
         owned.push(o);
@@ -80,6 +101,7 @@ pub fn format_rows(
                     Owned::F64(v) => ColData::F64(v),
                     Owned::Time(v) => ColData::Time(v),
                     Owned::Literal(s) => ColData::Literal(s),
+                    Owned::Labels(codes, texts) => ColData::Labels { codes, texts },
                 },
                 json_key: key,
                 width: *width,

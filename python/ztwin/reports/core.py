@@ -587,6 +587,9 @@ class Intervals:
     implausible_count: int = 0
     stats: Stats | None = None
     stopped_early: bool = False
+    #: Columns of other records (``read_columns``' form) gathered on the
+    #: kernel's read of the whole file (``collect_file(side=...)``), or None.
+    side: dict[str, dict[str, Any]] | None = None
     _total: tuple[int, Raw] | None = field(default=None, repr=False)
 
     @property
@@ -902,11 +905,15 @@ def collect_file(
     exposures: Selection = None,
     note: Callable[[str], None] | None = None,
     detail: bool = False,
+    side: tuple[list[str], list[str] | None, list[str]] | None = None,
 ) -> Intervals:
     """:func:`collect` over the collections :func:`ztwin.segments.choose`
     picks for ``system``/``segment``; ``note`` is called with each of the
     plan's notes before the collections are read; ``detail`` as for
-    :func:`collect`.
+    :func:`collect`. ``side``: (record names, fields, fields that must not
+    be zero) whose columns the kernel's reader also gathers (``Intervals.side``, as ``read_columns``
+    gives them) when it reads the whole file (one collection, no
+    ``system``/``segment``); otherwise ``Intervals.side`` is None.
 
     Without ``system`` and ``segment`` most files hold one collection, which
     ``choose`` would read whole: then the file is read once, the kernel's own
@@ -919,7 +926,7 @@ def collect_file(
 
     if system is None and segment is None:
         iv = _collect(path, start, end, users=users, devices=devices, exposures=exposures, one_collection=True,
-                      detail=detail)  # fmt: skip
+                      detail=detail, side=side)  # fmt: skip
         if iv is not None:
             return iv
     plan = choose(path, system=system, segment=segment)
@@ -985,6 +992,7 @@ def _collect(
     one_collection: bool = False,
     detail: bool = False,
     ignore: Sequence[str] = (),
+    side: tuple[list[str], list[str] | None, list[str]] | None = None,
 ) -> Intervals | None:
     """:func:`collect`; with ``one_collection`` (and no ``segments``) None
     when the whole file turns out to hold other than one collection."""
@@ -1004,6 +1012,7 @@ def _collect(
         ro["layouts"],
         segments,
         list(ignore) or None,
+        side if one_collection else None,
     )
     iv = Intervals(str(path), Config(), window)
     detail = detail or any(s is not None for s in (users, devices, exposures))
@@ -1020,6 +1029,8 @@ def _collect(
         whole = k.scan_rest()
         if whole["segment_count"] != 1 or len(whole["segments"]) != 1:
             return None
+        # the whole file was read: the side records are all of the file's
+        iv.side = k.side_columns()
     info = k.info()
     if info["window_error"]:
         assert window.start is not None and window.end is not None

@@ -15,14 +15,18 @@ decoded records. A file without these records gives empty reports.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from ztwin._lazy import lazy
 from ztwin.reports.common import hexaddr, new_report
 from ztwin.reports.core import Intervals
 from ztwin.reports.model import Report
 from ztwin.reports.text import NA, Column, Group, Table
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy("pandas")  # imported when first used (import time: see ztwin._lazy)
 
 TOD_PER_S = 4096e6
 

@@ -17,13 +17,19 @@ from z/VM 6.3, does); so the per-type rows give engines used, and only the
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from ztwin.reports import vmetrics
 from ztwin.reports.common import MEAN, interval_column, new_report
-from ztwin.reports.core import CPU_TYPES, Intervals, merged
-from ztwin.reports.metrics import cpu_metrics, pct, ratio, zvm_view_of_lcpu
-from ztwin.reports.model import Report
+from ztwin.reports.core import CPU_TYPES, Intervals
+from ztwin.reports.metrics import pct, ratio
+from ztwin.reports.model import ColumnRows, Labels, Report, RowChunk, Times
 from ztwin.reports.text import NA, Column, Table
+from ztwin.reports.vmetrics import Sums
 
 LPARLOG_KEYS = [
     "interval_end", "partition", "number", "logical_cpus", "weight", "load_pct", "busy_pct",
@@ -50,15 +56,198 @@ def _order(cfg: Any, names: set[str]) -> list[str]:
     return sorted(names, key=lambda p: (cfg.lpars.get(p, {}).get("number") or 0, p))
 
 
-def _periods(iv: Intervals) -> list[tuple[Any, Any, float | None, dict[tuple[str, int], Any]]]:
-    """(end, start, seconds, per-(partition, cpu) raw): the whole window
-    first (``>>Mean>>``), then each interval."""
-    out: list[tuple[Any, Any, float | None, dict[tuple[str, int], Any]]] = []
-    if iv.intervals:
-        out.append((MEAN, None, iv.total().get("seconds"), dict(iv.lpar)))
-    for s in iv.intervals:
-        out.append((s.end, s.start, s.seconds, dict(s.lpar)))
+# --------------------------------------------------------------------------
+# Periods as columns: the window (>>Mean>>), then the intervals a batch at a time
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class _Rows:
+    """Per-key rows of a block of periods: the period each row belongs to
+    (``pidx``), its partition (number into ``names``; -1 for CPU rows) and
+    CPU, and its sums; in the order the rows were collected."""
+
+    pidx: np.ndarray
+    part: np.ndarray
+    cpu: np.ndarray
+    sums: Sums
+    names: list[str]
+    #: The names of the sums the rows can have.
+    keys: list[str]
+
+    @property
+    def n(self) -> int:
+        return len(self.pidx)
+
+    def take(self, idx: np.ndarray) -> _Rows:
+        src = self.sums
+        return _Rows(self.pidx[idx], self.part[idx], self.cpu[idx], Sums(len(idx), lambda k: src[k][idx]), self.names,
+                     self.keys)  # fmt: skip
+
+
+@dataclass
+class _Block:
+    """``n`` consecutive periods: their end and start (:class:`Times`, or one
+    value for all), elapsed seconds, and the per-CPU (SYTPRP/SYTSYP) and
+    per-logical-CPU (SYTCUP) rows."""
+
+    n: int
+    end: Any
+    start: Any
+    seconds: np.ndarray
+    cpus: _Rows
+    lpar: _Rows
+
+    def at(self, pidx: np.ndarray, col: Any) -> Any:
+        """A period column (Times or a value) for rows of periods ``pidx``."""
+        return Times(col.us[pidx]) if isinstance(col, Times) else col
+
+
+def _dict_rows(items: Sequence[tuple[int, Any, Mapping[str, float]]], names: list[str]) -> _Rows:
+    """Rows made of (period, key, raw) Python items; the key is a CPU or a
+    (partition, CPU) pair."""
+    n = len(items)
+    pidx = np.fromiter((p for p, _, _ in items), dtype=np.int64, count=n)
+    part = np.full(n, -1, dtype=np.int64)
+    cpu = np.zeros(n, dtype=np.int64)
+    codes: dict[str, int] = {nm: i for i, nm in enumerate(names)}
+    for i, (_, key, _) in enumerate(items):
+        if isinstance(key, tuple):
+            part[i] = codes.setdefault(key[0], len(codes))
+            cpu[i] = key[1]
+        else:
+            cpu[i] = key
+    names[:] = list(codes)
+    raws = [r for _, _, r in items]
+    keys = list(dict.fromkeys(k for r in raws for k in r))
+    return _Rows(pidx, part, cpu, Sums(n, lambda k: np.array([r.get(k, np.nan) for r in raws], dtype=np.float64)),
+                 names, keys)  # fmt: skip
+
+
+def _mean_block(iv: Intervals) -> _Block:
+    sec = iv.total().get("seconds")
+    return _Block(1, MEAN, None, np.array([np.nan if sec is None else sec], dtype=np.float64),
+                  _dict_rows([(0, c, r) for c, r in iv.cpus.items()], []),
+                  _dict_rows([(0, k, r) for k, r in iv.lpar.items()], []))  # fmt: skip
+
+
+def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
+    """The rows of a column store whose interval is one of ``ids`` (sorted),
+    with ``pidx`` its position in ``ids``."""
+    from ztwin.reports.store import array_i64, f64, value_names
+
+    lo, hi = int(ids[0]), int(ids[-1])
+    parts: list[tuple[Any, np.ndarray]] = []
+    if store is not None:
+        for bi, (blo, bhi) in enumerate(store._bounds):
+            if bhi < lo or blo > hi:
+                continue
+            b = store.batch(bi)
+            rows_iv = array_i64(b.column("interval"))
+            pos = np.searchsorted(ids, rows_iv)
+            ok = (pos < len(ids)) & (ids[np.minimum(pos, len(ids) - 1)] == rows_iv)
+            if ok.any():
+                parts.append((b, np.flatnonzero(ok)))
+    names: list[str] = []
+    if not parts:
+        e = np.zeros(0, dtype=np.int64)
+        return _Rows(e, e, e, Sums(0, {}), names, [])
+    pidx, part, cpu = [], [], []
+    codes: dict[str, int] = {}
+    for b, idx in parts:
+        pidx.append(np.searchsorted(ids, array_i64(b.column("interval"))[idx]))
+        c = f64(b, "cpu")
+        cpu.append(np.zeros(len(idx), dtype=np.int64) if c is None else c[idx].astype(np.int64))
+        if key_part:
+            # (not dictionary_encode: it imports pyarrow.compute, a third of a second)
+            names_b = np.array(b.column("partition").to_pylist(), dtype=object)[idx]
+            uniq, inv = np.unique(names_b, return_inverse=True)
+            local = np.array([codes.setdefault(x, len(codes)) for x in uniq.tolist()], dtype=np.int64)
+            part.append(local[inv.reshape(-1)])
+        else:
+            part.append(np.full(len(idx), -1, dtype=np.int64))
+    names.extend(codes)
+
+    def col(k: str) -> np.ndarray | None:
+        got = [f64(b, k) for b, _ in parts]
+        if all(g is None for g in got):
+            return None
+        return np.concatenate([np.full(len(i), np.nan) if g is None else g[i] for g, (_, i) in zip(got, parts, strict=True)])
+
+    n = sum(len(i) for _, i in parts)
+    return _Rows(np.concatenate(pidx), np.concatenate(part), np.concatenate(cpu), Sums(n, col), names,
+                 value_names(parts[0][0]))  # fmt: skip
+
+
+#: Intervals per block (a block's rows are computed and written together:
+#: PROCLOG writes about ten rows per interval).
+BLOCK = 256
+
+
+def _blocks(iv: Intervals) -> Iterator[_Block]:
+    """The window (``>>Mean>>``), then the intervals a batch at a time."""
+    from ztwin.reports.store import IntervalSeq, array_f64, array_i64
+
+    if not iv.intervals:
+        return
+    yield _mean_block(iv)
+    seq = iv.intervals
+    if isinstance(seq, IntervalSeq):
+        for _, whole in seq.system.batches():
+            for off in range(0, whole.num_rows, BLOCK):
+                b = whole.slice(off, BLOCK)
+                ids = array_i64(b.column("interval"))
+                yield _Block(b.num_rows, Times(array_i64(b.column("end"))), Times(array_i64(b.column("start"))),
+                             array_f64(b.column("seconds")), _store_rows(seq.cpu, ids, False),
+                             _store_rows(seq.lpar, ids, True))  # fmt: skip
+        return
+    from ztwin.reports.store import _us
+
+    for a in range(0, len(seq), BLOCK):
+        part = seq[a:a + BLOCK]
+        yield _Block(len(part), Times(np.array([_us(s.end) for s in part], dtype=np.int64)),
+                     Times(np.array([_us(s.start) for s in part], dtype=np.int64)),
+                     np.array([s.seconds for s in part], dtype=np.float64),
+                     _dict_rows([(i, c, r) for i, s in enumerate(part) for c, r in s.cpus.items()], []),
+                     _dict_rows([(i, k, r) for i, s in enumerate(part) for k, r in s.lpar.items()], []))  # fmt: skip
+
+
+def _fold_sums(codes: np.ndarray, values: np.ndarray, groups: int) -> np.ndarray:
+    """Per group, ``0 + v1 + v2 + ...`` over its rows in row order (absent
+    values count as 0.0), as Python's ``sum`` of ``raw.get(k) or 0.0``."""
+    from ztwin._native import fold_by_keys
+
+    out = np.zeros(groups)
+    if len(codes):
+        acc = np.full(groups, np.nan)
+        # 0.0 + v: the sum starts at 0, so a first -0.0 counts as 0.0
+        v = 0.0 + np.where(np.isnan(values), 0.0, values)
+        fold_by_keys(np.ascontiguousarray(codes, dtype=np.int64), [np.ascontiguousarray(v)], ["sum"], [acc])
+        out = np.where(np.isnan(acc), 0.0, acc)
     return out
+
+
+def _merge_by(codes: np.ndarray, sums: Sums, names: Sequence[str], groups: int) -> Sums:
+    """``core.merged`` of the rows of each group (row order), as columns."""
+    from ztwin._native import fold_by_keys
+
+    acc = {k: np.full(groups, np.nan) for k in names}
+    if len(codes):
+        kinds = ["min" if k.startswith("min_") else "max" if k.startswith("max_") else "sum" for k in names]
+        fold_by_keys(np.ascontiguousarray(codes, dtype=np.int64), [np.ascontiguousarray(sums[k]) for k in names], kinds,
+                     [acc[k] for k in names])  # fmt: skip
+    return Sums(groups, acc)
+
+
+def _labels(codes: np.ndarray, values: Sequence[Any]) -> Labels:
+    """Per row ``values[codes[i]]``."""
+    return Labels(np.ascontiguousarray(codes, dtype=np.int64), list(values))
+
+
+def _int_labels(values: np.ndarray) -> Labels:
+    """Per row an integer (a count) as a Python int."""
+    u, inv = np.unique(values, return_inverse=True)
+    return _labels(inv.reshape(-1), u.tolist())
 
 
 def lparlog(iv: Intervals, **_: Any) -> Report:
@@ -78,34 +267,7 @@ def lparlog(iv: Intervals, **_: Any) -> Report:
             Column("type", ["", "Type"], 4, None),
         ]
     )
-    rows: list[dict[str, Any]] = []
-    for end, start, seconds, lp in _periods(iv):
-        parts: dict[str, list[int]] = {}
-        for pname, cpu in lp:
-            parts.setdefault(pname, []).append(cpu)
-        for pname in _order(cfg, set(parts)):
-            cpus = sorted(parts[pname])
-            info = cfg.lpars.get(pname, {})
-            disp = sum(lp[(pname, c)].get("dispatch") or 0.0 for c in cpus)
-            ovhd = sum(lp[(pname, c)].get("overhead") or 0.0 for c in cpus)
-            n = len(cpus)
-            w = info.get("lcpus", {}).get(cpus[0], {}).get("weight") or info.get("weight")
-            rows.append(
-                {
-                    "interval_end": end,
-                    "partition": pname,
-                    "number": info.get("number"),
-                    "logical_cpus": info.get("logical_cpus", n),
-                    "weight": "DED" if info.get("dedicated") else w,
-                    "load_pct": pct(disp, (seconds or 0) * phys) if phys and seconds else None,
-                    "busy_pct": pct(disp, (seconds or 0) * n) if seconds else None,
-                    "ovhd_pct": pct(ovhd, (seconds or 0) * n) if seconds else None,
-                    "engines": ratio(disp, seconds),
-                    "type": type_of(cfg, pname, cpus[0]),
-                    "interval_start": start,
-                    "seconds": seconds,
-                }
-            )
+    rows = ColumnRows([], lambda: (c for blk in _blocks(iv) if (c := _lparlog_chunk(iv, blk)) is not None))
     return new_report(
         iv,
         "LPARLOG",
@@ -138,26 +300,7 @@ def physlog(iv: Intervals, **_: Any) -> Report:
             Column("total_pct", ["Total", "%Phys"], 6, 1),
         ]
     )
-    rows: list[dict[str, Any]] = []
-    for end, start, seconds, lp in _periods(iv):
-        by_type: dict[str, dict[str, Any]] = {}
-        for (pname, cpu), raw in lp.items():
-            t = type_of(cfg, pname, cpu)
-            acc = by_type.setdefault(t, {"d": 0.0, "m": 0.0, "n": 0, "p": set()})
-            acc["d"] += raw.get("dispatch") or 0.0
-            acc["m"] += raw.get("overhead") or 0.0
-            acc["n"] += 1
-            acc["p"].add(pname)
-        total = {"d": 0.0, "m": 0.0, "n": 0, "p": set()}
-        for t in sorted(by_type):
-            a = by_type[t]
-            total["d"] += a["d"]
-            total["m"] += a["m"]
-            total["n"] += a["n"]
-            total["p"] |= a["p"]
-            rows.append(_phys_row(end, start, seconds, t, a, None))
-        if by_type:
-            rows.append(_phys_row(end, start, seconds, "Total", total, phys))
+    rows = ColumnRows([], lambda: (c for blk in _blocks(iv) if (c := _physlog_chunk(iv, blk)) is not None))
     return new_report(
         iv,
         "PHYSLOG",
@@ -175,22 +318,131 @@ def physlog(iv: Intervals, **_: Any) -> Report:
     )
 
 
-def _phys_row(end: Any, start: Any, seconds: float | None, t: str, a: dict[str, Any], phys: int | None) -> dict[str, Any]:
-    d, m = ratio(a["d"], seconds), ratio(a["m"], seconds)
-    tot = None if d is None or m is None else d + m
-    return {
-        "interval_end": end,
-        "type": t,
-        "logical_cpus": a["n"],
-        "partitions": len(a["p"]),
-        "engines": d,
-        "mgmt_engines": m,
-        "total_engines": tot,
-        "physical_cpus": phys,
-        "total_pct": pct(tot, phys) if phys and tot is not None else None,
-        "interval_start": start,
-        "seconds": seconds,
+def _group_ids(keys: list[np.ndarray]) -> tuple[np.ndarray, int]:
+    """(group of each row, groups) of rows sorted by ``keys``: runs of equal keys."""
+    n = len(keys[0])
+    new = np.ones(n, dtype=bool)
+    if n:
+        same = np.ones(n - 1, dtype=bool)
+        for k in keys:
+            same &= k[1:] == k[:-1]
+        new[1:] = ~same
+    return np.cumsum(new) - 1, int(new.sum())
+
+
+def _period_cols(blk: _Block, pidx: np.ndarray) -> dict[str, Any]:
+    return {"interval_end": blk.at(pidx, blk.end), "interval_start": blk.at(pidx, blk.start),
+            "seconds": blk.seconds[pidx]}  # fmt: skip
+
+
+def _lparlog_chunk(iv: Intervals, blk: _Block) -> RowChunk | None:
+    """LPARLOG's rows of a block: per period, each partition (by number,
+    then name) with its logical CPUs' dispatch and overhead time summed in
+    CPU order."""
+    cfg = iv.config
+    phys = cfg.physical_cpus
+    L = blk.lpar
+    if L.n == 0:
+        return None
+    rank_of = {nm: i for i, nm in enumerate(sorted(L.names, key=lambda p: (cfg.lpars.get(p, {}).get("number") or 0, p)))}
+    rank = np.array([rank_of[nm] for nm in L.names], dtype=np.int64)[L.part]
+    order = np.lexsort((L.cpu, rank, L.pidx))  # rows by period, partition rank, CPU
+    gid, groups = _group_ids([L.pidx[order], rank[order]])
+    first = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
+    disp = _fold_sums(gid, L.sums["dispatch"][order], groups)
+    ovhd = _fold_sums(gid, L.sums["overhead"][order], groups)
+    n = np.bincount(gid, minlength=groups).astype(np.float64)
+    gpidx = L.pidx[order][first]
+    gpart = L.part[order][first]
+    gcpu0 = L.cpu[order][first]
+    seconds = blk.seconds[gpidx]
+    # the configuration columns of each (partition, first CPU, CPUs)
+    gkeys = np.stack([gpart, gcpu0, n.astype(np.int64)], axis=1)
+    ukeys, ginv = np.unique(gkeys, axis=0, return_inverse=True)
+    ginv = ginv.reshape(-1)
+    info_rows = []
+    for p, c0, k in ukeys.tolist():
+        pname = L.names[p]
+        info = cfg.lpars.get(pname, {})
+        w = info.get("lcpus", {}).get(c0, {}).get("weight") or info.get("weight")
+        info_rows.append((pname, info.get("number"), info.get("logical_cpus", k), "DED" if info.get("dedicated") else w,
+                          type_of(cfg, pname, c0)))  # fmt: skip
+    V = vmetrics.V
+    with np.errstate(all="ignore"):
+        has_s = V.truthy(seconds)
+        cols: dict[str, Any] = {
+            "partition": _labels(ginv, [r[0] for r in info_rows]),
+            "number": _labels(ginv, [r[1] for r in info_rows]),
+            "logical_cpus": _labels(ginv, [r[2] for r in info_rows]),
+            "weight": _labels(ginv, [r[3] for r in info_rows]),
+            "load_pct": (np.where(has_s, V.pct(disp, seconds * phys), np.nan) if phys
+                         else np.full(groups, np.nan)),  # fmt: skip
+            "busy_pct": np.where(has_s, V.pct(disp, seconds * n), np.nan),
+            "ovhd_pct": np.where(has_s, V.pct(ovhd, seconds * n), np.nan),
+            "engines": V.ratio(disp, seconds),
+            "type": _labels(ginv, [r[4] for r in info_rows]),
+        }
+    cols.update(_period_cols(blk, gpidx))
+    return RowChunk(groups, {k: cols[k] for k in LPARLOG_KEYS})
+
+
+def _physlog_chunk(iv: Intervals, blk: _Block) -> RowChunk | None:
+    """PHYSLOG's rows of a block: per period, each processor type (sorted)
+    with its logical CPUs' dispatch and management time summed in row order,
+    then the ``Total`` line (the types' sums added in type order)."""
+    cfg = iv.config
+    phys = cfg.physical_cpus
+    L = blk.lpar
+    if L.n == 0:
+        return None
+    # each row's processor type, as a number into the sorted type names
+    pair = L.part * (1 << 32) + L.cpu
+    upair, inv = np.unique(pair, return_inverse=True)
+    tnames_of = [type_of(cfg, L.names[int(u >> 32)], int(u - ((u >> 32) << 32))) for u in upair.tolist()]
+    types = sorted(set(tnames_of))
+    tcode = np.array([types.index(t) for t in tnames_of], dtype=np.int64)[inv.reshape(-1)]
+    T = len(types)
+    key = L.pidx * T + tcode  # groups numbered by (period, type): sorted order
+    ukey, g = np.unique(key, return_inverse=True)
+    g = g.reshape(-1)
+    G = len(ukey)
+    d = _fold_sums(g, L.sums["dispatch"], G)
+    m = _fold_sums(g, L.sums["overhead"], G)
+    nt = np.bincount(g, minlength=G)
+    gp = np.unique(g * (len(L.names) + 1) + L.part) // (len(L.names) + 1)
+    parts_t = np.bincount(gp, minlength=G)
+    gpidx, gtype = ukey // T, ukey % T
+    # the Total line of each period: the types' sums in type order
+    upidx, pg = np.unique(gpidx, return_inverse=True)
+    pg = pg.reshape(-1)
+    P = len(upidx)
+    dt = _fold_sums(pg, d, P)
+    mt = _fold_sums(pg, m, P)
+    ntot = np.bincount(pg, weights=nt, minlength=P).astype(np.int64)
+    pp = np.unique(L.pidx * (len(L.names) + 1) + L.part) // (len(L.names) + 1)
+    parts_tot = np.bincount(np.searchsorted(upidx, pp), minlength=P)
+    V = vmetrics.V
+    allp = np.concatenate([gpidx, upidx])
+    sec = blk.seconds[allp]
+    with np.errstate(all="ignore"):
+        de = V.ratio(np.concatenate([d, dt]), sec)
+        me = V.ratio(np.concatenate([m, mt]), sec)
+        tot = de + me
+        total_pct = np.concatenate([np.full(G, np.nan), V.pct(tot[G:], np.float64(phys)) if phys else np.full(P, np.nan)])
+    order = np.lexsort((np.concatenate([gtype, np.full(P, T)]), allp))
+    tcodes = np.concatenate([gtype, np.full(P, T)])[order]
+    cols: dict[str, Any] = {
+        "type": _labels(tcodes, [*types, "Total"]),
+        "logical_cpus": _int_labels(np.concatenate([nt, ntot])[order]),
+        "partitions": _int_labels(np.concatenate([parts_t, parts_tot])[order]),
+        "engines": de[order],
+        "mgmt_engines": me[order],
+        "total_engines": tot[order],
+        "physical_cpus": _labels(tcodes == T, [None, phys]),
+        "total_pct": total_pct[order],
     }
+    cols.update(_period_cols(blk, allp[order]))
+    return RowChunk(len(order), {k: cols[k] for k in PHYSLOG_KEYS})
 
 
 # --------------------------------------------------------------------------
@@ -203,11 +455,61 @@ PROCLOG_KEYS = [
 ]  # fmt: skip
 
 
-def _proc_row(end: Any, start: Any, cpu: Any, ty: str, craw: Any, lraw: Any) -> dict[str, Any]:
-    m = cpu_metrics(craw)
-    susp, logld = zvm_view_of_lcpu(lraw, craw) if lraw is not None else (None, None)
-    m.update(interval_end=end, interval_start=start, cpu=cpu, type=ty, susp_pct=susp, logld_pct=logld)
-    return {k: m.get(k) for k in PROCLOG_KEYS}
+def _proclog_chunk(iv: Intervals, blk: _Block) -> RowChunk | None:
+    """PROCLOG's rows of a block: per period with processor rows, the
+    ``Mean`` line (the processors' sums merged in row order; %Susp and %LogLd
+    when every processor has its own partition's SYTCUP entry) and each
+    processor by address."""
+    cfg = iv.config
+    own = cfg.lpar_name
+    C, L = blk.cpus, blk.lpar
+    if C.n == 0:
+        return None
+    n = blk.n
+    # each processor row's own-partition SYTCUP row (-1: none)
+    lidx = np.full(C.n, -1, dtype=np.int64)
+    if own is not None and own in L.names and L.n:
+        mine = np.flatnonzero(L.part == L.names.index(own))
+        lkey = L.pidx[mine] * (1 << 32) + L.cpu[mine]
+        srt = np.argsort(lkey, kind="stable")
+        ckey = C.pidx * (1 << 32) + C.cpu
+        # the last of equal keys wins, as a dict keeps the last
+        pos = np.searchsorted(lkey[srt], ckey, side="right") - 1
+        hit = (pos >= 0) & (lkey[srt][np.maximum(pos, 0)] == ckey)
+        lidx[hit] = mine[srt[pos[hit]]]
+    has_l = lidx >= 0
+    lsrc = L.sums
+    lal = Sums(C.n, lambda k: np.where(has_l, lsrc[k][np.maximum(lidx, 0)] if L.n else np.nan, np.nan))
+    V = vmetrics
+    per_cpu = V.cpu_metrics(C.sums)
+    susp, logld = V.zvm_view_of_lcpu(lal, C.sums)
+    per_cpu["susp_pct"] = np.where(has_l, susp, np.nan)
+    per_cpu["logld_pct"] = np.where(has_l, logld, np.nan)
+    rows_per = np.bincount(C.pidx, minlength=n)
+    mean_c = _merge_by(C.pidx, C.sums, C.keys, n)
+    mean_l = _merge_by(C.pidx[has_l], Sums(int(has_l.sum()), lambda k: lal[k][has_l]), L.keys, n)
+    all_l = (np.bincount(C.pidx[has_l], minlength=n) == rows_per) & (rows_per > 0)
+    per_mean = V.cpu_metrics(mean_c)
+    msusp, mlogld = V.zvm_view_of_lcpu(mean_l, mean_c)
+    per_mean["susp_pct"] = np.where(all_l, msusp, np.nan)
+    per_mean["logld_pct"] = np.where(all_l, mlogld, np.nan)
+    present = np.flatnonzero(rows_per > 0)
+    pidx = np.concatenate([present, C.pidx])
+    sub = np.concatenate([np.full(len(present), -1, dtype=np.int64), C.cpu])
+    order = np.lexsort((sub, pidx))
+    src = np.concatenate([present, len(per_mean["busy_pct"]) + np.arange(C.n)])[order]
+    # label 0 the Mean line, 1 + j the j-th processor address
+    ucpu, cinv = np.unique(C.cpu, return_inverse=True)
+    codes = np.concatenate([np.zeros(len(present), dtype=np.int64), 1 + cinv.reshape(-1)])[order]
+    addrs = ucpu.tolist()
+    types = [CPU_TYPES.get(t, NA) if (t := cfg.cpus.get(c)) is not None else NA for c in addrs]
+    cols: dict[str, Any] = {"cpu": _labels(codes, ["Mean", *addrs]), "type": _labels(codes, ["", *types])}
+    for k in PROCLOG_KEYS:
+        if k in per_cpu:
+            cols[k] = np.concatenate([per_mean[k], per_cpu[k]])[src]
+    end = _period_cols(blk, pidx[order])
+    cols["interval_end"], cols["interval_start"] = end["interval_end"], end["interval_start"]
+    return RowChunk(len(order), {k: cols[k] for k in PROCLOG_KEYS})
 
 
 def proclog(iv: Intervals, **_: Any) -> Report:
@@ -218,7 +520,6 @@ def proclog(iv: Intervals, **_: Any) -> Report:
     logical processor although z/VM had work for it (%Susp) and z/VM's busy
     over the time it was dispatched (%LogLd)."""
     cfg = iv.config
-    own = cfg.lpar_name
     table = Table(
         [
             interval_column(),
@@ -237,21 +538,7 @@ def proclog(iv: Intervals, **_: Any) -> Report:
             Column("page_rate", ["Pages", "/s"], 6, 1),
         ]
     )
-    periods: list[tuple[Any, Any, dict[int, Any], dict[tuple[str, int], Any]]] = []
-    if iv.intervals:
-        periods.append((MEAN, None, dict(iv.cpus), dict(iv.lpar)))
-    for s in iv.intervals:
-        periods.append((s.end, s.start, dict(s.cpus), dict(s.lpar)))
-    rows: list[dict[str, Any]] = []
-    for end, start, cpus, lp in periods:
-        if not cpus:
-            continue
-        mine = {c: lp[(own, c)] for c in cpus if own is not None and (own, c) in lp}
-        all_l = merged(mine.values()) if len(mine) == len(cpus) else None
-        rows.append(_proc_row(end, start, "Mean", "", merged(cpus.values()), all_l))
-        for c in sorted(cpus):
-            t = cfg.cpus.get(c)
-            rows.append(_proc_row(end, start, c, CPU_TYPES.get(t, NA) if t is not None else NA, cpus[c], mine.get(c)))
+    rows = ColumnRows([], lambda: (c for blk in _blocks(iv) if (c := _proclog_chunk(iv, blk)) is not None))
     return new_report(
         iv,
         "PROCLOG",

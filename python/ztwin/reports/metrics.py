@@ -44,12 +44,108 @@ def _get(raw: Raw, *keys: str) -> float | None:
     return sum(vals) if vals else None
 
 
+class Scalar:
+    """The operations the formulas below are written in, on one sum: a
+    value is a float, None when absent. :mod:`ztwin.reports.vmetrics` gives
+    the same operations over whole columns (NaN when absent), so each figure
+    is defined once and computed either for one sum or for all intervals at
+    once, to the same bit."""
+
+    ratio = staticmethod(ratio)
+    pct = staticmethod(pct)
+    sum = staticmethod(_sum)
+    get = staticmethod(_get)
+
+    @staticmethod
+    def col(raw: Raw, key: str) -> float | None:
+        """``raw.get(key)``."""
+        return raw.get(key)
+
+    @staticmethod
+    def col_or(raw: Raw, key: str, default: float) -> float:
+        """``raw.get(key, default)``."""
+        return raw.get(key, default)
+
+    @staticmethod
+    def has(raw: Raw, key: str) -> bool:
+        return key in raw
+
+    @staticmethod
+    def present(a: float | None) -> bool:
+        return a is not None
+
+    @staticmethod
+    def truthy(a: float | None) -> bool:
+        """Present and not zero (``if a``)."""
+        return bool(a)
+
+    @staticmethod
+    def is_zero(a: float | None) -> bool:
+        return a == 0
+
+    @staticmethod
+    def any_truthy(values: list[float | None]) -> bool:
+        return any(v for v in values)
+
+    @staticmethod
+    def and_(a: bool, b: bool) -> bool:
+        return a and b
+
+    @staticmethod
+    def or_(a: bool, b: bool) -> bool:
+        return a or b
+
+    @staticmethod
+    def where(cond: bool, a: Any, b: Any) -> Any:
+        """``a if cond else b``."""
+        return a if cond else b
+
+    @staticmethod
+    def first(a: float | None, b: float | None) -> float | None:
+        """``a if a is not None else b``."""
+        return a if a is not None else b
+
+    @staticmethod
+    def add(a: float | None, b: float | None) -> float | None:
+        return None if a is None or b is None else a + b
+
+    @staticmethod
+    def sub(a: float | None, b: float | None) -> float | None:
+        return None if a is None or b is None else a - b
+
+    @staticmethod
+    def mul(a: float | None, b: float | None) -> float | None:
+        return None if a is None or b is None else a * b
+
+    @staticmethod
+    def div(a: float | None, c: float) -> float | None:
+        """``a / c`` by a constant (None when a is)."""
+        return None if a is None else a / c
+
+    @staticmethod
+    def max0(a: float | None) -> float | None:
+        """``max(0.0, a)`` (None when a is)."""
+        return None if a is None else max(0.0, a)
+
+    @staticmethod
+    def sums(like: Raw, cols: dict[str, Any]) -> Raw:
+        """Sums made of ``cols`` (absent ones left out)."""
+        return {k: v for k, v in cols.items() if v is not None}
+
+
+S = Scalar
+#: The operations (:class:`Scalar`, or ``vmetrics.Vector``).
+Ops = Any
+#: One sum (a Mapping of floats), or columns of sums (``vmetrics.Sums``).
+In = Any
+
+
 # --------------------------------------------------------------------------
 # Devices and paging exposures
 # --------------------------------------------------------------------------
 
 
-def device_metrics(raw: Raw) -> dict[str, Any]:
+def device_metrics(raw: In, o: Ops = S) -> dict[str, Any]:
     """DEVICE (FCX108) figures of one device.
 
     Rates over the seconds the device had samples; pend/disc/conn per measured
@@ -57,29 +153,24 @@ def device_metrics(raw: Raw) -> dict[str, Any]:
     high-frequency samples; queue wait by Little's law (queue / I/O rate);
     resp = serv + queue wait; busy = (conn + disc) time over elapsed time.
     """
-    seconds = raw.get("seconds")
-    measured = raw.get("measured")
-    io_rate = ratio(raw.get("ssch"), seconds)
-    pend = ratio(raw.get("pend"), measured)
-    disc = ratio(raw.get("disc"), measured)
-    conn = ratio(raw.get("conn"), measured)
-    cuwt = ratio(raw.get("cuq"), measured)
-    pend, disc, conn, cuwt = (None if v is None else v * SCM_MS for v in (pend, disc, conn, cuwt))
-    serv = _sum(pend, disc, conn)
-    queued = ratio(raw.get("hf_queue"), raw.get("hf_count"))
-    wait_ms: float | None
-    if queued is None:
-        wait_ms = None
-    elif queued == 0:
-        wait_ms = 0.0
-    else:
-        wait_ms = None if not io_rate else 1000.0 * queued / io_rate
-    resp = None if serv is None else serv + (wait_ms or 0.0)
-    busy_time = _sum(raw.get("conn"), raw.get("disc"))
-    busy = None if busy_time is None else pct(busy_time * SCM_MS / 1000.0, seconds)
+    col = o.col
+    seconds = col(raw, "seconds")
+    measured = col(raw, "measured")
+    io_rate = o.ratio(col(raw, "ssch"), seconds)
+    pend, disc, conn, cuwt = (o.mul(o.ratio(col(raw, k), measured), SCM_MS) for k in ("pend", "disc", "conn", "cuq"))
+    serv = o.sum(pend, disc, conn)
+    queued = o.ratio(col(raw, "hf_queue"), col(raw, "hf_count"))
+    # no queue figure: no wait; an empty queue: 0; else queue / I/O rate
+    # (none without an I/O rate)
+    wait_ms = o.where(o.is_zero(queued), 0.0, o.ratio(o.mul(queued, 1000.0), io_rate))
+    # resp adds the wait when there is one (an empty queue adds 0.0)
+    has_wait = o.and_(o.present(queued), o.or_(o.is_zero(queued), o.truthy(io_rate)))
+    resp = o.add(serv, o.where(has_wait, wait_ms, 0.0))
+    busy_time = o.sum(col(raw, "conn"), col(raw, "disc"))
+    busy = o.pct(o.div(o.mul(busy_time, SCM_MS), 1000.0), seconds)
     return {
         "io_rate": io_rate,
-        "avoid_rate": ratio(raw.get("mdc_hits"), seconds),
+        "avoid_rate": o.ratio(col(raw, "mdc_hits"), seconds),
         "pend_ms": pend,
         "disc_ms": disc,
         "conn_ms": conn,
@@ -89,8 +180,8 @@ def device_metrics(raw: Raw) -> dict[str, Any]:
         "queue_wait_ms": wait_ms,
         "queued": queued,
         "busy_pct": busy,
-        "hf_busy_pct": pct(raw.get("hf_busy"), raw.get("hf_count")),
-        "ios": raw.get("ssch"),
+        "hf_busy_pct": o.pct(col(raw, "hf_busy"), col(raw, "hf_count")),
+        "ios": col(raw, "ssch"),
         "seconds": seconds,
     }
 
@@ -144,19 +235,19 @@ HF_STATES = [
 ]  # fmt: skip
 
 
-def hf_percentages(raw: Raw, prefix: str = "hf_") -> dict[str, Any]:
+def hf_percentages(raw: In, prefix: str = "hf_", o: Ops = S) -> dict[str, Any]:
     """USTAT wait-state percentages: each state's samples over all samples
     (%ACT: samples in the dispatch or eligible list); Q0..Q3 and E0-3 as shares
     of the in-queue samples (None when the file does not split them)."""
-    total = raw.get(prefix + "total")
-    out: dict[str, float | None] = {"act_pct": pct(raw.get(prefix + "queue"), total)}
+    total = o.col(raw, prefix + "total")
+    inq = o.col(raw, prefix + "queue")
+    out: dict[str, Any] = {"act_pct": o.pct(inq, total)}
     for col, state in HF_STATES:
-        out[col] = pct(raw.get(prefix + state), total)
-    inq = raw.get(prefix + "queue")
-    split = [raw.get(prefix + k) for k in ("q0", "q1", "q2", "q3", "e")]
-    has_split = any(v for v in split)
+        out[col] = o.pct(o.col(raw, prefix + state), total)
+    split = [o.col(raw, prefix + k) for k in ("q0", "q1", "q2", "q3", "e")]
+    has_split = o.any_truthy(split)
     for col, v in zip(("q0_pct", "q1_pct", "q2_pct", "q3_pct", "e0_3_pct"), split, strict=True):
-        out[col] = pct(v, inq) if has_split else None
+        out[col] = o.where(has_split, o.pct(v, inq), None)
     out["hf_samples"] = total
     return out
 
@@ -166,31 +257,33 @@ UPAGE_RATES = ["page_reads", "page_writes", "steals", "x_to_ms", "ms_to_x", "x_t
 UPAGE_LEVELS = ["wss", "res_lt2g", "res_gt2g", "locked", "xstor", "dasd", "storage_pages"]
 
 
-def upage_figures(raw: Raw, prefix: str = "") -> dict[str, Any]:
+def upage_figures(raw: In, prefix: str = "", o: Ops = S) -> dict[str, Any]:
     """UPAGE figures: page rates per second and time-averaged page counts."""
-    seconds = raw.get(prefix + "store_seconds")
-    out: dict[str, float | None] = {}
+    seconds = o.col(raw, prefix + "store_seconds")
+    out: dict[str, Any] = {}
     for k in UPAGE_RATES:
-        out[k] = ratio(raw.get(prefix + k), seconds)
+        out[k] = o.ratio(o.col(raw, prefix + k), seconds)
     for k in UPAGE_LEVELS:
-        out[k] = ratio(raw.get(prefix + k), seconds)
-    out["resident"] = _sum(out["res_lt2g"], out["res_gt2g"] or 0.0)
+        out[k] = o.ratio(o.col(raw, prefix + k), seconds)
+    gt = out["res_gt2g"]
+    out["resident"] = o.sum(out["res_lt2g"], o.where(o.truthy(gt), gt, 0.0))
     return out
 
 
-def user_metrics(raw: Raw) -> dict[str, Any]:
+def user_metrics(raw: In, o: Ops = S) -> dict[str, Any]:
     """Figures of one user: CPU, wait states (USTAT) and paging (UPAGE)."""
-    seconds = raw.get("seconds")
+    col = o.col
+    seconds = col(raw, "seconds")
     out: dict[str, Any] = {
         "seconds": seconds,
-        "cpu_total_pct": pct(raw.get("ttime"), seconds),
-        "cpu_virtual_pct": pct(raw.get("vtime"), seconds),
-        "tv_ratio": ratio(raw.get("ttime"), raw.get("vtime")),
-        "virtual_io_rate": ratio(raw.get("virtual_io"), seconds),
-        "active_pct": pct(raw.get("active_seconds", 0.0), seconds),
+        "cpu_total_pct": o.pct(col(raw, "ttime"), seconds),
+        "cpu_virtual_pct": o.pct(col(raw, "vtime"), seconds),
+        "tv_ratio": o.ratio(col(raw, "ttime"), col(raw, "vtime")),
+        "virtual_io_rate": o.ratio(col(raw, "virtual_io"), seconds),
+        "active_pct": o.pct(o.col_or(raw, "active_seconds", 0.0), seconds),
     }
-    out.update(hf_percentages(raw))
-    out.update(upage_figures(raw))
+    out.update(hf_percentages(raw, o=o))
+    out.update(upage_figures(raw, o=o))
     return out
 
 
@@ -199,48 +292,48 @@ def user_metrics(raw: Raw) -> dict[str, Any]:
 # --------------------------------------------------------------------------
 
 
-def cpu_metrics(raw: Raw) -> dict[str, Any]:
+def cpu_metrics(raw: In, o: Ops = S) -> dict[str, Any]:
     """FCX100 figures of one processor: busy (100 - wait), CP and emulation
     shares, user and system time, spin time; its SSCH and paging rates."""
-    seconds = raw.get("seconds")
-    busy = raw.get("cpu_busy")
-    emul = raw.get("cpu_emul")
+    col = o.col
+    seconds = col(raw, "seconds")
+    busy = col(raw, "cpu_busy")
+    emul = col(raw, "cpu_emul")
     return {
-        "busy_pct": pct(busy, seconds),
-        "emul_pct": pct(emul, seconds),
-        "cp_pct": pct(None if busy is None or emul is None else max(0.0, busy - emul), seconds),
-        "user_pct": pct(raw.get("cpu_user"), seconds),
-        "sys_pct": pct(raw.get("cpu_sys"), seconds),
-        "wait_pct": pct(raw.get("cpu_wait"), seconds),
-        "spin_pct": pct(raw.get("cpu_spin"), seconds),
-        "ssch_rate": ratio(_get(raw, "ssch", "rsch"), seconds),
-        "page_rate": ratio(_get(raw, "page_reads", "page_writes"), seconds),
-        "steal_rate": ratio(raw.get("steals"), seconds),
+        "busy_pct": o.pct(busy, seconds),
+        "emul_pct": o.pct(emul, seconds),
+        "cp_pct": o.pct(o.max0(o.sub(busy, emul)), seconds),
+        "user_pct": o.pct(col(raw, "cpu_user"), seconds),
+        "sys_pct": o.pct(col(raw, "cpu_sys"), seconds),
+        "wait_pct": o.pct(col(raw, "cpu_wait"), seconds),
+        "spin_pct": o.pct(col(raw, "cpu_spin"), seconds),
+        "ssch_rate": o.ratio(o.get(raw, "ssch", "rsch"), seconds),
+        "page_rate": o.ratio(o.get(raw, "page_reads", "page_writes"), seconds),
+        "steal_rate": o.ratio(col(raw, "steals"), seconds),
         "seconds": seconds,
     }
 
 
-def lpar_metrics(raw: Raw) -> dict[str, Any]:
+def lpar_metrics(raw: In, o: Ops = S) -> dict[str, Any]:
     """FCX126 figures of one logical CPU: dispatch and overhead time over elapsed."""
-    seconds = raw.get("seconds")
+    seconds = o.col(raw, "seconds")
     return {
-        "busy_pct": pct(raw.get("dispatch"), seconds),
-        "ovhd_pct": pct(raw.get("overhead"), seconds),
+        "busy_pct": o.pct(o.col(raw, "dispatch"), seconds),
+        "ovhd_pct": o.pct(o.col(raw, "overhead"), seconds),
         "seconds": seconds,
     }
 
 
-def zvm_view_of_lcpu(lraw: Raw, craw: Raw) -> tuple[float | None, float | None]:
+def zvm_view_of_lcpu(lraw: In, craw: In, o: Ops = S) -> tuple[Any, Any]:
     """(%Susp, %LogLd) of one of z/VM's own logical CPUs: PR/SM's dispatch
     time (``lraw``, SYTCUP) against z/VM's wait and busy time (``craw``,
     SYTPRP/SYTSYP). Time neither dispatched by PR/SM nor waited voluntarily
     by z/VM was suspended (steal); %LogLd is z/VM's busy over the time it was
     not suspended. None when a sum is missing."""
-    wait, disp, seconds = craw.get("cpu_wait"), lraw.get("dispatch"), lraw.get("seconds")
-    if wait is None or disp is None or not seconds:
-        return None, None
-    susp = max(0.0, seconds - disp - wait)
-    return pct(susp, seconds), pct(craw.get("cpu_busy"), seconds - susp)
+    wait, disp, seconds = o.col(craw, "cpu_wait"), o.col(lraw, "dispatch"), o.col(lraw, "seconds")
+    ok = o.and_(o.and_(o.present(wait), o.present(disp)), o.truthy(seconds))
+    susp = o.where(ok, o.max0(o.sub(o.sub(seconds, disp), wait)), None)
+    return o.pct(susp, seconds), o.where(ok, o.pct(o.col(craw, "cpu_busy"), o.sub(seconds, susp)), None)
 
 
 # --------------------------------------------------------------------------
@@ -248,15 +341,7 @@ def zvm_view_of_lcpu(lraw: Raw, craw: Raw) -> tuple[float | None, float | None]:
 # --------------------------------------------------------------------------
 
 
-def _rate(raw: Raw, keys: tuple[str, ...], rec: str) -> float | None:
-    return ratio(_get(raw, *keys), raw.get("sec_" + rec))
-
-
-def _level(raw: Raw, key: str, rec: str) -> float | None:
-    return ratio(raw.get(key), raw.get("lsec_" + rec))
-
-
-def system_metrics(raw: Raw) -> dict[str, Any]:
+def system_metrics(raw: In, o: Ops = S) -> dict[str, Any]:
     """System figures of one interval or any merge of intervals.
 
     CPU: busy per processor from wait time, averaged over processors; on-line
@@ -274,57 +359,63 @@ def system_metrics(raw: Raw) -> dict[str, Any]:
     plus writes per second (Perfkit's Read+Write), ``xstor_rate`` = all expanded
     storage traffic (PGIN + PGOUT + migrations) per second.
     """
-    seconds = raw.get("seconds")
-    cpu_s = raw.get("cpu_seconds")
-    busy_pct = pct(raw.get("cpu_busy"), cpu_s)
+    col, ratio, pct, _sum = o.col, o.ratio, o.pct, o.sum
+
+    def _rate(raw: In, keys: tuple[str, ...], rec: str) -> Any:
+        return ratio(o.get(raw, *keys), col(raw, "sec_" + rec))
+
+    def _level(raw: In, key: str, rec: str) -> Any:
+        return ratio(col(raw, key), col(raw, "lsec_" + rec))
+
+    seconds = col(raw, "seconds")
+    cpu_s = col(raw, "cpu_seconds")
+    busy_pct = pct(col(raw, "cpu_busy"), cpu_s)
     online = ratio(cpu_s, seconds)
-    tt, vt = raw.get("user_ttime"), raw.get("user_vtime")
-    user_tv = ratio(tt, vt) if vt else None
-    tv = ratio(_sum(raw.get("cpu_user"), raw.get("cpu_sys", 0.0)), raw.get("cpu_emul"))
-    if tv is None:
-        tv = user_tv
+    tt, vt = col(raw, "user_ttime"), col(raw, "user_vtime")
+    user_tv = o.where(o.truthy(vt), ratio(tt, vt), None)
+    cpu_user_sys = _sum(col(raw, "cpu_user"), o.col_or(raw, "cpu_sys", 0.0))
+    tv = o.first(ratio(cpu_user_sys, col(raw, "cpu_emul")), user_tv)
     pgin = _rate(raw, ("pgin",), "MRSYTXSP")
     pgout = _rate(raw, ("pgout",), "MRSYTXSP")
     migr = _rate(raw, ("migrations",), "MRSYTXSP")
     rd = _rate(raw, ("page_reads",), "MRSYTSYP")
     wr = _rate(raw, ("page_writes",), "MRSYTSYP")
-    if rd is None:
-        rd = _rate(raw, ("dasd_page_reads",), "MRSTORSP")
-        wr = _rate(raw, ("dasd_page_writes",), "MRSTORSP")
-    ssch = _rate(raw, ("ssch", "rsch"), "MRSYTSYP")
-    if ssch is None:
-        ssch = _rate(raw, ("dasd_ssch",), "MRIODDEV")
+    has_rd = o.present(rd)
+    rd = o.where(has_rd, rd, _rate(raw, ("dasd_page_reads",), "MRSTORSP"))
+    wr = o.where(has_rd, wr, _rate(raw, ("dasd_page_writes",), "MRSTORSP"))
+    ssch = o.first(_rate(raw, ("ssch", "rsch"), "MRSYTSYP"), _rate(raw, ("dasd_ssch",), "MRIODDEV"))
     slots_total = _level(raw, "slots_total", "MRSYTASG")
     slots_used = _level(raw, "slots_used", "MRSYTASG")
     spool_total = _level(raw, "spool_total", "MRSYTASG")
     spool_used = _level(raw, "spool_used", "MRSYTASG")
     xs_total = _level(raw, "xstor_total", "MRSYTXSG")
     xs_free = _level(raw, "xstor_free", "MRSYTXSG")
-    xs_used = None if xs_total is None or xs_free is None else xs_total - xs_free
-    frame_waits = raw.get("frame_waits", raw.get("rsg_frame_waits"))
-    frame_sec = raw.get("sec_MRSTORSG") if "frame_waits" in raw else raw.get("sec_MRSYTRSG")
+    xs_used = o.sub(xs_total, xs_free)
+    has_fw = o.has(raw, "frame_waits")
+    frame_waits = o.where(has_fw, col(raw, "frame_waits"), col(raw, "rsg_frame_waits"))
+    frame_sec = o.where(has_fw, col(raw, "sec_MRSTORSG"), col(raw, "sec_MRSYTRSG"))
     out: dict[str, Any] = {
         "seconds": seconds,
         "cpus_online": online,
         "cpu_busy_pct": busy_pct,
-        "cpu_busy_total_pct": None if busy_pct is None or online is None else busy_pct * online,
-        "cpu_user_pct": pct(raw.get("cpu_user"), cpu_s),
-        "cpu_sys_pct": pct(raw.get("cpu_sys"), cpu_s),
-        "cpu_emul_pct": pct(raw.get("cpu_emul"), cpu_s),
-        "cpu_wait_pct": pct(raw.get("cpu_wait"), cpu_s),
+        "cpu_busy_total_pct": o.mul(busy_pct, online),
+        "cpu_user_pct": pct(col(raw, "cpu_user"), cpu_s),
+        "cpu_sys_pct": pct(col(raw, "cpu_sys"), cpu_s),
+        "cpu_emul_pct": pct(col(raw, "cpu_emul"), cpu_s),
+        "cpu_wait_pct": pct(col(raw, "cpu_wait"), cpu_s),
         "tv_ratio": tv,
         "user_tv_ratio": user_tv,
-        "capture_ratio": ratio(tt, _sum(raw.get("cpu_user"), raw.get("cpu_sys", 0.0))),
+        "capture_ratio": ratio(tt, cpu_user_sys),
         "ssch_rate": ssch,
         "dasd_io_rate": _rate(raw, ("dasd_ssch",), "MRIODDEV"),
-        "dasd_resp_ms": ratio(raw.get("dasd_resp_x_io"), raw.get("dasd_resp_io")),
-        "dasd_serv_ms": ratio(raw.get("dasd_serv_x_io"), raw.get("dasd_resp_io")),
-        "users_logged": ratio(raw.get("users_logged"), raw.get("sec_users")),
-        "users_active": ratio(raw.get("users_active"), raw.get("sec_users")),
+        "dasd_resp_ms": ratio(col(raw, "dasd_resp_x_io"), col(raw, "dasd_resp_io")),
+        "dasd_serv_ms": ratio(col(raw, "dasd_serv_x_io"), col(raw, "dasd_resp_io")),
+        "users_logged": ratio(col(raw, "users_logged"), col(raw, "sec_users")),
+        "users_active": ratio(col(raw, "users_active"), col(raw, "sec_users")),
         "users_in_elist": _level(raw, "elist", "MRSYTUWT"),
         "page_rate": _sum(pgin, pgout),
         "read_write_rate": _sum(rd, wr),
-        "xstor_rate": _sum(pgin, pgout, migr) if migr is not None else _sum(pgin, pgout),
+        "xstor_rate": o.where(o.present(migr), _sum(pgin, pgout, migr), _sum(pgin, pgout)),
         "pgin_rate": pgin,
         "pgout_rate": pgout,
         "migrate_rate": migr,
@@ -332,21 +423,21 @@ def system_metrics(raw: Raw) -> dict[str, Any]:
         "dasd_write_rate": wr,
         "spool_rate": _rate(raw, ("spool_reads", "spool_writes"), "MRSYTSYP"),
         "steal_rate": _rate(raw, ("steals",), "MRSYTRSP"),
-        "steals": raw.get("steals"),
-        "steals_pass1": raw.get("steal_pass1"),
-        "steals_pass2": raw.get("steal_pass2"),
-        "steals_emergency": raw.get("steal_emerg"),
+        "steals": col(raw, "steals"),
+        "steals_pass1": col(raw, "steal_pass1"),
+        "steals_pass2": col(raw, "steal_pass2"),
+        "steals_emergency": col(raw, "steal_emerg"),
         "frame_deferred_rate": _rate(raw, ("frame_deferred",), "MRSYTRSP"),
         "frame_waits": frame_waits,
         "frame_wait_rate": ratio(frame_waits, frame_sec),
-        "list_empty": raw.get("list_empty"),
+        "list_empty": col(raw, "list_empty"),
         "list_empty_rate": _rate(raw, ("list_empty",), "MRSTORSG"),
-        "emergency_scans": raw.get("emergency_scans"),
+        "emergency_scans": col(raw, "emergency_scans"),
         "emergency_scan_rate": _rate(raw, ("emergency_scans",), "MRSTORSG"),
-        "scans": raw.get("scans"),
+        "scans": col(raw, "scans"),
         "avail_frames": _level(raw, "avail_frames", "MRSYTRSG"),
-        "min_avail_frames": raw.get("min_avail_frames"),
-        "max_avail_frames": raw.get("max_avail_frames"),
+        "min_avail_frames": col(raw, "min_avail_frames"),
+        "max_avail_frames": col(raw, "max_avail_frames"),
         "pageable_frames": _level(raw, "pageable_frames", "MRSYTRSG"),
         "cp_locked": _level(raw, "cp_locked", "MRSYTRSG"),
         "avail_low": _level(raw, "avail_low", "MRSTORSG"),
@@ -361,29 +452,24 @@ def system_metrics(raw: Raw) -> dict[str, Any]:
         "spool_used_pct": pct(spool_used, spool_total),
         "dump_total": _level(raw, "dump_total", "MRSYTASG"),
         "dump_used": _level(raw, "dump_used", "MRSYTASG"),
-        "full90": raw.get("full90"),
+        "full90": col(raw, "full90"),
         "xstor_total": xs_total,
         "xstor_free": xs_free,
         "xstor_used": xs_used,
         "xstor_used_pct": pct(xs_used, xs_total),
         "xstor_age_s": _level(raw, "xstor_age", "MRSTOXSG"),
-        "xstor_migrations": raw.get("xstor_migrations"),
-        "page_read_block": ratio(raw.get("exp_page_reads"), raw.get("exp_ssch_reads")),
-        "page_write_block": ratio(raw.get("exp_page_writes"), raw.get("exp_ssch_writes")),
+        "xstor_migrations": col(raw, "xstor_migrations"),
+        "page_read_block": ratio(col(raw, "exp_page_reads"), col(raw, "exp_ssch_reads")),
+        "page_write_block": ratio(col(raw, "exp_page_writes"), col(raw, "exp_ssch_writes")),
         "paging_ssch_rate": _rate(raw, ("exp_ssch",), "MRSTOASP"),
-        "users_counted": ratio(raw.get("users_counted"), raw.get("sec_users")),
+        "users_counted": ratio(col(raw, "users_counted"), col(raw, "sec_users")),
     }
     # >System< lines of USTATLOG / UPAGELOG: all users' samples together,
     # UPAGE as the mean per user (Perfkit's convention).
-    out.update({"sys_" + k: v for k, v in hf_percentages(raw, "users_hf_").items()})
-    n = out["users_counted"]
-    store: dict[str, float] = {}
-    for k in (*UPAGE_RATES, *UPAGE_LEVELS):
-        v = raw.get("users_" + k)
-        if v is not None:
-            store[k] = v
-    store["store_seconds"] = raw.get("users_store_seconds", 0.0)
+    out.update({"sys_" + k: v for k, v in hf_percentages(raw, "users_hf_", o).items()})
+    store = {k: col(raw, "users_" + k) for k in (*UPAGE_RATES, *UPAGE_LEVELS)}
+    store["store_seconds"] = o.col_or(raw, "users_store_seconds", 0.0)
     # Sum over users of deltas / sum over users of seconds = the mean per user.
-    out.update({"sys_" + k: v for k, v in upage_figures(store).items()})
-    out["sys_users"] = n
+    out.update({"sys_" + k: v for k, v in upage_figures(o.sums(raw, store), o=o).items()})
+    out["sys_users"] = out["users_counted"]
     return out

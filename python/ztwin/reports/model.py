@@ -35,6 +35,15 @@ class Times:
     us: Any
 
 
+@dataclass(frozen=True)
+class Labels:
+    """A column of a few values in a :class:`RowChunk`: row ``i`` has
+    ``values[codes[i]]`` (a partition name, a processor type, a count)."""
+
+    codes: Any
+    values: list[Any]
+
+
 @dataclass
 class RowChunk:
     """``n`` consecutive rows as columns: per key a float64 numpy array (NaN
@@ -48,7 +57,7 @@ class RowChunk:
     def constant(self, key: str) -> tuple[bool, Any]:
         """(True, value) when every row has the same value of ``key``."""
         v = self.cols.get(key)
-        if isinstance(v, Times) or _is_array(v):
+        if isinstance(v, Times | Labels) or _is_array(v):
             return False, None
         return True, v
 
@@ -61,6 +70,8 @@ class RowChunk:
             v = self.cols[k]
             if isinstance(v, Times):
                 lists.append([local_from_us(x) for x in v.us.tolist()])
+            elif isinstance(v, Labels):
+                lists.append([v.values[c] for c in v.codes.tolist()])
             elif _is_array(v):
                 lists.append([None if x != x else x for x in v.tolist()])
             else:
@@ -320,9 +331,14 @@ def _zone(cfg: Config) -> str:
 
 
 def _csv_cell(v: Any) -> str:
+    """One CSV field as ``csv.writer`` (lineterminator "\\n") writes it in a
+    row of several: quoted when it holds a comma, a quote or a newline; an
+    empty field is empty (alone on a line it would be written ``""``)."""
+    if v is None or v == "":
+        return ""
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="").writerow(["" if v is None else v])
-    return buf.getvalue()
+    csv.writer(buf, lineterminator="\n").writerow([v])
+    return buf.getvalue()[:-1]
 
 
 def _f64(a: Any) -> Any:
@@ -350,6 +366,12 @@ def _render(chunk: RowChunk, fmt: str, keys: Sequence[str], cfg: Config) -> str:
         jk = json.dumps(k, ensure_ascii=False) + ": "
         if isinstance(v, Times):
             cols.append(("t", _i64(v.us), jk, 0, 0, False))
+        elif isinstance(v, Labels):
+            if fmt == "json":
+                texts = [json.dumps(_json_value(x, cfg), ensure_ascii=False, allow_nan=False) for x in v.values]
+            else:
+                texts = [_csv_cell(_json_value(x, cfg)) for x in v.values]
+            cols.append(("c", (_i64(v.codes), texts), jk, 0, 0, False))
         elif _is_array(v):
             cols.append(("f", _f64(v), jk, 0, 0, False))
         elif fmt == "json":
@@ -374,6 +396,8 @@ def render_text_rows(chunk: RowChunk, table: Table) -> str | None:
             if getattr(c.fmt, "native", None) != "hms" or c.width < 8:
                 return None
             cols.append(("t", _i64(v.us), "", c.width, 0, left))
+        elif isinstance(v, Labels):
+            cols.append(("c", (_i64(v.codes), [c.cell(x) for x in v.values]), "", c.width, 0, left))
         elif _is_array(v):
             if c.fmt is not None or c.dec is None:
                 return None

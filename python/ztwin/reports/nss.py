@@ -19,11 +19,11 @@ the window's intervals (compared to the microsecond); from the history database
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from ztwin.reports.common import new_report
 from ztwin.reports.core import EPOCH_1900_US, Intervals
@@ -45,6 +45,10 @@ def _text(v: Any) -> str:
     return str(v).strip() if v is not None else ""
 
 
+def _int(v: Any) -> int:
+    return int(v) if isinstance(v, int | float) else 0
+
+
 #: The fields read, per record (events: their prefix's SDFFN and SDFIDNUM).
 _FIELDS = {
     "MRSTOSHR": ("STOSHR_SNTNAME", "STOSHR_SDFIDNUM", "STOSHR_SNTUSRSH", "STOSHR_SNTUSREX", "STOSHR_ASCCTPRS"),
@@ -55,42 +59,81 @@ _FIELDS = {
 }  # fmt: skip
 
 
-def _records(path: str) -> Iterator[tuple[str, int, str, dict[str, Any]]]:
-    """``(name, tod_us, iso_time, fields)`` of the records this report reads,
-    in file order; ``tod_us`` in microseconds since 1970, absent fields None.
-    Only the fields read are converted, and of MRSTOASP only the spool
-    volumes' records (CALSPOOL not zero)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+class _Rows:
+    """The rows of one record type read: ``offset`` and ``tod`` (microseconds
+    since 1970) as int64 arrays, the fields as Python lists (None: absent)."""
 
-    from ztwin.monitor import DamageWarning, arrow_tables
+    def __init__(self, cols: dict[str, Any], keep: np.ndarray | None = None) -> None:
+        idx = None if keep is None or keep.all() else np.flatnonzero(keep)
+        self.cols = cols if idx is None else {k: [v[i] for i in idx.tolist()] for k, v in cols.items()}
+        self.n = len(self.cols["offset"])
+        self.offset = np.array(self.cols["offset"], dtype=np.int64)
+        self.tod = np.array(self.cols["tod"], dtype=np.int64)
 
-    rows: list[tuple[int, str, int, dict[str, Any]]] = []
-    wanted = [f for fs in _FIELDS.values() for f in fs]
-    with warnings.catch_warnings():
-        # The interval pass over the file (collect) has already warned about
-        # its damage; this second read must not warn again (under -W error a
-        # repeated DamageWarning would abort the report).
-        warnings.simplefilter("ignore", DamageWarning)
-        tabs = arrow_tables(path, list(_NAMES), fields=wanted)
-    for name, t in tabs.items():
-        if t.num_rows == 0:
+    def ints(self, name: str) -> np.ndarray:
+        """A field as int64, 0 where absent (the field missing or null)."""
+        col = self.cols.get(name)
+        if col is None:
+            return np.zeros(self.n, dtype=np.int64)
+        try:
+            return np.array(col, dtype=np.int64)  # no absent values (the usual case)
+        except (TypeError, ValueError, OverflowError):
+            return np.array([_int(v) for v in col], dtype=np.int64)
+
+    def texts(self, name: str) -> list[str]:
+        col = self.cols.get(name)
+        return [""] * self.n if col is None else [_text(v) for v in col]
+
+
+#: The records and fields NSS reads: gathered by the interval pass
+#: (``collect_file(side=SIDE)``, ``Intervals.side``) when it reads the whole file.
+SIDE = (list(_NAMES), [f for fs in _FIELDS.values() for f in fs], ["STOASP_CALSPOOL"])
+
+
+def _tables(path: str, side: dict[str, Any] | None = None) -> dict[str, _Rows]:
+    """The records this report reads by record name, in file order (only the
+    fields read; of MRSTOASP only the spool volumes' records, CALSPOOL not
+    zero). Read as Python columns (``read_columns``): no Arrow conversion,
+    which would import pandas. ``side``: the same columns the interval pass
+    gathered on its read of the whole file (then the file is not read
+    again). The interval pass over the file (collect) has already warned
+    about its damage; this read does not warn again."""
+    if side is not None and all(n in side for n in _NAMES):
+        columns = side
+    else:
+        from ztwin._native import read_columns
+        from ztwin.monitor import _READ_OPTIONS
+
+        columns, _ = read_columns(path, SIDE[0], fields=SIDE[1], **_READ_OPTIONS)
+    out = {}
+    for name, cols in columns.items():
+        if not cols["offset"]:
             continue
-        cols = [c for c in _FIELDS[name] if c in t.column_names]
-        if name == "MRSTOASP" and "STOASP_CALSPOOL" in cols:
-            t = t.filter(pc.fill_null(pc.not_equal(t["STOASP_CALSPOOL"], 0), False))
-        us = t["tod"].cast(pa.int64()).to_pylist()
-        data = t.select(cols).to_pylist()
-        for off, u, fields in zip(t["offset"].to_pylist(), us, data, strict=True):
-            rows.append((off, name, u, fields))
-    rows.sort(key=lambda r: r[0])
-    for _, name, u, fields in rows:
-        when = datetime(1970, 1, 1) + timedelta(microseconds=u)
-        yield name, u, when.strftime("%Y-%m-%dT%H:%M:%S"), fields
+        keep = None
+        if name == "MRSTOASP":
+            spool = cols.get("STOASP_CALSPOOL")
+            if spool is None:
+                continue
+            keep = np.array([bool(v) for v in spool], dtype=bool)
+            if not keep.any():
+                continue
+        out[name] = _Rows(cols, keep)
+    return out
 
 
-def _int(v: Any) -> int:
-    return int(v) if isinstance(v, int | float) else 0
+def _tod(iv: Intervals, row: int, column: str) -> int:
+    """An interval's ``start_tod`` or ``end_tod`` (read from its column: making
+    the interval would decode its whole batch)."""
+    from ztwin.reports.store import IntervalSeq
+
+    seq = iv.intervals
+    return int(seq.time(row, column) if isinstance(seq, IntervalSeq) else getattr(seq[row], column))
+
+
+def _last_of(codes: np.ndarray) -> dict[int, int]:
+    """The row of each code's last occurrence."""
+    u, rev = np.unique(codes[::-1], return_index=True)
+    return dict(zip(u.tolist(), (len(codes) - 1 - rev).tolist(), strict=True))
 
 
 def nss(iv: Intervals, **_: Any) -> Report:
@@ -99,51 +142,79 @@ def nss(iv: Intervals, **_: Any) -> Report:
     events: list[tuple[str, str, str, int]] = []
     spool: dict[int, dict[str, Any]] = {}
     from_file = Path(iv.path).is_file()
-    if iv.intervals and from_file:
-        lo = iv.intervals[0].start_tod // 4096 - EPOCH_1900_US
-        hi = iv.intervals[-1].end_tod // 4096 - EPOCH_1900_US
-        for name, t, when, f in _records(iv.path):
-            if name in _EVENTS:
-                if lo <= t <= hi:
-                    p = name[2:]
-                    events.append((when, _EVENTS[name], _text(f.get(f"{p}_SDFFN")), _int(f.get(f"{p}_SDFIDNUM"))))
-                continue
-            if name == "MRSTOASP":
-                if not f.get("STOASP_CALSPOOL"):
-                    continue
-                dev = _int(f.get("STOASP_RDEVDEV"))
-                s = spool.setdefault(dev, {"volser": _text(f.get("STOASP_CALVSER")), "first": None, "last": None})
-                vals = {
-                    k: _int(f.get(f"STOASP_{k}")) for k in ("CALSPOOL", "CPVALOCD", "EXPCTPWR", "EXPCTPRD", "SCGSSCH")
-                }
-                if t <= lo:
-                    s["first"] = vals
-                elif t <= hi:
-                    s["last"] = vals
-                continue
-            if not (lo < t <= hi):
-                continue
-            if name == "MRSYTSHS":
-                shs.append((_int(f.get("SYTSHS_SYSTADCS")), _int(f.get("SYTSHS_RSASHARE"))))
-                continue
-            seg = _text(f.get("STOSHR_SNTNAME"))
-            s = segs.setdefault(seg, {"name": seg, "resident": [], "spoolid": 0})
-            s["spoolid"] = _int(f.get("STOSHR_SDFIDNUM"))
-            s["users_shared"] = _int(f.get("STOSHR_SNTUSRSH"))
-            s["users_exclusive"] = _int(f.get("STOSHR_SNTUSREX"))
-            s["resident"].append(_int(f.get("STOSHR_ASCCTPRS")))
     rows = []
+    if iv.intervals and from_file:
+        lo = _tod(iv, 0, "start_tod") // 4096 - EPOCH_1900_US
+        hi = _tod(iv, -1, "end_tod") // 4096 - EPOCH_1900_US
+        tabs = _tables(iv.path, iv.side)
+        found: list[tuple[int, str, str, str, int]] = []
+        for name, what in _EVENTS.items():
+            t = tabs.get(name)
+            if t is None:
+                continue
+            p = name[2:]
+            tods = t.tod
+            sel = np.flatnonzero((lo <= tods) & (tods <= hi))
+            if len(sel) == 0:
+                continue
+            names = t.texts(f"{p}_SDFFN")
+            sids = t.ints(f"{p}_SDFIDNUM")
+            for i in sel.tolist():
+                when = (datetime(1970, 1, 1) + timedelta(microseconds=int(tods[i]))).strftime("%Y-%m-%dT%H:%M:%S")
+                found.append((int(t.offset[i]), when, what, names[i], int(sids[i])))
+        events = [e[1:] for e in sorted(found, key=lambda e: e[0])]
+        t = tabs.get("MRSTOASP")
+        if t is not None:
+            tods = t.tod
+            devs = t.ints("STOASP_RDEVDEV")
+            volsers = t.cols.get("STOASP_CALVSER")
+            cols = {k: t.ints(f"STOASP_{k}") for k in ("CALSPOOL", "CPVALOCD", "EXPCTPWR", "EXPCTPRD", "SCGSSCH")}
+            firsts = _last_of(devs[::-1])
+            before = np.flatnonzero(tods <= lo)
+            during = np.flatnonzero((lo < tods) & (tods <= hi))
+            first_at = {d: int(before[i]) for d, i in _last_of(devs[before]).items()}
+            last_at = {d: int(during[i]) for d, i in _last_of(devs[during]).items()}
+            for d in sorted(firsts):
+                row0 = len(devs) - 1 - firsts[d]
+                spool[d] = {
+                    "volser": _text(volsers[row0]) if volsers is not None else "",
+                    **{w: None if at is None else {k: int(c[at]) for k, c in cols.items()}
+                       for w, at in (("first", first_at.get(d)), ("last", last_at.get(d)))},
+                }  # fmt: skip
+        t = tabs.get("MRSYTSHS")
+        if t is not None:
+            sel = (lo < t.tod) & (t.tod <= hi)
+            shs = list(zip(t.ints("SYTSHS_SYSTADCS")[sel].tolist(), t.ints("SYTSHS_RSASHARE")[sel].tolist(),
+                           strict=True))  # fmt: skip
+        t = tabs.get("MRSTOSHR")
+        if t is not None:
+            sel = np.flatnonzero((lo < t.tod) & (t.tod <= hi))
+            all_names = t.texts("STOSHR_SNTNAME")
+            names = [all_names[i] for i in sel.tolist()]
+            codes: dict[str, int] = {}
+            code = np.fromiter((codes.setdefault(nm, len(codes)) for nm in names), dtype=np.int64, count=len(names))
+            res = t.ints("STOSHR_ASCCTPRS")[sel]
+            last = _last_of(code)
+            spoolids = t.ints("STOSHR_SDFIDNUM")[sel]
+            ush = t.ints("STOSHR_SNTUSRSH")[sel]
+            uex = t.ints("STOSHR_SNTUSREX")[sel]
+            count = np.bincount(code, minlength=len(codes))
+            for nm, c in codes.items():
+                mine = res[code == c]
+                i = last[c]
+                segs[nm] = {"name": nm, "spoolid": int(spoolids[i]), "users_shared": int(ush[i]),
+                            "users_exclusive": int(uex[i]), "sum": int(mine.sum()), "max": int(mine.max()),
+                            "n": int(count[c])}  # fmt: skip
     for s in sorted(segs.values(), key=lambda s: (s["name"], s["spoolid"])):
-        res = s.pop("resident")
         rows.append(
             {
                 "name": s["name"],
                 "spoolid": s["spoolid"],
                 "users_shared": s["users_shared"],
                 "users_exclusive": s["users_exclusive"],
-                "resident_pages_mean": sum(res) / len(res),
-                "resident_pages_max": max(res),
-                "samples": len(res),
+                "resident_pages_mean": s["sum"] / s["n"],
+                "resident_pages_max": s["max"],
+                "samples": s["n"],
             }
         )
     table = Table(

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from ztwin.reports.core import CompactRaw, Intervals, Raw, SysInterval
 
 #: Bytes of record batches a store keeps in memory; later batches are spilled.
-SPILL_BYTES = 16 << 20
+SPILL_BYTES = 4 << 20
 #: Decoded batches (Python objects) kept per store for repeated access.
 _DECODED = 2
 #: Rows per stored batch (larger tables are sliced).

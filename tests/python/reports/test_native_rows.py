@@ -91,3 +91,36 @@ def test_folds_equal_merged(rows: list[tuple[int, float]], kind: str) -> None:
         want = merged({name: v} for k, v in rows if k == key and not math.isnan(v)).get(name)
         got = out[key]
         assert (want is None and math.isnan(got)) or (want == got and math.copysign(1, want) == math.copysign(1, got))
+
+
+@settings(max_examples=200, deadline=None)
+@given(labels=st.lists(st.one_of(st.none(), st.integers(-5, 3000), st.text(max_size=6), st.just("")), min_size=1,
+                       max_size=4),
+       picks=st.lists(st.integers(0, 3), min_size=1, max_size=12),
+       const=st.one_of(st.none(), st.just(""), st.just(">>Mean>>"), st.integers(0, 9)))  # fmt: skip
+def test_label_columns_write_as_the_rows_do(labels: list[object], picks: list[int], const: object) -> None:
+    """A chunk with a column of per-row labels ('c') and one value for all
+    rows writes the JSON, CSV and text the same rows as dicts give."""
+    from ztwin.reports.model import Labels, Report, RowChunk
+    from ztwin.reports.text import Table
+
+    codes = np.array([p % len(labels) for p in picks], dtype=np.int64)
+    vals = np.array([1.5 * p for p in picks])
+    chunk = RowChunk(len(picks), {"who": Labels(codes, labels), "c": const, "v": vals})
+    keys = ["who", "c", "v"]
+    table = Table([Column("who", ["Who"], 6, None, left=True), Column("c", ["C"], 8, None),
+                   Column("v", ["V"], 6, 1)])  # fmt: skip
+    cfg = Config()
+
+    def report(rows: object) -> Report:
+        return Report(name="T", fcx="X", title="t", config=cfg, start=None, end=None, rows=rows, keys=keys,
+                      table=table)  # type: ignore[arg-type]  # fmt: skip
+
+    from ztwin.reports.model import ColumnRows
+
+    native = report(ColumnRows([], lambda: iter([chunk])))
+    python = report(list(chunk.dicts()))
+    assert native.to_json() == python.to_json()
+    assert native.to_csv() == python.to_csv()
+    when = datetime(2026, 1, 1)
+    assert native.to_text(when) == python.to_text(when)

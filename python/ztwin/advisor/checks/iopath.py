@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from ztwin._lazy import lazy
 from ztwin.advisor.checks.common import (
     Context,
     all_intervals_union,
@@ -35,6 +34,11 @@ from ztwin.advisor.checks.common import (
 from ztwin.advisor.facts import Interval
 from ztwin.advisor.finding import Evidence, Finding
 from ztwin.advisor.rules import Rule
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy("pandas")  # imported when first used (import time: see ztwin._lazy)
 
 TOD_PER_S = 4096e6
 CHP_TYPES = {1: "ESCON", 2: "FICON", 3: "FCP"}
