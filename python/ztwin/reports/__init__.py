@@ -236,6 +236,14 @@ EXTRA_REPORTS: dict[str, ReportSpec] = {
     "CACHEXT": ReportSpec("CACHEXT", "FCX177", "Cache Extended Functions", _iopath.cachext, direct=("MRIODCAD",)),
     "CHANNEL": ReportSpec("CHANNEL", "FCX161", "Channel Load", _iopath.channel, direct=("MRSYTEPM",)),
     "HPALIAS": ReportSpec("HPALIAS", "FCX327", "HyperPAV Alias Activity", _iopath.hpalias, direct=("MRIODHPP",)),
+    "LCU": ReportSpec(
+        "LCU",
+        "ZTWIN",
+        "Logical Control Unit Activity",
+        _iopath.lcu,
+        records=("MRIODDEV", "MRMTRDEV", "MRPRCPRP"),
+        direct=("MRIODHPP",),
+    ),
     "MDCACHE": ReportSpec(
         "MDCACHE", "FCX134", "Minidisk Cache Activity", _iopath.mdcache, direct=("MRSYTXSG", "MRSYTRSG")
     ),
@@ -259,7 +267,7 @@ def _lookup() -> dict[str, str]:
     table: dict[str, str] = {}
     for s in (*REPORTS.values(), *EXTRA_REPORTS.values()):
         for alias in (s.name, s.fcx, *s.aliases):
-            table[alias.upper()] = s.name
+            table.setdefault(alias.upper(), s.name)  # "ZTWIN" (no FCX number) names NSS
     return table
 
 

@@ -353,6 +353,11 @@ class DeviceConf:
     sid: int | None = None
     base: int | None = None  # PAV base device number
     cp_owned: bool = False
+    # The I/O path (MRMTRDEV): CHPIDs of the subchannel's paths, PAV flags
+    # (RDEVPVFG) and HyperPAV pool number (RDEVHPPL, 0 = none).
+    chpids: tuple[int, ...] = ()
+    pav_flags: int = 0
+    hpp_pool: int = 0
 
 
 @dataclass
@@ -681,6 +686,12 @@ def apply_config(c: Config, name: str, tod: int, f: Fields) -> None:
             d.sid = f.get("MTRDEV_RDEVSID")
             base = f.get("MTRDEV_CALRDEVDEV")
             d.base = base if base and base != devno else None
+            chps = f.get("MTRDEV_RDEVCHPS")
+            if isinstance(chps, str) and len(chps) == 16:
+                d.chpids = tuple(c for c in bytes.fromhex(chps) if c)
+            pvfg = f.get("MTRDEV_RDEVPVFG")
+            d.pav_flags = int(pvfg, 16) if isinstance(pvfg, str) and pvfg else 0
+            d.hpp_pool = f.get("MTRDEV_RDEVHPPL") or 0
     elif name == "MRMTRMEM":
         g = f.get("MTRMEM_RSAGSTOR")
         c.storage_bytes = g if g else f.get("MTRMEM_RSASTORE")
