@@ -217,7 +217,7 @@ def hpalias(iv: Intervals, **_: Any) -> Report:
 # ------------------------------------------------------------------ LCU
 
 LCU_KEYS = [
-    "lcu", "pool", "chpids", "bases", "aliases", "io_rate", "alias_io_rate", "alias_pct", "base_only_rate",
+    "lcu", "pool", "ssid", "chpids", "bases", "aliases", "io_rate", "alias_io_rate", "alias_pct", "base_only_rate",
     "pend_ms", "disc_ms", "conn_ms", "serv_ms", "resp_ms", "queued", "busy_pct", "hpav_gets_rate",
     "hpav_fail_pct", "hpav_min_free", "seconds",
 ]  # fmt: skip
@@ -238,8 +238,8 @@ def lcu(iv: Intervals, **_: Any) -> Report:
     I/O rate and the part started on aliases, the I/O-weighted pending,
     disconnect, connect and service times, requests queued in CP (summed over
     its devices), the mean device busy, and, for a HyperPAV pool (MRIODHPP),
-    alias gets per second, the share that found none free and the fewest
-    free. The records carry no LCU number: a HyperPAV pool is one LCU;
+    its SSID (the pool token, MRIODHPP), alias gets per second, the share
+    that found none free and the fewest free. The records carry no LCU number: a HyperPAV pool is one LCU;
     devices without a pool are grouped by their channel paths (MTRDEV_RDEVCHPS)."""
     from ztwin.reports.core import DASD_CLASS, merged
     from ztwin.reports.devices import pav_figures
@@ -263,6 +263,7 @@ def lcu(iv: Intervals, **_: Any) -> Report:
             secs = (b["tod"] - a["tod"]).total_seconds()
             tries, fails = _delta(a, b, "IODHPP_HPPTRIES"), _delta(a, b, "IODHPP_HPPFAILS")
             pools[int(pool)] = {
+                "ssid": f"{int(b['IODHPP_HPPTOKEN']):04X}",
                 "hpav_gets_rate": _rate(tries, secs),
                 "hpav_fail_pct": _pct(fails, tries),
                 "hpav_min_free": int(g["IODHPP_HPPMINCT"].min()),
@@ -303,11 +304,12 @@ def lcu(iv: Intervals, **_: Any) -> Report:
             "busy_pct": m["busy_pct"],
             "seconds": secs,
         }
-        row.update(pools.get(pool, {"hpav_gets_rate": None, "hpav_fail_pct": None, "hpav_min_free": None}))
+        row.update(pools.get(pool, {"ssid": None, "hpav_gets_rate": None, "hpav_fail_pct": None, "hpav_min_free": None}))
         rows.append(row)
     table = Table(
         [
             Column("lcu", ["", "LCU"], 15, None),
+            Column("ssid", ["", "SSID"], 4, None),
             Column("bases", ["", "Bases"], 5, 0),
             Column("aliases", ["Ali-", "ases"], 4, 0),
             Column("io_rate", ["", "I/O"], 6, 1),

@@ -157,14 +157,14 @@ def test_lcu_groups_a_pool_or_the_paths(files: dict[str, Path]) -> None:
     (lcu,) = reps["LCU"].rows
     (pool,) = reps["HPALIAS"].rows
     dev = [r for r in reps["DEVICE"].rows if r["addr"] != ">>All DASD<<"]
-    assert (lcu["lcu"], lcu["bases"], lcu["aliases"], lcu["chpids"]) == ("Pool 1", 4, 2, "50 51")
+    assert (lcu["lcu"], lcu["ssid"], lcu["bases"], lcu["aliases"], lcu["chpids"]) == ("Pool 1", "0001", 4, 2, "50 51")
     assert lcu["io_rate"] == pytest.approx(sum(r["io_rate"] for r in dev))
     assert lcu["queued"] == pytest.approx(sum(r["queued"] for r in dev))
     assert lcu["hpav_gets_rate"] == pytest.approx(pool["tries_rate"]) and lcu["hpav_fail_pct"] == pytest.approx(pool["fail_pct"])
     assert 0 <= lcu["hpav_min_free"] <= 2 and lcu["resp_ms"] >= lcu["serv_ms"]
     (lcu,) = build(files["mdc"], ["LCU"], "10:01:00")["LCU"].rows
     assert (lcu["lcu"], lcu["pool"], lcu["bases"], lcu["aliases"]) == ("CHP 40 41 42 43", None, 1, 3)
-    assert lcu["hpav_gets_rate"] is None and 65 < lcu["alias_pct"] < 85
+    assert lcu["hpav_gets_rate"] is None and lcu["ssid"] is None and 65 < lcu["alias_pct"] < 85
     assert build(files["pinned"], ["LCU"])["LCU"].rows[0]["chpids"] == "0A 2A 4A"
 
 
