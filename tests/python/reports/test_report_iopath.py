@@ -91,6 +91,12 @@ def test_cachext_hits_then_no_data_when_caching_stops(files: dict[str, Path]) ->
     assert "no data" in text
 
 
+def test_cachext_only_for_bases(files: dict[str, Path]) -> None:
+    # IBM (mon610, mon620 MRIODCAD): not created for PAV or HyperPAV aliases.
+    assert [r["addr"] for r in build(files["hpav"], ["CACHEXT"])["CACHEXT"].rows] == ["2000", "2001", "2002", "2003"]
+    assert [r["addr"] for r in build(files["defect"], ["CACHEXT"])["CACHEXT"].rows] == ["E700"]
+
+
 def test_channel_busy_and_rates_add_up(files: dict[str, Path]) -> None:
     rows = build(files["mdc"], ["CHANNEL", "DEVICE"], "10:01:00")
     ch, dev = rows["CHANNEL"].rows, rows["DEVICE"].rows
