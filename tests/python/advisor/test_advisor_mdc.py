@@ -64,3 +64,38 @@ def test_mdc_starved_at_its_maximum(files: dict[str, Path]) -> None:
 def test_mdc_starved_silent_when_the_cache_holds_the_data_or_is_off(files: dict[str, Path]) -> None:
     assert "mdc-starved" not in diagnose(files["big"], "10:01:00").ids()
     assert "mdc-starved" not in diagnose(files["off"], "10:01:00").ids()
+
+
+def _starved_with(monkeypatch: pytest.MonkeyPatch, path: Path, **figs: float | None) -> list[str]:
+    """mdc-starved's verdict on the figures `figs` (the cache's records
+    replaced): the causes it names, or [] when it stays silent."""
+    from ztwin.advisor.checks import mdc
+
+    base: dict[str, float | None] = {
+        "read_rate": 500.0, "hit_rate": 100.0, "hit_pct": 20.0, "insert_rate": 400.0, "fair_share_denied_rate": 0.0,
+        "main_frames": 5000, "main_frames_mean": 5000.0, "main_target": 6000, "main_min": 0, "main_max": 100000,
+    }  # fmt: skip
+    base.update(figs)
+    monkeypatch.setattr(mdc, "mdc_figures", lambda ctx: base)
+    f = next((x for x in diagnose(path, "10:01:00").findings if x.id == "mdc-starved"), None)
+    return [] if f is None else [f.severity, f.evidence[0].summary]
+
+
+def test_mdc_starved_names_each_cause(files: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    p = files["off"]
+    # Nothing holds the cache small: a low hit ratio alone is data read once.
+    assert _starved_with(monkeypatch, p) == []
+    sev, text = _starved_with(monkeypatch, p, main_frames=99000)
+    assert sev == "critical"  # hit 20% is at the critical level
+    assert "maximum" in text
+    _, text = _starved_with(monkeypatch, p, main_frames_mean=2000.0, main_frames=2000)
+    assert "of the arbiter's target" in text
+    _, text = _starved_with(monkeypatch, p, main_target=0, main_min=5000)
+    assert "minimum" in text
+    _, text = _starved_with(monkeypatch, p, fair_share_denied_rate=100.0)
+    assert "fair-share" in text
+    # Grades: at or below 50% a warning, at or below 20% critical; above 50% none.
+    assert _starved_with(monkeypatch, p, main_frames=99000, hit_pct=40.0)[0] == "warning"
+    assert _starved_with(monkeypatch, p, main_frames=99000, hit_pct=15.0)[0] == "critical"
+    assert _starved_with(monkeypatch, p, main_frames=99000, hit_pct=60.0) == []
+    assert _starved_with(monkeypatch, p, main_frames=99000, read_rate=5.0) == []
