@@ -15,7 +15,7 @@ ALL_DASD = ">>All DASD<<"
 DEVICE_KEYS = [
     "addr", "type", "volser", "cp_owned", "io_rate", "avoid_rate", "pend_ms", "disc_ms",
     "conn_ms", "serv_ms", "resp_ms", "cuwt_ms", "queued", "busy_pct", "ios", "seconds",
-    "pav", "aliases", "alias_io_rate", "alias_pct", "base_only_rate", "hpav_pool", "hpav_share_pct",
+    "pav", "aliases", "alias_io_rate", "alias_pct", "base_only_rate", "hpav_pool", "hpav_share_pct", "paths",
 ]  # fmt: skip
 
 # MTRDEV_RDEVPVFG as the twin writes it (the bits are ztwin's reading):
@@ -133,6 +133,8 @@ def device(iv: Intervals, **_: Any) -> Report:
             _label=(volser or "").ljust(6) + (" CP" if cp else ""),
         )
         m.update(pav.get(devno, {}))
+        # channel paths of the subchannel (MTRDEV_RDEVCHPS), when the record names them
+        m["paths"] = len(conf.chpids) if conf is not None and conf.chpids else None
         devs.append(m)
     devs.sort(key=lambda m: (-(m["resp_ms"] if m["resp_ms"] is not None else -1.0), m["addr"]))
     rows += devs
@@ -142,7 +144,7 @@ def device(iv: Intervals, **_: Any) -> Report:
             Column("type", ["", "Type"], 6, None),
             Column("_label", ["Label/", "ID"], 14, None),
             Column("_links", ["Mdisk", "Links"], 5, 0),
-            Column("_paths", ["Pa-", "ths"], 3, 0),
+            Column("paths", ["Pa-", "ths"], 3, 0),
             Column("io_rate", ["", "I/O"], 6, 1),
             Column("avoid_rate", ["", "Avoid"], 5, 1),
             Column("pend_ms", ["", "Pend"], 5, 1),

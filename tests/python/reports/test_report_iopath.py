@@ -144,6 +144,7 @@ def test_device_pav_columns_static_aliases(files: dict[str, Path]) -> None:
     b = _dev(bad, "E700")
     assert b["alias_pct"] < 1 and b["base_only_rate"] == pytest.approx(b["io_rate"], rel=0.01)
     assert "Kind" in build(files["mdc"], ["DEVICE"], "10:01:00")["DEVICE"].to_text(WHEN)
+    assert _dev(fixed, "E700")["paths"] == 4 and _dev(fixed, "E7FC")["paths"] == 4
 
 
 def test_device_pav_columns_hyperpav_and_not_without_pav(files: dict[str, Path], basic_file: Path) -> None:
