@@ -353,11 +353,23 @@ class DeviceConf:
     sid: int | None = None
     base: int | None = None  # PAV base device number
     cp_owned: bool = False
-    # The I/O path (MRMTRDEV): CHPIDs of the subchannel's paths, PAV flags
-    # (RDEVPVFG) and HyperPAV pool number (RDEVHPPL, 0 = none).
-    chpids: tuple[int, ...] = ()
-    pav_flags: int = 0
+    # The I/O path (MRMTRDEV), kept as decoded and read when asked for: the
+    # CHPIDs of the subchannel's paths (RDEVCHPS, hex), PAV flags (RDEVPVFG,
+    # hex) and HyperPAV pool number (RDEVHPPL, 0 = none).
+    chps_hex: str | None = None
+    pvfg_hex: str | None = None
     hpp_pool: int = 0
+
+    @property
+    def chpids(self) -> tuple[int, ...]:
+        h = self.chps_hex
+        if not h or len(h) != 16 or h == "0000000000000000":
+            return ()
+        return tuple(c for c in bytes.fromhex(h) if c)
+
+    @property
+    def pav_flags(self) -> int:
+        return int(self.pvfg_hex, 16) if self.pvfg_hex else 0
 
 
 @dataclass
@@ -686,11 +698,8 @@ def apply_config(c: Config, name: str, tod: int, f: Fields) -> None:
             d.sid = f.get("MTRDEV_RDEVSID")
             base = f.get("MTRDEV_CALRDEVDEV")
             d.base = base if base and base != devno else None
-            chps = f.get("MTRDEV_RDEVCHPS")
-            if isinstance(chps, str) and len(chps) == 16:
-                d.chpids = tuple(c for c in bytes.fromhex(chps) if c)
-            pvfg = f.get("MTRDEV_RDEVPVFG")
-            d.pav_flags = int(pvfg, 16) if isinstance(pvfg, str) and pvfg else 0
+            d.chps_hex = f.get("MTRDEV_RDEVCHPS")
+            d.pvfg_hex = f.get("MTRDEV_RDEVPVFG")
             d.hpp_pool = f.get("MTRDEV_RDEVHPPL") or 0
     elif name == "MRMTRMEM":
         g = f.get("MTRMEM_RSAGSTOR")
