@@ -356,20 +356,24 @@ class DeviceConf:
     # The I/O path (MRMTRDEV), kept as decoded and read when asked for: the
     # CHPIDs of the subchannel's paths (RDEVCHPS, hex), PAV flags (RDEVPVFG,
     # hex) and HyperPAV pool number (RDEVHPPL, 0 = none).
-    chps_hex: str | None = None
-    pvfg_hex: str | None = None
-    hpp_pool: int = 0
+    path_fields: Mapping[str, Any] | None = None  # the last MRMTRDEV's decoded fields
 
     @property
     def chpids(self) -> tuple[int, ...]:
-        h = self.chps_hex
-        if not h or len(h) != 16 or h == "0000000000000000":
+        h = self.path_fields.get("MTRDEV_RDEVCHPS") if self.path_fields else None
+        if not isinstance(h, str) or len(h) != 16 or h == "0000000000000000":
             return ()
         return tuple(c for c in bytes.fromhex(h) if c)
 
     @property
     def pav_flags(self) -> int:
-        return int(self.pvfg_hex, 16) if self.pvfg_hex else 0
+        h = self.path_fields.get("MTRDEV_RDEVPVFG") if self.path_fields else None
+        return int(h, 16) if isinstance(h, str) and h else 0
+
+    @property
+    def hpp_pool(self) -> int:
+        v = self.path_fields.get("MTRDEV_RDEVHPPL") if self.path_fields else None
+        return v if isinstance(v, int) else 0
 
 
 @dataclass
@@ -698,9 +702,7 @@ def apply_config(c: Config, name: str, tod: int, f: Fields) -> None:
             d.sid = f.get("MTRDEV_RDEVSID")
             base = f.get("MTRDEV_CALRDEVDEV")
             d.base = base if base and base != devno else None
-            d.chps_hex = f.get("MTRDEV_RDEVCHPS")
-            d.pvfg_hex = f.get("MTRDEV_RDEVPVFG")
-            d.hpp_pool = f.get("MTRDEV_RDEVHPPL") or 0
+            d.path_fields = f
     elif name == "MRMTRMEM":
         g = f.get("MTRMEM_RSAGSTOR")
         c.storage_bytes = g if g else f.get("MTRMEM_RSASTORE")
