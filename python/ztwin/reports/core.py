@@ -357,23 +357,31 @@ class DeviceConf:
     # CHPIDs of the subchannel's paths (RDEVCHPS, hex), PAV flags (RDEVPVFG,
     # hex) and HyperPAV pool number (RDEVHPPL, 0 = none).
     path_fields: Mapping[str, Any] | None = None  # the last MRMTRDEV's decoded fields
+    _path: tuple[tuple[int, ...], int, int] | None = None  # parsed from path_fields when first asked
+
+    def _parsed(self) -> tuple[tuple[int, ...], int, int]:
+        p = self._path
+        if p is None:
+            f = self.path_fields or {}
+            h = f.get("MTRDEV_RDEVCHPS")
+            chps = tuple(c for c in bytes.fromhex(h) if c) if isinstance(h, str) and len(h) == 16 else ()
+            v = f.get("MTRDEV_RDEVPVFG")
+            flags = int(v, 16) if isinstance(v, str) and v else 0
+            pool = f.get("MTRDEV_RDEVHPPL")
+            p = self._path = (chps, flags, pool if isinstance(pool, int) else 0)
+        return p
 
     @property
     def chpids(self) -> tuple[int, ...]:
-        h = self.path_fields.get("MTRDEV_RDEVCHPS") if self.path_fields else None
-        if not isinstance(h, str) or len(h) != 16 or h == "0000000000000000":
-            return ()
-        return tuple(c for c in bytes.fromhex(h) if c)
+        return self._parsed()[0]
 
     @property
     def pav_flags(self) -> int:
-        h = self.path_fields.get("MTRDEV_RDEVPVFG") if self.path_fields else None
-        return int(h, 16) if isinstance(h, str) and h else 0
+        return self._parsed()[1]
 
     @property
     def hpp_pool(self) -> int:
-        v = self.path_fields.get("MTRDEV_RDEVHPPL") if self.path_fields else None
-        return v if isinstance(v, int) else 0
+        return self._parsed()[2]
 
 
 @dataclass
@@ -702,7 +710,7 @@ def apply_config(c: Config, name: str, tod: int, f: Fields) -> None:
             d.sid = f.get("MTRDEV_RDEVSID")
             base = f.get("MTRDEV_CALRDEVDEV")
             d.base = base if base and base != devno else None
-            d.path_fields = f
+            d.path_fields, d._path = f, None
     elif name == "MRMTRMEM":
         g = f.get("MTRMEM_RSAGSTOR")
         c.storage_bytes = g if g else f.get("MTRMEM_RSASTORE")

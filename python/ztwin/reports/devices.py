@@ -37,30 +37,27 @@ def pav_figures(iv: Intervals) -> dict[int, dict[str, Any]]:
     alias, as S5's minidisk-cache reads), and a HyperPAV base's share of its
     pool's alias starts. Empty when no device has PAV."""
     conf = iv.config.devices
-    if not any(c.pav_flags for c in conf.values()):
+    kinds = {d: (k, c) for d, c in conf.items() if (k := pav_kind(c.pav_flags)) is not None}
+    if not kinds:
         return {}
     static: dict[int, int] = {}
     pool_aliases: dict[int, int] = {}
-    for c in conf.values():
-        if c.base is not None and c.pav_flags & 0x40:
-            static[c.base] = static.get(c.base, 0) + 1
-        if c.pav_flags & 0x10 and c.hpp_pool:
-            pool_aliases[c.hpp_pool] = pool_aliases.get(c.hpp_pool, 0) + 1
     pool_uses: dict[int, float] = {}
-    for devno, c in conf.items():
-        raw = iv.devices.get(devno)
-        if c.pav_flags & 0x20 and c.hpp_pool and raw is not None:
+    for devno, (kind, c) in kinds.items():
+        if kind == "ALIAS" and c.base is not None:
+            static[c.base] = static.get(c.base, 0) + 1
+        elif kind == "HPALIAS" and c.hpp_pool:
+            pool_aliases[c.hpp_pool] = pool_aliases.get(c.hpp_pool, 0) + 1
+        elif kind == "HPBASE" and c.hpp_pool and (raw := iv.devices.get(devno)) is not None:
             pool_uses[c.hpp_pool] = pool_uses.get(c.hpp_pool, 0.0) + float(raw.get("pav_uses") or 0)
     out: dict[int, dict[str, Any]] = {}
-    for devno, c in conf.items():
-        kind = pav_kind(c.pav_flags)
-        if kind is None:
-            continue
+    for devno, (kind, c) in kinds.items():
+        pool = c.hpp_pool
         f: dict[str, Any] = {"pav": kind, "aliases": None, "alias_io_rate": None, "alias_pct": None,
-                             "base_only_rate": None, "hpav_pool": c.hpp_pool or None, "hpav_share_pct": None}
-        raw = iv.devices.get(devno)
+                             "base_only_rate": None, "hpav_pool": pool or None, "hpav_share_pct": None}
         if kind in ("BASE", "HPBASE"):
-            f["aliases"] = static.get(devno, 0) if kind == "BASE" else pool_aliases.get(c.hpp_pool, 0)
+            f["aliases"] = static.get(devno, 0) if kind == "BASE" else pool_aliases.get(pool, 0)
+            raw = iv.devices.get(devno)
             if raw is not None:
                 secs, uses, ssch = raw.get("seconds"), raw.get("pav_uses"), raw.get("ssch")
                 f["alias_io_rate"] = ratio(uses, secs)
@@ -68,7 +65,7 @@ def pav_figures(iv: Intervals) -> dict[int, dict[str, Any]]:
                 if uses is not None and ssch is not None:
                     f["alias_pct"] = pct(uses, uses + ssch)
                 if kind == "HPBASE" and uses is not None:
-                    f["hpav_share_pct"] = pct(uses, pool_uses.get(c.hpp_pool))
+                    f["hpav_share_pct"] = pct(uses, pool_uses.get(pool))
         out[devno] = f
     return out
 
@@ -134,7 +131,7 @@ def device(iv: Intervals, **_: Any) -> Report:
         )
         m.update(pav.get(devno, {}))
         # channel paths of the subchannel (MTRDEV_RDEVCHPS), when the record names them
-        m["paths"] = len(conf.chpids) if conf is not None and conf.chpids else None
+        m["paths"] = (len(conf.chpids) or None) if conf is not None else None
         devs.append(m)
     devs.sort(key=lambda m: (-(m["resp_ms"] if m["resp_ms"] is not None else -1.0), m["addr"]))
     rows += devs
