@@ -38,6 +38,7 @@ def test_mdc_off_where_the_reads_are_re_read(files: dict[str, Path]) -> None:
     assert (dev.report, cu.report, mdc.report) == ("DEVICE", "CACHEXT", "MDCACHE")
     (row,) = dev.rows
     assert row["addr"] == "E700" and row["read_pct"] == 100 and row["cu_read_hit_pct"] > 95 and row["reads_per_s"] > 2000
+    assert cu.rows == [{"addr": "E700", "volser": "LDB307", "read_pct": 100.0, "cu_read_hit_pct": row["cu_read_hit_pct"]}]
     assert mdc.rows[0]["read_rate"] == 0 and "SYSTEM OFF" in f.explanation
     assert "SET MDCACHE" in f.recommendation
 

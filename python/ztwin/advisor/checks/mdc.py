@@ -152,7 +152,8 @@ def check_mdc_off(ctx: Context, rule: Rule) -> Finding | None:
                    f"{w['addr']} {w['volser']} {num(fnum(w['io_rate']))} I/O/s, {num(fnum(w['read_pct']), 0)}% reads, "
                    f"response {num(fnum(w['resp_ms']))} ms", list(ctx.intervals), len(ctx.intervals), rows),
           Evidence("CACHEXT", f"the control unit hits {num(fnum(w['cu_read_hit_pct']), 0)}% of {w['addr']}'s reads: "
-                   "the data is read again and again", list(ctx.intervals), len(ctx.intervals), [])]
+                   "the data is read again and again", list(ctx.intervals), len(ctx.intervals),
+                   [{k: r[k] for k in ("addr", "volser", "read_pct", "cu_read_hit_pct")} for r in rows])]
     if mdc is not None:
         ev.append(Evidence("MDCACHE", f"minidisk cache reads {num(fnum(mdc['read_rate']))}/s, hits "
                            f"{num(fnum(mdc['hit_rate']))}/s, {num(fnum(mdc['main_frames']), 0)} frames",
