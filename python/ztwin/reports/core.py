@@ -363,11 +363,12 @@ class DeviceConf:
         p = self._path
         if p is None:
             f = self.path_fields or {}
-            h = f.get("MTRDEV_RDEVCHPS")
-            chps = tuple(c for c in bytes.fromhex(h) if c) if isinstance(h, str) and len(h) == 16 else ()
-            v = f.get("MTRDEV_RDEVPVFG")
-            flags = int(v, 16) if isinstance(v, str) and v else 0
-            pool = f.get("MTRDEV_RDEVHPPL")
+            h, v, pool = f.get("MTRDEV_RDEVCHPS"), f.get("MTRDEV_RDEVPVFG"), f.get("MTRDEV_RDEVHPPL")
+            try:  # hex text as the layouts decode bit strings; anything else (a layout pack's own map) is ignored
+                chps = tuple(c for c in bytes.fromhex(h) if c) if isinstance(h, str) and len(h) == 16 else ()
+                flags = int(v, 16) if isinstance(v, str) and v else 0
+            except ValueError:
+                chps, flags = (), 0
             p = self._path = (chps, flags, pool if isinstance(pool, int) else 0)
         return p
 

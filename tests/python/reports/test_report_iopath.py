@@ -236,3 +236,13 @@ def test_device_pav_text_matches_snapshot(files: dict[str, Path]) -> None:
         path.write_text(text, encoding="utf-8")
     assert path.exists(), f"no snapshot {path.name}: run with ZTWIN_UPDATE_SNAPSHOTS=1 and review it"
     assert text == path.read_text(encoding="utf-8")
+
+
+def test_device_path_fields_that_are_not_hex_are_ignored() -> None:
+    # A layout pack could map MRMTRDEV's bit strings otherwise: no traceback.
+    from ztwin.reports.core import DeviceConf
+
+    d = DeviceConf(1, path_fields={"MTRDEV_RDEVCHPS": "ZZZZZZZZZZZZZZZZ", "MTRDEV_RDEVPVFG": "xx", "MTRDEV_RDEVHPPL": 3})
+    assert (d.chpids, d.pav_flags, d.hpp_pool) == ((), 0, 3)
+    d = DeviceConf(2, path_fields={"MTRDEV_RDEVCHPS": "0A2A4A0000000000", "MTRDEV_RDEVPVFG": "80"})
+    assert (d.chpids, d.pav_flags, d.hpp_pool) == ((0x0A, 0x2A, 0x4A), 0x80, 0)
