@@ -278,8 +278,11 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
             for entity, f in sink.files.items():
                 name = table_name(entity)
                 # the system id is the first column; the file has the rest
-                con.register("ztwin_spool", pa.ipc.open_stream(pa.OSFile(str(f))))
+                reader = pa.ipc.open_stream(pa.OSFile(str(f)))
+                con.register("ztwin_spool", reader)
                 try:
+                    if _has_table(con, name):
+                        _add_new_columns(con, name, reader.schema)
                     if not _has_table(con, name):
                         _run(con, f"CREATE TABLE {name} AS SELECT ?::VARCHAR AS system, * FROM ztwin_spool", [sysid])
                     else:
@@ -394,6 +397,21 @@ def _info_from_json(d: Mapping[str, Any]) -> dict[str, Any]:
     out["cpu_types"] = [tuple(x) for x in d.get("cpu_types", [])]
     out["users"] = [tuple(x) for x in d.get("users", [])]
     return out
+
+
+_DUCK_TYPES = {"double": "DOUBLE", "int64": "BIGINT", "int32": "INTEGER", "string": "VARCHAR", "bool": "BOOLEAN"}
+
+
+def _add_new_columns(con: duckdb.DuckDBPyConnection, name: str, schema: pa.Schema) -> None:
+    """Columns a newer ztwin's tables have (a sum the kernel learned to keep)
+    added to a table an older one created: its earlier rows get NULL, the
+    figure's value when a file has no data for it."""
+    have = {r[0] for r in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [name]).fetchall()}  # fmt: skip
+    for fld in schema:
+        duck = _DUCK_TYPES.get(str(fld.type))
+        if fld.name not in have and duck is not None:
+            _run(con, f'ALTER TABLE {name} ADD COLUMN "{fld.name}" {duck}')
 
 
 def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:

@@ -791,6 +791,10 @@ const DEV_NAMES: &[&str] = &[
     "IODDEV_SCGSSCH",
     "IODDEV_SCGCOUNT",
     "IODDEV_RDEVMCIA",
+    // PAV: I/Os of the base's volume started on an alias, and I/Os that had
+    // to run on the base while it had aliases (zpmd's names; meaning inferred)
+    "IODDEV_PAVUSES",
+    "IODDEV_PAVINELG",
 ];
 const DEV_COUNTERS: usize = 2;
 /// A device's type, class and PAV base, from its MRMTRDEV.
@@ -2204,6 +2208,7 @@ impl Kernel {
             let (hfqueue, hfbusy, scmssch, scmcount) = (dd[0], dd[1], dd[2], dd[3]);
             let (conn, pend, disc, cuq, scgssch, scgcount, mdc) =
                 (dd[4], dd[5], dd[6], dd[7], dd[8], dd[9], dd[10]);
+            let (pav_uses, pav_inelig) = (dd[11], dd[12]);
             let rdevssch: Option<i128> = None;
             let cur_scgssch = num(rec, defs[DEV_COUNTERS + 8]).unwrap_or(0);
             let cur_scgcount = num(rec, defs[DEV_COUNTERS + 9]).unwrap_or(0);
@@ -2236,6 +2241,8 @@ impl Kernel {
                 (device::hf_queue, hfqueue),
                 (device::hf_busy, hfbusy),
                 (device::mdc_hits, mdc),
+                (device::pav_uses, pav_uses),
+                (device::pav_inelig, pav_inelig),
             ] {
                 add(&mut raw, c, f64o(v));
             }

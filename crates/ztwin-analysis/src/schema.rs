@@ -96,7 +96,7 @@ schema!(
     /// Per real device (D6R3 IODDEV).
     device {
         seconds: F, intervals: I, ssch: I, measured: I, conn: I, pend: I, disc: I, cuq: I,
-        hf_count: I, hf_queue: I, hf_busy: I, mdc_hits: I,
+        hf_count: I, hf_queue: I, hf_busy: I, mdc_hits: I, pav_uses: I, pav_inelig: I,
     }
 );
 

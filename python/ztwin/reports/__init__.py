@@ -237,6 +237,14 @@ EXTRA_REPORTS: dict[str, ReportSpec] = {
     "CACHEXT": ReportSpec("CACHEXT", "FCX177", "Cache Extended Functions", _iopath.cachext, direct=("MRIODCAD",)),
     "CHANNEL": ReportSpec("CHANNEL", "FCX161", "Channel Load", _iopath.channel, direct=("MRSYTEPM",)),
     "HPALIAS": ReportSpec("HPALIAS", "FCX327", "HyperPAV Alias Activity", _iopath.hpalias, direct=("MRIODHPP",)),
+    "LCU": ReportSpec(
+        "LCU",
+        "ZTWIN",
+        "Logical Control Unit Activity",
+        _iopath.lcu,
+        records=("MRIODDEV", "MRMTRDEV", "MRPRCPRP"),
+        direct=("MRIODHPP",),
+    ),
     "MDCACHE": ReportSpec(
         "MDCACHE", "FCX134", "Minidisk Cache Activity", _iopath.mdcache, direct=("MRSYTXSG", "MRSYTRSG")
     ),

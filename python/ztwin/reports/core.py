@@ -353,6 +353,36 @@ class DeviceConf:
     sid: int | None = None
     base: int | None = None  # PAV base device number
     cp_owned: bool = False
+    # The I/O path (MRMTRDEV), kept as decoded and read when asked for: the
+    # CHPIDs of the subchannel's paths (RDEVCHPS, hex), PAV flags (RDEVPVFG,
+    # hex) and HyperPAV pool number (RDEVHPPL, 0 = none).
+    path_fields: Mapping[str, Any] | None = None  # the last MRMTRDEV's decoded fields
+    _path: tuple[tuple[int, ...], int, int] | None = None  # parsed from path_fields when first asked
+
+    def _parsed(self) -> tuple[tuple[int, ...], int, int]:
+        p = self._path
+        if p is None:
+            f = self.path_fields or {}
+            h, v, pool = f.get("MTRDEV_RDEVCHPS"), f.get("MTRDEV_RDEVPVFG"), f.get("MTRDEV_RDEVHPPL")
+            try:  # hex text as the layouts decode bit strings; anything else (a layout pack's own map) is ignored
+                chps = tuple(c for c in bytes.fromhex(h) if c) if isinstance(h, str) and len(h) == 16 else ()
+                flags = int(v, 16) if isinstance(v, str) and v else 0
+            except ValueError:
+                chps, flags = (), 0
+            p = self._path = (chps, flags, pool if isinstance(pool, int) else 0)
+        return p
+
+    @property
+    def chpids(self) -> tuple[int, ...]:
+        return self._parsed()[0]
+
+    @property
+    def pav_flags(self) -> int:
+        return self._parsed()[1]
+
+    @property
+    def hpp_pool(self) -> int:
+        return self._parsed()[2]
 
 
 @dataclass
@@ -684,6 +714,7 @@ def apply_config(c: Config, name: str, tod: int, f: Fields) -> None:
             d.sid = f.get("MTRDEV_RDEVSID")
             base = f.get("MTRDEV_CALRDEVDEV")
             d.base = base if base and base != devno else None
+            d.path_fields, d._path = f, None
     elif name == "MRMTRMEM":
         g = f.get("MTRMEM_RSAGSTOR")
         c.storage_bytes = g if g else f.get("MTRMEM_RSASTORE")

@@ -6,7 +6,7 @@ from typing import Any
 
 from ztwin.reports.common import hexaddr, new_report
 from ztwin.reports.core import AREA_TYPES, DASD_CLASS, Intervals, merged
-from ztwin.reports.metrics import device_metrics, exposure_metrics, pct
+from ztwin.reports.metrics import device_metrics, exposure_metrics, pct, ratio
 from ztwin.reports.model import Report
 from ztwin.reports.text import NA, Column, Group, Table, fmt_num
 
@@ -15,7 +15,59 @@ ALL_DASD = ">>All DASD<<"
 DEVICE_KEYS = [
     "addr", "type", "volser", "cp_owned", "io_rate", "avoid_rate", "pend_ms", "disc_ms",
     "conn_ms", "serv_ms", "resp_ms", "cuwt_ms", "queued", "busy_pct", "ios", "seconds",
+    "pav", "aliases", "alias_io_rate", "alias_pct", "base_only_rate", "hpav_pool", "hpav_share_pct", "paths",
 ]  # fmt: skip
+
+# MTRDEV_RDEVPVFG as the twin writes it (the bits are ztwin's reading):
+# X'80' a base with static aliases, X'40' a static alias, X'20' a HyperPAV
+# base, X'10' a HyperPAV alias.
+PAV_KINDS = ((0x80, "BASE"), (0x40, "ALIAS"), (0x20, "HPBASE"), (0x10, "HPALIAS"))
+
+
+def pav_kind(flags: int) -> str | None:
+    return next((name for bit, name in PAV_KINDS if flags & bit), None)
+
+
+def pav_figures(iv: Intervals) -> dict[int, dict[str, Any]]:
+    """Per device with PAV (MTRDEV_RDEVPVFG): its kind, the aliases it can use
+    (its static aliases, or its HyperPAV pool's), the I/Os of its volume
+    started on an alias (ΔIODDEV_PAVUSES) per second and as a share of the
+    volume's I/Os (base SSCHs + alias starts), the I/Os that ran on the base
+    although it had aliases (ΔIODDEV_PAVINELG: I/O CP does not give to an
+    alias, as S5's minidisk-cache reads), and a HyperPAV base's share of its
+    pool's alias starts. Empty when no device has PAV."""
+    conf = iv.config.devices
+    kinds = {d: (k, c) for d, c in conf.items() if (k := pav_kind(c.pav_flags)) is not None}
+    if not kinds:
+        return {}
+    static: dict[int, int] = {}
+    pool_aliases: dict[int, int] = {}
+    pool_uses: dict[int, float] = {}
+    for devno, (kind, c) in kinds.items():
+        if kind == "ALIAS" and c.base is not None:
+            static[c.base] = static.get(c.base, 0) + 1
+        elif kind == "HPALIAS" and c.hpp_pool:
+            pool_aliases[c.hpp_pool] = pool_aliases.get(c.hpp_pool, 0) + 1
+        elif kind == "HPBASE" and c.hpp_pool and (raw := iv.devices.get(devno)) is not None:
+            pool_uses[c.hpp_pool] = pool_uses.get(c.hpp_pool, 0.0) + float(raw.get("pav_uses") or 0)
+    out: dict[int, dict[str, Any]] = {}
+    for devno, (kind, c) in kinds.items():
+        pool = c.hpp_pool
+        f: dict[str, Any] = {"pav": kind, "aliases": None, "alias_io_rate": None, "alias_pct": None,
+                             "base_only_rate": None, "hpav_pool": pool or None, "hpav_share_pct": None}
+        if kind in ("BASE", "HPBASE"):
+            f["aliases"] = static.get(devno, 0) if kind == "BASE" else pool_aliases.get(pool, 0)
+            raw = iv.devices.get(devno)
+            if raw is not None:
+                secs, uses, ssch = raw.get("seconds"), raw.get("pav_uses"), raw.get("ssch")
+                f["alias_io_rate"] = ratio(uses, secs)
+                f["base_only_rate"] = ratio(raw.get("pav_inelig"), secs)
+                if uses is not None and ssch is not None:
+                    f["alias_pct"] = pct(uses, uses + ssch)
+                if kind == "HPBASE" and uses is not None:
+                    f["hpav_share_pct"] = pct(uses, pool_uses.get(pool))
+        out[devno] = f
+    return out
 
 
 def _dev_type(iv: Intervals, devno: int) -> str:
@@ -44,6 +96,17 @@ def _cp_owned(iv: Intervals, devno: int) -> bool:
     return devno in iv.exposures or any(p.devno == devno for p in iv.config.paging)
 
 
+# Shown only when a device of the file has PAV (files without keep their layout).
+PAV_COLUMNS = [
+    Column("pav", ["", "Kind"], 7, None),
+    Column("aliases", ["Ali-", "ases"], 4, 0),
+    Column("alias_io_rate", ["Alias", "I/O"], 5, 1),
+    Column("alias_pct", ["%", "Alias"], 5, 0),
+    Column("base_only_rate", ["Base", "Only"], 5, 1),
+    Column("hpav_share_pct", ["HPAV", "%Shr"], 4, 0),
+]
+
+
 def device(iv: Intervals, **_: Any) -> Report:
     rows: list[dict[str, Any]] = []
     dasd = [d for d in iv.devices if _is_dasd(iv, d)]
@@ -52,6 +115,7 @@ def device(iv: Intervals, **_: Any) -> Report:
         m.update(addr=ALL_DASD, type="", volser="", cp_owned=None, _label=">> All DASD <<")
         rows.append(m)
     devs = []
+    pav = pav_figures(iv)
     for devno, raw in iv.devices.items():
         m = device_metrics(raw)
         info = iv.device_info.get(devno, {})
@@ -65,6 +129,9 @@ def device(iv: Intervals, **_: Any) -> Report:
             cp_owned=cp,
             _label=(volser or "").ljust(6) + (" CP" if cp else ""),
         )
+        m.update(pav.get(devno, {}))
+        # channel paths of the subchannel (MTRDEV_RDEVCHPS), when the record names them
+        m["paths"] = (len(conf.chpids) or None) if conf is not None else None
         devs.append(m)
     devs.sort(key=lambda m: (-(m["resp_ms"] if m["resp_ms"] is not None else -1.0), m["addr"]))
     rows += devs
@@ -74,7 +141,7 @@ def device(iv: Intervals, **_: Any) -> Report:
             Column("type", ["", "Type"], 6, None),
             Column("_label", ["Label/", "ID"], 14, None),
             Column("_links", ["Mdisk", "Links"], 5, 0),
-            Column("_paths", ["Pa-", "ths"], 3, 0),
+            Column("paths", ["Pa-", "ths"], 3, 0),
             Column("io_rate", ["", "I/O"], 6, 1),
             Column("avoid_rate", ["", "Avoid"], 5, 1),
             Column("pend_ms", ["", "Pend"], 5, 1),
@@ -86,12 +153,14 @@ def device(iv: Intervals, **_: Any) -> Report:
             Column("queued", ["Req.", "Qued"], 5, 1),
             Column("busy_pct", ["%", "Busy"], 4, 0),
             Column("_read", ["%", "READ"], 4, 0),
-        ],
+        ]
+        + (PAV_COLUMNS if pav else []),
         [
             Group("Device Descr.", "addr", "_label"),
             Group("Rate/s", "io_rate", "avoid_rate"),
             Group("Time (msec)", "pend_ms", "cuwt_ms"),
-        ],
+        ]
+        + ([Group("PAV", "pav", "hpav_share_pct")] if pav else []),
     )
     for r in rows:
         if r["addr"] == ALL_DASD:

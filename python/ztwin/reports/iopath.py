@@ -218,6 +218,127 @@ def hpalias(iv: Intervals, **_: Any) -> Report:
     return new_report(iv, "HPALIAS", "FCX327", "HyperPAV Alias Activity", rows=rows, keys=HPALIAS_KEYS, table=table)
 
 
+# ------------------------------------------------------------------ LCU
+
+LCU_KEYS = [
+    "lcu", "pool", "ssid", "chpids", "bases", "aliases", "io_rate", "alias_io_rate", "alias_pct", "base_only_rate",
+    "pend_ms", "disc_ms", "conn_ms", "serv_ms", "resp_ms", "queued", "busy_pct", "hpav_gets_rate",
+    "hpav_fail_pct", "hpav_min_free", "seconds",
+]  # fmt: skip
+
+
+def _lcu_key(conf: Any) -> tuple[int, tuple[int, ...]] | None:
+    """The group a device belongs to: its HyperPAV pool (the pool is one LCU's
+    aliases; MTRHPP's token is the LCU's SSID), else its channel paths."""
+    if conf is None:
+        return None
+    if conf.hpp_pool:
+        return (conf.hpp_pool, ())
+    return (0, conf.chpids) if conf.chpids else None
+
+
+def lcu(iv: Intervals, **_: Any) -> Report:
+    """Per logical control unit: the DASD behind it (bases and aliases), its
+    I/O rate and the part started on aliases, the I/O-weighted pending,
+    disconnect, connect and service times, requests queued in CP (summed over
+    its devices), the mean device busy, and, for a HyperPAV pool (MRIODHPP),
+    its SSID (the pool token, MRIODHPP), alias gets per second, the share
+    that found none free and the fewest free. The records carry no LCU number: a HyperPAV pool is one LCU;
+    devices without a pool are grouped by their channel paths (MTRDEV_RDEVCHPS)."""
+    from ztwin.reports.core import DASD_CLASS, merged
+    from ztwin.reports.devices import pav_figures
+    from ztwin.reports.metrics import device_metrics
+
+    conf = iv.config.devices
+    groups: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+    for devno in sorted(iv.devices):
+        c = conf.get(devno)
+        cls = iv.device_info.get(devno, {}).get("dev_class")
+        key = _lcu_key(c)
+        if key is None or (cls is not None and cls != DASD_CLASS):
+            continue
+        groups.setdefault(key, []).append(devno)
+    pav = pav_figures(iv)
+    pools: dict[int, dict[str, Any]] = {}
+    if any(k[0] for k in groups):
+        f = _window(iv, _frames(iv, ["MRIODHPP"]).get("MRIODHPP", pd.DataFrame(columns=["tod"])))
+        for pool, g in f.groupby("IODHPP_HPPOOLNM", sort=True) if not f.empty else ():
+            a, b = g.iloc[0], g.iloc[-1]
+            secs = (b["tod"] - a["tod"]).total_seconds()
+            tries, fails = _delta(a, b, "IODHPP_HPPTRIES"), _delta(a, b, "IODHPP_HPPFAILS")
+            pools[int(pool)] = {
+                "ssid": f"{int(b['IODHPP_HPPTOKEN']):04X}",
+                "hpav_gets_rate": _rate(tries, secs),
+                "hpav_fail_pct": _pct(fails, tries),
+                "hpav_min_free": int(g["IODHPP_HPPMINCT"].min()),
+            }
+    rows: list[dict[str, Any]] = []
+    for (pool, chp), devs in sorted(groups.items(), key=lambda kv: (kv[0][0] == 0, kv[0], kv[1][0])):
+        raws = [iv.devices[d] for d in devs]
+        m = device_metrics(merged(raws))
+        per = [device_metrics(r) for r in raws]
+        kinds = [pav.get(d, {}).get("pav") for d in devs]
+        n_alias = sum(k in ("ALIAS", "HPALIAS") for k in kinds)
+        secs = m["seconds"] / len(devs) if m["seconds"] else None
+        io = sum(x["io_rate"] or 0.0 for x in per)
+        uses = sum(float(r.get("pav_uses") or 0) for r in raws)
+        inelig = sum(float(r.get("pav_inelig") or 0) for r in raws)
+        queued = sum(x["queued"] or 0.0 for x in per) if any(x["queued"] is not None for x in per) else None
+        serv = m["serv_ms"]
+        resp = None if serv is None else serv + (1000.0 * queued / io if queued and io else 0.0)
+        chpids = sorted({c for d in devs for c in conf[d].chpids})
+        label = f"Pool {pool}" if pool else "CHP " + " ".join(f"{c:02X}" for c in chp)
+        ios = sum(float(r.get("ssch") or 0) for r in raws)
+        row = {
+            "lcu": label,
+            "pool": pool or None,
+            "chpids": " ".join(f"{c:02X}" for c in chpids),
+            "bases": len(devs) - n_alias,
+            "aliases": n_alias,
+            "io_rate": io,
+            "alias_io_rate": _rate(uses, secs or 0.0) if pav else None,
+            "alias_pct": _pct(uses, ios) if pav and ios else None,
+            "base_only_rate": _rate(inelig, secs or 0.0) if pav else None,
+            "pend_ms": m["pend_ms"],
+            "disc_ms": m["disc_ms"],
+            "conn_ms": m["conn_ms"],
+            "serv_ms": serv,
+            "resp_ms": resp,
+            "queued": queued,
+            "busy_pct": m["busy_pct"],
+            "seconds": secs,
+        }
+        row.update(pools.get(pool, {"ssid": None, "hpav_gets_rate": None, "hpav_fail_pct": None, "hpav_min_free": None}))
+        rows.append(row)
+    table = Table(
+        [
+            Column("lcu", ["", "LCU"], 15, None),
+            Column("ssid", ["", "SSID"], 4, None),
+            Column("bases", ["", "Bases"], 5, 0),
+            Column("aliases", ["Ali-", "ases"], 4, 0),
+            Column("io_rate", ["", "I/O"], 6, 1),
+            Column("alias_io_rate", ["Alias", "I/O"], 6, 1),
+            Column("base_only_rate", ["Base", "Only"], 5, 1),
+            Column("pend_ms", ["", "Pend"], 5, 1),
+            Column("disc_ms", ["", "Disc"], 5, 1),
+            Column("conn_ms", ["", "Conn"], 5, 1),
+            Column("serv_ms", ["", "Serv"], 5, 1),
+            Column("resp_ms", ["", "Resp"], 5, 1),
+            Column("queued", ["Req.", "Qued"], 5, 1),
+            Column("busy_pct", ["%", "Busy"], 4, 0),
+            Column("hpav_gets_rate", ["Gets", "/s"], 6, 1),
+            Column("hpav_fail_pct", ["%", "Fail"], 5, 1),
+            Column("hpav_min_free", ["Free", "Min"], 4, 0),
+        ],
+        [
+            Group("Rate/s", "io_rate", "base_only_rate"),
+            Group("Time (msec)", "pend_ms", "resp_ms"),
+            Group("HyperPAV pool", "hpav_gets_rate", "hpav_min_free"),
+        ],
+    )
+    return new_report(iv, "LCU", "ZTWIN", "Logical Control Unit Activity", rows=rows, keys=LCU_KEYS, table=table)
+
+
 # ------------------------------------------------------------------ MDCACHE
 
 MDCACHE_KEYS = [

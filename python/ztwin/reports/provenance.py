@@ -63,6 +63,9 @@ CONFIG_FIELDS: dict[str, tuple[str, ...]] = {
         "MTRDEV_RDEVDVID",
         "MTRDEV_CALMODLN",
         "MTRDEV_CALRDEVDEV",
+        "MTRDEV_RDEVCHPS",
+        "MTRDEV_RDEVPVFG",
+        "MTRDEV_RDEVHPPL",
     ),
     "MRMTRMEM": ("MTRMEM_RSASTORE", "MTRMEM_RSAGSTOR"),
     "MRMTRPAG": (
@@ -84,7 +87,10 @@ CONFIG_FIELDS: dict[str, tuple[str, ...]] = {
 
 #: Fields whose offsets a public source gives but whose meaning ztwin inferred
 #: from the name (``docs/monitor-format.md``): listed in the note too.
-MEANING_INFERRED = ("IODDEV_HFRDEVCT", "IODDEV_HFCTIO", "IODDEV_RDEVMCIA")
+MEANING_INFERRED = (
+    "IODDEV_HFRDEVCT", "IODDEV_HFCTIO", "IODDEV_RDEVMCIA", "IODDEV_PAVUSES", "IODDEV_PAVINELG",
+    "MTRDEV_RDEVPVFG",  # its bits (base, alias, HyperPAV) are the twin's reading
+)  # fmt: skip
 
 #: Read for every report: its heading (system, CP level, time zone).
 HEADER_RECORDS = ("MRMTRSYS",)

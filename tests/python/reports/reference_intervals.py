@@ -255,6 +255,7 @@ _DEV_FIELDS = [
     "IODDEV_HFRDEVCT", "IODDEV_HFCTIO",
     "IODDEV_SCMSSCH", "IODDEV_SCMCOUNT", "IODDEV_SCMCNTIM", "IODDEV_SCMFPTIM",
     "IODDEV_SCMDDTIM", "IODDEV_SCMCQTIM", "IODDEV_SCGSSCH", "IODDEV_SCGCOUNT", "IODDEV_RDEVMCIA",
+    "IODDEV_PAVUSES", "IODDEV_PAVINELG",
 ]  # fmt: skip
 _EXP_FIELDS = [
     "STOASP_EXPCTSRD", "STOASP_EXPCTSWR", "STOASP_EXPCTPRD", "STOASP_EXPCTPWR",
@@ -294,7 +295,7 @@ def device_raw(seconds: float, d: list[int | None], cur: Fields, hf_samples: flo
     32-bit SCG counters when the record has them (non-zero), else from the
     16-bit SCM counters, else from CP's RDEVSSCH. The high-frequency sample
     count, absent from the record, is ``hf_samples`` (the processors')."""
-    (hfqueue, hfbusy, scmssch, scmcount, conn, pend, disc, cuq, scgssch, scgcount, mdc) = d
+    (hfqueue, hfbusy, scmssch, scmcount, conn, pend, disc, cuq, scgssch, scgcount, mdc, pav_uses, pav_inelig) = d
     rdevssch = None
     hfcount = hf_samples or None
     raw: Raw = {"seconds": seconds}
@@ -314,6 +315,8 @@ def device_raw(seconds: float, d: list[int | None], cur: Fields, hf_samples: flo
     add(raw, "hf_queue", hfqueue)
     add(raw, "hf_busy", hfbusy)
     add(raw, "mdc_hits", mdc)
+    add(raw, "pav_uses", pav_uses)
+    add(raw, "pav_inelig", pav_inelig)
     return raw
 
 

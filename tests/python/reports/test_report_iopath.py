@@ -1,4 +1,5 @@
-"""The I/O path reports (CACHEXT, CHANNEL, HPALIAS, MDCACHE, DEVLOG) on the twin's
+"""The I/O path reports (CACHEXT, CHANNEL, HPALIAS, LCU, MDCACHE, DEVLOG, and
+DEVICE's PAV columns) on the twin's
 own files: values against what the scenarios make happen, text snapshots,
 and the HTML pages in a browser.
 
@@ -67,9 +68,11 @@ workload = { type = "cms", device = "2000", minidisk = "50M", access = "random",
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("iopath")
-    out = {"pinned": d / "pinned.monwrite", "mdc": d / "mdc.monwrite", "hpav": d / "hpav.monwrite"}
+    out = {"pinned": d / "pinned.monwrite", "mdc": d / "mdc.monwrite", "hpav": d / "hpav.monwrite",
+           "defect": d / "defect.monwrite"}  # fmt: skip
     Scenario.load(studies_dir() / "pinned-data.toml").run(out["pinned"], duration=900)
     Scenario.load(studies_dir() / "pav-mdc-fixed.toml").run(out["mdc"], duration=180)
+    Scenario.load(studies_dir() / "pav-mdc-defect.toml").run(out["defect"], duration=180)
     scen = d / "hpav.toml"
     scen.write_text(HYPERPAV, encoding="utf-8")
     Scenario.load(scen).run(out["hpav"])
@@ -86,6 +89,12 @@ def test_cachext_hits_then_no_data_when_caching_stops(files: dict[str, Path]) ->
     assert after[0]["no_data"] and after[0].get("total_rate") is None
     text = build(files["pinned"], ["CACHEXT"], "09:11:00", "09:15:00")["CACHEXT"].to_text(WHEN)
     assert "no data" in text
+
+
+def test_cachext_only_for_bases(files: dict[str, Path]) -> None:
+    # IBM (mon610, mon620 MRIODCAD): not created for PAV or HyperPAV aliases.
+    assert [r["addr"] for r in build(files["hpav"], ["CACHEXT"])["CACHEXT"].rows] == ["2000", "2001", "2002", "2003"]
+    assert [r["addr"] for r in build(files["defect"], ["CACHEXT"])["CACHEXT"].rows] == ["E700"]
 
 
 def test_channel_busy_and_rates_add_up(files: dict[str, Path]) -> None:
@@ -114,6 +123,58 @@ def test_hpalias_pool(files: dict[str, Path]) -> None:
     assert p["tries_rate"] > 0 and 0 <= p["fail_pct"] <= 100 and 0 <= p["min_free"] <= p["max_free"] <= 2
 
 
+def _dev(rows: list[dict], addr: str) -> dict:
+    return next(r for r in rows if r["addr"] == addr)
+
+
+def test_device_pav_columns_static_aliases(files: dict[str, Path]) -> None:
+    fixed = build(files["mdc"], ["DEVICE"], "10:01:00")["DEVICE"].rows
+    bad = build(files["defect"], ["DEVICE"], "10:01:00")["DEVICE"].rows
+    for rows in (fixed, bad):
+        base = _dev(rows, "E700")
+        assert (base["pav"], base["aliases"], base["hpav_share_pct"]) == ("BASE", 3, None)
+        assert {_dev(rows, a)["pav"] for a in ("E7FC", "E7FD", "E7FE")} == {"ALIAS"}
+        # Conservation: every I/O the base's volume started on an alias is an
+        # SSCH on one of the alias subchannels.
+        on_aliases = sum(_dev(rows, a)["io_rate"] for a in ("E7FC", "E7FD", "E7FE"))
+        assert base["alias_io_rate"] == pytest.approx(on_aliases, rel=0.01, abs=0.05)
+    # The fix spreads the volume over its aliases (about 3 of 4 I/Os there);
+    # with the defect every I/O is the cache's and runs on the base.
+    assert 65 < _dev(fixed, "E700")["alias_pct"] < 85 and _dev(fixed, "E700")["base_only_rate"] == 0
+    b = _dev(bad, "E700")
+    assert b["alias_pct"] < 1 and b["base_only_rate"] == pytest.approx(b["io_rate"], rel=0.01)
+    assert "Kind" in build(files["mdc"], ["DEVICE"], "10:01:00")["DEVICE"].to_text(WHEN)
+    assert _dev(fixed, "E700")["paths"] == 4 and _dev(fixed, "E7FC")["paths"] == 4
+
+
+def test_device_pav_columns_hyperpav_and_not_without_pav(files: dict[str, Path], basic_file: Path) -> None:
+    rows = build(files["hpav"], ["DEVICE"])["DEVICE"].rows
+    bases = [r for r in rows if r.get("pav") == "HPBASE"]
+    assert len(bases) == 4 and all(r["aliases"] == 2 and r["hpav_pool"] == 1 for r in bases)
+    shares = [r["hpav_share_pct"] for r in bases]
+    assert sum(shares) == pytest.approx(100.0) and max(shares) == pytest.approx(100.0)  # one busy volume
+    on_aliases = sum(r["io_rate"] for r in rows if r.get("pav") == "HPALIAS")
+    assert sum(r["alias_io_rate"] for r in bases) == pytest.approx(on_aliases, rel=0.01)
+    rep = build(basic_file, ["DEVICE"])["DEVICE"]
+    assert all(r.get("pav") is None for r in rep.rows) and "Kind" not in rep.to_text(WHEN)
+
+
+def test_lcu_groups_a_pool_or_the_paths(files: dict[str, Path]) -> None:
+    reps = build(files["hpav"], ["LCU", "HPALIAS", "DEVICE"])
+    (lcu,) = reps["LCU"].rows
+    (pool,) = reps["HPALIAS"].rows
+    dev = [r for r in reps["DEVICE"].rows if r["addr"] != ">>All DASD<<"]
+    assert (lcu["lcu"], lcu["ssid"], lcu["bases"], lcu["aliases"], lcu["chpids"]) == ("Pool 1", "0001", 4, 2, "50 51")
+    assert lcu["io_rate"] == pytest.approx(sum(r["io_rate"] for r in dev))
+    assert lcu["queued"] == pytest.approx(sum(r["queued"] for r in dev))
+    assert lcu["hpav_gets_rate"] == pytest.approx(pool["tries_rate"]) and lcu["hpav_fail_pct"] == pytest.approx(pool["fail_pct"])
+    assert 0 <= lcu["hpav_min_free"] <= 2 and lcu["resp_ms"] >= lcu["serv_ms"]
+    (lcu,) = build(files["mdc"], ["LCU"], "10:01:00")["LCU"].rows
+    assert (lcu["lcu"], lcu["pool"], lcu["bases"], lcu["aliases"]) == ("CHP 40 41 42 43", None, 1, 3)
+    assert lcu["hpav_gets_rate"] is None and lcu["ssid"] is None and 65 < lcu["alias_pct"] < 85
+    assert build(files["pinned"], ["LCU"])["LCU"].rows[0]["chpids"] == "0A 2A 4A"
+
+
 def test_devlog_shows_the_jump_interval_by_interval(files: dict[str, Path]) -> None:
     rep = build(files["pinned"], ["DEVLOG", "DEVICE"], "09:08:00", "09:13:00")
     rows = rep["DEVLOG"].rows
@@ -127,7 +188,7 @@ def test_devlog_shows_the_jump_interval_by_interval(files: dict[str, Path]) -> N
 
 
 def test_reports_are_empty_on_files_without_the_records(basic_file: Path) -> None:
-    reps = build(basic_file, ["CACHEXT", "CHANNEL", "HPALIAS", "MDCACHE"])
+    reps = build(basic_file, ["CACHEXT", "CHANNEL", "HPALIAS", "MDCACHE", "LCU"])
     assert all(r.rows == [] for r in reps.values())
 
 
@@ -135,6 +196,7 @@ def test_reports_are_empty_on_files_without_the_records(basic_file: Path) -> Non
     ("CACHEXT", "pinned", "09:01:00", "09:10:00"),
     ("CHANNEL", "mdc", "10:01:00", None),
     ("HPALIAS", "hpav", None, None),
+    ("LCU", "hpav", None, None),
     ("MDCACHE", "mdc", "10:01:00", None),
     ("DEVLOG", "pinned", "09:08:00", "09:13:00"),
 ])  # fmt: skip
@@ -159,3 +221,28 @@ def test_html_pages_render_in_a_browser(files: dict[str, Path], tmp_path: Path) 
     assert "Cache Extended Functions" in dom and "1742" in dom
     dom = render_dom(out / "channel.html")
     assert "ESCON" in dom and "0A" in dom
+    out = tmp_path / "html-pav"
+    assert main(["report", str(files["hpav"]), "--html", str(out), "-r", "LCU", "-r", "DEVICE"]) == 0
+    dom = render_dom(out / "lcu.html")
+    assert "Logical Control Unit Activity" in dom and "Pool 1" in dom
+    dom = render_dom(out / "device.html")
+    assert "HPBASE" in dom and "HPALIAS" in dom
+
+
+def test_device_pav_text_matches_snapshot(files: dict[str, Path]) -> None:
+    text = build(files["hpav"], ["DEVICE"])["DEVICE"].to_text(WHEN)
+    path = SNAPSHOTS / "device-pav.txt"
+    if os.environ.get("ZTWIN_UPDATE_SNAPSHOTS") == "1":
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no snapshot {path.name}: run with ZTWIN_UPDATE_SNAPSHOTS=1 and review it"
+    assert text == path.read_text(encoding="utf-8")
+
+
+def test_device_path_fields_that_are_not_hex_are_ignored() -> None:
+    # A layout pack could map MRMTRDEV's bit strings otherwise: no traceback.
+    from ztwin.reports.core import DeviceConf
+
+    d = DeviceConf(1, path_fields={"MTRDEV_RDEVCHPS": "ZZZZZZZZZZZZZZZZ", "MTRDEV_RDEVPVFG": "xx", "MTRDEV_RDEVHPPL": 3})
+    assert (d.chpids, d.pav_flags, d.hpp_pool) == ((), 0, 3)
+    d = DeviceConf(2, path_fields={"MTRDEV_RDEVCHPS": "0A2A4A0000000000", "MTRDEV_RDEVPVFG": "80"})
+    assert (d.chpids, d.pav_flags, d.hpp_pool) == ((0x0A, 0x2A, 0x4A), 0x80, 0)

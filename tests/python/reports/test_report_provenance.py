@@ -141,9 +141,9 @@ def test_confirmed_fields_give_no_note() -> None:
 
 def test_carried_over_layouts_name_where_they_were_seen() -> None:
     """MRIODDEV in 5.4: the layout is zpmd's 5.3 one; its counters are
-    carried, the three fields whose meaning ztwin inferred are inferred."""
+    carried, the fields whose meaning ztwin inferred are inferred."""
     inf, carried = inferred_fields(["MRIODDEV"], "5.4")
-    assert set(inf["MRIODDEV"]) == set(MEANING_INFERRED)
+    assert set(inf["MRIODDEV"]) == {n for n in MEANING_INFERRED if n.startswith("IODDEV_")}
     assert carried["MRIODDEV"]["seen"] == ["5.3"]
     assert "IODDEV_SCMSSCH" in carried["MRIODDEV"]["fields"]
     assert not set(carried["MRIODDEV"]["fields"]) & set(MEANING_INFERRED)

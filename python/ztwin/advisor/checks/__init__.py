@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ztwin.advisor.checks import cpu, io, iopath, paging, segments, storage, summary
+from ztwin.advisor.checks import cpu, io, iopath, mdc, paging, segments, storage, summary
 from ztwin.advisor.checks.common import Context
 from ztwin.advisor.finding import Finding
 from ztwin.advisor.rules import Rule
@@ -51,6 +51,8 @@ CHECKS: list[tuple[str, str, Check]] = [
     ("dasd-queue-no-pav", "I/O", iopath.check_queue_no_pav),
     ("channel-busy", "I/O", iopath.check_channel_busy),
     ("cache-off", "I/O", iopath.check_cache_off),
+    ("mdc-off", "I/O", mdc.check_mdc_off),
+    ("mdc-starved", "Storage", mdc.check_mdc_starved),
     ("storage-constrained", "Storage", storage.check_storage_constrained),
     ("emergency-scan", "Storage", storage.check_emergency_scan),
     ("no-constraint", "Summary", summary.check_no_constraint),
