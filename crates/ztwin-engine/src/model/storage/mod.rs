@@ -323,8 +323,8 @@ impl Space {
     }
 }
 
-/// Page-outs chosen by a demand scan, grouped by guest in the order the guests
-/// were first stolen from (reused: nothing is allocated once warm).
+/// Page-outs chosen by a demand scan, one batch per visit to a guest, in the
+/// order of the visits (reused: nothing is allocated once warm).
 #[derive(Default)]
 pub struct PageOuts {
     /// (guest, pages in steal order); only the first `active` are in use.
@@ -351,11 +351,19 @@ impl PageOuts {
         self.active += 1;
     }
 
+    /// The demand scan's visit to guest `g` ended: its next steal starts a
+    /// new batch, so a page-out block never joins pages of two visits (M1:
+    /// CP writes the pages stolen from a user in one visit together).
+    #[inline]
+    fn end_visit(&mut self, g: u32) {
+        self.batch_of[g as usize] = u32::MAX;
+    }
+
     pub fn is_empty(&self) -> bool {
         self.active == 0
     }
 
-    /// The batches: (guest, its pages in steal order).
+    /// The batches: (guest, the pages stolen in one visit, in steal order).
     pub fn batches(&self) -> impl Iterator<Item = (u32, &[u32])> + '_ {
         self.batches[..self.active]
             .iter()

@@ -210,6 +210,7 @@ impl Storage {
             self.c.by_pass[p][c] += 1;
             self.by_cpu[cx.cpu as usize].by_pass[p][c] += 1;
         }
+        self.pageouts.end_visit(g);
     }
 
     /// Take frame `f` from guest `g`: unchanged pages with a DASD copy are simply
