@@ -113,7 +113,7 @@ impl Storage {
         let gi = g as usize;
         let long = cat == Cat::Dormant && self.spaces[gi].dormant_ticks >= LONG_DORMANT_TICKS;
         let protect = if pass == Pass::First && cat == Cat::Dispatch {
-            self.spaces[gi].wss as u32
+            self.spaces[gi].protect as u32
         } else {
             0
         };

@@ -433,7 +433,9 @@ fn page_outs_are_batched_by_visit() {
     assert_eq!(pages as u64, st.sample(0).c.steals);
     assert!(batches.len() > 1, "one visit cannot take {pages} pages");
     assert!(
-        batches.iter().all(|&(g, n)| g == 0 && (1..=STEAL_QUANTUM as usize).contains(&n)),
+        batches
+            .iter()
+            .all(|&(g, n)| g == 0 && (1..=STEAL_QUANTUM as usize).contains(&n)),
         "{batches:?}"
     );
 }
