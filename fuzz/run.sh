@@ -21,7 +21,7 @@ CARGO_FUZZ_VERSION=0.13.1
 SECONDS_PER_TARGET=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(reader control record decode_record layout_pack release kernel scenario cp_command)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(reader control record decode_record layout_pack release kernel scenario cp_command appldata)
 
 case "$SECONDS_PER_TARGET" in
   ''|*[!0-9]*) echo "usage: fuzz/run.sh [SECONDS] [TARGET...]" >&2; exit 2 ;;

@@ -219,6 +219,37 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) {
         .unwrap_or_else(|e| panic!("cannot write {}: {e}", dir.join(name).display()));
 }
 
+/// One MRAPLSDT per kernel module (OS with two CPUs), and one of another
+/// product, for the `appldata` target.
+fn appldata_seeds(dir: &Path) {
+    use ztwin_monitor::appldata::{fill_fixed, put, Kind, ProductId, OS, OS_CPU_SIZE_01};
+    std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    let l = ztwin_monitor::layout::by_name_release("MRAPLSDT", ztwin_monitor::Release(5, 4)).expect("layout");
+    for kind in Kind::ALL {
+        let n = kind.size() + if kind == Kind::Os { 2 * OS_CPU_SIZE_01 } else { 0 };
+        let len = 52 + n;
+        let mut rec = vec![0u8; len];
+        ztwin_monitor::Header { len: len as u16, domain: 10, record: 2, tod: 0xC000_0000_0000_0000 }.write(&mut rec);
+        let d = fill_fixed(&mut rec, l, "LINUX01", &ProductId::linux(kind, kind.mod_level()));
+        for (i, f) in kind.fields().iter().enumerate() {
+            put(d, f, i as u64 + 1);
+        }
+        if kind == Kind::Os {
+            let field = |n: &str| OS.iter().find(|f| f.name == n).expect("field");
+            put(d, field("nr_cpus"), 2);
+            put(d, field("per_cpu_size"), OS_CPU_SIZE_01 as u64);
+            put(d, field("cpu_offset"), 52);
+        }
+        write(dir, &format!("{}.rec", kind.name()), &rec);
+    }
+    let mut other = vec![0u8; 60];
+    ztwin_monitor::Header { len: 60, domain: 10, record: 2, tod: 0 }.write(&mut other);
+    let mut p = ProductId::linux(Kind::Mem, 0);
+    p.bytes[0] = 0xC1;
+    fill_fixed(&mut other, l, "APPL", &p);
+    write(dir, "other.rec", &other);
+}
+
 fn main() {
     let root: PathBuf = std::env::args_os()
         .nth(1)
@@ -238,6 +269,7 @@ fn main() {
     for (name, text) in PACKS {
         write(&packd, name, text.as_bytes());
     }
+    appldata_seeds(&root.join("appldata"));
     let frames = basic(DataLayout::Frames);
     let cut = frames[..frames.len() - FRAME - 1000].to_vec();
     let files = [

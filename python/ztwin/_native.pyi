@@ -149,6 +149,18 @@ class Reader:
 def scan(path: StrPath) -> Stats:
     """Read a file to the end without decoding fields: its statistics."""
 
+def appldata_records(
+    path: StrPath,
+    ranges: list[tuple[int, int]] | None = None,
+    *,
+    release: str | None = None,
+    layouts: StrPath | None = None,
+) -> tuple[list[dict[str, Any]], str | None, Stats]:
+    """The Linux kernel's APPLDATA records (domain 10) of a file, decoded
+    (``offset``, ``name``, ``tod_raw``, ``userid``, ``product``, ``module``,
+    ``consistent``, ``fields``, ``cpus`` for OS data), a warning about data
+    of the wrong length (or None), and the read's statistics."""
+
 class DumpChunks:
     """Iterator over ``ztwin dump`` output in large ``str`` chunks."""
 

@@ -19,7 +19,7 @@ Writing builds genuine-looking files for tests and demos, atomically:
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ztwin._native import (
     DumpChunks,
@@ -27,6 +27,7 @@ from ztwin._native import (
     MonwriteError,
     Reader,
     Writer,
+    appldata_records,
     ebcdic_decode,
     ebcdic_encode,
     iso_to_tod,
@@ -45,12 +46,14 @@ if TYPE_CHECKING:
     from ztwin._native import LayoutInfo, Stats, StrPath
 
 __all__ = [
+    "AppldataWarning",
     "DamageWarning",
     "DumpChunks",
     "LayoutPackError",
     "MonwriteError",
     "Reader",
     "Writer",
+    "appldata",
     "arrow_tables",
     "damage_text",
     "dump",
@@ -102,6 +105,26 @@ def layouts(release: str | None = None, pack: StrPath | None = None) -> list[Lay
 
 class DamageWarning(UserWarning):
     """Damaged spans of a file were skipped while building tables."""
+
+
+class AppldataWarning(UserWarning):
+    """APPLDATA records (domain 10) whose data does not fit the Linux
+    kernel's struct were read as far as they go."""
+
+
+def appldata(path: StrPath, ranges: Sequence[tuple[int, int]] | None = None) -> list[dict[str, Any]]:
+    """The Linux guests' APPLDATA records (domain 10) of a MONWRITE file, in
+    file order, each decoded as the kernel's struct (``appldata_mem``,
+    ``appldata_os`` with its per-CPU entries, ``appldata_net_sum``; see
+    ``docs/monitor-format.md``). Records whose data has the wrong length are
+    decoded as far as they go, with one :class:`AppldataWarning` naming the
+    first one's offset; damaged spans give a :class:`DamageWarning`.
+    """
+    recs, warning, stats = appldata_records(path, None if ranges is None else list(ranges), **_READ_OPTIONS)
+    _warn_damage(path, stats)
+    if warning is not None:
+        warnings.warn(f"{path}: {warning}", AppldataWarning, stacklevel=2)
+    return recs
 
 
 def read(path: StrPath, ranges: Sequence[tuple[int, int]] | None = None) -> Reader:

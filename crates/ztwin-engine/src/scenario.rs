@@ -412,6 +412,9 @@ pub struct GuestGroup {
     /// The directory's V-DISK statements: VDISKs created at logon.
     #[serde(default)]
     pub vdisk: Vec<crate::model::vdisk::params::DirVdisk>,
+    /// The guest runs Linux, modelled inside (`model/linux/params.rs`).
+    #[serde(default)]
+    pub linux: Option<crate::model::linux::params::Params>,
 }
 
 fn share() -> u32 {
@@ -627,6 +630,10 @@ impl Scenario {
                 self.check_workload(w, g, &format!("{place}.workload"))
                     .map_err(at)?;
             }
+            if g.linux.is_some() {
+                self.linux_swap_sizes(g, &format!("{place}.linux"))
+                    .map_err(at)?;
+            }
         }
         if total > (64u64 << 40) {
             return err(
@@ -714,6 +721,40 @@ impl Scenario {
             }
         }
         Ok(())
+    }
+
+    /// Group `g`'s Linux checked against the guest (storage, its VDISKs,
+    /// the segments defined): its swap devices' sizes in bytes.
+    pub fn linux_swap_sizes(&self, g: &GuestGroup, place: &str) -> Result<Vec<u64>, Invalid> {
+        let Some(lx) = &g.linux else {
+            return Ok(Vec::new());
+        };
+        let storage = g.virtual_storage.0;
+        if storage > crate::model::linux::MAX_STORAGE {
+            return Err(Invalid::new(
+                place.to_string(),
+                "the Linux memory model takes guests of at most 16G".to_string(),
+            ));
+        }
+        let vdisks: Vec<(u16, u64)> = g
+            .vdisk
+            .iter()
+            .filter_map(|d| d.check(place).ok().map(|(v, b)| (v, b * 512)))
+            .collect();
+        let segment = |name: &str| {
+            self.segments.iter().find_map(|s| {
+                let d = s.def().ok()?;
+                d.name
+                    .eq_ignore_ascii_case(name)
+                    .then(|| d.pages().total as u64 * 4096)
+            })
+        };
+        lx.check(place, storage, &vdisks, segment)?;
+        lx.swap
+            .iter()
+            .enumerate()
+            .map(|(i, s)| s.size_bytes(&format!("{place}.swap[{i}]"), &vdisks, segment))
+            .collect()
     }
 
     /// A `cache` or `mdc` timeline action: what it names exists.

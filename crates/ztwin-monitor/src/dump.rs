@@ -324,6 +324,67 @@ pub fn record_json(out: &mut String, r: &RecordRef<'_>) {
             }
             out.push(']');
         }
+        if h.domain == 10 {
+            appldata_json(out, r.bytes, l);
+            return;
+        }
+    }
+    out.push_str("}}");
+}
+
+/// The rest of a domain 10 record's JSON after its fields: `"appldata"`
+/// with the product ID, the kernel module and its struct's fields (OS data's
+/// per-CPU entries under `"cpus"`), and `"problem"` when the data does not
+/// fit the struct; then the closing braces.
+fn appldata_json(out: &mut String, rec: &[u8], l: &RecordLayout) {
+    use crate::appldata::{Appldata, OS_CPU};
+    out.push('}');
+    let a = match Appldata::parse(rec, l) {
+        Ok(a) => a,
+        Err(p) => {
+            out.push_str(",\"appldata\":{\"problem\":");
+            json_str(out, &p.to_string());
+            out.push_str("}}");
+            return;
+        }
+    };
+    out.push_str(",\"appldata\":{\"product\":");
+    json_str(out, &a.product.text());
+    if let Some(k) = a.kind {
+        out.push_str(",\"module\":\"");
+        out.push_str(k.name());
+        out.push_str("\",\"consistent\":");
+        out.push_str(if a.consistent() { "true" } else { "false" });
+        out.push_str(",\"fields\":{");
+        for (i, (f, v)) in a.fields().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            json_str(out, f.name);
+            out.push(':');
+            json_value_ref(out, v);
+        }
+        out.push('}');
+        if k == crate::appldata::Kind::Os {
+            out.push_str(",\"cpus\":[");
+            for (i, e) in a.cpu_entries().enumerate() {
+                out.push_str(if i > 0 { ",{" } else { "{" });
+                for (j, f) in OS_CPU.iter().enumerate() {
+                    if j > 0 {
+                        out.push(',');
+                    }
+                    json_str(out, f.name);
+                    out.push(':');
+                    json_value_ref(out, decode_field_ref(e, f));
+                }
+                out.push('}');
+            }
+            out.push(']');
+        }
+    }
+    if let Some(p) = a.check() {
+        out.push_str(",\"problem\":");
+        json_str(out, &p.to_string());
     }
     out.push_str("}}");
 }

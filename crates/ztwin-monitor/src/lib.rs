@@ -13,10 +13,12 @@
 //! * [`reader`] — a constant-memory streaming reader that survives damage;
 //! * [`segment`] — the collections (segments) inside one file, which the
 //!   reader tells apart;
-//! * [`dump`] — one-line and JSON Lines rendering of decoded records.
+//! * [`dump`] — one-line and JSON Lines rendering of decoded records;
+//! * [`appldata`] — the Linux kernel's APPLDATA structs inside domain 10.
 //!
 //! The specification these follow is `shared/spec/monitor-records.md`.
 
+pub mod appldata;
 pub mod control;
 pub mod dump;
 pub mod ebcdic;

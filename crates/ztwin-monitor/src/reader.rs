@@ -580,6 +580,7 @@ fn known_lengths(t: &DenseLayouts) -> Box<[u16; DENSE]> {
     for (slot, l) in t.iter().enumerate() {
         if let Some(l) = l {
             let variable = l.group.is_some()
+                || crate::layout::VARIABLE_TAIL.contains(&(l.domain, l.record))
                 || l.fields
                     .iter()
                     .any(|f| matches!(f.ty, FieldType::VarText { .. }));

@@ -38,6 +38,8 @@ pub struct DumpChunks {
     pending: Option<FatalError>,
     /// Segments seen so far (markers are written when this grows).
     segments: u64,
+    /// Domain 10 records whose data does not fit its struct.
+    appldata: ztwin_monitor::appldata::Problems,
 }
 
 impl DumpChunks {
@@ -63,6 +65,11 @@ impl DumpChunks {
                     break;
                 }
             };
+            if r.header.domain == 10 {
+                if let Some(l) = r.layout {
+                    self.appldata.note(r.offset, r.bytes, l);
+                }
+            }
             let shown = !(self.domain.is_some_and(|d| d != r.header.domain)
                 || self.record.is_some_and(|n| n != r.header.record));
             if shown {
@@ -156,6 +163,7 @@ impl DumpChunks {
             finished: false,
             pending: None,
             segments: 1,
+            appldata: Default::default(),
         })
     }
 
@@ -186,6 +194,15 @@ impl DumpChunks {
     /// The closing summary `ztwin dump` prints to stderr: records per type,
     /// unknown records, damaged spans with their offsets.
     fn summary(&self) -> String {
-        summary_text(&self.reader.stats)
+        let mut s = summary_text(&self.reader.stats);
+        if let Some(w) = self.appldata.warning() {
+            if !s.is_empty() && !s.ends_with('\n') {
+                s.push('\n');
+            }
+            s.push_str("  warning: ");
+            s.push_str(&w);
+            s.push('\n');
+        }
+        s
     }
 }

@@ -13,6 +13,7 @@
 //! The Python-facing signatures are documented in `python/ztwin/_native.pyi`.
 
 mod analysis;
+mod appldata;
 mod columns;
 mod console;
 mod convert;
@@ -50,6 +51,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rows::format_rows, m)?)?;
     m.add_function(wrap_pyfunction!(rows::fold_by_keys, m)?)?;
     m.add_function(wrap_pyfunction!(reader::scan, m)?)?;
+    m.add_function(wrap_pyfunction!(appldata::appldata_records, m)?)?;
     m.add("ScenarioError", m.py().get_type::<twin::ScenarioError>())?;
     m.add(
         "SimulationError",

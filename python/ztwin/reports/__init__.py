@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ztwin.reports import config as _config
 from ztwin.reports import devices as _devices
 from ztwin.reports import iopath as _iopath
+from ztwin.reports import linux as _linux
 from ztwin.reports import lpar as _lpar
 from ztwin.reports import nss as _nss
 from ztwin.reports import storage as _storage
@@ -248,6 +249,20 @@ EXTRA_REPORTS: dict[str, ReportSpec] = {
     ),
     # Virtual disks in storage (MRSTOASI, written only when VDISKs exist).
     "VDISKS": ReportSpec("VDISKS", "FCX147", "Virtual Disks in Storage", _vdisks.vdisks, direct=("MRSTOASI",)),
+    # Linux guests' APPLDATA (domain 10, written when a guest's appldata is on).
+    "LXCPU": ReportSpec("LXCPU", "ZTWIN", "Linux CPU Utilization (APPLDATA)", _linux.lxcpu, direct=("MRAPLSDT",)),
+    "LXMEM": ReportSpec("LXMEM", "ZTWIN", "Linux Memory Utilization (APPLDATA)", _linux.lxmem, direct=("MRAPLSDT",)),
+    "LXNETWRK": ReportSpec(
+        "LXNETWRK", "ZTWIN", "Linux Network Activity (APPLDATA)", _linux.lxnetwrk, direct=("MRAPLSDT",)
+    ),
+    "LXVMMEM": ReportSpec(
+        "LXVMMEM",
+        "ZTWIN",
+        "Linux and z/VM Memory per Guest",
+        _linux.lxvmmem,
+        records=("MRUSEACT",),
+        direct=("MRAPLSDT",),
+    ),
 }
 
 
@@ -259,6 +274,8 @@ def _lookup() -> dict[str, str]:
     table: dict[str, str] = {}
     for s in (*REPORTS.values(), *EXTRA_REPORTS.values()):
         for alias in (s.name, s.fcx, *s.aliases):
+            if alias == "ZTWIN" and alias in table:
+                continue  # reports with no FCX number: "ZTWIN" names the first, NSS
             table[alias.upper()] = s.name
     return table
 

@@ -44,6 +44,7 @@
 pub mod cp;
 pub mod cpu;
 pub mod io;
+pub mod linux;
 pub mod lpar;
 pub mod mdc;
 pub mod monitor;
@@ -290,6 +291,8 @@ pub struct Model {
     pub(crate) spool: spool::Spool,
     pub(crate) console: cp::Console,
     pub(crate) vdisk: vdisk::Vdisks,
+    /// Linux inside the guests that run it (`linux` tables).
+    pub(crate) linux: linux::Linux,
     /// Each guest's directory VDISKs (device, blocks), created at logon.
     vdisk_dir: Vec<Vec<(u16, u64)>>,
     /// DIAGNOSE X'64' calls waiting for the same guest's load to return.
@@ -483,6 +486,18 @@ impl Twin {
                 console: cp::Console::default(),
                 vdisk: vdisk::Vdisks::new(&sc.vdisk, sc.system.central_storage.0),
                 vdisk_dir,
+                linux: linux::Linux::new(
+                    sc.guests
+                        .iter()
+                        .flat_map(|g| {
+                            let d = g.linux.as_ref().map(|p| {
+                                let swap = sc.linux_swap_sizes(g, "linux").expect("validated");
+                                (p.clone(), g.virtual_storage.0, swap)
+                            });
+                            std::iter::repeat_n(d, g.count as usize)
+                        })
+                        .collect(),
+                ),
                 diag_waiting: Vec::new(),
                 spool_io_ns: crate::core::us_to_ns(sc.cp_costs.io_us),
                 spool_page_ns: crate::core::us_to_ns(sc.cp_costs.page_io_us),
@@ -724,6 +739,7 @@ impl Model {
         }
         self.st.create_space(g);
         self.cpu.logon(g, cx.now());
+        self.linux.logon(g);
         self.mon.event(monitor::PendingEvent::Logon, g, cx.now());
         self.vdisk_logon(cx, g);
         let w = self.work.workload(g).clone();
@@ -737,6 +753,7 @@ impl Model {
             return;
         }
         self.stop_workload(g);
+        self.linux.logoff(g);
         self.cpu.logoff(g);
         self.st.logoff(g);
         for vp in 0..self.st.vpages(g) {

@@ -30,7 +30,7 @@ use std::sync::OnceLock;
 pub use pack::{LayoutPack, LayoutSet, PackError};
 pub use plan::{decode_plan, DecodePlan, DecodedRecord, FieldValues, RecordDecoder};
 pub use release::{detect_release, ReleaseGuess, ReleaseSource};
-pub use tables::{ALIASES, LAYOUTS, RETIRED};
+pub use tables::{ALIASES, LAYOUTS, RETIRED, VARIABLE_TAIL};
 
 /// Where a layout fact comes from (spec section 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1038,6 +1038,26 @@ static IODDEV: &[FieldDef] = &[
     fd("IODDEV_PAVCC3S", 256, U4, Z53),
 ];
 
+// ---------------------------------------------------------------- domain 10
+// MRAPLEDT (D10R1, event: application monitoring ended for a buffer) and
+// MRAPLSDT (D10R2, sample: the buffer's data at each interval). IBM's pages
+// (mon440, mon540, mon620/640) give the 52-byte fixed part (APLxDT_APHDR = the
+// record header and the application header), name APLxDT_CALDATOF as the one
+// way to find the data (APLxDT_ADATA) and say the record holds the product
+// identification, release, user ID and data offset; the offsets of those
+// fields inside the header were not in the parts read: INFERRED. The data
+// itself (the Linux kernel's appldata structs) is mapped in `crate::appldata`.
+static APLEDT: &[FieldDef] = &[
+    fd("APLEDT_USERID", 20, Char(8), Inf),
+    fd("APLEDT_CALDATOF", 28, U2, Inf),
+    fd("APLEDT_PRODID", 32, Bits(16), Inf),
+];
+static APLSDT: &[FieldDef] = &[
+    fd("APLSDT_USERID", 20, Char(8), Inf),
+    fd("APLSDT_CALDATOF", 28, U2, Inf),
+    fd("APLSDT_PRODID", 32, Bits(16), Inf),
+];
+
 // ------------------------------------------------------------ the I/O path
 // (records the path model writes; see docs/monitor-format.md, "I/O records")
 
@@ -1329,7 +1349,16 @@ pub static LAYOUTS: &[RecordLayout] = &[
         "SCSI (EDEV) device activity; path blocks 3-8 not mapped"),
     v(6, 28, "MRIODHPP", S, R53, 48, Z53, IODHPP, &[R61, R63],
         "IBM mon610, mon630 (D6R28, size 48; 20-23); zpmd d6r28", "HyperPAV pool activity; counters after 24 from zpmd"),
+    // ----------------------------------------------------------- domain 10
+    v(10, 1, "MRAPLEDT", E, R53, 52, Inf, APLEDT, &[R44, R54, R62], "IBM mon440, mon540, mon620 (size 52 of the fixed part)",
+        "APPLDATA ended for a buffer; fixed part only, the application data follows at CALDATOF (layouts in appldata.rs)"),
+    v(10, 2, "MRAPLSDT", S, R53, 52, Inf, APLSDT, &[R44, R54, R64], "IBM mon440, mon540, mon640 (size 52 of the fixed part)",
+        "APPLDATA buffer at each sample (DIAGNOSE X'DC'); fixed part only, data at CALDATOF (layouts in appldata.rs)"),
 ];
+
+/// Records whose fixed part is followed by data of the writer's choosing (the
+/// application data of domain 10): never "longer" than their layout.
+pub static VARIABLE_TAIL: &[(u8, u16)] = &[(10, 1), (10, 2)];
 
 /// Field names ztwin used before the layouts were checked against IBM's pages
 /// and zpmd, with the name that replaced them (same meaning; the offset may

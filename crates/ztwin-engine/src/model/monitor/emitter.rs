@@ -3,7 +3,7 @@
 //! Monitor records through `ztwin-monitor`. It asks the components for their
 //! samples and hands them to the domain files in the order of the set.
 
-use super::{dur, io, paging, segments, storage, system, user, vdisk, PendingEvent};
+use super::{dur, io, linux, paging, segments, storage, system, user, vdisk, PendingEvent};
 use crate::core::units::Ns;
 use crate::model::{Model, RunError, Twin};
 use std::io::Write;
@@ -202,6 +202,9 @@ impl<W: Write> Emitter<W> {
         t.mon.return_events(pending);
         r?;
         self.segment_events(t)?;
+        if t.linux.any() {
+            t.linux_advance(now);
+        }
         let t = &tw.model;
         let l = &self.lay;
         let s = &mut self.set;
@@ -244,6 +247,16 @@ impl<W: Write> Emitter<W> {
         }
         segments::sample(s, l, tod, self.start_tod, &t.seg, &t.spool, &t.io, dur);
         vdisk::sample(s, l, tod, t, dur);
+        if t.linux.any() {
+            for g in 0..t.cpu.guest_count() {
+                let u = t.cpu.guest(g);
+                let on = t.linux.guest(g).is_some_and(|x| x.p.appldata);
+                if let (true, true, Some(lx)) = (u.logged_on, on, t.linux.sample(g)) {
+                    let since = now.saturating_sub(u.logon_ns);
+                    linux::sample(s, l, tod, u.userid, since, &lx, t.cpu.vcpus(g));
+                }
+            }
+        }
         for g in 0..t.cpu.guest_count() {
             let u = t.cpu.guest(g);
             if u.logged_on {
@@ -351,15 +364,21 @@ impl<W: Write> Emitter<W> {
             let tod = self.start_tod + dur(at);
             match kind {
                 PendingEvent::Logon => user::logon(ev, &self.lay, tod, &u, &t.st.space(g)),
-                PendingEvent::Logoff => user::logoff(
-                    ev,
-                    &self.lay,
-                    tod,
-                    self.start_tod,
-                    &u,
-                    t.pg.guest(g),
-                    t.cpu.vcpus(g),
-                ),
+                PendingEvent::Logoff => {
+                    user::logoff(
+                        ev,
+                        &self.lay,
+                        tod,
+                        self.start_tod,
+                        &u,
+                        t.pg.guest(g),
+                        t.cpu.vcpus(g),
+                    );
+                    if let Some(lx) = t.linux.ended(g) {
+                        let since = at.saturating_sub(u.logon_ns);
+                        linux::ended(ev, &self.lay, tod, u.userid, since, &lx, t.cpu.vcpus(g));
+                    }
+                }
             }
         }
         if self.ev.is_empty() {

@@ -52,6 +52,7 @@ macro_rules! fld {
 
 pub mod emitter;
 mod io;
+mod linux;
 mod paging;
 pub mod params;
 mod segments;
