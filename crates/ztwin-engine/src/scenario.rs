@@ -934,6 +934,7 @@ impl Scenario {
         cpu_params::Params {
             processors: self.system.processors,
             storbuf: self.srm.storbuf,
+            ldubuf: self.srm.ldubuf,
             dispatch_us: self.cp_costs.dispatch_us,
         }
     }

@@ -37,7 +37,12 @@ USER = "LIN102"
 
 #: Least share of predicted figures within tolerance (full run, --quick): a
 #: ratchet at what the model reaches today; raise it as the model improves.
-FLOOR = {"full": 0.40, "quick": 0.40}
+# Lowered from 0.40 by M8 (docs/fidelity.md, M8): S1-P2 and S1-P7 (the paging
+# volumes' busy) were within only through the light guests' excess re-reads
+# after the hog (S1-P22 1,232 pages/s, published 25); with LDUBUF the loading
+# light guests wait in the eligible list, the excess falls (1,038/s) and the
+# busy sum falls from 98.5 to 97.6 (tolerance ends at 97.75).
+FLOOR = {"full": 0.36, "quick": 0.36}
 
 PUBLISHED_SERVICE_MS = 3.1
 SCALING = [1, 2, 4, 8, 12, 16, 30]

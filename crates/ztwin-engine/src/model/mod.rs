@@ -416,7 +416,8 @@ impl Twin {
                 pg.occupy(pv as u32, used);
             }
         }
-        let cpu = Cpus::new(&sc.cpu(), defs);
+        let mut cpu = Cpus::new(&sc.cpu(), defs);
+        cpu.set_exposures(slots.len() as u32);
         let work = Workloads::new(
             works,
             |v| Rng::new(seed, Stream::Vcpu, v as u64),
@@ -621,8 +622,8 @@ impl Model {
                     self.cpu.owe_sys(cx.cpu, std::mem::take(&mut cx.charge.sys));
                 }
             }
-            Ev::Wake { vcpu } => self.cpu.wake(&mut self.st, vcpu),
-            Ev::TestIdle { guest, gen } => self.cpu.test_idle(&mut self.st, guest, gen),
+            Ev::Wake { vcpu } => self.cpu.wake(&mut self.st, vcpu, cx.now()),
+            Ev::TestIdle { guest, gen } => self.cpu.test_idle(&mut self.st, guest, gen, cx.now()),
             Ev::Hf => {
                 self.hf_sample(cx.now());
                 cx.at(self.mon.hf_rate, monitor::Ev::Hf);
@@ -778,7 +779,8 @@ impl Model {
     fn tick(&mut self, now: Ns) {
         self.st.tick();
         self.mdc_arbiter(now);
-        self.cpu.admit_eligible(&mut self.st);
+        self.cpu.tick(&mut self.st, now);
+        self.cpu.admit_eligible(&mut self.st, now);
     }
 
     /// A minidisk-cache staging completed: storage lends the frames the

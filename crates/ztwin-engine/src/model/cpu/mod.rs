@@ -38,12 +38,23 @@ mod tests;
 
 use super::storage::{Cat, Storage};
 use super::{Core, Cx, Model};
-use crate::core::units::{Ns, MS};
+use crate::core::units::{Ns, MS, SEC};
 use params::MINOR_SLICE;
 use std::collections::VecDeque;
 
 /// Test-idle time before a guest is dropped from the dispatch list.
 pub const TEST_IDLE: Ns = 300 * MS;
+
+/// Elapsed time slices of transaction classes 1, 2 and 3 (\[E\]: class 1
+/// 0.5 s; classes 2 and 3 get 6 and 48 times it, spec topic 2). A user that
+/// is still in the dispatch list when its class's slice has run out (seen at
+/// the scheduler's tick, [`crate::model::storage::TICK`]) has its working set
+/// projected, moves up a class (to 3 at most) and must be admitted again.
+pub const ETS: [Ns; 3] = [500 * MS, 3 * SEC, 24 * SEC];
+
+/// Page faults per second (over the last scheduler tick) that make a user
+/// "loading", a heavy page faulter for LDUBUF (\[E\]).
+pub const LOADING_FAULTS_PER_S: f64 = 50.0;
 
 /// Events of the cpu component.
 #[derive(Clone, Copy, Debug)]
@@ -225,6 +236,16 @@ struct Guest {
     sched: Sched,
     idle_gen: u32,
     logon_ns: Ns,
+    /// Transaction class (1 to 3; QUICKDSP users are class 0 and bypass
+    /// STORBUF and LDUBUF): 1 on entry from dormant, one up at each end of
+    /// its elapsed time slice.
+    class: u8,
+    /// When its current stay in the dispatch list (or elapsed time slice)
+    /// began.
+    stay_start: Ns,
+    /// A heavy page faulter (LDUBUF), and its fault count at the last tick.
+    loading: bool,
+    faults0: u64,
 }
 
 impl Guest {
@@ -272,6 +293,9 @@ pub struct Cpus {
     irq_cpu: u16,
     /// SET SRM STORBUF as fractions of the DPA.
     storbuf: [f64; 3],
+    /// SET SRM LDUBUF as fractions of the paging exposures, and their count.
+    ldubuf: [f64; 3],
+    exposures: u32,
     /// CP time of a dispatch.
     dispatch: Ns,
 }
@@ -281,6 +305,7 @@ impl Cpus {
     /// (all logged off), their virtual CPUs numbered in guest order.
     pub fn new(p: &params::Params, guests: Vec<GuestDef>) -> Cpus {
         let (ncpu, storbuf, dispatch) = (p.processors as usize, p.storbuf(), p.dispatch());
+        let ldubuf = p.ldubuf();
         let mut vcpus = Vec::new();
         let guests = guests
             .into_iter()
@@ -305,11 +330,15 @@ impl Cpus {
                     });
                 }
                 Guest {
+                    class: if def.quickdsp { 0 } else { 1 },
                     def,
                     first_vcpu,
                     sched: Sched::LoggedOff,
                     idle_gen: 0,
                     logon_ns: 0,
+                    stay_start: 0,
+                    loading: false,
+                    faults0: 0,
                 }
             })
             .collect();
@@ -323,8 +352,15 @@ impl Cpus {
             vcpus,
             irq_cpu: 0,
             storbuf,
+            ldubuf,
+            exposures: 0,
             dispatch,
         }
+    }
+
+    /// The paging exposures LDUBUF counts in (the paging volumes).
+    pub fn set_exposures(&mut self, n: u32) {
+        self.exposures = n;
     }
 
     // ------------------------------------------------------------ guests
@@ -364,6 +400,24 @@ impl Cpus {
         st.set_category(g, s.category());
     }
 
+    /// Guest `g` enters the dispatch list at `now` (a stay begins).
+    fn enter_dispatch(&mut self, st: &mut Storage, g: u32, now: Ns) {
+        self.set_sched(st, g, Sched::Dispatch);
+        self.guests[g as usize].stay_start = now;
+    }
+
+    /// Queue virtual CPU `v`, which has work again: on its dispatch vector,
+    /// or, while its guest waits in the eligible list, there.
+    #[inline]
+    fn ready_or_eligible(&mut self, v: u32) {
+        let g = self.vcpus[v as usize].guest;
+        if self.guests[g as usize].sched == Sched::Eligible {
+            self.vcpus[v as usize].state = VState::Eligible;
+        } else {
+            self.make_ready(v);
+        }
+    }
+
     // ------------------------------------------------------------ scheduling
 
     /// Queue a virtual CPU for dispatch on the dispatch vector of the logical
@@ -389,7 +443,7 @@ impl Cpus {
 
     /// A virtual CPU has something to run: queue it, admitting its guest to the
     /// dispatch list first if needed.
-    pub fn vcpu_has_work(&mut self, st: &mut Storage, v: u32) {
+    pub fn vcpu_has_work(&mut self, st: &mut Storage, v: u32, now: Ns) {
         let g = self.vcpus[v as usize].guest;
         let gi = g as usize;
         match self.guests[gi].sched {
@@ -400,8 +454,10 @@ impl Cpus {
             }
             Sched::Eligible => self.vcpus[v as usize].state = VState::Eligible,
             Sched::Dormant => {
+                // A new transaction: class 1 (QUICKDSP: 0).
+                self.guests[gi].class = if self.guests[gi].def.quickdsp { 0 } else { 1 };
                 if self.admissible(st, g) {
-                    self.set_sched(st, g, Sched::Dispatch);
+                    self.enter_dispatch(st, g, now);
                     self.guests[gi].idle_gen = self.guests[gi].idle_gen.wrapping_add(1);
                     self.make_ready(v);
                 } else {
@@ -413,25 +469,99 @@ impl Cpus {
         }
     }
 
-    /// STORBUF admission: class-3 (long-running) guests may fill the third
-    /// STORBUF percentage of the DPA with their working sets; QUICKDSP bypasses.
+    /// STORBUF and LDUBUF admission (SET SRM; spec topic 2): with guest `g`
+    /// added to the dispatch list (less `g` itself if it is there), the
+    /// working-set estimates of Q1 users stay within the first STORBUF
+    /// percentage of the DPA, those of Q1+Q2 within the second and those of
+    /// Q1+Q2+Q3 within the third; and, if `g` is loading, the loading users
+    /// of Q1, Q1+Q2 and Q1+Q2+Q3 within the LDUBUF percentages of the paging
+    /// exposures. Class 0 (QUICKDSP) bypasses both and is not counted; a
+    /// guest is always admitted to an otherwise empty dispatch list, and a
+    /// loading one when no other loading user is there.
     fn admissible(&self, st: &Storage, g: u32) -> bool {
         let gu = &self.guests[g as usize];
-        if gu.def.quickdsp {
+        if gu.class == 0 {
             return true;
         }
-        let sum: f64 = self
-            .guests
-            .iter()
-            .enumerate()
-            .filter(|(_, x)| x.sched == Sched::Dispatch && !x.def.quickdsp)
-            .map(|(k, _)| st.wss(k as u32))
-            .sum();
-        sum + st.wss(g) <= self.storbuf[2] * st.dpa() as f64 || sum == 0.0
+        let mut wss = [0.0f64; 4];
+        let mut loading = [0u32; 4];
+        let mut others = false;
+        for (k, x) in self.guests.iter().enumerate() {
+            if k as u32 == g || x.sched != Sched::Dispatch || x.class == 0 {
+                continue;
+            }
+            others = true;
+            wss[x.class as usize] += st.wss(k as u32);
+            loading[x.class as usize] += x.loading as u32;
+        }
+        if !others {
+            return true;
+        }
+        let any_loading = loading.iter().any(|&n| n > 0);
+        let c = gu.class as usize;
+        wss[c] += st.wss(g);
+        loading[c] += gu.loading as u32;
+        let dpa = st.dpa() as f64;
+        let exp = self.exposures as f64;
+        let (mut sw, mut sl) = (0.0, 0u32);
+        for j in 0..3 {
+            sw += wss[j + 1];
+            sl += loading[j + 1];
+            if sw > self.storbuf[j] * dpa {
+                return false;
+            }
+            if gu.loading && any_loading && sl as f64 > self.ldubuf[j] * exp {
+                return false;
+            }
+        }
+        true
     }
 
-    /// Admit eligible guests in arrival order while STORBUF allows.
-    pub fn admit_eligible(&mut self, st: &mut Storage) {
+    /// The scheduler's tick at `now`: which users are loading (their page
+    /// faults since the last tick, from storage), and the end of elapsed time
+    /// slices. A user whose slice has run out has its working set projected
+    /// and moves up a class; it stays in the dispatch list only if it would
+    /// be admitted now and no one waits in the eligible list, else it joins
+    /// the eligible list (its ready virtual CPUs leave the dispatch vectors).
+    pub fn tick(&mut self, st: &mut Storage, now: Ns) {
+        let secs = crate::model::storage::TICK as f64 / SEC as f64;
+        for g in 0..self.guests.len() {
+            let gu = &mut self.guests[g];
+            if gu.sched == Sched::LoggedOff {
+                continue;
+            }
+            let f = st.guest(g as u32).faults;
+            let rate = f.saturating_sub(gu.faults0) as f64 / secs;
+            gu.faults0 = f;
+            gu.loading = gu.sched != Sched::Dormant && rate >= LOADING_FAULTS_PER_S;
+        }
+        for g in 0..self.guests.len() as u32 {
+            let gu = &self.guests[g as usize];
+            if gu.sched != Sched::Dispatch || gu.class == 0 {
+                continue;
+            }
+            if now.saturating_sub(gu.stay_start) < ETS[gu.class as usize - 1] {
+                continue;
+            }
+            st.project_wss(g);
+            let gu = &mut self.guests[g as usize];
+            gu.class = (gu.class + 1).min(3);
+            gu.stay_start = now;
+            if self.eligible.is_empty() && self.admissible(st, g) {
+                continue;
+            }
+            self.set_sched(st, g, Sched::Eligible);
+            self.eligible.push_back(g);
+            for v in self.guests[g as usize].vcpus() {
+                if self.vcpus[v as usize].state == VState::Ready {
+                    self.vcpus[v as usize].state = VState::Eligible;
+                }
+            }
+        }
+    }
+
+    /// Admit eligible guests in arrival order while STORBUF and LDUBUF allow.
+    pub fn admit_eligible(&mut self, st: &mut Storage, now: Ns) {
         while let Some(&g) = self.eligible.front() {
             if self.guests[g as usize].sched != Sched::Eligible {
                 self.eligible.pop_front();
@@ -441,7 +571,7 @@ impl Cpus {
                 break;
             }
             self.eligible.pop_front();
-            self.set_sched(st, g, Sched::Dispatch);
+            self.enter_dispatch(st, g, now);
             for v in self.guests[g as usize].vcpus() {
                 if self.vcpus[v as usize].state == VState::Eligible {
                     self.make_ready(v);
@@ -464,7 +594,7 @@ impl Cpus {
     }
 
     /// Drop a guest that stayed idle through the test-idle time to dormant.
-    pub fn test_idle(&mut self, st: &mut Storage, g: u32, gen: u32) {
+    pub fn test_idle(&mut self, st: &mut Storage, g: u32, gen: u32, now: Ns) {
         let gu = &self.guests[g as usize];
         if gu.idle_gen != gen || gu.sched != Sched::Dispatch {
             return;
@@ -474,15 +604,15 @@ impl Cpus {
             .all(|v| matches!(self.vcpus[v as usize].state, VState::Idle | VState::Think))
         {
             self.set_sched(st, g, Sched::Dormant);
-            self.admit_eligible(st);
+            self.admit_eligible(st, now);
         }
     }
 
     /// A virtual CPU's think time ended.
-    pub fn wake(&mut self, st: &mut Storage, v: u32) {
+    pub fn wake(&mut self, st: &mut Storage, v: u32, now: Ns) {
         if self.vcpus[v as usize].state == VState::Think {
             self.vcpus[v as usize].state = VState::Idle;
-            self.vcpu_has_work(st, v);
+            self.vcpu_has_work(st, v, now);
         }
     }
 
@@ -501,7 +631,7 @@ impl Cpus {
                 self.vcpus[vi].state = VState::Idle;
                 return;
             }
-            self.make_ready(v);
+            self.ready_or_eligible(v);
         }
     }
 
@@ -703,11 +833,11 @@ impl Cpus {
             return;
         }
         match b.outcome {
-            Outcome::Slice => self.make_ready(v),
-            Outcome::PageWait | Outcome::IoWait if woken => self.make_ready(v),
+            Outcome::Slice => self.ready_or_eligible(v),
+            Outcome::PageWait | Outcome::IoWait if woken => self.ready_or_eligible(v),
             // Frames freed while the burst ran (a fast page-out) woke no one:
             // it takes one at its next dispatch rather than wait for the next.
-            Outcome::FrameWait if st.frames_free() => self.make_ready(v),
+            Outcome::FrameWait if st.frames_free() => self.ready_or_eligible(v),
             Outcome::PageWait | Outcome::FrameWait => {
                 self.vcpus[vi].state = VState::PageWait;
                 if b.outcome == Outcome::FrameWait {

@@ -15,6 +15,9 @@ pub struct Params {
     pub processors: u16,
     /// SET SRM STORBUF: % of the DPA for Q1, Q1+Q2, Q1+Q2+Q3 working sets.
     pub storbuf: [u32; 3],
+    /// SET SRM LDUBUF: % of the paging exposures for Q1, Q1+Q2, Q1+Q2+Q3
+    /// loading users.
+    pub ldubuf: [u32; 3],
     /// CP time per dispatch of a virtual CPU (µs).
     pub dispatch_us: f64,
 }
@@ -34,7 +37,19 @@ impl Params {
                 format!("{sb:?}: values must be 0-999 with Q1 >= Q1+Q2 >= Q1+Q2+Q3"),
             );
         }
+        let lb = self.ldubuf;
+        if !(lb[0] >= lb[1] && lb[1] >= lb[2]) || lb[0] > 999 {
+            return invalid(
+                "srm.ldubuf".into(),
+                format!("{lb:?}: values must be 0-999 with Q1 >= Q1+Q2 >= Q1+Q2+Q3"),
+            );
+        }
         check_cost_us("cp_costs.dispatch_us", self.dispatch_us)
+    }
+
+    /// LDUBUF as fractions of the paging exposures.
+    pub fn ldubuf(&self) -> [f64; 3] {
+        self.ldubuf.map(|x| x as f64 / 100.0)
     }
 
     /// STORBUF as fractions of the DPA.

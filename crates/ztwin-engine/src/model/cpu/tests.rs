@@ -33,6 +33,7 @@ fn bench(storbuf: f64) -> (Cpus, Storage) {
     let p = params::Params {
         processors: 1,
         storbuf: [(storbuf * 100.0) as u32; 3],
+        ldubuf: [100, 75, 60],
         dispatch_us: 1.0,
     };
     let cpu = Cpus::new(&p, vec![guest("A"), guest("B")]);
@@ -73,7 +74,7 @@ fn a_long_think_drops_the_guest_to_dormant_and_the_wake_brings_it_back() {
     let (mut cpu, mut st) = bench(0.95);
     let mut core = Core::new(10 * SEC);
     logon(&mut cpu, &mut st, 0);
-    cpu.vcpu_has_work(&mut st, 0);
+    cpu.vcpu_has_work(&mut st, 0, 0);
     assert_eq!(cpu.sched(0), Sched::Dispatch);
     burst(
         &mut cpu,
@@ -90,13 +91,13 @@ fn a_long_think_drops_the_guest_to_dormant_and_the_wake_brings_it_back() {
         panic!("{ev:?}")
     };
     assert_eq!(t, core.now + TEST_IDLE);
-    cpu.test_idle(&mut st, 0, gen);
+    cpu.test_idle(&mut st, 0, gen, 0);
     assert_eq!(cpu.sched(0), Sched::Dormant);
     let (_, ev) = core.q.pop().unwrap();
     let ModelEv::Wake { vcpu: 0 } = ev else {
         panic!("{ev:?}")
     };
-    cpu.wake(&mut st, 0);
+    cpu.wake(&mut st, 0, 0);
     assert_eq!(
         (cpu.sched(0), cpu.vstate(0)),
         (Sched::Dispatch, VState::Ready)
@@ -118,16 +119,18 @@ fn storbuf_keeps_a_guest_eligible_until_the_working_sets_fit() {
     let mut cx = Cx::new(&mut core, 0);
     logon(&mut cpu, &mut st, 0);
     logon(&mut cpu, &mut st, 1);
-    cpu.vcpu_has_work(&mut st, 0);
+    cpu.vcpu_has_work(&mut st, 0, 0);
     // A's working set grows to 2250 frames, more than half the DPA.
     for vp in 0..3000 {
         let f = st.get_frame(&mut cx, &mut NoPaging, 0, vp).unwrap();
         st.first_touch(0, vp, f);
     }
-    st.tick();
-    st.tick();
-    assert_eq!(st.wss(0), 2250.0);
-    cpu.vcpu_has_work(&mut st, 1);
+    // Its elapsed time slice ends: the projection is the pages used in the
+    // stay (every frame it gained, bounded by the pages it has anywhere).
+    cpu.tick(&mut st, ETS[0]);
+    assert!(st.wss(0) > 1536.0, "{}", st.wss(0));
+    assert_eq!(cpu.sched(0), Sched::Dispatch, "alone, it stays");
+    cpu.vcpu_has_work(&mut st, 1, 0);
     assert_eq!(cpu.sched(1), Sched::Eligible);
     assert_eq!(cpu.eligible_count(), 1);
     assert_eq!(cpu.vstate(1), VState::Eligible);
@@ -144,7 +147,7 @@ fn storbuf_keeps_a_guest_eligible_until_the_working_sets_fit() {
     let ModelEv::TestIdle { guest: 0, gen } = ev else {
         panic!("{ev:?}")
     };
-    cpu.test_idle(&mut st, 0, gen);
+    cpu.test_idle(&mut st, 0, gen, 0);
     assert_eq!(
         (cpu.sched(0), cpu.sched(1)),
         (Sched::Dormant, Sched::Dispatch)
@@ -161,8 +164,8 @@ fn idle_in_queue_waiting_for_a_timer_is_tiw() {
     let mut core = Core::new(10 * SEC);
     logon(&mut cpu, &mut st, 0);
     logon(&mut cpu, &mut st, 1);
-    cpu.vcpu_has_work(&mut st, 0);
-    cpu.vcpu_has_work(&mut st, 1);
+    cpu.vcpu_has_work(&mut st, 0, 0);
+    cpu.vcpu_has_work(&mut st, 1, 0);
     burst(
         &mut cpu,
         &mut st,

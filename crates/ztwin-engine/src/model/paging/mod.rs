@@ -24,8 +24,10 @@
 //! **Events**: none of its own. Its I/O is the `io` component's: a request
 //! with an [`Origin`] naming the block, routed back by `Model::io_done`.
 //!
-//! Paging blocks are runs of contiguous slots holding pages written together;
-//! a fault on any of them reads the whole block.
+//! Paging blocks are runs of contiguous slots holding pages written together
+//! (a page-out block: the pages of one demand-scan visit to a user; a
+//! migration block: XSTOR's oldest pages, whoever owns them); a fault on any
+//! of them reads the whole block and makes all its pages valid.
 
 pub mod blocks;
 pub mod params;
@@ -44,6 +46,11 @@ use std::collections::VecDeque;
 /// page reads guests wait for queue behind at most this many page-out writes
 /// (not behind a whole demand scan's worth).
 pub const PAGEOUT_WRITES_PER_VOLUME: u32 = 4;
+
+/// In paging's queue of page-outs, the page that starts a demand-scan visit's
+/// pages (a bit of the page number: virtual storage is far below 2^31 pages).
+/// A page-out block holds the pages of one visit only (M1).
+const VISIT: u32 = 1 << 31;
 
 /// Slots per gap-and-run cell of a volume [`Paging::occupy`] fills (\[E\]):
 /// twice the 16-page block of z/VM 5.x, so a volume 88% full offers runs of
@@ -554,11 +561,18 @@ impl Paging {
         n
     }
 
-    /// Queue the demand scan's page-outs (each guest's pages together, in
-    /// steal order); `Model::pump_pageouts` writes them as volumes have room.
+    /// Queue the demand scan's page-outs (the pages of each visit to a guest
+    /// together, in steal order, the first marked [`VISIT`]);
+    /// `Model::pump_pageouts` writes them as volumes have room, a block never
+    /// reaching into the next visit's pages.
     pub fn queue_pageouts(&mut self, pageouts: &PageOuts) {
         for (g, pages) in pageouts.batches() {
-            self.pending.extend(pages.iter().map(|&vp| (g, vp)));
+            self.pending.extend(
+                pages
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &vp)| (g, if k == 0 { vp | VISIT } else { vp })),
+            );
         }
     }
 
@@ -761,7 +775,7 @@ impl Model {
     }
 
     /// Write queued page-outs while paging volumes have room: each block is
-    /// one guest's pages, consecutive in the queue, up to the block size. A
+    /// the pages of one demand-scan visit to a guest, up to the block size. A
     /// page reclaimed while it waited needs no write: its frame is unlocked.
     pub(crate) fn pump_pageouts(&mut self, cx: &mut Cx) {
         let mut items = std::mem::take(&mut self.pg.items);
@@ -770,7 +784,9 @@ impl Model {
             let g = self.pg.pending.front().expect("pending").0;
             while items.len() < self.pg.block_max as usize {
                 match self.pg.pending.front() {
-                    Some(&(h, vp)) if h == g => {
+                    // A block ends where the next visit's pages begin.
+                    Some(&(h, vp)) if h == g && (vp & VISIT == 0 || items.is_empty()) => {
+                        let vp = vp & !VISIT;
                         self.pg.pending.pop_front();
                         if self.st.pageout_needed(g, vp) {
                             items.push((g, vp));
@@ -795,9 +811,11 @@ impl Model {
             if n == 0 {
                 break; // abend raised
             }
-            // A short run of free slots: the rest wait at the front, in order.
-            for &p in items[n..].iter().rev() {
-                self.pg.pending.push_front(p);
+            // A short run of free slots: the rest wait at the front, in
+            // order, as a block of their own.
+            for (k, &(h, vp)) in items.iter().enumerate().skip(n).rev() {
+                let vp = if k == n { vp | VISIT } else { vp };
+                self.pg.pending.push_front((h, vp));
             }
         }
         self.pg.items = items;

@@ -300,9 +300,22 @@ struct Space {
     resident: u32,
     xstor: u32,
     dasd: u32,
-    /// Working-set estimate (pages), updated at each HF sample while in the
-    /// dispatch list.
+    /// Working-set estimate (pages): the scheduler's projection, made when
+    /// the user leaves the dispatch list or its elapsed time slice ends
+    /// ([`Storage::project_wss`]).
     wss: f64,
+    /// The current stay in the dispatch list: resident pages when it began,
+    /// frames gained since (first touches, pages brought back from XSTOR or
+    /// DASD), and the direction of the last change of the projection.
+    stay_res0: u32,
+    stay_gained: u32,
+    wss_dir: i8,
+    /// What pass 1 of the demand scan leaves a dispatch-list user: an
+    /// exponential mean of its resident pages, updated at each storage tick
+    /// while it is in the dispatch list (the estimate before M8; the
+    /// projection `wss` protected dispatch-list users more and cut S2's
+    /// paging by 12%, docs/fidelity.md M8).
+    protect: f64,
     cat: Cat,
     /// Storage ticks the user has been dormant for (0 while in the
     /// dispatch or eligible list): long-term dormant users are stolen from first.
@@ -321,6 +334,13 @@ impl Space {
     fn gained_frame(&mut self, f: u32, vp: u32) {
         self.ufo.push_back((f, vp));
         self.resident += 1;
+        self.stay_gained = self.stay_gained.wrapping_add(1);
+    }
+
+    /// A stay in the dispatch list begins.
+    fn begin_stay(&mut self) {
+        self.stay_res0 = self.resident;
+        self.stay_gained = 0;
     }
 
     fn dasd_pages_add(&mut self, d: i32) {
@@ -328,8 +348,8 @@ impl Space {
     }
 }
 
-/// Page-outs chosen by a demand scan, grouped by guest in the order the guests
-/// were first stolen from (reused: nothing is allocated once warm).
+/// Page-outs chosen by a demand scan, one batch per visit to a guest, in the
+/// order of the visits (reused: nothing is allocated once warm).
 #[derive(Default)]
 pub struct PageOuts {
     /// (guest, pages in steal order); only the first `active` are in use.
@@ -356,11 +376,19 @@ impl PageOuts {
         self.active += 1;
     }
 
+    /// The demand scan's visit to guest `g` ended: its next steal starts a
+    /// new batch, so a page-out block never joins pages of two visits (M1:
+    /// CP writes the pages stolen from a user in one visit together).
+    #[inline]
+    fn end_visit(&mut self, g: u32) {
+        self.batch_of[g as usize] = u32::MAX;
+    }
+
     pub fn is_empty(&self) -> bool {
         self.active == 0
     }
 
-    /// The batches: (guest, its pages in steal order).
+    /// The batches: (guest, the pages stolen in one visit, in steal order).
     pub fn batches(&self) -> impl Iterator<Item = (u32, &[u32])> + '_ {
         self.batches[..self.active]
             .iter()
@@ -478,6 +506,10 @@ impl Storage {
                     xstor: 0,
                     dasd: 0,
                     wss: 0.0,
+                    stay_res0: 0,
+                    stay_gained: 0,
+                    wss_dir: 0,
+                    protect: 0.0,
                     cat: Cat::Dormant,
                     dormant_ticks: 0,
                     on: false,
@@ -1033,6 +1065,10 @@ impl Storage {
             xstor: 0,
             dasd: 0,
             wss: 0.0,
+            stay_res0: 0,
+            stay_gained: 0,
+            wss_dir: 0,
+            protect: 0.0,
             cat: Cat::Shared,
             dormant_ticks: 0,
             on: false,
@@ -1068,7 +1104,10 @@ impl Storage {
 
     /// Guest `g`'s working-set estimate is forgotten (after logoff).
     pub fn clear_wss(&mut self, g: u32) {
-        self.spaces[g as usize].wss = 0.0;
+        let sp = &mut self.spaces[g as usize];
+        sp.wss = 0.0;
+        sp.wss_dir = 0;
+        sp.protect = 0.0;
     }
 
     #[inline]
@@ -1084,11 +1123,53 @@ impl Storage {
     /// The scheduler moved guest `g` to category `cat`.
     #[inline]
     pub fn set_category(&mut self, g: u32, cat: Cat) {
+        let was = self.spaces[g as usize].cat;
+        if was == Cat::Dispatch && cat != Cat::Dispatch {
+            // Dropped from the dispatch list: project the working set.
+            self.project_wss(g);
+        }
         let sp = &mut self.spaces[g as usize];
+        if was != Cat::Dispatch && cat == Cat::Dispatch {
+            sp.begin_stay();
+        }
         sp.cat = cat;
         if cat != Cat::Dormant {
             sp.dormant_ticks = 0;
         }
+    }
+
+    /// Project guest `g`'s working set at the end of a stay in the dispatch
+    /// list (a drop, or the end of its elapsed time slice; M8, spec topic 2)
+    /// and begin the next stay. The pages used in the stay: its resident
+    /// pages now, or the pages it brought in during the stay if more (under
+    /// overcommitment its resident count shrinks as frames are stolen, and
+    /// the pages it had to bring back are what it needed), bounded by the
+    /// pages it has anywhere. The VM/370 rule: if the trend reversed, the
+    /// mean of the previous projection and this stay's pages, else this
+    /// stay's pages. (The upper bound, resident at the stay's start plus the
+    /// pages brought in, was tried: it counts a light guest's cold pages and
+    /// held S1's light guests in the eligible list while the hog ran.)
+    pub fn project_wss(&mut self, g: u32) {
+        let sp = &mut self.spaces[g as usize];
+        let owned = sp.resident as u64 + sp.xstor as u64 + sp.dasd as u64;
+        let used = (sp.resident as u64).max(sp.stay_gained as u64).min(owned) as f64;
+        let prev = sp.wss;
+        let dir = if used > prev {
+            1
+        } else if used < prev {
+            -1
+        } else {
+            0
+        };
+        sp.wss = if prev > 0.0 && dir != 0 && sp.wss_dir != 0 && dir != sp.wss_dir {
+            0.5 * (prev + used)
+        } else {
+            used
+        };
+        if dir != 0 {
+            sp.wss_dir = dir;
+        }
+        sp.begin_stay();
     }
 
     /// Guest `g`'s working-set estimate.
@@ -1098,14 +1179,14 @@ impl Storage {
     }
 
     /// The storage manager's periodic work ([`TICK`]): the frame demand rate
-    /// and the available-list thresholds; the working-set estimates of
-    /// dispatch-list guests follow their resident pages. Its own clock, not the
+    /// and the available-list thresholds (working sets are projected by the
+    /// scheduler, [`Storage::project_wss`]). Its own clock, not the
     /// monitor's: the monitor's sampling rate does not change the system.
     pub fn tick(&mut self) {
         self.update_rate(TICK);
         for sp in &mut self.spaces {
             if sp.on && sp.cat == Cat::Dispatch {
-                sp.wss = 0.5 * sp.wss + 0.5 * sp.resident as f64;
+                sp.protect = 0.5 * sp.protect + 0.5 * sp.resident as f64;
             }
             if sp.cat == Cat::Dormant {
                 sp.dormant_ticks = sp.dormant_ticks.saturating_add(1);

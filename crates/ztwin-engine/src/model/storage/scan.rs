@@ -117,7 +117,7 @@ impl Storage {
         let gi = g as usize;
         let long = cat == Cat::Dormant && self.spaces[gi].dormant_ticks >= LONG_DORMANT_TICKS;
         let protect = if pass == Pass::First && cat == Cat::Dispatch {
-            self.spaces[gi].wss as u32
+            self.spaces[gi].protect as u32
         } else {
             0
         };
@@ -214,6 +214,7 @@ impl Storage {
             self.c.by_pass[p][c] += 1;
             self.by_cpu[cx.cpu as usize].by_pass[p][c] += 1;
         }
+        self.pageouts.end_visit(g);
     }
 
     /// Pass 1 over a system-owned shared address space (a VDISK's): take its

@@ -475,3 +475,33 @@ fn an_unreferenced_shared_frame_goes_in_pass_one() {
     }
     st.check();
 }
+
+#[test]
+fn page_outs_are_batched_by_visit() {
+    // No XSTOR: a scan's steals from the only user are page-outs, taken a
+    // quantum per visit; each visit's pages are a batch of their own (M1:
+    // a page-out block never joins pages of two visits).
+    let mut st = Storage::new(&params(0), 1, &[8192, 8192]);
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    let dpa = st.dpa();
+    for vp in 0..dpa + 1 {
+        let f = st.get_frame(&mut cx, &mut pager, 0, vp).expect("a frame");
+        st.first_touch(0, vp, f);
+        if !st.pageouts().is_empty() {
+            break;
+        }
+    }
+    let batches: Vec<(u32, usize)> = st.pageouts().batches().map(|(g, v)| (g, v.len())).collect();
+    let pages: usize = batches.iter().map(|b| b.1).sum();
+    assert_eq!(pages as u64, st.sample(0).c.steals);
+    assert!(batches.len() > 1, "one visit cannot take {pages} pages");
+    assert!(
+        batches
+            .iter()
+            .all(|&(g, n)| g == 0 && (1..=STEAL_QUANTUM as usize).contains(&n)),
+        "{batches:?}"
+    );
+}

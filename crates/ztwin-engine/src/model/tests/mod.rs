@@ -563,6 +563,43 @@ virtual_storage = "1G"
 workload = { type = "thrasher", area = "1000M", pattern = "working_set", hot_fraction = 0.3, hot_share = 0.9, touch = "write", cpu_per_touch_us = 20.0, burst_touches = 50, think = "100ms" }
 "#;
 
+/// STORBUF and LDUBUF as high as SET SRM allows: no eligible list.
+const NO_ADMISSION: &str = "[srm]\nstorbuf = [999, 999, 999]\nldubuf = [999, 999, 999]\n[monitor]";
+
+/// M8 (issue 17, item 4): at 30x overcommitment with the default STORBUF
+/// (125/105/95) and LDUBUF, the projected working sets (pages used in a
+/// stay, not the resident pages that shrink as frames are stolen) exceed
+/// the DPA, so CP holds users in the eligible list; with admission control
+/// off the same guests all stay in the dispatch list and page more.
+#[test]
+fn an_eligible_list_forms_at_30x_overcommitment_with_default_storbuf() {
+    let run_with_srm = |srm: &str| {
+        let text = OVER30
+            .replace("duration = \"330s\"", "duration = \"120s\"")
+            .replace("hf_rate = \"100ms\"", "hf_rate = \"1s\"")
+            .replace("[monitor]", srm);
+        let sc = Scenario::from_toml(&text, "over30.toml").unwrap();
+        let (_, twin) = run(&sc, 1, false);
+        let m = &twin.model;
+        let (mut eligible, mut total) = (0u64, 0u64);
+        for g in 0..m.cpu.guest_count() {
+            for v in m.cpu.vcpus(g) {
+                eligible += v.hf.eligible;
+                total += v.hf.total;
+            }
+        }
+        (eligible as f64 / total as f64, m.pg.sample().c.pages_read)
+    };
+    let (held, read) = run_with_srm("[monitor]");
+    let (held_off, read_off) = run_with_srm(NO_ADMISSION);
+    assert_eq!(held_off, 0.0, "no admission control, no eligible list");
+    assert!(held > 0.1, "{held:.3} of the samples eligible");
+    assert!(
+        (read as f64) < 0.95 * read_off as f64,
+        "pages read {read} with an eligible list, {read_off} without"
+    );
+}
+
 /// The utilisation law on saturated paging volumes (issue 17, item 4): a
 /// volume with requests queued on average is in service (pending +
 /// disconnect + connect) nearly all the time, and Little's law holds: the
@@ -573,7 +610,10 @@ workload = { type = "thrasher", area = "1000M", pattern = "working_set", hot_fra
 /// idle).
 #[test]
 fn saturated_paging_volumes_obey_the_utilisation_law() {
-    let sc = Scenario::from_toml(OVER30, "over30.toml").unwrap();
+    // Admission control off (M8 would hold most guests in the eligible
+    // list): the volumes stay saturated.
+    let text = OVER30.replace("[monitor]", NO_ADMISSION);
+    let sc = Scenario::from_toml(&text, "over30.toml").unwrap();
     let mut twin = Twin::new(&sc, 1, Some(240 * crate::core::units::SEC));
     let start = ztwin_monitor::tod::parse_iso8601(&sc.scenario.start).unwrap();
     let mut emit = monitor::Emitter::new(Vec::new(), start, sc.release());

@@ -378,7 +378,7 @@ impl Model {
             if !matches!(w, Workload::Idle)
                 && matches!(self.cpu.vstate(v), VState::Idle | VState::Think)
             {
-                self.cpu.vcpu_has_work(&mut self.st, v);
+                self.cpu.vcpu_has_work(&mut self.st, v, cx.now());
             }
         }
     }
