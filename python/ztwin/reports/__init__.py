@@ -282,8 +282,8 @@ def _lookup() -> dict[str, str]:
     table: dict[str, str] = {}
     for s in (*REPORTS.values(), *EXTRA_REPORTS.values()):
         for alias in (s.name, s.fcx, *s.aliases):
-            if alias == "ZTWIN" and alias in table:
-                continue  # reports with no FCX number: "ZTWIN" names the first, NSS
+            if alias == "ZTWIN":
+                continue  # ztwin's own reports have no FCX number: asked for by name only
             table[alias.upper()] = s.name
     return table
 
@@ -302,7 +302,8 @@ def resolve_names(names: Iterable[str] | None) -> list[str]:
         key = n.strip().upper()
         if key not in _ALIASES:
             known = ", ".join(REPORTS)
-            raise ReportError(f"unknown report {n!r} (known: {known})")
+            extra = ", ".join(EXTRA_REPORTS)
+            raise ReportError(f"unknown report {n!r} (known: {known}; asked for by name only: {extra})")
         canon = _ALIASES[key]
         if canon not in out:
             out.append(canon)

@@ -97,6 +97,7 @@ def test_text_interim_report(basic_file: Path, capsys: pytest.CaptureFixture[str
     ("args", "message"),
     [
         (["-r", "NOSUCH"], "unknown report 'NOSUCH'"),
+        (["-r", "ZTWIN"], "asked for by name only: TREND"),
         (["--from", "10:03:00", "--to", "10:02:00"], "--from 10:03:00 is not before --to 10:02:00"),
         (["--from", "9:99"], "'9:99' is not a time of day"),
         (["--from", "yesterday"], "'yesterday' is not a time"),
