@@ -53,6 +53,32 @@ pub(super) fn ended(
     records(s, l.get("MRAPLEDT"), tod, userid, since_logon, lx, vcpus);
 }
 
+/// A new record of layout `sdt` for module `kind` (its data `extra` bytes
+/// longer than the struct): the fixed part filled, the data returned.
+fn begin<'s>(
+    s: &'s mut RecordSet,
+    sdt: &RecordLayout,
+    tod: u64,
+    userid: &str,
+    kind: Kind,
+    extra: usize,
+) -> &'s mut [u8] {
+    let r = s
+        .push(
+            sdt.domain,
+            sdt.record,
+            tod,
+            appldata::FIXED_PART + kind.size() + extra,
+        )
+        .expect("an APPLDATA record fits a frame");
+    appldata::fill_fixed(
+        r.bytes,
+        sdt,
+        userid,
+        &ProductId::linux(kind, kind.mod_level()),
+    )
+}
+
 /// One record per module of layout `sdt` (MRAPLSDT or MRAPLEDT).
 fn records(
     s: &mut RecordSet,
@@ -66,20 +92,7 @@ fn records(
     let sync = lx.sync as u64;
     // Memory.
     let mem = appldata::MEM;
-    let r = s
-        .push(
-            sdt.domain,
-            sdt.record,
-            tod,
-            appldata::FIXED_PART + Kind::Mem.size(),
-        )
-        .expect("an APPLDATA record fits a frame");
-    let d = appldata::fill_fixed(
-        r.bytes,
-        sdt,
-        userid,
-        &ProductId::linux(Kind::Mem, Kind::Mem.mod_level()),
-    );
+    let d = begin(s, sdt, tod, userid, Kind::Mem, 0);
     let u = &lx.usage;
     let c = &lx.c;
     let kb = |pages: u64| pages * 4;
@@ -109,16 +122,7 @@ fn records(
     // OS, with one entry per virtual CPU.
     let cpus: Vec<VcpuSample> = vcpus.collect();
     let n = cpus.len();
-    let len = appldata::FIXED_PART + Kind::Os.size() + n * appldata::OS_CPU_SIZE_01;
-    let r = s
-        .push(sdt.domain, sdt.record, tod, len)
-        .expect("an APPLDATA record fits a frame");
-    let d = appldata::fill_fixed(
-        r.bytes,
-        sdt,
-        userid,
-        &ProductId::linux(Kind::Os, Kind::Os.mod_level()),
-    );
+    let d = begin(s, sdt, tod, userid, Kind::Os, n * appldata::OS_CPU_SIZE_01);
     for (name, v) in [
         ("timestamp", tod),
         ("sync_count_1", sync),
@@ -149,20 +153,7 @@ fn records(
         }
     }
     // Network.
-    let r = s
-        .push(
-            sdt.domain,
-            sdt.record,
-            tod,
-            appldata::FIXED_PART + Kind::NetSum.size(),
-        )
-        .expect("an APPLDATA record fits a frame");
-    let d = appldata::fill_fixed(
-        r.bytes,
-        sdt,
-        userid,
-        &ProductId::linux(Kind::NetSum, Kind::NetSum.mod_level()),
-    );
+    let d = begin(s, sdt, tod, userid, Kind::NetSum, 0);
     for (name, v) in [
         ("timestamp", tod),
         ("sync_count_1", sync),

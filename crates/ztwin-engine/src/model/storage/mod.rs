@@ -329,6 +329,27 @@ struct Space {
 }
 
 impl Space {
+    /// An empty space of `vpages` pages in scan category `cat`.
+    fn new(vpages: u32, cat: Cat) -> Space {
+        Space {
+            vpages,
+            pt: Vec::new(),
+            ufo: VecDeque::new(),
+            resident: 0,
+            xstor: 0,
+            dasd: 0,
+            wss: 0.0,
+            stay_res0: 0,
+            stay_gained: 0,
+            wss_dir: 0,
+            protect: 0.0,
+            cat,
+            dormant_ticks: 0,
+            on: false,
+            unref: VecDeque::new(),
+        }
+    }
+
     /// Frame `f` now holds page `vp`: it joins the user frame owned list.
     #[inline(always)]
     fn gained_frame(&mut self, f: u32, vp: u32) {
@@ -498,23 +519,7 @@ impl Storage {
             xs,
             spaces: vpages
                 .iter()
-                .map(|&vpages| Space {
-                    vpages,
-                    pt: Vec::new(),
-                    ufo: VecDeque::new(),
-                    resident: 0,
-                    xstor: 0,
-                    dasd: 0,
-                    wss: 0.0,
-                    stay_res0: 0,
-                    stay_gained: 0,
-                    wss_dir: 0,
-                    protect: 0.0,
-                    cat: Cat::Dormant,
-                    dormant_ticks: 0,
-                    on: false,
-                    unref: VecDeque::new(),
-                })
+                .map(|&vpages| Space::new(vpages, Cat::Dormant))
                 .collect(),
             pageouts: PageOuts {
                 batch_of: vec![u32::MAX; vpages.len()],
@@ -1057,23 +1062,7 @@ impl Storage {
     /// used like a guest's (page table, faults, steals, page-outs).
     pub fn create_system_space(&mut self, vpages: u32) -> u32 {
         let g = self.spaces.len() as u32;
-        self.spaces.push(Space {
-            vpages,
-            pt: Vec::new(),
-            ufo: VecDeque::new(),
-            resident: 0,
-            xstor: 0,
-            dasd: 0,
-            wss: 0.0,
-            stay_res0: 0,
-            stay_gained: 0,
-            wss_dir: 0,
-            protect: 0.0,
-            cat: Cat::Shared,
-            dormant_ticks: 0,
-            on: false,
-            unref: VecDeque::new(),
-        });
+        self.spaces.push(Space::new(vpages, Cat::Shared));
         self.by_guest.push(GuestStor::default());
         self.pageouts.batch_of.push(u32::MAX);
         self.create_space(g);
