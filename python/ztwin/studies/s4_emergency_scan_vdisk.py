@@ -113,9 +113,9 @@ def run(quick: bool, workdir: Path) -> StudyResult:
               model={"emergency-scan": None if em is None else em.severity, "duress": duress,
                      "users in page wait": writers},
               gap="with no emergency pass in the model's run (S4-S1) the advisor has no emergency scan to report: "
-                  "the model's pass 2 comes back, within one scan, to a user's frames whose reference bits its first "
-                  "look reset and takes them, so it never falls short while the Linux guests have frames; one "
-                  "traversal per pass (the users' passes, fidelity-model) is what would let it fail")
+                  "each pass looks at a frame once, and pass 2 always finds Linux frames not referenced since the "
+                  "last scan (scans about once a second; the guests touch about 19% of their hot pages per "
+                  "second), so it never falls short; the source gives no rate that would make every frame hot")
     checklist = em.evidence[1].rows if em is not None and len(em.evidence) > 1 else []
     res.equal("S4-S6", "the advisor answers the study's checklist (questions asked)", "structural",
               f"{SRC}: 'Evaluate some other things too' (13 questions; the decoded ones)", len(checklist), 10)

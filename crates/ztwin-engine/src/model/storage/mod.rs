@@ -326,6 +326,12 @@ struct Space {
     /// as it does not reset a shared frame's reference bit
     /// ([`Storage::steal_unreferenced_shared`]). Empty for a guest's space.
     unref: VecDeque<(u32, u32)>,
+    /// The running demand scan's pass: entries of `ufo` still to look at
+    /// (each frame is looked at once per pass).
+    walk: u32,
+    /// The running demand scan: how many entries at the back of `ufo` it
+    /// has looked at already (a look moves an entry to the back).
+    seen: u32,
 }
 
 impl Space {
@@ -347,6 +353,8 @@ impl Space {
             dormant_ticks: 0,
             on: false,
             unref: VecDeque::new(),
+            walk: 0,
+            seen: 0,
         }
     }
 

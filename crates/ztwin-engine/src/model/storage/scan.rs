@@ -22,11 +22,20 @@ const STEAL_AHEAD: usize = 4;
 impl Storage {
     /// Era A demand scan: replenish the available list to the high threshold,
     /// visiting long-term dormant, then short-term dormant, then eligible, then
-    /// dispatch-list users (spec topic 1.3: the order that hurts least). Pass 1
-    /// takes frames found unreferenced at [`AGE_PASS1`] looks in a row (any
-    /// unreferenced frame of a long-term dormant user: it has no working set)
-    /// and respects a dispatch-list user's working set; pass 2 takes frames
-    /// unreferenced at this look; the emergency pass anything not locked.
+    /// dispatch-list users (spec topic 1.3: the order that hurts least). Each
+    /// pass walks every user's frame list at most once (a frame is looked at
+    /// once per pass; users are visited in turn, a quantum per visit, until
+    /// their walks end or the target is reached). Pass 1 takes a shared
+    /// space's unreferenced frames ([`Storage::steal_unreferenced_shared`]),
+    /// then users' frames found unreferenced at [`AGE_PASS1`] looks in a row
+    /// (any unreferenced frame of a long-term dormant user: it has no
+    /// working set), respecting a dispatch-list user's working set; pass 2
+    /// takes frames not referenced since the last scan (a frame pass 1 found
+    /// referenced in this scan is not taken: its look was microseconds ago)
+    /// and passes shared address spaces over; the emergency pass takes anything not locked. So when
+    /// every frame left was referenced since the last scan, passes 1 and 2
+    /// fall short and the emergency pass runs (the S4 case study: referenced
+    /// VDISK pages "tend to stick and be ejectable by only emergency scan").
     /// Changed pages that find no free XSTOR block are left in the page-out
     /// buffer; they count toward the scan's target (their frames join the
     /// list when the writes complete), so a scan does not go on stealing from
@@ -42,9 +51,16 @@ impl Storage {
         let target = target - (self.total - self.fresh) as usize;
         self.c.scans += 1;
         self.scan_po0 = self.pageout_frames;
+        for sp in &mut self.spaces {
+            sp.seen = 0;
+        }
         for pass in [Pass::First, Pass::Second, Pass::Emergency] {
             if pass == Pass::Emergency {
                 self.c.emergency_scans += 1;
+            }
+            // Each pass walks each frame list once.
+            for sp in &mut self.spaces {
+                sp.walk = sp.ufo.len() as u32;
             }
             for (cat, long) in [
                 (Cat::Shared, false),
@@ -58,31 +74,27 @@ impl Storage {
                     continue;
                 }
                 // Visit the category's users in turn, taking at most a quantum
-                // from each per visit, so no single user bears the whole scan.
+                // from each per visit, so no single user bears the whole scan,
+                // until every walk of the pass has ended.
                 let n = self.spaces.len() as u32;
                 loop {
-                    let before = self.scan_got();
+                    let mut more = false;
                     for k in 0..n {
                         if self.scan_got() >= target {
                             break;
                         }
                         let g = (self.scan_cursor + k) % n;
                         let sp = &self.spaces[g as usize];
-                        if sp.cat != cat || sp.resident == 0 {
+                        if sp.cat != cat || sp.resident == 0 || sp.walk == 0 {
                             continue;
                         }
                         // Long-term dormant users first, then short-term ones.
                         if cat == Cat::Dormant && (sp.dormant_ticks >= LONG_DORMANT_TICKS) != long {
                             continue;
                         }
-                        self.steal_from(cx, pager, g, pass, cat, target);
+                        more |= self.steal_from(cx, pager, g, pass, cat, target);
                     }
-                    // A shared space is walked once per pass: a page
-                    // referenced since the last scan keeps its frame (its
-                    // reference bit is reset), and only a later scan (or
-                    // the emergency pass) can take it.
-                    if self.scan_got() >= target || self.scan_got() == before || cat == Cat::Shared
-                    {
+                    if !more || self.scan_got() >= target {
                         break;
                     }
                 }
@@ -101,6 +113,9 @@ impl Storage {
         self.avail.len() + (self.pageout_frames - self.scan_po0) as usize
     }
 
+    /// One visit of the running pass to user `g`: go on with its walk until
+    /// a quantum is taken (a shared space gives what it can), the target is
+    /// reached or the walk ends. Returns whether its walk goes on.
     fn steal_from(
         &mut self,
         cx: &mut Cx,
@@ -109,41 +124,55 @@ impl Storage {
         pass: Pass,
         cat: Cat,
         target: usize,
-    ) {
-        if cat == Cat::Shared && pass == Pass::First {
-            self.steal_unreferenced_shared(cx, pager, g, target);
-            return;
-        }
+    ) -> bool {
         let gi = g as usize;
+        if cat == Cat::Shared && pass == Pass::First {
+            // One look at the space's list: its unreferenced frames.
+            self.steal_unreferenced_shared(cx, pager, g, target);
+            self.spaces[gi].walk = 0;
+            return false;
+        }
         let long = cat == Cat::Dormant && self.spaces[gi].dormant_ticks >= LONG_DORMANT_TICKS;
         let protect = if pass == Pass::First && cat == Cat::Dispatch {
             self.spaces[gi].protect as u32
         } else {
             0
         };
-        let n = self.spaces[gi].ufo.len();
+        let need = if pass == Pass::First && !long {
+            AGE_PASS1
+        } else {
+            1
+        };
         let mut taken = 0u32;
         // Users give at most a quantum per visit, so no one bears the whole
-        // scan; a shared space (walked once per pass) gives what it can.
+        // scan; a shared space gives what it can.
         let quantum = if cat == Cat::Shared {
             u32::MAX
         } else {
             STEAL_QUANTUM
         };
-        for _ in 0..n {
-            if self.scan_got() >= target || self.spaces[gi].resident <= protect || taken >= quantum
-            {
-                break;
+        let more = loop {
+            if self.scan_got() >= target || taken >= quantum {
+                break self.spaces[gi].walk > 0;
             }
             let sp = &mut self.spaces[gi];
+            if sp.walk == 0 || sp.resident <= protect {
+                sp.walk = 0;
+                break false;
+            }
             // The entries examined a few turns from now: start their misses.
             if let Some(&(fa, vpa)) = sp.ufo.get(STEAL_AHEAD) {
                 prefetch(&sp.pt, vpa as usize);
                 prefetch(&self.frames, fa as usize);
             }
+            // The entries at the back were looked at earlier in this scan.
+            let seen = sp.ufo.len() as u32 <= sp.seen;
             let Some((f, vp)) = sp.ufo.pop_front() else {
-                break;
+                sp.walk = 0;
+                break false;
             };
+            sp.walk -= 1;
+            sp.seen -= u32::from(seen);
             let fi = f as usize;
             // The page table says whether the entry is current (one memory
             // access instead of checking the frame's owner and page).
@@ -159,6 +188,7 @@ impl Storage {
                 {
                     // Being read in: keep it for later.
                     sp.ufo.push_back((f, vp));
+                    sp.seen += 1;
                     continue;
                 }
                 _ => continue, // stale entry: the frame was freed or reused since
@@ -167,31 +197,33 @@ impl Storage {
             cx.charge.sys += self.costs.steal_frame;
             // The reference bit first: it is in the entry already loaded. A
             // look that finds it on clears it and the frame's age; one that
-            // finds it off ages the frame by one look (up to 3). Pass 1 takes
-            // frames unreferenced at AGE_PASS1 looks in a row (a long-term
-            // dormant user's at one), pass 2 at one, the emergency pass
-            // anything not locked.
+            // finds it off ages the frame by one look (up to 3), unless an
+            // earlier pass of this scan looked at it (no time has passed
+            // since). Pass 1 takes frames unreferenced at AGE_PASS1 looks in
+            // a row (a long-term dormant user's at one), pass 2 at one, the
+            // emergency pass anything not locked.
             if pass != Pass::Emergency {
                 if e & P_REF != 0 {
                     sp.pt[vp as usize].e = e & !P_REF;
                     self.flags[fi] &= !F_AGE;
                     sp.ufo.push_back((f, vp));
+                    sp.seen += 1;
                     continue;
                 }
-                let age = (self.flags[fi] & F_AGE) + u8::from(self.flags[fi] & F_AGE < F_AGE);
-                self.flags[fi] = (self.flags[fi] & !F_AGE) | age;
-                let need = if pass == Pass::First && !long {
-                    AGE_PASS1
-                } else {
-                    1
-                };
+                let mut age = self.flags[fi] & F_AGE;
+                if !seen {
+                    age += u8::from(age < F_AGE);
+                    self.flags[fi] = (self.flags[fi] & !F_AGE) | age;
+                }
                 if age < need || self.flags[fi] & F_LOCK != 0 {
                     sp.ufo.push_back((f, vp));
+                    sp.seen += 1;
                     continue;
                 }
             } else if self.flags[fi] & F_LOCK != 0 {
                 sp.pt[vp as usize].e = e & !P_REF;
                 sp.ufo.push_back((f, vp));
+                sp.seen += 1;
                 continue;
             }
             self.steal_frame(cx, pager, g, vp, f);
@@ -213,8 +245,9 @@ impl Storage {
             };
             self.c.by_pass[p][c] += 1;
             self.by_cpu[cx.cpu as usize].by_pass[p][c] += 1;
-        }
+        };
         self.pageouts.end_visit(g);
+        more
     }
 
     /// Pass 1 over a system-owned shared address space (a VDISK's): take its
