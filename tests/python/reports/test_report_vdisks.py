@@ -57,25 +57,33 @@ def test_vdisks_report_figures(vdisk_run: tuple[Path, tuple[str, ...]]) -> None:
     assert 8 * rate == pytest.approx(swap["pages_written_rate"] + swap["pages_read_rate"], rel=1e-6)
     # Storage is short (the guests lose frames), yet the VDISKs' pages stay in
     # central storage: a written VDISK page is referenced, pass 1 leaves it,
-    # pass 2 passes VDISKs over, and no emergency pass was needed. Even the
-    # formatted disk (every page written once, then left alone) keeps all
-    # its pages: in the model a page written once sticks as one written often.
+    # pass 2 passes VDISKs over; only an emergency pass takes one (the first
+    # scans, when every frame was referenced since the last look, take a few
+    # hundred swap pages, the shared space first: under 0.1% of the disk on
+    # average). Even the formatted disk (every page written once, then left
+    # alone) keeps all its pages: in the model a page written once sticks as
+    # one written often.
     pages = 524288 // 8
     assert 0 < swap["resident_mean"] <= swap["resident_max"] <= pages
-    assert swap["xstor_mean"] == 0 and swap["dasd_mean"] == 0
+    assert swap["xstor_mean"] + swap["dasd_mean"] < 0.001 * pages
     assert fmt["resident_mean"] == 131072 // 8 and fmt["xstor_mean"] + fmt["dasd_mean"] == 0
 
 
 def test_shared_steals_in_the_steal_counters(vdisk_run: tuple[Path, tuple[str, ...]]) -> None:
     """MRSTORSP counts the frames taken from shared address spaces (VDISKs):
     pass 1 (unreferenced ones), the emergency pass; pass 2 has no counter:
-    it passes them over. Here frames are stolen, none of them a VDISK's."""
+    it passes them over. Here the users' frames go in passes 1 and 2; VDISK
+    pages go in the emergency pass of the first scans (every frame was
+    referenced since the last look) and, once a block read brought some
+    back unreferenced, a few in pass 1: under 1% of the steals."""
     path, _ = vdisk_run
     sp = tables(path, ["MRSTORSP"])["MRSTORSP"]
     last = sp[sp["tod"] == sp["tod"].max()]
-    assert int(last["STORSP_PLSSHAR1"].sum()) == 0 and int(last["STORSP_PLSSHARE"].sum()) == 0
+    shar1, share = int(last["STORSP_PLSSHAR1"].sum()), int(last["STORSP_PLSSHARE"].sum())
     users = [f"STORSP_PLS{w}{p}" for p in "12" for w in ("LTD", "DORM", "ELIG", "DISP")]
-    assert int(last[users].sum().sum()) > 0
+    taken = int(last[users].sum().sum())
+    assert taken > 0 and share > 0
+    assert shar1 + share < 0.01 * taken
 
 
 def test_vdisks_report_snapshot(vdisk_run: tuple[Path, tuple[str, ...]]) -> None:
