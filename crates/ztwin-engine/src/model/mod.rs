@@ -19,6 +19,10 @@
 //! * [`vdisk`] — virtual disks in storage: their system-owned address
 //!   spaces in `storage`, SET VDISK's limits, the CP cost and serialisation
 //!   of a VDISK I/O;
+//! * [`net`] — HiperSockets channel paths and the guests' real QDIO devices
+//!   (HiperSockets, OSA): how long a send holds the sender (a HiperSockets
+//!   copy waits for the peer partition's processor, from [`lpar`]) and the
+//!   peer's turn takes;
 //! * [`cp`] — CP commands and DIAGNOSE X'64' as timeline actions, and the
 //!   console log of their responses;
 //! * [`monitor`] — the outbox of event records, and the emitter that turns

@@ -74,7 +74,11 @@ fn a_send_without_a_cec_is_the_copy_and_counts_frames() {
 /// (`cps` of them) asking for `zos_busy` engines; a Linux guest exchanging
 /// 600-byte requests and responses with a server in ZOS1 over `via`.
 fn scenario(cps: u16, zos_busy: f64, via: &str) -> Scenario {
-    let text = format!(
+    Scenario::from_toml(&scenario_text(cps, zos_busy, via), "net.toml").unwrap()
+}
+
+fn scenario_text(cps: u16, zos_busy: f64, via: &str) -> String {
+    format!(
         r#"
 [scenario]
 duration = "60s"
@@ -106,8 +110,7 @@ count = 2
 virtual_storage = "256M"
 workload = {{ type = "net", pattern = "rr", via = "{via}", chpid = "F4", device = "7000", peer = "ZOS1", request = 600, response = 600, think = "20ms", jitter = 0.0, client_cpu_us = 50, server_cpu_us = 200 }}
 "#
-    );
-    Scenario::from_toml(&text, "net.toml").unwrap()
+    )
 }
 
 fn run(sc: &Scenario) -> (Vec<u8>, Twin) {
@@ -253,4 +256,44 @@ workload = {{ type = "net", pattern = "rr", chpid = "{chpid}", device = "7000", 
         msg.contains("line 12") && msg.contains("16K, 24K, 40K or 64K"),
         "{msg}"
     );
+}
+
+proptest::proptest! {
+    /// A wait is never longer than one gap, and never happens when the
+    /// processor is always available.
+    #[test]
+    fn a_wait_is_at_most_one_gap(f in 0.001f64..=1.0, slice in 1u64..100_000_000, seed in 0u64..1000) {
+        let mut rng = Rng::new(seed, crate::core::rng::Stream::System, 0);
+        let w = gap_wait(f, slice, &mut rng);
+        proptest::prop_assert!(w as f64 <= slice as f64 * (1.0 - f) / f + 1.0);
+        if f >= 1.0 {
+            proptest::prop_assert_eq!(w, 0);
+        }
+    }
+}
+
+/// A guest whose timeline starts another workload leaves its device:
+/// deactivated (an MRIODQDD), and no more MRIODQDS for it.
+#[test]
+fn a_workload_change_deactivates_the_device() {
+    let mut text = String::new();
+    for l in scenario_text(10, 0.0, "hipersockets").lines() {
+        text.push_str(l);
+        text.push('\n');
+    }
+    text.push_str("[[timeline]]\nat = \"25s\"\naction = \"start\"\nguest = \"LNX1\"\nworkload = { type = \"cpu\", utilization = 0.1 }\n");
+    let sc = Scenario::from_toml(&text, "n.toml").unwrap();
+    let (bytes, t) = run(&sc);
+    let d: Vec<_> = t.model.net.devices().collect();
+    assert!(!d[0].active && d[1].active);
+    let rd = ztwin_monitor::reader::Reader::new(std::io::Cursor::new(bytes)).unwrap();
+    let (mut qdd, mut qds7000) = (0, 0);
+    rd.for_each(|r| match r.layout.map(|l| l.name) {
+        Some("MRIODQDD") => qdd += 1,
+        Some("MRIODQDS") if r.bytes[20..22] == [0x70, 0x00] => qds7000 += 1,
+        _ => {}
+    })
+    .unwrap();
+    // Samples at 10 and 20 s while active; deactivated at 25 s.
+    assert_eq!((qdd, qds7000), (1, 2));
 }

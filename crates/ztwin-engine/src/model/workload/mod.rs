@@ -246,6 +246,12 @@ impl Model {
             return;
         }
         let gi = g as usize;
+        // A guest that leaves its network workload ends its QDIO device's use.
+        if !matches!(w, Workload::Net { .. }) {
+            if let Some(dev) = self.net.device_of(g) {
+                self.net.deactivate(dev, cx.now());
+            }
+        }
         self.work.guests[gi].workload = w.clone();
         self.work.guests[gi].thrash = ThrashSpec::of(&w, self.st.vpages(g) as u64);
         if let Workload::Thrasher {
