@@ -212,6 +212,13 @@ REPORTS: dict[str, ReportSpec] = {
         ),
         ReportSpec("UCONF", "FCX226", "User Configuration", _users.uconf, records=("MRMTRUSR", "MRUSELON", "MRUSEACT")),
         ReportSpec(
+            "DEVCONF",
+            "FCX131",
+            "I/O Device Configuration",
+            _iopath.devconf,
+            records=("MRIODDEV", "MRMTRDEV", "MRMTRPAG", "MRSTOASP"),
+        ),
+        ReportSpec(
             "NSS",
             "ZTWIN",
             "Saved Segments (NSS/DCSS) and Spool",

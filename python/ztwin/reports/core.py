@@ -354,26 +354,41 @@ class DeviceConf:
     base: int | None = None  # PAV base device number
     cp_owned: bool = False
     # The I/O path (MRMTRDEV), kept as decoded and read when asked for: the
-    # CHPIDs of the subchannel's paths (RDEVCHPS, hex), PAV flags (RDEVPVFG,
-    # hex) and HyperPAV pool number (RDEVHPPL, 0 = none).
+    # CHPIDs of the subchannel's paths (RDEVCHPS, hex) with the logical path
+    # mask (RDEVLPM, hex: a bit per CHPID slot), PAV flags (RDEVPVFG, hex),
+    # HyperPAV pool number (RDEVHPPL, 0 = none) and EDEV type (EDEVTYPE).
     path_fields: Mapping[str, Any] | None = None  # the last MRMTRDEV's decoded fields
-    _path: tuple[tuple[int, ...], int, int] | None = None  # parsed from path_fields when first asked
+    _path: tuple[tuple[tuple[int, bool], ...], int, int] | None = None  # parsed from path_fields when first asked
 
-    def _parsed(self) -> tuple[tuple[int, ...], int, int]:
+    def _parsed(self) -> tuple[tuple[tuple[int, bool], ...], int, int]:
         p = self._path
         if p is None:
             f = self.path_fields or {}
             h, v, pool = f.get("MTRDEV_RDEVCHPS"), f.get("MTRDEV_RDEVPVFG"), f.get("MTRDEV_RDEVHPPL")
+            lpm = f.get("MTRDEV_RDEVLPM")
             try:  # hex text as the layouts decode bit strings; anything else (a layout pack's own map) is ignored
-                chps = tuple(c for c in bytes.fromhex(h) if c) if isinstance(h, str) and len(h) == 16 else ()
+                ids = bytes.fromhex(h) if isinstance(h, str) and len(h) == 16 else b""
                 flags = int(v, 16) if isinstance(v, str) and v else 0
             except ValueError:
-                chps, flags = (), 0
-            p = self._path = (chps, flags, pool if isinstance(pool, int) else 0)
+                ids, flags = b"", 0
+            try:
+                mask = int(lpm, 16) if isinstance(lpm, str) and lpm else None
+            except ValueError:
+                mask = None
+            # Each CHPID slot with its mask bit (no mask: a named CHPID is online); empty slots left out.
+            slots = tuple(
+                (c, bool(mask & (0x80 >> k)) if mask is not None else True) for k, c in enumerate(ids) if c
+            )
+            p = self._path = (slots, flags, pool if isinstance(pool, int) else 0)
         return p
 
     @property
     def chpids(self) -> tuple[int, ...]:
+        return tuple(c for c, _ in self._parsed()[0])
+
+    @property
+    def path_slots(self) -> tuple[tuple[int, bool], ...]:
+        """(CHPID, online in the logical path mask) per channel path."""
         return self._parsed()[0]
 
     @property
@@ -383,6 +398,11 @@ class DeviceConf:
     @property
     def hpp_pool(self) -> int:
         return self._parsed()[2]
+
+    @property
+    def edev(self) -> bool:
+        t = (self.path_fields or {}).get("MTRDEV_EDEVTYPE")
+        return isinstance(t, int) and t != 0
 
 
 @dataclass

@@ -452,3 +452,65 @@ def _int(v: Any) -> int | None:
 
 
 __all__ = ["NA", "cachext", "channel", "devlog", "hpalias", "mdcache"]
+
+
+# ------------------------------------------------------------------ DEVCONF
+
+DEVCONF_KEYS = [
+    "addr", "sch", "type", "model", "dev_class", "volser", "cp_owned", "pav", "base", "pool", "edev",
+    "chpids", "paths_online",
+]  # fmt: skip
+
+#: RDEVCLAS values as the layouts name them (X'04' DASD); others show as hex.
+DEV_CLASSES = {0x04: "DASD"}
+
+
+def devconf(iv: Intervals, **_: Any) -> Report:
+    """One line per real device of the configuration records (MRMTRDEV, last
+    seen): device number, subchannel id, type and model, device class, volume
+    serial, CP-owned (a paging or spool extent or exposure), PAV kind and base
+    (MTRDEV_RDEVPVFG, MTRDEV_CALRDEVDEV), HyperPAV pool (MTRDEV_RDEVHPPL),
+    EDEV (MTRDEV_EDEVTYPE), the channel paths (MTRDEV_RDEVCHPS) and how many
+    of them the logical path mask (MTRDEV_RDEVLPM) has online."""
+    from ztwin.reports.devices import _cp_owned, pav_kind
+
+    rows: list[dict[str, Any]] = []
+    for devno, c in sorted(iv.config.devices.items()):
+        slots = c.path_slots
+        cls = c.dev_class
+        rows.append(
+            {
+                "addr": hexaddr(devno),
+                "sch": f"{c.sid:08X}" if isinstance(c.sid, int) else NA,
+                "type": c.dvid or NA,
+                "model": c.model if c.model else None,
+                "dev_class": DEV_CLASSES.get(cls, f"X'{cls:02X}'") if isinstance(cls, int) else NA,
+                "volser": c.volser,
+                "cp_owned": "CP" if _cp_owned(iv, devno) else "",
+                "pav": pav_kind(c.pav_flags) or "",
+                "base": hexaddr(c.base) if c.base is not None else "",
+                "pool": c.hpp_pool or None,
+                "edev": "EDEV" if c.edev else "",
+                "chpids": " ".join(f"{ch:02X}" for ch, _ in slots) or NA,
+                "paths_online": sum(on for _, on in slots) if slots else None,
+            }
+        )
+    table = Table(
+        [
+            Column("addr", ["", "Addr"], 4, None, left=True),
+            Column("sch", ["Subchan.", "ID"], 8, None),
+            Column("type", ["Dev.", "Type"], 4, None),
+            Column("model", ["", "Mod"], 3, 0),
+            Column("dev_class", ["", "Class"], 5, None, left=True),
+            Column("volser", ["", "VOLSER"], 6, None, left=True),
+            Column("cp_owned", ["", "CP"], 2, None),
+            Column("pav", ["PAV", "Kind"], 7, None, left=True),
+            Column("base", ["PAV", "Base"], 4, None),
+            Column("pool", ["HPAV", "Pool"], 4, 0),
+            Column("edev", ["", "EDEV"], 4, None),
+            Column("chpids", ["", "CHPIDs"], 23, None, left=True),
+            Column("paths_online", ["Paths", "Onl."], 5, 0),
+        ],
+        [Group("Device", "addr", "volser")],
+    )
+    return new_report(iv, "DEVCONF", "FCX131", "I/O Device Configuration", rows=rows, keys=DEVCONF_KEYS, table=table)

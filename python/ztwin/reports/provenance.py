@@ -66,6 +66,8 @@ CONFIG_FIELDS: dict[str, tuple[str, ...]] = {
         "MTRDEV_RDEVCHPS",
         "MTRDEV_RDEVPVFG",
         "MTRDEV_RDEVHPPL",
+        "MTRDEV_RDEVLPM",
+        "MTRDEV_EDEVTYPE",
     ),
     "MRMTRMEM": ("MTRMEM_RSASTORE", "MTRMEM_RSAGSTOR"),
     "MRMTRPAG": (

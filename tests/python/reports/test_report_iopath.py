@@ -1,4 +1,4 @@
-"""The I/O path reports (CACHEXT, CHANNEL, HPALIAS, LCU, MDCACHE, DEVLOG, and
+"""The I/O path reports (CACHEXT, CHANNEL, HPALIAS, LCU, MDCACHE, DEVLOG, DEVCONF and
 DEVICE's PAV columns) on the twin's
 own files: values against what the scenarios make happen, text snapshots,
 and the HTML pages in a browser.
@@ -229,9 +229,10 @@ def test_html_pages_render_in_a_browser(files: dict[str, Path], tmp_path: Path) 
     assert "HPBASE" in dom and "HPALIAS" in dom
 
 
-def test_device_pav_text_matches_snapshot(files: dict[str, Path]) -> None:
-    text = build(files["hpav"], ["DEVICE"])["DEVICE"].to_text(WHEN)
-    path = SNAPSHOTS / "device-pav.txt"
+@pytest.mark.parametrize("name", ["DEVICE", "DEVCONF"])
+def test_pav_text_matches_snapshot(files: dict[str, Path], name: str) -> None:
+    text = build(files["hpav"], [name])[name].to_text(WHEN)
+    path = SNAPSHOTS / f"{name.lower()}-pav.txt"
     if os.environ.get("ZTWIN_UPDATE_SNAPSHOTS") == "1":
         path.write_text(text, encoding="utf-8")
     assert path.exists(), f"no snapshot {path.name}: run with ZTWIN_UPDATE_SNAPSHOTS=1 and review it"
@@ -246,3 +247,31 @@ def test_device_path_fields_that_are_not_hex_are_ignored() -> None:
     assert (d.chpids, d.pav_flags, d.hpp_pool) == ((), 0, 3)
     d = DeviceConf(2, path_fields={"MTRDEV_RDEVCHPS": "0A2A4A0000000000", "MTRDEV_RDEVPVFG": "80"})
     assert (d.chpids, d.pav_flags, d.hpp_pool) == ((0x0A, 0x2A, 0x4A), 0x80, 0)
+
+
+def test_devconf_lists_the_configured_devices_with_paths_and_pav(files: dict[str, Path], basic_file: Path) -> None:
+    rows = {r["addr"]: r for r in build(files["hpav"], ["DEVCONF"])["DEVCONF"].rows}
+    # four HyperPAV bases 2000-2003 and two pool aliases from 2100, all in pool 1 behind CHPIDs 50 and 51
+    assert sorted(rows) == ["2000", "2001", "2002", "2003", "2100", "2101"]
+    base, alias = rows["2000"], rows["2100"]
+    assert (base["type"], base["dev_class"], base["volser"], base["pav"], base["pool"]) == ("3390", "DASD", "HPV1", "HPBASE", 1)
+    assert (alias["pav"], alias["pool"], alias["base"]) == ("HPALIAS", 1, "")  # a HyperPAV alias has no fixed base
+    assert all(r["chpids"] == "50 51" and r["paths_online"] == 2 for r in rows.values())
+    assert len({r["sch"] for r in rows.values()}) == len(rows)  # one subchannel each
+    pinned = {r["addr"]: r for r in build(files["pinned"], ["DEVCONF"])["DEVCONF"].rows}
+    assert pinned["1742"]["chpids"] == "0A 2A 4A" and pinned["1742"]["pav"] == ""
+    # a file without MRMTRDEV records: an empty report, no error
+    assert build(basic_file, ["DEVCONF"])["DEVCONF"].rows == []
+
+
+def test_devconf_path_slots_follow_the_logical_path_mask() -> None:
+    from ztwin.reports.core import DeviceConf
+
+    def slots(**f: str) -> tuple[tuple[int, bool], ...]:
+        return DeviceConf(1, path_fields=f).path_slots
+
+    assert slots(MTRDEV_RDEVCHPS="0A2A000000000000", MTRDEV_RDEVLPM="80") == ((0x0A, True), (0x2A, False))
+    assert slots(MTRDEV_RDEVCHPS="0A2A000000000000") == ((0x0A, True), (0x2A, True))
+    assert slots(MTRDEV_RDEVCHPS="not hex at all!!", MTRDEV_RDEVLPM="C0") == ()
+    assert slots(MTRDEV_RDEVCHPS="0A00000000000000", MTRDEV_RDEVLPM="zz") == ((0x0A, True),)
+    assert DeviceConf(2).path_slots == () and not DeviceConf(2).edev
