@@ -35,7 +35,7 @@ use crate::model::{Cx, Model};
 
 /// How a page became resident for a reference.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Got {
+pub(super) enum Got {
     /// It was resident (or never written and only read).
     Was,
     /// CP brought it back from XSTOR.
@@ -336,9 +336,10 @@ impl Model {
     /// Make page `vp` of address space `space` resident for a reference by
     /// virtual CPU `v` (`write`: a change), as CP does: a first touch takes
     /// a frame (a read of a never-written page needs none), XSTOR comes back
-    /// synchronously, a page on DASD or being read ends the burst (`None`,
-    /// `b` waiting for it).
-    fn cp_page(
+    /// synchronously, a page being paged out is reclaimed; a page on DASD or
+    /// being read ends the burst (`None`, `b` waiting for it). The VDISK
+    /// workload's I/O and a Linux guest's references use it.
+    pub(super) fn cp_page(
         &mut self,
         cx: &mut Cx,
         space: u32,
@@ -347,61 +348,60 @@ impl Model {
         v: u32,
         b: &mut Burst,
     ) -> Option<Got> {
-        let mut got = Got::Was;
-        loop {
-            let e = self.st.entry(space, vp).e;
-            match tag(e) {
-                T_RES => {
-                    if write && e & P_CHG == 0 {
-                        self.first_change(space, vp);
-                    }
-                    let e = &mut self.st.table_mut(space)[vp as usize].e;
-                    *e |= P_REF | if write { P_CHG } else { 0 };
-                    return Some(got);
+        let e = self.st.entry(space, vp).e;
+        match tag(e) {
+            T_RES => {
+                if write && e & P_CHG == 0 {
+                    self.first_change(space, vp);
                 }
-                T_NONE if !write => return Some(got),
-                T_NONE => {
-                    let Some(f) = self.get_frame(cx, space, vp) else {
-                        b.outcome = Outcome::FrameWait;
-                        return None;
-                    };
-                    self.st.first_touch(space, vp, f);
-                    cx.charge.cp += self.work.costs.first_touch;
-                }
-                T_XS => {
-                    let Some(f) = self.get_frame(cx, space, vp) else {
-                        b.outcome = Outcome::FrameWait;
-                        return None;
-                    };
-                    self.st.xstor_in(cx, space, vp, f);
-                    cx.charge.sys += self.work.costs.xmove;
-                    self.st.count_fault(space);
-                    got = Got::Xstor;
-                }
-                T_DASD => {
-                    self.st.count_fault(space);
-                    b.outcome = match self.start_block_read(cx, space, vp, v) {
-                        Some(io) => {
-                            b.io = io;
-                            Outcome::PageWait
-                        }
-                        None => Outcome::FrameWait,
-                    };
-                    return None;
-                }
-                T_READIN => {
-                    self.st.count_fault(space);
-                    self.pg.join_read(idx(e), v);
-                    cx.charge.cp += self.work.costs.fault;
-                    b.outcome = Outcome::PageWait;
-                    return None;
-                }
-                T_PAGEOUT => {
-                    self.st.reclaim(space, vp);
-                    cx.charge.cp += self.work.costs.fault;
-                }
-                _ => unreachable!("bad page state"),
+                let e = &mut self.st.table_mut(space)[vp as usize].e;
+                *e |= P_REF | if write { P_CHG } else { 0 };
+                Some(Got::Was)
             }
+            T_NONE if !write => Some(Got::Was),
+            T_NONE => {
+                let Some(f) = self.get_frame(cx, space, vp) else {
+                    b.outcome = Outcome::FrameWait;
+                    return None;
+                };
+                self.st.first_touch(space, vp, f);
+                cx.charge.cp += self.work.costs.first_touch;
+                Some(Got::Was)
+            }
+            T_XS => {
+                let Some(f) = self.get_frame(cx, space, vp) else {
+                    b.outcome = Outcome::FrameWait;
+                    return None;
+                };
+                self.st.xstor_in(cx, space, vp, f);
+                cx.charge.sys += self.work.costs.xmove;
+                self.st.count_fault(space);
+                Some(Got::Xstor)
+            }
+            T_DASD => {
+                self.st.count_fault(space);
+                b.outcome = match self.start_block_read(cx, space, vp, v) {
+                    Some(io) => {
+                        b.io = io;
+                        Outcome::PageWait
+                    }
+                    None => Outcome::FrameWait,
+                };
+                None
+            }
+            T_READIN => {
+                self.st.count_fault(space);
+                self.pg.join_read(idx(e), v);
+                cx.charge.cp += self.work.costs.fault;
+                b.outcome = Outcome::PageWait;
+                None
+            }
+            T_PAGEOUT => {
+                self.st.reclaim(space, vp);
+                cx.charge.cp += self.work.costs.fault;
+                Some(Got::Was)
+            }
+            _ => unreachable!("bad page state"),
         }
     }
 }
