@@ -43,6 +43,7 @@
 
 pub mod cp;
 pub mod cpu;
+pub mod flash;
 pub mod io;
 pub mod linux;
 pub mod lpar;
@@ -54,6 +55,7 @@ pub mod spool;
 pub mod storage;
 pub mod vdisk;
 pub mod workload;
+pub mod zos;
 
 use crate::core::rng::{Rng, Stream};
 use crate::core::units::Ns;
