@@ -963,7 +963,7 @@ fn key_path(p: &str) -> String {
 /// `guest[0] (LIN).workload.area`, `paging[1].count`) is written on: the
 /// deepest part of the path present in the file (a key left at its default
 /// gives its table's line). `None` when no part of it is in the file.
-fn line_of(text: &str, place: &str) -> Option<usize> {
+pub(crate) fn line_of(text: &str, place: &str) -> Option<usize> {
     use toml::de::{DeTable, DeValue};
     // Drop the " (USERID)" notes, which are not keys (and may hold dots).
     let mut path = String::with_capacity(place.len());
@@ -1011,7 +1011,7 @@ fn line_of(text: &str, place: &str) -> Option<usize> {
 }
 
 /// The line (1-based) byte offset `at` of `text` is on.
-fn line_at(text: &str, at: usize) -> usize {
+pub(crate) fn line_at(text: &str, at: usize) -> usize {
     let b = text.as_bytes();
     b[..at.min(b.len())].iter().filter(|&&c| c == b'\n').count() + 1
 }

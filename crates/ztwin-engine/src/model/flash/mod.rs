@@ -104,7 +104,9 @@ impl Flash {
     }
 
     pub fn allocation(&self, name: &str) -> Option<&Allocation> {
-        self.parts.iter().find(|a| a.name.eq_ignore_ascii_case(name))
+        self.parts
+            .iter()
+            .find(|a| a.name.eq_ignore_ascii_case(name))
     }
 
     /// Bytes online to all partitions.
@@ -122,22 +124,40 @@ impl Flash {
             .map(|a| a.online)
             .sum();
         let cap = self.capacity;
-        let Some(a) = self.parts.iter_mut().find(|a| a.name.eq_ignore_ascii_case(name)) else {
-            return invalid("flash".into(), format!("partition {name} has no storage-class memory allocation"));
+        let Some(a) = self
+            .parts
+            .iter_mut()
+            .find(|a| a.name.eq_ignore_ascii_case(name))
+        else {
+            return invalid(
+                "flash".into(),
+                format!("partition {name} has no storage-class memory allocation"),
+            );
         };
         if bytes % INCREMENT != 0 {
-            return invalid(a.name.clone(), format!("{bytes} bytes: SCM goes online in 16G increments"));
+            return invalid(
+                a.name.clone(),
+                format!("{bytes} bytes: SCM goes online in 16G increments"),
+            );
         }
         if bytes > a.maximum {
             return invalid(
                 a.name.clone(),
-                format!("{}G: over the maximum allocation {}G", bytes >> 30, a.maximum >> 30),
+                format!(
+                    "{}G: over the maximum allocation {}G",
+                    bytes >> 30,
+                    a.maximum >> 30
+                ),
             );
         }
         if others + bytes > cap {
             return invalid(
                 a.name.clone(),
-                format!("{}G: only {}G of the feature is not online to other partitions", bytes >> 30, (cap - others) >> 30),
+                format!(
+                    "{}G: only {}G of the feature is not online to other partitions",
+                    bytes >> 30,
+                    (cap - others) >> 30
+                ),
             );
         }
         a.online = bytes;
@@ -181,6 +201,31 @@ impl Flash {
         c.bytes += unit.bytes();
         c.busy_ns += lat;
         c.wait_ns += start - now;
+        done
+    }
+
+    /// One EADM request moving `pages` 4 KB pages (a write group, or the
+    /// pages a request gathers): its latency runs from the 4 KB one to the
+    /// 1 MB one in proportion to the pages; counted as one request of its
+    /// unit (4 KB below 256 pages).
+    pub fn transfer_pages(&mut self, now: Ns, pages: u32, read: bool) -> Ns {
+        let pages = pages.clamp(1, 256);
+        let extra = (self.lat_1m - self.lat_4k) * (pages as Ns - 1) / 255;
+        let unit = if pages == 256 {
+            Unit::Large
+        } else {
+            Unit::Page
+        };
+        let done = self.transfer(now, unit, read);
+        // The extra pages lengthen the request on the server it took.
+        if pages > 1 && pages < 256 {
+            if let Some(f) = self.free_at.iter_mut().find(|f| **f == done) {
+                *f += extra;
+            }
+            self.c.busy_ns += extra;
+            self.c.bytes += (pages as u64 - 1) * 4096;
+            return done + extra;
+        }
         done
     }
 

@@ -10,8 +10,9 @@
 //! * `latency_4k_us = 50`: one 4 KB EADM transfer, inside the 20-100 µs the
 //!   model rule gives [E]; `latency_1m_us = 400`: one 1 MB transfer, "a few
 //!   hundred µs" [E] (about 2.6 GB/s per transfer stream once started).
-//! * `parallelism = 16`: EADM transfers in flight per card pair [E, an
-//!   assumption: the feature's internal queue depth is not published].
+//! * `parallelism = 4`: EADM requests in service at once per card pair [E,
+//!   an assumption: the feature's internal parallelism is not published;
+//!   4 x 1 MB per 400 µs is about 10 GB/s, 4 x 4 KB per 50 µs 80,000 pages/s].
 
 use serde::Deserialize;
 
@@ -65,7 +66,7 @@ fn d_lat1m() -> f64 {
     400.0
 }
 fn d_par() -> u32 {
-    16
+    4
 }
 
 impl Default for Params {
@@ -103,13 +104,19 @@ impl Params {
         if !(1..=MAX_PAIRS).contains(&self.card_pairs) {
             return invalid(
                 "flash.card_pairs".into(),
-                format!("{}: a CEC takes 1 to {MAX_PAIRS} Flash Express card pairs", self.card_pairs),
+                format!(
+                    "{}: a CEC takes 1 to {MAX_PAIRS} Flash Express card pairs",
+                    self.card_pairs
+                ),
             );
         }
         if self.usable_per_pair.0 < INCREMENT {
             return invalid(
                 "flash.usable_per_pair".into(),
-                format!("{} bytes: a card pair holds at least one 16G increment", self.usable_per_pair.0),
+                format!(
+                    "{} bytes: a card pair holds at least one 16G increment",
+                    self.usable_per_pair.0
+                ),
             );
         }
         for (k, v, lo, hi) in [
@@ -117,7 +124,10 @@ impl Params {
             ("latency_1m_us", self.latency_1m_us, 1.0, 100_000.0),
         ] {
             if !(v.is_finite() && (lo..=hi).contains(&v)) {
-                return invalid(format!("flash.{k}"), format!("{v}: must be {lo} to {hi} microseconds"));
+                return invalid(
+                    format!("flash.{k}"),
+                    format!("{v}: must be {lo} to {hi} microseconds"),
+                );
             }
         }
         if self.latency_1m_us < self.latency_4k_us {
@@ -132,7 +142,10 @@ impl Params {
         if !(1..=256).contains(&self.parallelism) {
             return invalid(
                 "flash.parallelism".into(),
-                format!("{}: must be 1 to 256 transfers per card pair", self.parallelism),
+                format!(
+                    "{}: must be 1 to 256 transfers per card pair",
+                    self.parallelism
+                ),
             );
         }
         let cap = self.capacity();
@@ -140,36 +153,30 @@ impl Params {
         for (i, a) in self.partition.iter().enumerate() {
             let at = |k: &str| format!("flash.partition[{i}].{k}");
             if a.name.is_empty() || a.name.len() > 8 {
-                return invalid(at("name"), format!("'{}': a partition name is 1 to 8 characters", a.name));
+                return invalid(
+                    at("name"),
+                    format!("'{}': a partition name is 1 to 8 characters", a.name),
+                );
             }
-            if self.partition[..i].iter().any(|b| b.name.eq_ignore_ascii_case(&a.name)) {
-                return invalid(at("name"), format!("partition {} has two allocations", a.name));
+            if self.partition[..i]
+                .iter()
+                .any(|b| b.name.eq_ignore_ascii_case(&a.name))
+            {
+                return invalid(
+                    at("name"),
+                    format!("partition {} has two allocations", a.name),
+                );
             }
             let max = a.maximum.map_or(a.initial.0, |m| m.0);
             for (k, v) in [("initial", a.initial.0), ("maximum", max)] {
                 if v % INCREMENT != 0 {
                     return invalid(
                         at(k),
-                        format!("{v} bytes: storage-class memory is allocated in increments of 16G"),
+                        format!(
+                            "{v} bytes: storage-class memory is allocated in increments of 16G"
+                        ),
                     );
                 }
-            }
-            if max < a.initial.0 {
-                return invalid(
-                    at("maximum"),
-                    format!("{}: below the initial allocation {}", gb(max), gb(a.initial.0)),
-                );
-            }
-            if max > cap {
-                return invalid(
-                    at("maximum"),
-                    format!(
-                        "{}: over the usable capacity of the {} card pair(s) ({})",
-                        gb(max),
-                        self.card_pairs,
-                        gb(cap)
-                    ),
-                );
             }
             total += a.initial.0;
             if total > cap {
@@ -178,6 +185,27 @@ impl Params {
                     format!(
                         "initial allocations add up to {}, over the usable capacity of the {} card pair(s) ({})",
                         gb(total),
+                        self.card_pairs,
+                        gb(cap)
+                    ),
+                );
+            }
+            if max < a.initial.0 {
+                return invalid(
+                    at("maximum"),
+                    format!(
+                        "{}: below the initial allocation {}",
+                        gb(max),
+                        gb(a.initial.0)
+                    ),
+                );
+            }
+            if max > cap {
+                return invalid(
+                    at("maximum"),
+                    format!(
+                        "{}: over the usable capacity of the {} card pair(s) ({})",
+                        gb(max),
                         self.card_pairs,
                         gb(cap)
                     ),

@@ -3,19 +3,29 @@ use super::*;
 use crate::core::units::Size;
 
 fn part(name: &str, init: u64, max: Option<u64>) -> Alloc {
-    Alloc { name: name.into(), initial: Size(init << 30), maximum: max.map(|m| Size(m << 30)) }
+    Alloc {
+        name: name.into(),
+        initial: Size(init << 30),
+        maximum: max.map(|m| Size(m << 30)),
+    }
 }
 
 #[test]
 fn defaults_are_valid_and_capacity_is_per_pair() {
-    let p = Params { card_pairs: 4, ..Params::default() };
+    let p = Params {
+        card_pairs: 4,
+        ..Params::default()
+    };
     p.validate().unwrap();
     assert_eq!(p.capacity(), 4 * (1400u64 << 30));
 }
 
 #[test]
 fn allocation_must_be_16g_multiple() {
-    let p = Params { partition: vec![part("ZOS1", 20, None)], ..Params::default() };
+    let p = Params {
+        partition: vec![part("ZOS1", 20, None)],
+        ..Params::default()
+    };
     let e = p.validate().unwrap_err();
     assert_eq!(e.place, "flash.partition[0].initial");
     assert!(e.reason.contains("increments of 16G"), "{}", e.reason);
@@ -23,10 +33,17 @@ fn allocation_must_be_16g_multiple() {
 
 #[test]
 fn initial_allocations_over_capacity_are_refused() {
-    let p = Params { partition: vec![part("A", 1024, None), part("B", 512, None)], ..Params::default() };
+    let p = Params {
+        partition: vec![part("A", 1024, None), part("B", 512, None)],
+        ..Params::default()
+    };
     let e = p.validate().unwrap_err();
     assert_eq!(e.place, "flash.partition[1].initial");
-    assert!(e.reason.contains("over the usable capacity"), "{}", e.reason);
+    assert!(
+        e.reason.contains("over the usable capacity"),
+        "{}",
+        e.reason
+    );
     // The same with two pairs fits.
     let p = Params { card_pairs: 2, ..p };
     p.validate().unwrap();
@@ -34,17 +51,38 @@ fn initial_allocations_over_capacity_are_refused() {
 
 #[test]
 fn maximum_over_capacity_or_below_initial_is_refused() {
-    let p = Params { partition: vec![part("A", 16, Some(2048))], ..Params::default() };
-    assert!(p.validate().unwrap_err().reason.contains("over the usable capacity"));
-    let p = Params { partition: vec![part("A", 32, Some(16))], ..Params::default() };
-    assert!(p.validate().unwrap_err().reason.contains("below the initial"));
-    let p = Params { card_pairs: 5, ..Params::default() };
+    let p = Params {
+        partition: vec![part("A", 16, Some(2048))],
+        ..Params::default()
+    };
+    assert!(p
+        .validate()
+        .unwrap_err()
+        .reason
+        .contains("over the usable capacity"));
+    let p = Params {
+        partition: vec![part("A", 32, Some(16))],
+        ..Params::default()
+    };
+    assert!(p
+        .validate()
+        .unwrap_err()
+        .reason
+        .contains("below the initial"));
+    let p = Params {
+        card_pairs: 5,
+        ..Params::default()
+    };
     assert_eq!(p.validate().unwrap_err().place, "flash.card_pairs");
 }
 
 #[test]
 fn transfers_queue_beyond_parallelism() {
-    let p = Params { parallelism: 2, ..Params::default() };
+    let p = Params {
+        parallelism: 2,
+        ..Params::default()
+    };
+    assert_eq!(Params::default().parallelism, 4);
     let mut f = Flash::new(&p);
     let l = f.latency(Unit::Page);
     assert_eq!(l, 50_000);
@@ -64,7 +102,10 @@ fn transfers_queue_beyond_parallelism() {
 
 #[test]
 fn online_changes_stay_within_maximum_and_capacity() {
-    let p = Params { partition: vec![part("A", 16, Some(64)), part("B", 1024, Some(1392))], ..Params::default() };
+    let p = Params {
+        partition: vec![part("A", 16, Some(64)), part("B", 1024, Some(1392))],
+        ..Params::default()
+    };
     p.validate().unwrap();
     let mut f = Flash::new(&p);
     f.set_online("a", 64 << 30).unwrap();
@@ -73,6 +114,10 @@ fn online_changes_stay_within_maximum_and_capacity() {
     assert!(f.set_online("A", 40 << 30).is_err());
     // B to its maximum would exceed what A leaves.
     let e = f.set_online("B", 1392 << 30).unwrap_err();
-    assert!(e.reason.contains("not online to other partitions"), "{}", e.reason);
+    assert!(
+        e.reason.contains("not online to other partitions"),
+        "{}",
+        e.reason
+    );
     assert!(f.set_online("C", 0).is_err());
 }
