@@ -1676,3 +1676,10 @@ pub fn run_toml(text: &str, origin: &str) -> Result<Output, String> {
     let sc = ZosScenario::from_toml(text, origin).map_err(|e| e.to_string())?;
     Zos::new(&sc).run().map_err(|e| format!("{origin}: {e}"))
 }
+
+impl Output {
+    /// The records as JSON text (what the Python layer reads).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("records serialise")
+    }
+}
