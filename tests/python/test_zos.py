@@ -82,3 +82,20 @@ def test_flash_over_card_capacity_and_increments(tmp_path: Path) -> None:
     p, line = _bad(tmp_path, 'initial = "64G"', 'initial = "40G"')
     with pytest.raises(ScenarioError, match="increments of 16G"):
         zos.run(p)
+
+
+def test_cli_prints_figures_and_page_data_set_activity(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from ztwin.cli import main
+
+    assert main(["zos", str(studies_dir() / "flash-morning-transition.toml"), "--pagescm", "ALL"]) == 0
+    out = capsys.readouterr().out
+    assert "PAGE DATA SET ACTIVITY" in out and "PAGE.ZOS1.LOCAL16" in out
+    assert any(line.startswith("SCM ") and "16777216" in line for line in out.splitlines())
+    assert all(m in out for m in METRICS)
+    assert main(["zos", str(studies_dir() / "flash-morning-transition.toml"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["scm_bytes"] == 0 and set(doc["figures"]) == METRICS
+    p, _ = _bad(tmp_path, 'pagescm = "NONE"', 'pagescm = "96G"')
+    assert main(["zos", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ztwin zos: ") and "zos.pagescm: 96G" in err and err.count("\n") == 1

@@ -22,13 +22,14 @@ from ztwin.studies import STUDIES
 from ztwin.studies.base import StudyResult, studies_dir
 
 NAME = "flash-morning-transition"
+TITLE = STUDIES[NAME].title
 SCENARIO = "flash-morning-transition.toml"
 SRC = "issue 19 / shared/spec/zvm-model.md topic 11"
 VARIANTS = {"dasd": "NONE", "flash": "ALL"}
 
 
 def run(quick: bool, workdir: Path) -> StudyResult:
-    res = StudyResult(NAME, STUDIES[NAME].title, floor=0.0, quick=quick)
+    res = StudyResult(NAME, TITLE, floor=0.0, quick=quick)
     runs = {v: zos.run(studies_dir() / SCENARIO, pagescm=p) for v, p in VARIANTS.items()}
     figs = {v: zos.figures(r) for v, r in runs.items()}
     res.info["figures"] = figs

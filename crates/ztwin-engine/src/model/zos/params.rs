@@ -8,7 +8,7 @@ use crate::core::units::{Duration, Size, PAGE, SEC};
 use crate::core::{invalid, Invalid};
 use crate::model::flash;
 use crate::model::io::params::ServiceTime;
-use crate::scenario::{line_at, line_of, Meta, ScenarioError};
+use crate::scenario::{deserialize_toml, line_of, Meta, ScenarioError};
 
 /// Pages in a 1 MB large page.
 pub const LARGE: u32 = 256;
@@ -375,29 +375,7 @@ impl ZosScenario {
     /// Parse and check a z/OS partition scenario; messages name the file,
     /// the line and the key.
     pub fn from_toml(text: &str, origin: &str) -> Result<ZosScenario, ScenarioError> {
-        let syntax = |e: toml::de::Error| {
-            let mut reason = e.message().trim().to_string();
-            if reason.is_empty() {
-                reason = e.to_string().trim().to_string();
-            }
-            ScenarioError {
-                origin: origin.into(),
-                line: e.span().map(|s| line_at(text, s.start)),
-                place: String::new(),
-                reason,
-            }
-        };
-        let de = toml::Deserializer::parse(text).map_err(syntax)?;
-        let sc: ZosScenario = serde_path_to_error::deserialize(de).map_err(|e| {
-            let place = e.path().to_string();
-            let place = if place == "." { String::new() } else { place };
-            let mut err = syntax(e.into_inner());
-            if err.line.is_none() {
-                err.line = line_of(text, &place);
-            }
-            err.place = place;
-            err
-        })?;
+        let sc: ZosScenario = deserialize_toml(text, origin)?;
         sc.validate().map_err(|e| ScenarioError {
             origin: origin.into(),
             line: line_of(text, &e.place),
