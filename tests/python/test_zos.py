@@ -41,9 +41,20 @@ def test_flash_morning_transition_study(tmp_path: Path) -> None:
     json.dumps(doc)
 
 
+def test_zos_study_files_are_valid() -> None:
+    from ztwin._native import run_zos
+
+    # studies/*.toml are z/VM scenarios (test_twin); z/OS ones are in studies/zos/.
+    files = sorted((studies_dir() / "zos").glob("*.toml"))
+    assert files
+    for f in files:
+        text = f.read_text(encoding="utf-8").replace('duration = "240s"', 'duration = "5s"').replace('svc_at = "150s"', 'svc_at = "2s"')
+        assert json.loads(run_zos(text, str(f)))["intervals"]
+
+
 def test_figures_come_from_the_records_and_repeat() -> None:
-    a = zos.run(studies_dir() / "flash-morning-transition.toml", pagescm="ALL")
-    b = zos.run(studies_dir() / "flash-morning-transition.toml", pagescm="ALL")
+    a = zos.run(studies_dir() / "zos" / "flash-morning-transition.toml", pagescm="ALL")
+    b = zos.run(studies_dir() / "zos" / "flash-morning-transition.toml", pagescm="ALL")
     assert a.doc == b.doc
     f = zos.figures(a)
     ivs = a.intervals
@@ -56,7 +67,7 @@ def test_figures_come_from_the_records_and_repeat() -> None:
 
 
 def _bad(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
-    text = (studies_dir() / "flash-morning-transition.toml").read_text(encoding="utf-8")
+    text = (studies_dir() / "zos" / "flash-morning-transition.toml").read_text(encoding="utf-8")
     assert old in text
     text = text.replace(old, new)
     p = tmp_path / "bad.toml"
@@ -87,12 +98,12 @@ def test_flash_over_card_capacity_and_increments(tmp_path: Path) -> None:
 def test_cli_prints_figures_and_page_data_set_activity(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from ztwin.cli import main
 
-    assert main(["zos", str(studies_dir() / "flash-morning-transition.toml"), "--pagescm", "ALL"]) == 0
+    assert main(["zos", str(studies_dir() / "zos" / "flash-morning-transition.toml"), "--pagescm", "ALL"]) == 0
     out = capsys.readouterr().out
     assert "PAGE DATA SET ACTIVITY" in out and "PAGE.ZOS1.LOCAL16" in out
     assert any(line.startswith("SCM ") and "16777216" in line for line in out.splitlines())
     assert all(m in out for m in METRICS)
-    assert main(["zos", str(studies_dir() / "flash-morning-transition.toml"), "--json"]) == 0
+    assert main(["zos", str(studies_dir() / "zos" / "flash-morning-transition.toml"), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["scm_bytes"] == 0 and set(doc["figures"]) == METRICS
     p, _ = _bad(tmp_path, 'pagescm = "NONE"', 'pagescm = "96G"')

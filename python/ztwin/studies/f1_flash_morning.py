@@ -2,7 +2,7 @@
 the night's batch, paging to 16 local page data sets (``dasd``) or to Flash
 Express storage-class memory (``flash``).
 
-One scenario (``studies/flash-morning-transition.toml``), two variants: the
+One scenario (``studies/zos/flash-morning-transition.toml``), two variants: the
 file's PAGESCM=NONE, and PAGESCM=ALL. Same workload (WAS with three servants
 of 2 GB heap and a 0.5 GB control region, CICS, DB2 on a zEC12 partition of
 24 GB), the same batch pushing about 14 GB of it to auxiliary storage, an SVC
@@ -23,7 +23,7 @@ from ztwin.studies.base import StudyResult, studies_dir
 
 NAME = "flash-morning-transition"
 TITLE = STUDIES[NAME].title
-SCENARIO = "flash-morning-transition.toml"
+SCENARIO = "zos/flash-morning-transition.toml"
 SRC = "issue 19 / shared/spec/zvm-model.md topic 11"
 VARIANTS = {"dasd": "NONE", "flash": "ALL"}
 

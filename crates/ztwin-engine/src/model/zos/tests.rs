@@ -4,7 +4,7 @@ use super::*;
 fn study(pagescm: &str) -> ZosScenario {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../studies/flash-morning-transition.toml"
+        "/../../studies/zos/flash-morning-transition.toml"
     ))
     .unwrap();
     let text = text.replace("pagescm = \"NONE\"", &format!("pagescm = \"{pagescm}\""));
