@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import contextmanager
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from ztwin.reports.core import Intervals
+    from ztwin.reports.store import ColumnStore
 
 #: The schema version this code writes; see docs/history.md ("Versions").
 SCHEMA_VERSION = 1
@@ -45,6 +47,11 @@ KEYS = {"system": [], "cpu": ["cpu"], "lpar": ["partition", "cpu"], "user": ["us
 CHUNK = 500
 #: DuckDB's memory limit while ingesting (beyond it, it spills to disk).
 INGEST_MEMORY = "256MB"
+#: DuckDB's memory limit and threads while a window's rows are streamed
+#: into the reports (DuckDB otherwise keeps every block it read cached, up
+#: to 80% of the machine's memory: the database's size).
+READ_MEMORY = "32MB"
+READ_THREADS = 2
 
 
 class HistoryError(Exception):
@@ -601,30 +608,77 @@ class History:
         """The stored intervals of a window as the :class:`~ztwin.reports.core.Intervals`
         the reports and the advisor read (window totals summed in interval
         order, as from the file). ``totals``: the entities whose window totals
-        are needed (default all; the reports that need none are faster)."""
-        from ztwin.reports.core import Config, Intervals, Window, from_tables
+        are needed (default all; the reports that need none are faster).
 
+        The rows come from DuckDB in batches of :data:`~ztwin.reports.store.BATCH_ROWS`
+        straight into the reports' column stores (which spill beyond their
+        budget), and the window totals are folded as they pass: memory does
+        not grow with the window. Without ``detail`` only the system rows
+        are read so; the other window totals are summed from DuckDB's rows
+        (:meth:`_totals_sql`)."""
         sysid = self.resolve_system(system)
-        # Without detail only the system rows come into Python; the window
-        # totals per key are summed by DuckDB in interval order.
-        wanted = ENTITIES if detail else ("system",)
-        tables = {e: self._kernel_table(e, sysid, start, end) for e in wanted}
-        if tables["system"].num_rows == 0:
+        where, args = self._where(sysid, start, end)
+        ends = self.connection.query(f"SELECT end_tod FROM {table_name('system')}{where} ORDER BY end_tod",
+                                     params=args).to_arrow_table().column(0).combine_chunks()  # fmt: skip
+        if len(ends) == 0:
             raise HistoryError(f"{self.path}: no stored interval of system {sysid} between "
                                f"{start or 'the start'} and {end or 'the end'}")  # fmt: skip
+        import duckdb
+
+        try:
+            with self._bounded():
+                return self._intervals(sysid, start, end, ends, detail, totals)
+        except (duckdb.OutOfMemoryException, OSError) as e:  # OSError: through Arrow's reader
+            if "Out of Memory" not in str(e):
+                raise
+        # A table too wide for READ_MEMORY: read again without the bound.
+        return self._intervals(sysid, start, end, ends, detail, totals)
+
+    @contextmanager
+    def _bounded(self) -> Iterator[None]:
+        """:data:`READ_MEMORY` and at most :data:`READ_THREADS` for DuckDB
+        (its settings as they were afterwards)."""
+        con = self.connection
+        threads = con.execute("SELECT current_setting('threads')").fetchall()[0][0]
+        con.execute(f"SET memory_limit = '{READ_MEMORY}'")
+        con.execute(f"SET threads = {min(int(threads), READ_THREADS)}")
+        try:
+            yield
+        finally:
+            con.execute("RESET memory_limit")
+            con.execute("RESET threads")
+
+    def _intervals(self, sysid: str, start: Any, end: Any, ends: pa.Array, detail: bool,
+                   totals: Iterable[str] | None) -> Intervals:  # fmt: skip
+        from ztwin.reports.core import Config, Intervals, Window, finish
+        from ztwin.reports.store import IntervalSeq, SeriesMap
+
         info = self.info(sysid)
-        info["data_start_us"] = _us(tables["system"].column("end")[0].as_py())
-        info["data_end_us"] = _us(tables["system"].column("end")[-1].as_py())
-        info["sets"] = tables["system"].num_rows + 1
-        info["stopped_early"] = False
         win = Window.parse(_text(start), _text(end))
         iv = Intervals(f"{self.path} (system {sysid})", Config(), win)
         tot: dict[str, Any] = {}
-        if not detail:
+        rows, tot["system"], first, last = self._stream("system", sysid, start, end, ends)
+        assert first is not None and last is not None
+        info["data_start_us"] = _us(first)
+        info["data_end_us"] = _us(last)
+        info["sets"] = rows.rows + 1
+        info["stopped_early"] = False
+        if detail:
+            from ztwin.reports.core import SERIES
+
+            cpu, tot["cpu"], _, _ = self._stream("cpu", sysid, start, end, ends)
+            lpar, tot["lpar"], _, _ = self._stream("lpar", sysid, start, end, ends)
+            iv.intervals = IntervalSeq(rows, cpu, lpar)
+            for attr, ent, keys in SERIES:
+                store, tot[ent], _, _ = self._stream(ent, sysid, start, end, ends)
+                setattr(iv, attr, SeriesMap(store, keys, ent))
+        else:
+            iv.intervals = IntervalSeq(rows)
             want = set(ENTITIES if totals is None else totals)
-            tot = {e: self._totals_sql(e, sysid, start, end, e in want) for e in ENTITIES if e != "system"}
-            tot["system"] = totals_from_intervals({"system": tables["system"]})["system"]
-        from_tables(iv, tables, None if detail else tot, info, detail=detail, series=detail)
+            for e in ENTITIES:
+                if e != "system":
+                    tot[e] = self._totals_sql(e, sysid, start, end, e in want)
+        finish(iv, tot, info)
         return iv
 
     def _totals_sql(self, entity: str, system: str, start: Any, end: Any, wanted: bool = True) -> pa.Table:
@@ -651,45 +705,74 @@ class History:
         where, args = self._where(system, start, end, "e")
         cols = ", ".join(f'e."{c}"' for c in [*keys, "end_tod", "ord", *(f.name for f in vals)])
         sql = f"SELECT {cols} FROM {name} e{where}"
-        folded = _fold_stream(self.connection.query(sql, params=args).arrow(), keys, vals, check_order=True)
-        if folded is None:  # stored out of interval order
-            folded = _fold_stream(self.connection.query(sql + " ORDER BY e.end_tod, e.ord", params=args).arrow(),
-                                  keys, vals, check_order=False)  # fmt: skip
-            assert folded is not None
-        from ztwin.reports.store import py_to_arrow
+        from ztwin.reports.store import BATCH_ROWS
 
-        order, acc = folded
-        arrays = [py_to_arrow([r[i] for r in order], schema.field(k).type) for i, k in enumerate(keys)]
-        arrays += [_typed(a, f.type) for f, a in zip(vals, acc, strict=True)]
-        return pa.Table.from_arrays(arrays, schema=out_schema)
+        for ordered in (False, True):  # stored out of interval order: sorted by DuckDB
+            fold = _Fold(keys, [f.name for f in vals])
+            reader = self.connection.query(sql + (" ORDER BY e.end_tod, e.ord" if ordered else ""), params=args)
+            if all(fold.add(b, check_order=not ordered) for b in reader.to_arrow_reader(BATCH_ROWS)):
+                break
+        return fold.table(out_schema)
 
-    def _kernel_table(self, entity: str, system: str, start: Any, end: Any) -> pa.Table:
-        """Rows in the kernel's per-interval layout: interval index, start,
-        end, keys, sums."""
+    def _stream(self, entity: str, system: str, start: Any, end: Any, ends: pa.Array
+                ) -> tuple[ColumnStore, pa.Table, datetime | None, datetime | None]:  # fmt: skip
+        """The rows of ``entity`` in the window, in a column store in the
+        kernel's per-interval layout (interval index, start, end, keys, flags,
+        sums), batch by batch, and their window totals folded on the way;
+        returns the store, the totals and the first and last row's end. The rows are
+        read in the order they were stored and checked to be in (interval
+        end, row) order; if they are not, they are read again sorted."""
         import numpy as np
         import pyarrow as pa
-
-        from ztwin.reports.store import to_arrow
-
-        t = self.arrow(entity, system, start, end) if _has_table(self.connection, table_name(entity)) else None
-        if entity == "system":
-            assert t is not None
-            n = t.num_rows
-            t = t.drop_columns(["system", "ord"])
-            cols = ["start", "end", "start_tod", "end_tod", "flags"]
-            rest = [c for c in t.column_names if c not in cols]
-            t = t.select([*cols, *rest])
-            return t.add_column(0, "interval", to_arrow(np.arange(n, dtype=np.uint64), pa.uint64()))
         import pyarrow.compute as pc
 
-        if t is None:
-            raise HistoryError(f"{self.path}: table {table_name(entity)} is missing")
-        ends = self.connection.query(
-            f"SELECT end_tod FROM {table_name('system')}{self._where(system, start, end)[0]} ORDER BY end_tod",
-            params=self._where(system, start, end)[1]).arrow().read_all().column(0)  # fmt: skip
-        idx = pc.index_in(t.column("end_tod"), value_set=ends.combine_chunks()).cast(pa.uint64())
-        t = t.drop_columns(["system", "ord", "end_tod"])
-        return t.add_column(0, "interval", idx)
+        from ztwin.reports.store import BATCH_ROWS, ColumnStore, to_arrow
+
+        name = table_name(entity)
+        if not _has_table(self.connection, name):
+            raise HistoryError(f"{self.path}: table {name} is missing")
+        where, args = self._where(system, start, end, "e")
+        sql = f"SELECT e.* FROM {name} e{where}"
+        keys = KEYS[entity]
+
+        def layout(b: pa.RecordBatch, first: int) -> pa.RecordBatch:
+            """The kernel's layout of one batch (``first``: its first row)."""
+            if entity == "system":
+                cols = ["start", "end", "start_tod", "end_tod", "flags"]
+                rest = [c for c in b.schema.names if c not in cols and c not in ("system", "ord")]
+                idx = to_arrow(np.arange(first, first + b.num_rows, dtype=np.uint64), pa.uint64())
+                b = b.select([*cols, *rest])
+            else:
+                idx = pc.index_in(b.column("end_tod"), value_set=ends).cast(pa.uint64())
+                b = b.select([c for c in b.schema.names if c not in ("system", "ord", "end_tod")])
+            return pa.RecordBatch.from_arrays([idx, *b.columns], names=["interval", *b.schema.names])
+
+        stored = self.connection.query(f"SELECT * FROM {name} LIMIT 0").to_arrow_table().schema
+        empty = layout(pa.RecordBatch.from_pylist([], schema=stored), 0)
+        names = empty.schema.names
+        vals = names[names.index("flags") + 1:]
+        out_schema = pa.schema([empty.schema.field(k) for k in [*keys, *vals]])
+        for ordered in (False, True):
+            got = ColumnStore()
+            fold = _Fold(keys, vals)
+            rows = 0
+            first_end = last_end = None
+            reader = self.connection.query(sql + (" ORDER BY e.end_tod, e.ord" if ordered else ""), params=args)
+            for b in reader.to_arrow_reader(BATCH_ROWS):
+                if b.num_rows == 0:
+                    continue
+                k = layout(b, rows)
+                if not fold.add(b, check_order=not ordered, values=k):
+                    break
+                got.extend(k)
+                rows += b.num_rows
+                if first_end is None:
+                    first_end = b.column("end")[0].as_py()
+                last_end = b.column("end")[-1].as_py()
+            else:
+                return got, fold.table(out_schema), first_end, last_end
+            got.close()
+        raise AssertionError("unreachable: the sorted read is in order")
 
 
 def _us(dt: datetime) -> int:
@@ -744,36 +827,53 @@ def totals_from_intervals(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]
     return out
 
 
-def _fold_stream(reader: Any, keys: list[str], vals: list[Any], *, check_order: bool
-                 ) -> tuple[list[tuple[Any, ...]], list[Any]] | None:  # fmt: skip
-    """Fold batches of ``keys``, end_tod, ord, ``vals`` columns by key (keys
-    numbered in first-seen order); None when ``check_order`` finds the rows
-    not in (end_tod, ord) order."""
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
+class _Fold:
+    """Window totals per key folded from batches of rows as they come (keys
+    numbered in first-seen order; sums a left fold in row order,
+    ``min_``/``max_`` columns by minimum and maximum: what
+    :func:`totals_from_intervals` gives for the same rows at once)."""
 
-    from ztwin._native import fold_by_keys
-    from ztwin.reports.store import array_f64, array_i64, i64, py_to_arrow
+    def __init__(self, keys: list[str], vals: list[str]) -> None:
+        import numpy as np
 
-    kinds = ["min" if f.name.startswith("min_") else "max" if f.name.startswith("max_") else "sum" for f in vals]
-    nk = len(keys)
-    seen: dict[Any, int] = {}
-    order: list[tuple[Any, ...]] = []
-    acc: list[Any] = [np.full(0, np.nan) for _ in vals]
-    last: tuple[int, int] | None = None
-    for batch in reader:
+        self.keys = keys
+        self.vals = vals
+        self.kinds = ["min" if v.startswith("min_") else "max" if v.startswith("max_") else "sum" for v in vals]
+        self.seen: dict[Any, int] = {}
+        self.order: list[tuple[Any, ...]] = []
+        self.acc: list[Any] = [np.full(0, np.nan) for _ in vals]
+        self.last: tuple[int, int] | None = None
+
+    def add(self, batch: pa.RecordBatch, *, check_order: bool, values: pa.RecordBatch | None = None) -> bool:
+        """Fold one batch (key and sum columns by name, from ``values`` when
+        given, else from ``batch``); False, folding nothing, when
+        ``check_order`` finds its rows not in (end_tod, ord) order after the
+        batches before."""
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from ztwin._native import fold_by_keys
+        from ztwin.reports.store import array_f64, array_i64, i64, py_to_arrow
+
         n = batch.num_rows
         if n == 0:
-            continue
+            return True
         if check_order:
             end, ordc = i64(batch, "end_tod"), i64(batch, "ord")
             ok = (end[1:] > end[:-1]) | ((end[1:] == end[:-1]) & (ordc[1:] > ordc[:-1]))
-            if not ok.all() or (last is not None and (int(end[0]), int(ordc[0])) <= last):
-                return None
-            last = (int(end[-1]), int(ordc[-1]))
-        if nk == 1:
-            col = batch.column(0)
+            if not ok.all() or (self.last is not None and (int(end[0]), int(ordc[0])) <= self.last):
+                return False
+            self.last = (int(end[-1]), int(ordc[-1]))
+        src = batch if values is None else values
+        seen, order = self.seen, self.order
+        if not self.keys:
+            if not order:
+                seen[()] = 0
+                order.append(())
+            codes = np.zeros(n, dtype=np.int64)
+        elif len(self.keys) == 1:
+            col = src.column(self.keys[0])
             for k in pc.unique(col).to_pylist():
                 if k not in seen:
                     seen[k] = len(seen)
@@ -781,18 +881,33 @@ def _fold_stream(reader: Any, keys: list[str], vals: list[Any], *, check_order: 
             known = py_to_arrow([o[0] for o in order], col.type)
             codes = array_i64(pc.index_in(col, value_set=known, skip_nulls=False).cast(pa.int64()))
         else:
-            kt = list(zip(*(batch.column(i).to_pylist() for i in range(nk)), strict=True))
+            kt = list(zip(*(src.column(k).to_pylist() for k in self.keys), strict=True))
             for k in kt:
                 if k not in seen:
                     seen[k] = len(seen)
                     order.append(k)
             codes = np.fromiter((seen[k] for k in kt), dtype=np.int64, count=n)
-        if vals and len(order) > len(acc[0]):
-            acc = [np.concatenate([a, np.full(len(order) - len(a), np.nan)]) for a in acc]
-        fold_by_keys(codes, [array_f64(batch.column(nk + 2 + j)) for j in range(len(vals))], kinds, acc)
-    if acc and len(acc[0]) < len(order):
-        acc = [np.concatenate([a, np.full(len(order) - len(a), np.nan)]) for a in acc]
-    return order, acc
+        self._grow()
+        fold_by_keys(codes, [array_f64(src.column(v)) for v in self.vals], self.kinds, self.acc)
+        return True
+
+    def _grow(self) -> None:
+        import numpy as np
+
+        if self.acc and len(self.order) > len(self.acc[0]):
+            self.acc = [np.concatenate([a, np.full(len(self.order) - len(a), np.nan)]) for a in self.acc]
+
+    def table(self, schema: pa.Schema) -> pa.Table:
+        """The totals: the key columns, then the sums (``schema``'s types)."""
+        import pyarrow as pa
+
+        from ztwin.reports.store import py_to_arrow
+
+        self._grow()
+        nk = len(self.keys)
+        arrays = [py_to_arrow([r[i] for r in self.order], schema.field(i).type) for i in range(nk)]
+        arrays += [_typed(a, schema.field(nk + j).type) for j, a in enumerate(self.acc)]
+        return pa.Table.from_arrays(arrays, schema=schema)
 
 
 def _key_codes(t: pa.Table, keys: list[str]) -> tuple[Any, list[tuple[Any, ...]]]:

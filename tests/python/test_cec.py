@@ -140,8 +140,16 @@ def test_s8_study_short_form(tmp_path: Path) -> None:
     assert by["S8-S1"].ok and by["S8-S3"].ok and by["S8-S5"].ok
     # A partition with CPs and zIIPs is one partition of the LPAR report.
     assert by["S8-I2"].model == {"XXX1": 12, "XXXA": 8, "XXXB": 8, "XXXO": 2, "YYYA": 9}
-    # HiperSockets itself: listed as not modelled, never matched.
-    assert by["S8-N1"].category == "not-modelled" and by["S8-N2"].category == "not-modelled"
+    # HiperSockets through the network component: the traffic from the QDIO
+    # records (inputs), the advisor naming it, pings and transactions slower
+    # in the saturated CEC than with 10 CPs, pings slower than an OSA's there
+    # and faster in the CPU-rich CEC.
+    assert by["S8-I9"].ok and by["S8-I10"].ok and by["S8-S6"].ok and by["S8-S7"].ok
+    for c in ("S8-P13", "S8-P14", "S8-P15"):
+        assert by[c].category == "predicted" and by[c].ok, by[c].to_json()
+    assert "S8-N1" not in by and "S8-N2" not in by
+    r = res.info["response_ms"]
+    assert r["hs"]["LNXPING"] > 3 * r["hs-10cp"]["LNXPING"], r
 
 
 def test_pool_check_quiet_when_the_cp_pool_has_room(tmp_path: Path) -> None:

@@ -166,14 +166,42 @@ def test_totals_from_rows_stored_out_of_interval_order(tmp_path: Path, files: di
     ref = collect(f)
     with history.open(db) as h:
         got = h.intervals()
+        detail = h.intervals(detail=True)  # every row streamed into the reports' stores
     for name in ("users", "devices", "cpus"):
         assert getattr(got, name) == getattr(ref, name), name
         assert list(getattr(got, name)) == list(getattr(ref, name)), name  # first-seen order
+        assert getattr(detail, name) == getattr(ref, name), name
+        assert list(getattr(detail, name)) == list(getattr(ref, name)), name
+    full = collect(f, users="all", devices="all", exposures="all")
+    for name in ("user_series", "device_series"):
+        assert dict(getattr(detail, name)) == dict(getattr(full, name)), name
+    assert [s.raw for s in detail.intervals] == [s.raw for s in full.intervals]
     # the sums do depend on the order: folded in reverse they differ
     with history.open(db) as h:
         rev = h.connection.execute("SELECT sum(ttime ORDER BY end_tod DESC) = sum(ttime ORDER BY end_tod) "
                                    "FROM user_intervals GROUP BY userid").fetchall()  # fmt: skip
     assert not all(r[0] for r in rev)
+
+
+def test_reports_when_the_read_bound_is_too_small(tmp_path: Path, files: dict[str, Path],
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A window is streamed under READ_MEMORY; a table DuckDB cannot scan
+    within it is read again without the bound: the same reports."""
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["grown"]])
+    assert main(["report", "--db", str(db), "--format", "json"]) == 0
+    bounded = capsys.readouterr().out
+    monkeypatch.setattr(history, "READ_MEMORY", "1MB")
+    with history.open(db) as h:
+        with pytest.raises(Exception, match="Out of Memory"), h._bounded():
+            h._intervals(h.resolve_system(None), None, None,
+                         h.connection.query("SELECT end_tod FROM system_intervals ORDER BY end_tod")
+                         .to_arrow_table().column(0).combine_chunks(), True, None)  # fmt: skip
+        # DuckDB's own settings again
+        assert h.connection.execute("SELECT current_setting('memory_limit') NOT LIKE '1.0 %'").fetchall() == [(True,)]
+    assert main(["report", "--db", str(db), "--format", "json"]) == 0
+    assert capsys.readouterr().out == bounded
 
 
 def test_diagnose_from_the_database(tmp_path: Path, files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:

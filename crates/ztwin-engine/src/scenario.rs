@@ -133,6 +133,12 @@ pub struct Scenario {
     /// The CEC and its other partitions (absent: the LPAR owns its processors).
     #[serde(default)]
     pub lpar: Option<crate::model::lpar::params::Params>,
+    /// The CEC's HiperSockets channel paths (`model/net/params.rs`).
+    #[serde(default)]
+    pub hipersockets: Vec<crate::model::net::params::HiperSockets>,
+    /// `[net]`: costs of the network path.
+    #[serde(default)]
+    pub net: crate::model::net::params::Params,
     #[serde(default)]
     pub timeline: Vec<TimelineEntry>,
 }
@@ -537,6 +543,9 @@ impl Scenario {
         if let Some(l) = &self.lpar {
             l.validate(&self.zvm_partition()).map_err(at)?;
         }
+        self.net.validate().map_err(at)?;
+        crate::model::net::params::validate(&self.hipersockets, |p| self.partition_known(p))
+            .map_err(at)?;
         monitor::params::check_system_id(&self.system.system_id).map_err(at)?;
         self.monitor.validate().map_err(at)?;
         self.paging_params().validate().map_err(at)?;
@@ -607,6 +616,8 @@ impl Scenario {
             }
             if let Some(w) = &g.workload {
                 self.check_workload(w, g, &format!("{place}.workload"))
+                    .map_err(at)?;
+                self.check_net(w, g, &format!("{place}.workload"))
                     .map_err(at)?;
             }
             if g.linux.is_some() {
@@ -694,12 +705,135 @@ impl Scenario {
                     );
                 }
                 for (gi, _) in &members {
-                    self.check_workload(w, &self.guests[*gi], &format!("{place}.workload"))
+                    let g = &self.guests[*gi];
+                    self.check_workload(w, g, &format!("{place}.workload"))
                         .map_err(at)?;
+                    if matches!(w, Workload::Net { .. })
+                        && !matches!(g.workload, Some(Workload::Net { .. }))
+                    {
+                        return err(
+                            format!("{place}.workload"),
+                            format!(
+                                "a net workload needs the guest's QDIO device: {}'s own workload must be a net one",
+                                g.userid
+                            ),
+                        );
+                    }
                 }
             }
         }
         Ok(())
+    }
+
+    /// A partition of the CEC by name: this z/VM partition, or an
+    /// `[[lpar.partition]]`.
+    fn partition_known(&self, name: &str) -> bool {
+        name.eq_ignore_ascii_case(&self.system.lpar_name)
+            || self.lpar.as_ref().is_some_and(|l| {
+                l.partitions
+                    .iter()
+                    .any(|p| p.name.eq_ignore_ascii_case(name))
+            })
+    }
+
+    /// A network workload's references: its peer partition exists, its
+    /// HiperSockets CHPID is defined and both partitions are on it, its
+    /// devices are not volumes and not another group's.
+    fn check_net(&self, w: &Workload, g: &GuestGroup, place: &str) -> Result<(), Invalid> {
+        let Workload::Net {
+            via,
+            chpid,
+            device,
+            peer,
+            ..
+        } = w
+        else {
+            return Ok(());
+        };
+        if !self.partition_known(peer) {
+            return invalid(
+                format!("{place}.peer"),
+                match &self.lpar {
+                    None => format!(
+                        "partition '{peer}' does not exist: without an [lpar] section the only partition is this one ({})",
+                        self.system.lpar_name
+                    ),
+                    Some(_) => format!(
+                        "partition '{peer}' does not exist (not this z/VM partition {} nor an [[lpar.partition]])",
+                        self.system.lpar_name
+                    ),
+                },
+            );
+        }
+        let id = crate::model::net::params::parse_chpid(chpid)
+            .map_err(|e| Invalid::new(format!("{place}.chpid"), e))?;
+        if *via == crate::model::net::Via::HiperSockets {
+            let Some(h) = self
+                .hipersockets
+                .iter()
+                .find(|h| crate::model::net::params::parse_chpid(&h.chpid).ok() == Some(id))
+            else {
+                return invalid(
+                    format!("{place}.chpid"),
+                    format!("HiperSockets CHPID {id:02X} is not defined (no [[hipersockets]] with chpid = \"{id:02X}\")"),
+                );
+            };
+            for p in [peer.as_str(), self.system.lpar_name.as_str()] {
+                if !h.partitions.is_empty()
+                    && !h.partitions.iter().any(|x| x.eq_ignore_ascii_case(p))
+                {
+                    return invalid(
+                        format!("{place}.peer"),
+                        format!("partition '{p}' has no device on HiperSockets CHPID {id:02X} (its partitions list)"),
+                    );
+                }
+            }
+        }
+        let d = parse_devno(device).map_err(|e| Invalid::new(format!("{place}.device"), e))? as u32;
+        let (vols, _) = io::params::volumes(&self.paging, &self.dasd);
+        let mine = d..d + 3 * g.count;
+        if let Some(v) = vols.iter().find(|v| mine.contains(&(v.devno as u32))) {
+            return invalid(
+                format!("{place}.device"),
+                format!("device {:04X} is a DASD volume", v.devno),
+            );
+        }
+        Ok(())
+    }
+
+    /// The guests' QDIO devices, in guest order: for each member of a group
+    /// with a network workload its device (3 apart), CHPID, adapter and
+    /// peer (`peer` finds the CEC's entry of a partition name).
+    pub fn net_devices(
+        &self,
+        peer: impl Fn(&str) -> Option<usize>,
+    ) -> Vec<crate::model::net::DevDef> {
+        let mut out = Vec::new();
+        let mut guest = 0u32;
+        for g in &self.guests {
+            if let Some(Workload::Net {
+                via,
+                chpid,
+                device,
+                peer: p,
+                ..
+            }) = &g.workload
+            {
+                let d = parse_devno(device).expect("validated");
+                let chpid = crate::model::net::params::parse_chpid(chpid).expect("validated");
+                for k in 0..g.count {
+                    out.push(crate::model::net::DevDef {
+                        devno: d + 3 * k as u16,
+                        guest: guest + k,
+                        via: *via,
+                        chpid,
+                        peer: peer(p),
+                    });
+                }
+            }
+            guest += g.count;
+        }
+        out
     }
 
     /// Group `g`'s Linux checked against the guest (storage, its VDISKs,

@@ -16,7 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+import numpy as np
+
 from ztwin.advisor.tables import FigureStore
+from ztwin.reports import vmetrics
 from ztwin.reports.core import DASD_CLASS, Intervals, TimeSpec, Window
 from ztwin.reports.lpar import type_of
 from ztwin.reports.metrics import device_metrics, exposure_metrics, user_metrics
@@ -330,14 +333,21 @@ def _interval_figures(
     return u, dm, e
 
 
-def figure_sink(store: FigureStore) -> Callable[[Mapping[str, Any]], None]:
+def figure_sink(store: FigureStore, columns: bool = True) -> Callable[[Mapping[str, Any]], None]:
     """A ``collect(..., sink=)`` callback that turns each step's per-interval
-    tables into figures and writes them to ``store`` (nothing kept in memory)."""
+    tables into figures and writes them to ``store`` (nothing kept in memory).
+
+    The figures of all the step's rows of a kind are computed at once over
+    columns (:mod:`ztwin.reports.vmetrics`: the formulas of
+    :mod:`ztwin.reports.metrics`, equal to the last bit), then cut per
+    interval; each interval's keys are in the order in which they first
+    appear in the step, as the per-row path (``columns=False``: each row's
+    figures from :func:`_interval_figures`) gives them. A step in which a
+    key appears twice in one interval takes the per-row path."""
     from ztwin.reports.core import _table
     from ztwin.reports.store import series_of as table_series
 
-    def sink(tables: Mapping[str, Any]) -> None:
-        t = {k: _table(tables[k]) for k in ("user", "device", "exposure")}
+    def per_row(t: Mapping[str, Any]) -> None:
         users = _series(table_series(t["user"], ["userid"], "user"))
         devices = _series(table_series(t["device"], ["devno"], "device"))
         exposures = _series(table_series(t["exposure"], ["devno"], "exposure"))
@@ -347,7 +357,121 @@ def figure_sink(store: FigureStore) -> Callable[[Mapping[str, Any]], None]:
             store.put("device", idx, d)
             store.put("exposure", idx, e)
 
+    def sink(tables: Mapping[str, Any]) -> None:
+        t = {k: _table(tables[k]) for k in ("user", "device", "exposure")}
+        cols = {k: _StepRows.of(t[k], "userid" if k == "user" else "devno") for k in t} if columns else {}
+        if not columns or any(c is None for c in cols.values()):
+            per_row(t)
+            return
+        steps = {k: c for k, c in cols.items() if c is not None}
+        figs = {
+            "user": _user_columns(steps["user"]),
+            "device": _pick_columns(vmetrics.device_metrics(steps["device"].sums), DEVICE_KEYS),
+            "exposure": _pick_columns(
+                vmetrics.exposure_metrics(steps["exposure"].sums, steps["device"].gather(steps["exposure"])),
+                EXPOSURE_KEYS,
+            ),
+        }
+        idxs = sorted(set().union(*(set(c.intervals.tolist()) for c in steps.values())))
+        for kind, c in steps.items():
+            c.put(store, kind, figs[kind], idxs)
+
     return sink
+
+
+class _StepRows:
+    """One kind's rows of a step, in interval order and, within an
+    interval, in the order the keys first appear in the step; their sums
+    as columns (:class:`ztwin.reports.vmetrics.Sums`)."""
+
+    def __init__(self, t: Any, key: str) -> None:
+        import pyarrow as pa
+
+        from ztwin.reports.store import array_f64, array_i64, value_names
+
+        n = t.num_rows
+        t = t.combine_chunks()
+        interval = array_i64(t.column("interval").chunk(0)) if n else np.zeros(0, dtype=np.int64)
+        if n:
+            enc = t.column(key).chunk(0).dictionary_encode()
+            code = np.asarray(enc.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+            keys = enc.dictionary.to_pylist()
+        else:
+            code, keys = np.zeros(0, dtype=np.int64), []
+        order = np.lexsort((code, interval))
+        self.n = n
+        self.interval = interval[order]
+        self.code = code[order]
+        self.keys = keys
+        self.unique = bool(n == 0 or np.all(np.diff(self.interval * len(keys) + self.code) > 0))
+        self.intervals = np.unique(self.interval)
+        names = value_names(t.schema) if n or t.num_columns else []
+        data: dict[str, pa.ChunkedArray] = {k: t.column(k) for k in names}
+
+        def column(name: str) -> np.ndarray | None:
+            c = data.get(name)
+            if c is None:
+                return None
+            return array_f64(c.chunk(0))[order] if n else np.zeros(0)
+
+        self.sums = vmetrics.Sums(n, column)
+
+    @classmethod
+    def of(cls, t: Any, key: str) -> _StepRows | None:
+        rows = cls(t, key)
+        return rows if rows.unique else None
+
+    def gather(self, other: _StepRows) -> vmetrics.Sums:
+        """This kind's sums on ``other``'s rows, matched by interval and key
+        (all NaN where this kind has no row)."""
+        mine = {k: i for i, k in enumerate(self.keys)}
+        to_mine = np.array([mine.get(k, -1) for k in other.keys], dtype=np.int64)
+        theirs = to_mine[other.code] if other.n else np.zeros(0, dtype=np.int64)
+        width = max(len(self.keys), 1)
+        me = self.interval * width + self.code
+        want = other.interval * width + theirs
+        pos = np.searchsorted(me, want) if self.n else np.zeros(other.n, dtype=np.int64)
+        pos = np.minimum(pos, max(self.n - 1, 0))
+        hit = (theirs >= 0) & (self.n > 0)
+        if self.n:
+            hit &= me[pos] == want
+        src = self.sums
+
+        def column(name: str) -> np.ndarray | None:
+            a = src[name]
+            out = np.full(other.n, np.nan)
+            out[hit] = a[pos[hit]]
+            return out
+
+        return vmetrics.Sums(other.n, column)
+
+    def put(self, store: FigureStore, kind: str, figures: Mapping[str, np.ndarray], idxs: list[int]) -> None:
+        """Each interval's rows of ``figures`` to ``store`` (an empty table
+        for an interval of ``idxs`` without rows of this kind)."""
+        cat = store.cats[kind]
+        # Intern the keys in the order the per-row path meets them.
+        firsts = np.unique(self.code, return_index=True)
+        for c in firsts[0][np.argsort(firsts[1], kind="stable")]:
+            cat.intern(self.keys[int(c)])
+        ids = np.array([cat.ids[k] for k in self.keys], dtype=np.int64)[self.code] if self.n else self.code
+        nan = np.full(self.n, np.nan)
+        vals = np.column_stack([np.broadcast_to(figures.get(name, nan), (self.n,)) for name in cat.names])
+        vals = vals.reshape(self.n, len(cat.names))
+        for idx in idxs:
+            a = int(np.searchsorted(self.interval, idx, side="left"))
+            b = int(np.searchsorted(self.interval, idx, side="right"))
+            store.put_table(kind, idx, ids[a:b], np.ascontiguousarray(vals[a:b]))
+
+
+def _pick_columns(m: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
+    return {k: m[k] for k in keys if m.get(k) is not None}
+
+
+def _user_columns(rows: _StepRows) -> dict[str, Any]:
+    """:func:`_user_figures` over columns."""
+    m = _pick_columns(vmetrics.user_metrics(rows.sums), USER_KEYS)
+    m.update({k: rows.sums[k] for k in USER_COUNTS})
+    return m
 
 
 def period_from(iv: Intervals, window: Window | None = None, store: FigureStore | None = None) -> Period:

@@ -262,9 +262,15 @@ class FigureStore:
     def put(self, kind: str, interval: int, rows: Mapping[Any, Figures]) -> None:
         """Store the figures of interval ``interval`` (key -> figures)."""
         t = FigureTable.build(self.cats[kind], rows)
-        data = t.ids.tobytes() + t.vals.tobytes()
+        self.put_table(kind, interval, t.ids, t.vals)
+
+    def put_table(self, kind: str, interval: int, ids: np.ndarray, vals: np.ndarray) -> None:
+        """Store one interval's table already made: ``ids`` (int64 indexes
+        into the kind's catalog) and ``vals`` (float64, one row per id, one
+        column per figure name, NaN where absent)."""
+        data = ids.astype(np.int64, copy=False).tobytes() + np.ascontiguousarray(vals, dtype=np.float64).tobytes()
         os.pwrite(self._f.fileno(), data, self._end)
-        self._index[(kind, interval)] = (self._end, len(t.ids))
+        self._index[(kind, interval)] = (self._end, len(ids))
         self._end += len(data)
 
     def has(self, kind: str, interval: int) -> bool:

@@ -24,6 +24,7 @@ from ztwin.reports import iopath as _iopath
 from ztwin.reports import linux as _linux
 from ztwin.reports import lpar as _lpar
 from ztwin.reports import nss as _nss
+from ztwin.reports import qdio as _qdio
 from ztwin.reports import storage as _storage
 from ztwin.reports import system as _system
 from ztwin.reports import trend as _trend
@@ -264,6 +265,10 @@ EXTRA_REPORTS: dict[str, ReportSpec] = {
     ),
     # Virtual disks in storage (MRSTOASI, written only when VDISKs exist).
     "VDISKS": ReportSpec("VDISKS", "FCX147", "Virtual Disks in Storage", _vdisks.vdisks, direct=("MRSTOASI",)),
+    # Guests' real QDIO devices (HiperSockets, OSA; written only when they exist).
+    "QDIO": ReportSpec(
+        "QDIO", "FCX251", "QDIO Device Activity", _qdio.qdio, direct=("MRIODQDS", "MRIODQDA")
+    ),
     # Linux guests' APPLDATA (domain 10, written when a guest's appldata is on).
     "LXCPU": ReportSpec("LXCPU", "ZTWIN", "Linux CPU Utilization (APPLDATA)", _linux.lxcpu, direct=("MRAPLSDT",)),
     "LXMEM": ReportSpec("LXMEM", "ZTWIN", "Linux Memory Utilization (APPLDATA)", _linux.lxmem, direct=("MRAPLSDT",)),

@@ -159,11 +159,13 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
         c = f64(b, "cpu")
         cpu.append(np.zeros(len(idx), dtype=np.int64) if c is None else c[idx].astype(np.int64))
         if key_part:
-            # (not dictionary_encode: it imports pyarrow.compute, a third of a second)
-            names_b = np.array(b.column("partition").to_pylist(), dtype=object)[idx]
-            uniq, inv = np.unique(names_b, return_inverse=True)
-            local = np.array([codes.setdefault(x, len(codes)) for x in uniq.tolist()], dtype=np.int64)
-            part.append(local[inv.reshape(-1)])
+            # (not dictionary_encode: it imports pyarrow.compute, a third of
+            # a second; not np.unique: sorting the texts cost more than this)
+            all_b = b.column("partition").to_pylist()
+            names_b = [all_b[i] for i in idx.tolist()]
+            for x in sorted(set(names_b)):  # a batch's new names numbered in sorted order
+                codes.setdefault(x, len(codes))
+            part.append(np.array([codes[x] for x in names_b], dtype=np.int64))
         else:
             part.append(np.full(len(idx), -1, dtype=np.int64))
     names.extend(codes)

@@ -75,6 +75,11 @@ class Scalar:
         return a is not None
 
     @staticmethod
+    def nonempty(raw: Raw | None) -> bool:
+        """Sums given and not empty (``if raw``)."""
+        return bool(raw)
+
+    @staticmethod
     def truthy(a: float | None) -> bool:
         """Present and not zero (``if a``)."""
         return bool(a)
@@ -186,38 +191,39 @@ def device_metrics(raw: In, o: Ops = S) -> dict[str, Any]:
     }
 
 
-def exposure_metrics(raw: Raw, device: Raw | None = None) -> dict[str, Any]:
+def exposure_metrics(raw: In, device: In | None = None, o: Ops = S) -> dict[str, Any]:
     """DEVICE CPOWNED (FCX109) figures of one paging exposure.
 
     Page rates and SSCH rate over the exposure's seconds; block size = pages per
     SSCH; levels (slots in use, queue, MLOAD) averaged over time. Service and
     response time and the queue come from the same device's MRIODDEV sums when
-    given, else the queue is the average of the sampled EXPCURQC.
+    given (and not empty), else the queue is the average of the sampled
+    EXPCURQC. Over columns (``vmetrics``), ``device`` is the devices' sums
+    row for row, all absent where an exposure has no device.
     """
-    seconds = raw.get("seconds")
-    prd, pwr = raw.get("page_reads"), raw.get("page_writes")
-    srd, swr = raw.get("ssch_reads"), raw.get("ssch_writes")
-    used_pct = pct(raw.get("slots_used"), raw.get("page_slots"))
-    if used_pct is None:
-        used_pct = pct(raw.get("slots_used"), raw.get("spool_slots"))
-    dev = device_metrics(device) if device else None
-    queue = dev["queued"] if dev is not None and dev["queued"] is not None else ratio(raw.get("queue"), seconds)
-    mload = ratio(raw.get("mload_us"), seconds)
+    col = o.col
+    seconds = col(raw, "seconds")
+    prd, pwr = col(raw, "page_reads"), col(raw, "page_writes")
+    srd, swr = col(raw, "ssch_reads"), col(raw, "ssch_writes")
+    slots = col(raw, "slots_used")
+    used_pct = o.first(o.pct(slots, col(raw, "page_slots")), o.pct(slots, col(raw, "spool_slots")))
+    dev = device_metrics(device, o) if o.nonempty(device) else None
+    own_queue = o.ratio(col(raw, "queue"), seconds)
     return {
         "used_pct": used_pct,
-        "slots_used": ratio(raw.get("slots_used"), seconds),
-        "page_slots": ratio(raw.get("page_slots"), seconds),
-        "page_reads": ratio(prd, seconds),
-        "page_writes": ratio(pwr, seconds),
-        "page_total": ratio(_sum(prd, pwr), seconds),
-        "ssch_rate": ratio(raw.get("ssch"), seconds),
-        "queue_len": queue,
-        "serv_ms": dev["serv_ms"] if dev else None,
-        "resp_ms": dev["resp_ms"] if dev else None,
-        "mload": None if mload is None else mload / 1000.0,
-        "block_size": ratio(_sum(prd, pwr), _sum(srd, swr)),
-        "block_read": ratio(prd, srd),
-        "block_write": ratio(pwr, swr),
+        "slots_used": o.ratio(slots, seconds),
+        "page_slots": o.ratio(col(raw, "page_slots"), seconds),
+        "page_reads": o.ratio(prd, seconds),
+        "page_writes": o.ratio(pwr, seconds),
+        "page_total": o.ratio(o.sum(prd, pwr), seconds),
+        "ssch_rate": o.ratio(col(raw, "ssch"), seconds),
+        "queue_len": own_queue if dev is None else o.first(dev["queued"], own_queue),
+        "serv_ms": None if dev is None else dev["serv_ms"],
+        "resp_ms": None if dev is None else dev["resp_ms"],
+        "mload": o.div(o.ratio(col(raw, "mload_us"), seconds), 1000.0),
+        "block_size": o.ratio(o.sum(prd, pwr), o.sum(srd, swr)),
+        "block_read": o.ratio(prd, srd),
+        "block_write": o.ratio(pwr, swr),
         "seconds": seconds,
     }
 

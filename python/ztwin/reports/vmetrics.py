@@ -120,6 +120,11 @@ class Vector:
         return ~np.isnan(a)
 
     @staticmethod
+    def nonempty(raw: Sums | None) -> bool:
+        """Columns given (a row without sums is all NaN, so its figures are)."""
+        return raw is not None
+
+    @staticmethod
     def truthy(a: Arr) -> Any:
         return ~np.isnan(a) & (a != 0)
 
@@ -221,6 +226,13 @@ def device_metrics(raw: Sums) -> dict[str, Arr]:
 
 
 @_quiet
+def exposure_metrics(raw: Sums, device: Sums | None = None) -> dict[str, Any]:
+    """``metrics.exposure_metrics`` over columns; ``device``: the same
+    devices' sums row for row (all NaN where there is none)."""
+    return metrics.exposure_metrics(raw, Sums(raw.n, {}) if device is None else device, V)
+
+
+@_quiet
 def cpu_metrics(raw: Sums) -> dict[str, Arr]:
     """``metrics.cpu_metrics`` over columns."""
     return metrics.cpu_metrics(raw, V)
@@ -245,5 +257,5 @@ def system_metrics(raw: Sums) -> dict[str, Arr]:
     return metrics.system_metrics(raw, V)
 
 
-__all__ = ["Sums", "Vector", "cpu_metrics", "device_metrics", "hf_percentages", "lpar_metrics", "pct", "ratio",
+__all__ = ["Sums", "Vector", "cpu_metrics", "device_metrics", "exposure_metrics", "hf_percentages", "lpar_metrics", "pct", "ratio",
            "system_metrics", "upage_figures", "user_metrics", "zvm_view_of_lcpu"]  # fmt: skip

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ztwin.twin import Scenario
@@ -98,3 +99,80 @@ def test_the_store_gives_the_figures_the_dicts_gave(files: dict[int, Path]) -> N
     assert [(f.id, f.severity, f.explanation) for f in streamed.findings] == [
         (f.id, f.severity, f.explanation) for f in findings
     ]
+
+
+def _stored(store: object) -> dict[tuple[str, int], tuple[list[object], bytes]]:
+    from ztwin.advisor.tables import FigureStore
+
+    assert isinstance(store, FigureStore)
+    out = {}
+    for kind, idx in sorted(store._index):
+        t = store.table(kind, idx)
+        out[(kind, idx)] = (list(t), t.vals.tobytes())
+    return out
+
+
+@pytest.mark.parametrize("source", ["twin", "synthetic"])
+def test_column_figures_equal_the_per_row_figures(
+    files: dict[int, Path], source: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sink's figures over columns (vmetrics) equal the per-row ones
+    (metrics.Scalar) bit for bit, keys in the same order, interval by
+    interval, for users, devices and paging exposures (on the synthetic
+    file with their devices' queue and service times)."""
+    from builders import write_synthetic
+
+    from ztwin.advisor.facts import STORE_KINDS, figure_sink
+    from ztwin.advisor.tables import FigureStore
+    from ztwin.reports.core import collect
+
+    path = files[20] if source == "twin" else write_synthetic(tmp_path / "s.monwrite", intervals=15, users=9, devices=5)
+
+    from ztwin.advisor import facts
+
+    stores = [FigureStore(STORE_KINDS), FigureStore(STORE_KINDS)]
+    collect(path, users="all", devices="all", exposures="all", sink=figure_sink(stores[1], columns=False), step=7)
+    with monkeypatch.context() as m:  # the column path makes no figures per row
+
+        def no_rows(*_: object) -> None:
+            raise AssertionError("per-row figures")
+
+        m.setattr(facts, "_interval_figures", no_rows)
+        collect(path, users="all", devices="all", exposures="all", sink=figure_sink(stores[0]), step=7)
+    fast, slow = _stored(stores[0]), _stored(stores[1])
+    assert fast.keys() == slow.keys()
+    assert {k for k, _ in fast} == {"user", "device", "exposure"}
+    assert all(fast[k][0] for k in fast if k[0] == "exposure"), "paging exposures in every interval"
+    exps = [stores[0].table("exposure", i) for k, i in fast if k == "exposure"]
+    with_device = any(not np.isnan(t.col("serv_ms")).all() for t in exps)
+    assert with_device == (source == "synthetic")
+    for k in fast:
+        assert fast[k] == slow[k], k
+    for kind in STORE_KINDS:
+        assert stores[0].cats[kind].keys == stores[1].cats[kind].keys
+
+
+def test_a_key_twice_in_an_interval_takes_the_per_row_path() -> None:
+    """Duplicate keys in one interval: the per-row path (the last row of the
+    key counts, at the place of its first); the column path would have to
+    guess."""
+    import pyarrow as pa
+
+    from ztwin.advisor.facts import STORE_KINDS, figure_sink
+    from ztwin.advisor.tables import FigureStore
+
+    def table(keys: list[object], name: str, typ: pa.DataType) -> pa.Table:
+        n = len(keys)
+        return pa.table({"interval": pa.array([1] * n, pa.int64()), name: pa.array(keys, typ),
+                         "flags": pa.array([0] * n, pa.int64()),
+                         "seconds": pa.array([60.0 + i for i in range(n)], pa.float64())})
+
+    tables = {"user": table(["A", "B", "A"], "userid", pa.string()), "device": table([1], "devno", pa.int64()),
+              "exposure": table([1], "devno", pa.int64())}
+    stores = [FigureStore(STORE_KINDS), FigureStore(STORE_KINDS)]
+    figure_sink(stores[0])(tables)
+    figure_sink(stores[1], columns=False)(tables)
+    a, b = _stored(stores[0]), _stored(stores[1])
+    assert a == b
+    assert a[("user", 1)][0] == ["A", "B"]
+    assert stores[0].table("user", 1)["A"]["seconds"] == 62.0

@@ -25,7 +25,7 @@ def names(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     path = write_synthetic(tmp_path_factory.mktemp("v") / "v.monwrite", intervals=3, users=2, devices=2)
     iv = collect(path, users="all", devices="all", exposures="all")
     out = {"system": value_names(iv.intervals.system.schema)}
-    for ent, attr in (("user", "user_series"), ("device", "device_series")):
+    for ent, attr in (("user", "user_series"), ("device", "device_series"), ("exposure", "exposure_series")):
         out[ent] = value_names(getattr(iv, attr).store.schema)
     return out
 
@@ -96,6 +96,28 @@ def test_user_figures_equal_the_scalar_formulas(names: dict[str, list[str]], dat
 def test_device_figures_equal_the_scalar_formulas(names: dict[str, list[str]], data: st.DataObject) -> None:
     keys = names["device"]
     check(data.draw(rows_strategy(keys)), keys, metrics.device_metrics, vmetrics.device_metrics)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_exposure_figures_equal_the_scalar_formulas(names: dict[str, list[str]], data: st.DataObject) -> None:
+    """CPOWNED figures, with the same device's sums: present, empty or none
+    (the columns then all NaN in that row)."""
+    keys, dkeys = names["exposure"], names["device"]
+    rows = data.draw(rows_strategy(keys))
+    drows = data.draw(rows_strategy(dkeys).filter(lambda d: len(d) >= len(rows)))[: len(rows)]
+    which = data.draw(st.lists(st.sampled_from(["device", "empty", "none"]), min_size=len(rows), max_size=len(rows)))
+    devs: list[dict[str, float] | None] = [
+        d if w == "device" else ({} if w == "empty" else None) for d, w in zip(drows, which, strict=True)
+    ]
+    vec = vmetrics.exposure_metrics(columns(rows, keys), columns([d or {} for d in devs], dkeys))
+    for i, raw in enumerate(rows):
+        for k, v in metrics.exposure_metrics(raw, devs[i]).items():
+            assert same(v, float(vec[k][i])), f"{k}: scalar {v!r}, columns {vec[k][i]!r}, sums {raw}, device {devs[i]}"
+    alone = vmetrics.exposure_metrics(columns(rows, keys))
+    for i, raw in enumerate(rows):
+        for k, v in metrics.exposure_metrics(raw).items():
+            assert same(v, float(alone[k][i])), k
 
 
 def test_real_intervals(names: dict[str, list[str]], tmp_path: Path) -> None:

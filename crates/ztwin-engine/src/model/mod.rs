@@ -19,6 +19,10 @@
 //! * [`vdisk`] — virtual disks in storage: their system-owned address
 //!   spaces in `storage`, SET VDISK's limits, the CP cost and serialisation
 //!   of a VDISK I/O;
+//! * [`net`] — HiperSockets channel paths and the guests' real QDIO devices
+//!   (HiperSockets, OSA): how long a send holds the sender (a HiperSockets
+//!   copy waits for the peer partition's processor, from [`lpar`]) and the
+//!   peer's turn takes;
 //! * [`cp`] — CP commands and DIAGNOSE X'64' as timeline actions, and the
 //!   console log of their responses;
 //! * [`monitor`] — the outbox of event records, and the emitter that turns
@@ -49,6 +53,7 @@ pub mod linux;
 pub mod lpar;
 pub mod mdc;
 pub mod monitor;
+pub mod net;
 pub mod paging;
 pub mod segments;
 pub mod spool;
@@ -295,6 +300,8 @@ pub struct Model {
     pub(crate) vdisk: vdisk::Vdisks,
     /// Linux inside the guests that run it (`linux` tables).
     pub(crate) linux: linux::Linux,
+    /// HiperSockets CHPIDs and the guests' QDIO devices.
+    pub(crate) net: net::Net,
     /// Each guest's directory VDISKs (device, blocks), created at logon.
     vdisk_dir: Vec<Vec<(u16, u64)>>,
     /// DIAGNOSE X'64' calls waiting for the same guest's load to return.
@@ -387,6 +394,7 @@ impl Twin {
                 ));
             }
         }
+        let defs_len = defs.len();
         let st = Storage::new(&sc.storage(), ncpu, &vpages);
         let (mut vols, slots) = io::params::volumes(&sc.paging, &sc.dasd);
         // Spool volumes follow the paging and minidisk volumes (so those keep
@@ -430,6 +438,7 @@ impl Twin {
             .lpar
             .as_ref()
             .map(|p| lpar::Cec::new(p, &sc.zvm_partition()));
+        let net_devs = sc.net_devices(|name| cec.as_ref().and_then(|c| c.find(name)));
         let mon = monitor::Monitor::new(
             &sc.monitor,
             monitor::SystemId {
@@ -500,6 +509,7 @@ impl Twin {
                         })
                         .collect(),
                 ),
+                net: net::Net::new(&sc.net, &sc.hipersockets, net_devs, defs_len),
                 diag_waiting: Vec::new(),
                 spool_io_ns: crate::core::us_to_ns(sc.cp_costs.io_us),
                 spool_page_ns: crate::core::us_to_ns(sc.cp_costs.page_io_us),
@@ -754,7 +764,7 @@ impl Model {
         if !self.cpu.logged_on(g) {
             return;
         }
-        self.stop_workload(g);
+        self.stop_workload(g, cx.now());
         self.linux.logoff(g);
         self.cpu.logoff(g);
         self.st.logoff(g);
@@ -845,6 +855,7 @@ impl Model {
         self.spool.check();
         self.seg.check();
         self.vdisk.check();
+        self.net.check();
         assert_eq!(
             self.st.segment_frames() as u64,
             self.seg.frames(),
@@ -905,7 +916,7 @@ impl Model {
                         .unwrap_or_else(|| self.work.workload(gi).clone());
                     self.start_workload(cx, gi, w);
                 }
-                Action::Stop => self.stop_workload(gi),
+                Action::Stop => self.stop_workload(gi, cx.now()),
                 Action::Cp | Action::Cache | Action::Mdc => unreachable!("handled above"),
                 Action::Diag64 => {
                     let c = t.command.clone().expect("validated");

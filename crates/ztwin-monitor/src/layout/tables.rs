@@ -530,6 +530,47 @@ static IODMDV: &[FieldDef] = &[
     fd("IODMDV_RDEVPAM", 27, Bits(1), Ibm),
     fd("IODMDV_RDEVCHPS", 28, Bits(8), Ibm),
 ];
+// MRIODQDA / MRIODQDS / MRIODQDD (domain 6 records 25, 26, 27): a real QDIO
+// device (OSA, HiperSockets, FCP) whose queues CP shadows for a guest. IBM's
+// pages (mon510, mon530, mon620, mon630, mon730) were read as far as the first
+// fields: MRIODQDA's device, owner, virtual device, QDIO format (0 QDIO, 1 FCP,
+// 2 HiperSockets), queue counts and status bits (mon510); MRIODQDD's device
+// and SIGA counts by guest and by CP (mon510, mon520). MRIODQDS's body is
+// taken to open like MRIODQDD's (same prolog notes, almost the same size);
+// the byte and buffer counters after the SIGA counts are ztwin's INFERRED map.
+static IODQDA: &[FieldDef] = &[
+    fd("IODQDA_RDEVDEV", 20, U2, Ibm),
+    fd("IODQDA_VMDUSER", 22, Char(8), Ibm),
+    fd("IODQDA_VDEVDEV", 30, U2, Ibm),
+    fd("IODQDA_QDIOFMT", 32, U2, Ibm),
+    fd("IODQDA_QDINPCT", 34, U2, Ibm),
+    fd("IODQDA_QDIOUTCT", 36, U2, Ibm),
+    fd("IODQDA_STATUS", 38, Bits(1), Ibm),
+];
+
+macro_rules! qdio_counters {
+    ($p:literal, $src:expr) => {
+        [
+            fd(concat!($p, "RDEVDEV"), 20, U2, $src),
+            fd(concat!($p, "QDIOCSGR"), 24, U4, $src),
+            fd(concat!($p, "QDIOCSGW"), 28, U4, $src),
+            fd(concat!($p, "QDIOCSGS"), 32, U4, $src),
+            fd(concat!($p, "RDEVVSSR"), 36, U4, $src),
+            fd(concat!($p, "RDEVVSSW"), 40, U4, $src),
+            fd(concat!($p, "VMDUSER"), 44, Char(8), Inf),
+            fd(concat!($p, "QDIOFMT"), 52, U2, Inf),
+            fd(concat!($p, "CHPID"), 54, U1, Inf),
+            fd(concat!($p, "BUFSOUT"), 56, U8, Inf),
+            fd(concat!($p, "BUFSIN"), 64, U8, Inf),
+            fd(concat!($p, "BYTESOUT"), 72, U8, Inf),
+            fd(concat!($p, "BYTESIN"), 80, U8, Inf),
+        ]
+    };
+}
+
+static IODQDS: [FieldDef; 13] = qdio_counters!("IODQDS_", Inf);
+static IODQDD: [FieldDef; 13] = qdio_counters!("IODQDD_", Ibm);
+
 // MRSYTCUP: the zpmd 5.3 map, whose 64-byte fixed part matches the size IBM
 // shows for 5.1, 5.2, 6.1 and 6.2. IBM names SYTCUP_CALCPUOF / CALCPULN as the
 // way to find the SYTCUP_CPUDATA entries (one per logical CPU, or per core
@@ -1347,6 +1388,20 @@ pub static LAYOUTS: &[RecordLayout] = &[
     v(6, 24, "MRIODSZI", S, R53, 316, Z53, IODSZI, &[R63, R71],
         "IBM mon630, mon710 (size 316; 20-39); zpmd d6r24",
         "SCSI (EDEV) device activity; path blocks 3-8 not mapped"),
+    v(6, 25, "MRIODQDA", E, R53, 41, Ibm, IODQDA, &[R53], "IBM mon530 (20-31, size 41), mon510 (20-41, size 44)",
+        "QDIO device activation (real device with CP shadow queues); offsets 32-38 as in mon510"),
+    v(6, 25, "MRIODQDA", E, R62, 44, Ibm, IODQDA, &[R62], "IBM mon620 (size 44)",
+        "QDIO device activation; offsets 32-38 as in mon510"),
+    v(6, 25, "MRIODQDA", E, R63, 43, Ibm, IODQDA, &[R63, R73], "IBM mon630, mon730 (20-31, size 43)",
+        "QDIO device activation; offsets 32-38 as in mon510"),
+    v(6, 26, "MRIODQDS", S, R53, 346, Inf, &IODQDS, &[R53], "IBM mon530 (prolog, size 346)",
+        "QDIO device activity, one per active device; body INFERRED: MRIODQDD's SIGA counts, then ztwin's byte and buffer counters"),
+    v(6, 27, "MRIODQDD", E, R53, 348, Inf, &IODQDD, &[R52], "IBM mon510, mon520 (20-43, size 348)",
+        "QDIO device deactivation with final counts; owner, format, byte and buffer counters after 44 INFERRED"),
+    v(6, 27, "MRIODQDD", E, R61, 346, Inf, &IODQDD, &[R61], "IBM mon610 (size 346)",
+        "QDIO device deactivation; counters as in mon510"),
+    v(6, 27, "MRIODQDD", E, R62, 348, Inf, &IODQDD, &[R62], "IBM mon620 (size 348)",
+        "QDIO device deactivation; counters as in mon510"),
     v(6, 28, "MRIODHPP", S, R53, 48, Z53, IODHPP, &[R61, R63],
         "IBM mon610, mon630 (D6R28, size 48; 20-23); zpmd d6r28", "HyperPAV pool activity; counters after 24 from zpmd"),
     // ----------------------------------------------------------- domain 10

@@ -150,6 +150,41 @@ def _pool(iv: Interval, t: str) -> dict[str, Any]:
     return dict(pools.get(t) or {})
 
 
+def _hipersockets(ctx: Context) -> list[dict[str, Any]]:
+    """The guests' HiperSockets devices (MRIODQDS, QDIO format 2) active in
+    the period, with their SIGA-w rate over it: read from the file only (a
+    history database has no QDIO records)."""
+    import warnings
+    from pathlib import Path
+
+    from ztwin.advisor.checks.segments import _local
+
+    path, start, end = ctx.period.path, ctx.period.start, ctx.period.end
+    if not path or start is None or end is None or not Path(path).is_file():
+        return []
+    from ztwin.monitor import DamageWarning, arrow_tables
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DamageWarning)
+        qds = arrow_tables(path, ["MRIODQDS"]).get("MRIODQDS")
+    seen: dict[int, list[Any]] = {}
+    for r in qds.to_pylist() if qds is not None else []:
+        t = _local(ctx, r.get("tod"))
+        if t is None or not start < t <= end or int(r.get("IODQDS_QDIOFMT") or 0) != 2:
+            continue
+        dev = int(r.get("IODQDS_RDEVDEV") or 0)
+        w = float(r.get("IODQDS_QDIOCSGW") or 0)
+        first = seen.setdefault(dev, [t, w, t, w, r])
+        first[2], first[3], first[4] = t, w, r
+    rows = []
+    for dev, (t0, w0, t1, w1, r) in sorted(seen.items()):
+        secs = (t1 - t0).total_seconds()
+        rows.append({"device": f"{dev:04X}", "owner": str(r.get("IODQDS_VMDUSER") or "").strip(),
+                     "chpid": f"{int(r.get('IODQDS_CHPID') or 0):02X}",
+                     "siga_w_rate": (w1 - w0) / secs if secs > 0 else None})  # fmt: skip
+    return rows
+
+
 def check_lpar_pool_busy(ctx: Context, rule: Rule) -> Finding | None:
     """A shared pool of one processor type kept full by the partitions on it,
     in a CEC of several types (lpar-busy judges a one-type CEC). The records
@@ -209,6 +244,7 @@ def check_lpar_pool_busy(ctx: Context, rule: Rule) -> Finding | None:
         for iv in held
     ]  # fmt: skip
     mine = own_type == t
+    hs = _hipersockets(ctx)
     zvm_line = (
         f"z/VM's partition runs on {own_type or '?'}: its processors {num(zvm)}% busy, suspended {num(susp)}% "
         "of the time" + ("" if mine else " (its own busy does not show the full pool)")
@@ -219,7 +255,11 @@ def check_lpar_pool_busy(ctx: Context, rule: Rule) -> Finding | None:
                   f"({names(parts)}) used {num(mean)} engines, at most {num(top)}: a full pool of {pool} "
                   f"physical {t}s (inferred from the flat top; the records count the physical processors "
                   "of all types together)", held, len(ivs), rows),
-         Evidence("CPU", zvm_line, held, len(ivs), [])],
+         Evidence("CPU", zvm_line, held, len(ivs), []),
+         *([Evidence("QDIO", f"{plural(len(hs), 'HiperSockets device')} of z/VM's guests active "
+                    f"({', '.join(sorted({r['owner'] for r in hs}))}; CHPID "
+                    f"{', '.join(sorted({r['chpid'] for r in hs}))}): each send is a synchronous copy that waits "
+                    "for the receiving partition's processor", held, len(ivs), hs)] if hs else [])],
         f"In {len(held)} of {len(ivs)} intervals the partitions on the {t} pool used all its {pool} "
         f"processors ({lcpus} logical ones asking). A logical processor of that type then waits for PR/SM; "
         "work that needs cycles on both sides at once, such as HiperSockets transfers (the firmware copy "

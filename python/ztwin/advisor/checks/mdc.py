@@ -13,14 +13,18 @@ A period from a history database (no file) gives no finding.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
+from ztwin._lazy import lazy
 from ztwin.advisor.checks.common import Context, dev_fig, fnum, mean_over, num, plural
 from ztwin.advisor.checks.iopath import _frames, _local
 from ztwin.advisor.finding import Evidence, Finding
 from ztwin.advisor.rules import Rule
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = lazy("pandas")  # imported when a check first uses it (not at every command's start)
 
 
 def _ends(ctx: Context, df: pd.DataFrame | None) -> pd.DataFrame | None:

@@ -159,6 +159,10 @@ pub struct Cec {
     got: Vec<f64>,
     w: Vec<f64>,
     idx: Vec<usize>,
+    /// Per partition entry: the fraction of its logical processors' demand
+    /// PR/SM delivered in the last interval divided (1 when it demanded
+    /// nothing; the z/VM entry: its logical processors' mean fraction).
+    avail: Vec<f64>,
     ticks: u64,
 }
 
@@ -245,6 +249,7 @@ impl Cec {
             got: vec![0.0; n],
             w: vec![0.0; n],
             idx: Vec::with_capacity(n),
+            avail: vec![1.0; n],
             parts,
             ticks: 0,
         };
@@ -327,6 +332,16 @@ impl Cec {
                 if p.ptype != t {
                     continue;
                 }
+                if k > 0 {
+                    let r = p.base..p.base + p.nlog;
+                    let dem: f64 = self.demand[r.clone()].iter().sum();
+                    let got: f64 = self.alloc[r].iter().sum();
+                    self.avail[k] = if dem > 0.0 {
+                        (got / dem).clamp(0.0, 1.0)
+                    } else {
+                        1.0
+                    };
+                }
                 for i in p.base..p.base + p.nlog {
                     let (want, got) = if k == 0 {
                         (self.wall[i], self.ran[i])
@@ -357,6 +372,7 @@ impl Cec {
         for c in 0..nz {
             self.speed[c] = (self.alloc[c] / d).clamp(0.0, 1.0);
         }
+        self.avail[0] = self.speed.iter().sum::<f64>() / nz.max(1) as f64;
     }
 
     /// The other partitions' demands from `now` on (their profiles).
@@ -501,6 +517,36 @@ impl Cec {
     /// counts once).
     pub fn partition_count(&self) -> usize {
         self.parts.iter().map(|p| p.number).max().unwrap_or(0) as usize
+    }
+
+    /// The entry of partition `name` whose logical processors run its
+    /// operating system (a CP or IFL entry before a zIIP or ICF one): for a
+    /// peer of a network connection. `None`: no such partition.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        let mut hit = None;
+        for (k, p) in self.parts.iter().enumerate() {
+            if p.name.eq_ignore_ascii_case(name) {
+                if matches!(p.ptype, PType::CP | PType::IFL) {
+                    return Some(k);
+                }
+                hit.get_or_insert(k);
+            }
+        }
+        hit
+    }
+
+    /// Partition entry `k`'s availability now: the fraction of a logical
+    /// processor's ready time PR/SM gives it (the fraction of its demand
+    /// delivered in the last interval divided; the z/VM entry: its logical
+    /// processors' mean delivered fraction). 1 = a logical processor that
+    /// has work runs at once.
+    pub fn availability(&self, k: usize) -> f64 {
+        self.avail[k]
+    }
+
+    /// Logical processors of partition entry `k`.
+    pub fn logical(&self, k: usize) -> usize {
+        self.parts[k].nlog
     }
 
     /// The z/VM logical processor `c`'s delivered fraction this interval.

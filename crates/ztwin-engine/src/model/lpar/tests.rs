@@ -459,3 +459,49 @@ fn a_partition_with_two_processor_types() {
         e.reason
     );
 }
+
+/// A partition's availability (for the network's rendezvous): the share of
+/// its demand PR/SM delivered in the last interval; 1 when it asks for no
+/// more than it gets or asks for nothing; found by name, its CP entry first.
+#[test]
+fn availability_is_the_delivered_share_of_demand() {
+    let mut zip = part("ZOS1", 2, 300, 1.0);
+    zip.ptype = PType::ZIIP;
+    let p = Params {
+        physical: Physical {
+            cp: 4,
+            ziip: 2,
+            ..Default::default()
+        },
+        ..params(
+            4,
+            vec![
+                zip,
+                part("ZOS1", 4, 100, 4.0),
+                part("ZOS2", 4, 300, 4.0),
+                part("IDLE", 2, 100, 0.0),
+            ],
+        )
+    };
+    let z = zvm(1);
+    p.validate(&z).unwrap();
+    let mut cec = Cec::new(&p, &z);
+    for k in 1..=5 {
+        cec.tick(k * 10 * MS);
+    }
+    // Weights 100 (z/VM, asking nothing), 100, 300 and 100 (idle) on 4 CPs:
+    // ZOS1 gets 1 engine of the 4 it asks for, ZOS2 3 of 4.
+    let zos1 = cec.find("zos1").unwrap();
+    assert_eq!(zos1, 2, "the CP entry, not the zIIP one");
+    assert!(
+        (cec.availability(zos1) - 0.25).abs() < 1e-9,
+        "{}",
+        cec.availability(zos1)
+    );
+    let zos2 = cec.find("ZOS2").unwrap();
+    assert!((cec.availability(zos2) - 0.75).abs() < 1e-9);
+    assert_eq!(cec.availability(cec.find("IDLE").unwrap()), 1.0);
+    assert_eq!(cec.availability(1), 1.0, "the zIIP pool has room");
+    assert_eq!(cec.logical(zos1), 4);
+    assert!(cec.find("NOSUCH").is_none());
+}

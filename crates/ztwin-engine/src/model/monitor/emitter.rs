@@ -3,7 +3,7 @@
 //! Monitor records through `ztwin-monitor`. It asks the components for their
 //! samples and hands them to the domain files in the order of the set.
 
-use super::{dur, io, linux, paging, segments, storage, system, user, vdisk, PendingEvent};
+use super::{dur, io, linux, net, paging, segments, storage, system, user, vdisk, PendingEvent};
 use crate::core::units::Ns;
 use crate::model::{Model, RunError, Twin};
 use std::io::Write;
@@ -11,8 +11,10 @@ use ztwin_monitor::layout::{by_name_release, RecordLayout, Release};
 use ztwin_monitor::writer::{MonwriteWriter, RecordSet};
 use ztwin_monitor::{tod, SetKind};
 
-/// Domain masks (bit 0 = domain 0).
+/// Domain masks (X'80' = domain 0): user events (domain 4); with QDIO
+/// devices also I/O events (domain 6).
 const EVENT_DOMAINS: u8 = 0x08;
+const EVENT_DOMAINS_IO: u8 = 0x02;
 
 /// The layouts of every record the emitter writes, in the release of the
 /// scenario's `cp_level` (its sizes and field offsets), found once.
@@ -182,8 +184,10 @@ impl<W: Write> Emitter<W> {
         let ev = &mut self.ev;
         ev.clear();
         let epr = self.lay.mtrepr;
-        ev.push_layout(epr, tod)
-            .set_u(fld!(epr, "MTREPR_EDOMAINS"), EVENT_DOMAINS as u64);
+        ev.push_layout(epr, tod).set_u(
+            fld!(epr, "MTREPR_EDOMAINS"),
+            (EVENT_DOMAINS | if t.net.any() { EVENT_DOMAINS_IO } else { 0 }) as u64,
+        );
         self.records += 1;
         self.w.write_event_set(&self.ev).map_err(write_err)
     }
@@ -202,6 +206,7 @@ impl<W: Write> Emitter<W> {
         t.mon.return_events(pending);
         r?;
         self.segment_events(t)?;
+        self.net_events(t)?;
         if t.linux.any() {
             t.linux_advance(now);
         }
@@ -289,6 +294,10 @@ impl<W: Write> Emitter<W> {
         {
             io::iodhpp(s, l, tod, &c);
         }
+        if t.net.any() {
+            let devs = t.net.devices().map(|d| (d, t.cpu.guest(d.guest).userid));
+            net::sample(s, l, tod, devs);
+        }
         let chps: Vec<_> = t.io.chpids().collect();
         if !chps.is_empty() {
             io::sytepm(s, l, tod, &chps).map_err(write_err)?;
@@ -351,6 +360,23 @@ impl<W: Write> Emitter<W> {
         segments::events(ev, l, self.start_tod, &t.seg, &events, dur);
         if self.ev.is_empty() {
             return Ok(());
+        }
+        self.records += self.ev.len() as u64;
+        self.w.write_event_set(&self.ev).map_err(write_err)
+    }
+
+    /// QDIO device activations and deactivations since the last interval.
+    fn net_events(&mut self, t: &mut Model) -> Result<(), RunError> {
+        let events = t.net.take_events();
+        if events.is_empty() {
+            return Ok(());
+        }
+        let ev = &mut self.ev;
+        ev.clear();
+        for &(kind, dev, at) in &events {
+            let d = t.net.device(dev);
+            let user = t.cpu.guest(d.guest).userid;
+            net::event(ev, &self.lay, self.start_tod + dur(at), kind, &d, user);
         }
         self.records += self.ev.len() as u64;
         self.w.write_event_set(&self.ev).map_err(write_err)

@@ -19,7 +19,8 @@
 //! samples into records: `system.rs` (SYTSYP, SYTPRP, PRCPRP, SYTUWT, SYTCUG,
 //! SYTCUP; MTRSYS, MTRPRP, MTRSPR), `storage.rs` (SYTRSG, STORSG, SYTRSP, SYTXSP,
 //! STORSP, SYTXSG, STOXSG; MTRMEM, MTRXSG), `paging.rs` (SYTASG, STOASP; MTRPAG),
-//! `io.rs` (IODDEV; MTRDEV), `user.rs` (USEACT, USEINT, USELON, USELOF; MTRUSR).
+//! `io.rs` (IODDEV; MTRDEV), `user.rs` (USEACT, USEINT, USELON, USELOF; MTRUSR),
+//! `net.rs` (IODQDA, IODQDS, IODQDD: QDIO devices).
 //! A new subsystem adds one file and its place in the set's order
 //! (`Emitter::sample`). Counters are cumulative, as CP keeps them; 16- and
 //! 32-bit fields wrap exactly as real ones do.
@@ -53,6 +54,7 @@ macro_rules! fld {
 pub mod emitter;
 mod io;
 mod linux;
+mod net;
 mod paging;
 pub mod params;
 mod segments;

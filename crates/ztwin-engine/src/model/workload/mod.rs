@@ -19,6 +19,7 @@
 //! **Events**: none of its own (think times end with `cpu::Ev::Wake`).
 
 mod disk;
+mod net;
 pub mod params;
 #[cfg(test)]
 mod tests;
@@ -70,6 +71,8 @@ pub enum WorkState {
     Linux(disk::LinuxState),
     /// VDISK I/O.
     Vdisk(vdisk::VdiskState),
+    /// A network workload.
+    Net(net::NetState),
 }
 
 /// What a guest's processes have asked of its memory so far (cumulative),
@@ -243,6 +246,12 @@ impl Model {
             return;
         }
         let gi = g as usize;
+        // A guest that leaves its network workload ends its QDIO device's use.
+        if !matches!(w, Workload::Net { .. }) {
+            if let Some(dev) = self.net.device_of(g) {
+                self.net.deactivate(dev, cx.now());
+            }
+        }
         self.work.guests[gi].workload = w.clone();
         self.work.guests[gi].thrash = ThrashSpec::of(&w, self.st.vpages(g) as u64);
         if let Workload::Thrasher {
@@ -327,6 +336,22 @@ impl Model {
                         file_done: false,
                     })
                 }
+                Workload::Net { .. } => match self.net.device_of(g) {
+                    Some(dev) => {
+                        self.net.activate(dev, cx.now());
+                        WorkState::Net(net::NetState {
+                            phase: 0,
+                            step: 0,
+                            left: 0,
+                            t0: 0,
+                            reply: 0,
+                            dev,
+                        })
+                    }
+                    // A guest whose scenario workload is not a network one has
+                    // no device: a timeline start of one leaves it idle.
+                    None => WorkState::None,
+                },
                 Workload::VdiskIo { vdev, .. } => WorkState::Vdisk(vdisk::VdiskState {
                     phase: 0,
                     vdev: crate::model::vdisk::params::parse_vdev(vdev).expect("validated"),
@@ -383,8 +408,12 @@ impl Model {
         }
     }
 
-    /// Guest `g` stops its workload: idle.
-    pub(crate) fn stop_workload(&mut self, g: u32) {
+    /// Guest `g` stops its workload at `now`: idle (its network device, if
+    /// it has one, deactivated).
+    pub(crate) fn stop_workload(&mut self, g: u32, now: Ns) {
+        if let Some(dev) = self.net.device_of(g) {
+            self.net.deactivate(dev, now);
+        }
         let gw = &mut self.work.guests[g as usize];
         gw.workload = Workload::Idle;
         gw.thrash = None;
@@ -430,6 +459,13 @@ impl Model {
             Workload::Cms { .. } => self.cms_burst(cx, v, g, &w, budget, b),
             Workload::CmsFormat { .. } => self.format_burst(cx, v, &w, budget, b),
             Workload::VdiskIo { .. } => self.vdisk_burst(cx, v, g, &w, budget, b),
+            Workload::Net { .. } => {
+                if matches!(self.work.vcpus[vi].work, WorkState::Net(_)) {
+                    self.net_burst(cx, v, &w, budget, b);
+                } else {
+                    b.outcome = Outcome::Idle;
+                }
+            }
             Workload::LinuxSeq { .. } => {
                 if matches!(self.work.vcpus[vi].work, WorkState::None) {
                     b.outcome = Outcome::Idle;

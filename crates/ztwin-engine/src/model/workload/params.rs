@@ -212,6 +212,77 @@ pub enum Workload {
         #[serde(default = "cpu_mb")]
         cpu_per_mb_us: f64,
     },
+    /// A Linux network workload over a real QDIO device the guest owns
+    /// (`model/net/`): HiperSockets (a synchronous copy, the sender held
+    /// until the peer's processor takes it) or an OSA (asynchronous) to a
+    /// server in partition `peer`. `rr`: request, the server's turn,
+    /// response, think; `crr`: a connection per transaction (a connect
+    /// round trip first, a close after); `stream`: messages of `request`
+    /// bytes sent one after another (no response), `think` between them.
+    Net {
+        pattern: NetPattern,
+        #[serde(default = "via_hs")]
+        via: crate::model::net::Via,
+        /// The CHPID: a `[[hipersockets]]` one for `via = "hipersockets"`.
+        chpid: String,
+        /// The guest's QDIO data device (hex); member k of a group uses the
+        /// device 3k after it (read, write and data subchannels each).
+        device: String,
+        /// The partition the server runs in (an `[[lpar.partition]]`, or
+        /// this z/VM partition).
+        peer: String,
+        /// Bytes of a request (a stream's message) and of a response.
+        #[serde(default = "net_request")]
+        request: u64,
+        #[serde(default = "net_response")]
+        response: u64,
+        /// Pause between transactions ...
+        #[serde(default)]
+        think: Duration,
+        /// ... drawn from `think` (1 - jitter) to `think` (1 + jitter)
+        /// (0 to 1; default 0.5; 0: exactly `think`, so a guest's
+        /// transaction rate tells its response time).
+        #[serde(default = "net_jitter")]
+        jitter: f64,
+        /// Guest CPU per transaction (stream: per message), microseconds.
+        #[serde(default = "net_client")]
+        client_cpu_us: f64,
+        /// The server's CPU per request in its partition, microseconds
+        /// (a connect takes a fifth of it).
+        #[serde(default = "net_server")]
+        server_cpu_us: f64,
+    },
+}
+
+/// A network workload's exchange.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum NetPattern {
+    /// Request/response.
+    Rr,
+    /// Connect, request/response, close.
+    Crr,
+    /// One-way messages.
+    Stream,
+}
+
+fn via_hs() -> crate::model::net::Via {
+    crate::model::net::Via::HiperSockets
+}
+fn net_request() -> u64 {
+    200
+}
+fn net_response() -> u64 {
+    1000
+}
+fn net_jitter() -> f64 {
+    0.5
+}
+fn net_client() -> f64 {
+    100.0
+}
+fn net_server() -> f64 {
+    500.0
 }
 
 /// Which pages of a VDISK an I/O moves next.
@@ -569,6 +640,47 @@ impl Workload {
                 }
                 if !(cpu_per_mb_us.is_finite() && (0.0..=1e7).contains(cpu_per_mb_us)) {
                     return err("cpu_per_mb_us", "must be 0 to 10000000".into());
+                }
+            }
+            Workload::Net {
+                chpid,
+                device,
+                peer,
+                request,
+                response,
+                client_cpu_us,
+                server_cpu_us,
+                jitter,
+                ..
+            } => {
+                if !(0.0..=1.0).contains(jitter) {
+                    return err("jitter", "must be 0 to 1".into());
+                }
+                crate::model::net::params::parse_chpid(chpid)
+                    .map_err(|e| Invalid::new(format!("{place}.chpid"), e))?;
+                let d =
+                    parse_devno(device).map_err(|e| Invalid::new(format!("{place}.device"), e))?;
+                if d as u32 + 3 * count - 1 > 0xFFFF {
+                    return err(
+                        "device",
+                        format!("{device}: {count} devices of 3 subchannels run past FFFF"),
+                    );
+                }
+                if peer.is_empty() || peer.len() > 8 {
+                    return err("peer", "a partition name is 1 to 8 characters".into());
+                }
+                for (key, b) in [("request", request), ("response", response)] {
+                    if !(1..=(64 << 20)).contains(b) {
+                        return err(key, "must be 1 to 67108864 bytes (64M)".into());
+                    }
+                }
+                for (key, us) in [
+                    ("client_cpu_us", client_cpu_us),
+                    ("server_cpu_us", server_cpu_us),
+                ] {
+                    if !(us.is_finite() && (0.0..=1e6).contains(us)) {
+                        return err(key, "must be 0 to 1000000".into());
+                    }
                 }
             }
         }
