@@ -130,15 +130,15 @@ def test_dump_json_shows_the_kernel_fields_and_the_summary_warns(tmp_path: Path)
         (
             'vdev = "0300", priority = 10',
             'vdev = "0301", priority = 10',
-            "line 30: guest[0] (LNXBIG).linux.swap[0].vdev: the guest has no VDISK 0301",
+            "line 31: guest[0] (LNXBIG).linux.swap[0].vdev: the guest has no VDISK 0301",
         ),
         (
             'kernel = "32M"',
             'kernel = "120M"',
-            "line 39: guest[2] (LNXIDLE).linux.kernel: the guest's 128 MB of storage is smaller than the kernel needs",
+            "line 40: guest[2] (LNXIDLE).linux.kernel: the guest's 128 MB of storage is smaller than the kernel needs",
         ),
         (
-            '{ device = "dasd", size = "512M", priority = 1 }',
+            '{ device = "dasd", volume = "6000", size = "512M", priority = 1 }',
             '{ device = "dcss", segment = "NOSUCH" }',
             "guest[0] (LNXBIG).linux.swap[1].segment: no saved segment NOSUCH is defined",
         ),

@@ -862,11 +862,12 @@ impl Scenario {
                     .then(|| d.pages().total as u64 * 4096)
             })
         };
-        lx.check(place, storage, &vdisks, segment)?;
+        let is_dasd = |d: u16| io::params::dasd_info(&self.dasd, d).is_some();
+        lx.check(place, storage, &vdisks, segment, is_dasd)?;
         lx.swap
             .iter()
             .enumerate()
-            .map(|(i, s)| s.size_bytes(&format!("{place}.swap[{i}]"), &vdisks, segment))
+            .map(|(i, s)| s.size_bytes(&format!("{place}.swap[{i}]"), &vdisks, segment, is_dasd))
             .collect()
     }
 
@@ -945,7 +946,15 @@ impl Scenario {
     /// Workload `w` run by guest group `g`: its bounds, its area within the
     /// group's virtual storage, its device among the `[[dasd]]` volumes.
     fn check_workload(&self, w: &Workload, g: &GuestGroup, place: &str) -> Result<(), Invalid> {
-        w.validate(place, g.virtual_storage.0, g.count, |d| {
+        // A Linux guest's processes may use more than its storage: what does
+        // not fit is swapped (up to its swap devices' sizes).
+        let swap: u64 = if g.linux.is_some() {
+            self.linux_swap_sizes(g, "linux")
+                .map_or(0, |v| v.iter().sum())
+        } else {
+            0
+        };
+        w.validate(place, g.virtual_storage.0 + swap, g.count, |d| {
             io::params::dasd_info(&self.dasd, d)
         })
     }

@@ -63,6 +63,11 @@ STUDIES: dict[str, Study] = {
             "d1_dcss_load_times",
         ),
         Study(
+            "swap-device-choice",
+            "D2: a Linux guest that swaps: to DASD, VDISK or a DCSS, or a bigger guest without swap",
+            "d2_swap_device_choice",
+        ),
+        Study(
             "emergency-scan-vdisk",
             "S4: emergency scan rises with written VDISKs while the workload is unaffected: not duress",
             "s4_emergency_scan_vdisk",

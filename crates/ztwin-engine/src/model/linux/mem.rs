@@ -18,10 +18,12 @@
 //! `low` = min × 5/4, `high` = min × 3/2.
 //!
 //! The model does the bookkeeping and says what each operation did
-//! ([`Effects`]): the frames swapped out and read back, by device. The engine
-//! turns those into CP references and I/O (not wired yet: see
-//! `docs/scenario.md`, `linux`). Kswapd runs at the allocation that wakes it
-//! (its work is not spread over time).
+//! ([`Effects`]; the frames swapped out, with device and slot, queued on
+//! [`Mem::out`]; the slot a major fault reads back). The engine turns those
+//! into CP references and I/O (`model/workload/linux.rs`): a frame queued
+//! for swap-out is read by the swap write, so CP must have it resident
+//! first (double paging). Kswapd runs at the allocation that wakes it (its
+//! work is not spread over time).
 
 /// What a frame holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +37,16 @@ pub enum Frame {
 
 const SWAPPED: u32 = 1 << 31;
 const NONE: u32 = u32::MAX;
+
+/// A page Linux swapped out whose write is still to be done: the frame it
+/// was in (already free in Linux's view) and the slot of device `dev` (its
+/// place in priority order, [`Mem::swaps`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwapOut {
+    pub dev: u16,
+    pub slot: u32,
+    pub frame: u32,
+}
 
 /// One swap device as the model uses it.
 #[derive(Clone, Debug)]
@@ -83,6 +95,10 @@ pub struct Effects {
     pub dropped: u32,
     /// No memory could be reclaimed: the allocation failed (the OOM case).
     pub oom: bool,
+    /// A major fault: the device (priority order) and slot read back.
+    pub read: Option<(u16, u32)>,
+    /// Frames the reclaim scanned.
+    pub scanned: u64,
 }
 
 /// A guest's Linux memory.
@@ -109,6 +125,8 @@ pub struct Mem {
     pub wmark_low: usize,
     pub wmark_high: usize,
     pub c: Counters,
+    /// Swap-outs whose writes the engine has still to do, oldest first.
+    pub out: std::collections::VecDeque<SwapOut>,
 }
 
 /// Counts by state (pages).
@@ -174,6 +192,7 @@ impl Mem {
             wmark_low: wmark_min * 5 / 4,
             wmark_high: wmark_min * 3 / 2,
             c: Counters::default(),
+            out: std::collections::VecDeque::new(),
         }
     }
 
@@ -195,6 +214,26 @@ impl Mem {
 
     pub fn swaps(&self) -> &[Swap] {
         &self.swap
+    }
+
+    /// The frame anonymous page `p` is in, if it is in memory.
+    #[inline]
+    pub fn frame_of(&self, p: u32) -> Option<u32> {
+        let f = self.anon_frame[p as usize];
+        (f != NONE && f & SWAPPED == 0).then_some(f)
+    }
+
+    /// The frame file page `p` is cached in, if it is.
+    #[inline]
+    pub fn cached(&self, p: u32) -> Option<u32> {
+        let f = self.cache_frame[p as usize];
+        (f != NONE).then_some(f)
+    }
+
+    /// Frame `f` was referenced (a hit: no fault).
+    #[inline]
+    pub fn reference(&mut self, f: u32) {
+        self.referenced[f as usize] = true;
     }
 
     pub fn usage(&self) -> Usage {
@@ -237,6 +276,7 @@ impl Mem {
             self.c.pswpin += 1;
             self.c.pgpgin_kb += 4;
             e.swapped_in += 1;
+            e.read = Some((d, slot));
         }
         self.frames[frame as usize] = Frame::Anon;
         self.n_anon += 1;
@@ -326,12 +366,14 @@ impl Mem {
             let target = self.wmark_min + 1;
             let scanned = self.reclaim(target, e);
             self.c.pgscand += scanned;
+            e.scanned += scanned;
         }
         if self.free.len() <= self.wmark_low {
             self.c.kswapd_wakeups += 1;
             let target = self.wmark_high;
             let scanned = self.reclaim(target, e);
             self.c.pgscank += scanned;
+            e.scanned += scanned;
         }
         match self.free.pop() {
             Some(f) => {
@@ -397,6 +439,11 @@ impl Mem {
                     self.n_anon -= 1;
                     self.anon_slot[p as usize] = (d as u16, slot);
                     self.put_free(f as u32);
+                    self.out.push_back(SwapOut {
+                        dev: d as u16,
+                        slot,
+                        frame: f as u32,
+                    });
                     self.c.pswpout += 1;
                     self.c.pgpgout_kb += 4;
                     self.c.pgsteal += 1;
@@ -470,7 +517,22 @@ impl Mem {
                 ));
             }
         }
+        for o in &self.out {
+            let ok = self
+                .swap
+                .get(o.dev as usize)
+                .is_some_and(|s| (o.slot as usize) < s.slots())
+                && (o.frame as usize) < self.frames.len();
+            if !ok {
+                return Err(format!("swap-out {o:?} names no slot or frame"));
+            }
+        }
         let u = self.usage();
+        // Every live anonymous page is in a frame or in a slot.
+        let live = self.anon_frame.iter().filter(|&&f| f != NONE).count() as u64;
+        if live != u.anon + u.swapped {
+            return Err(format!("{live} anonymous pages live, {u:?}"));
+        }
         let anon = self
             .anon_frame
             .iter()

@@ -5,15 +5,17 @@
 //! free, page cache or anonymous, swap devices by priority, kswapd and direct
 //! reclaim, faults), its load averages and the appldata modules' sync counts.
 //!
-//! **Interface**: [`Linux::advance`] at each monitor sample feeds the memory
-//! model what the guest's processes asked of it since the last one (the
-//! workload component's `memory_demand`: anonymous pages of the thrasher's
-//! area touched, page-cache pages its fill wrote) and its runnable virtual
-//! CPUs; [`Linux::sample`] gives the figures the appldata modules report.
-//!
-//! **Not wired yet** (issue 14): the model's swap-outs and swap-ins are
-//! counted but issue no I/O and touch no CP page (no double paging, no swap
-//! device contention); the guest's real page references stay the workload's.
+//! **Interface**: a Linux guest's thrasher runs through Linux
+//! (`model/workload/linux.rs`, a wiring method of the model): each page the
+//! processes touch is Linux's anonymous page (or a page-cache page of the
+//! fill), in a frame of the guest's storage that Linux gives it
+//! ([`mem::Mem`]); CP sees the frames. Linux's reclaim swaps pages out to its
+//! swap devices and a major fault reads one back, through the twin's paths:
+//! a VDISK by CP's DIAG copy (`vdisk`), a DASD minidisk by a real SSCH
+//! (`io`), a DCSS by dcssblk's copy (the guest's CPU only). A frame Linux
+//! swaps out that CP has paged out is paged in by CP first (double paging).
+//! [`Linux::advance`] at each monitor sample keeps the load averages;
+//! [`Linux::sample`] gives the figures the appldata modules report.
 //! A guest without a `linux` table is not touched: runs without one are
 //! byte-identical.
 //!
@@ -24,6 +26,36 @@ pub mod params;
 
 use crate::core::units::Ns;
 use mem::{Counters, Mem, Usage};
+
+/// Where a swap device's I/O goes (resolved at the guest's first burst).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The guest's VDISK `vdev` (looked up at each I/O: CP may not have it).
+    Vdisk(u16),
+    /// The `io` volume its minidisk is on.
+    Dasd(u32),
+    Dcss,
+}
+
+/// The engine's side of one Linux guest's swapping.
+#[derive(Clone, Debug, Default)]
+pub struct Runtime {
+    /// Each swap device's target, in priority order (empty until resolved).
+    pub targets: Vec<Target>,
+    /// Per virtual CPU (from the guest's first): the slot its major fault
+    /// has still to read (device in priority order, slot).
+    pub reads: Vec<Option<(u16, u32)>>,
+    /// The swap write being gathered: device, pages.
+    pub batch: Option<(u16, u32)>,
+    /// Frames CP paged in for Linux to write them to swap (double paging).
+    pub double_paging: u64,
+    /// Swap I/O requests (reads, writes).
+    pub swap_ios: [u64; 2],
+    /// Linux's own CPU per virtual CPU, ns (APPLDATA_OS system time).
+    pub sys: Vec<Ns>,
+    /// Allocations that found nothing to reclaim (the OOM case).
+    pub oom: u64,
+}
 
 /// Page size, bytes.
 const PAGE: u64 = 4096;
@@ -40,20 +72,16 @@ pub struct Guest {
     /// Its appldata buffers at its last logoff.
     ended: Option<Sample>,
     mem: Mem,
-    /// Demand already fed: anonymous pages, cache pages, touches seen.
-    fed_anon: u64,
-    fed_cache: u64,
-    /// References seen, and where the re-touch of each region stands.
-    seen_refs: u64,
-    cursor: [u64; 3],
     /// Load averages (1, 5, 15 minutes), runnable threads.
     avenrun: [f64; 3],
     last: Ns,
     nr_running: u32,
+    nr_iowait: u32,
     sync: u32,
     /// The swap devices were checked against the guest's devices (at its
     /// first sample).
     swapon: bool,
+    pub rt: Runtime,
 }
 
 impl crate::model::Model {
@@ -66,25 +94,33 @@ impl crate::model::Model {
             }
             let vdisk = &self.vdisk;
             self.linux.swapon(g, |v| vdisk.find(g, v).is_some());
-            let d = self.work.memory_demand(g);
-            let running = self
-                .cpu
-                .vcpus_of(g)
-                .filter(|&v| {
-                    matches!(
-                        self.cpu.vstate(v),
-                        crate::model::cpu::VState::Ready
-                            | crate::model::cpu::VState::Running
-                            | crate::model::cpu::VState::Eligible
-                    )
-                })
-                .count() as u32;
-            self.linux.advance(g, now, &d, running);
+            // Runnable: dispatched or waiting for CP (a CP page fault is
+            // invisible to Linux); waiting for a swap I/O: Linux's D state.
+            let (mut running, mut iowait) = (0, 0);
+            for v in self.cpu.vcpus_of(g) {
+                use crate::model::cpu::VState;
+                match self.cpu.vstate(v) {
+                    VState::Ready | VState::Running | VState::Eligible | VState::PageWait => {
+                        running += 1
+                    }
+                    VState::IoWait => iowait += 1,
+                    _ => {}
+                }
+            }
+            self.linux.advance(g, now, running, iowait);
         }
     }
 }
 
 impl Guest {
+    pub fn mem(&self) -> &Mem {
+        &self.mem
+    }
+
+    pub fn mem_mut(&mut self) -> &mut Mem {
+        &mut self.mem
+    }
+
     /// Linux just IPLed in `storage` bytes with swap devices of `swap` bytes.
     fn boot(p: params::Params, storage: u64, swap: Vec<u64>) -> Guest {
         let total = (storage / PAGE) as usize;
@@ -95,34 +131,37 @@ impl Guest {
             .zip(&swap)
             .map(|(s, &b)| (s.priority, (b / PAGE) as usize))
             .collect();
+        // Processes' pages: what fits in storage and swap.
+        let anon = total + swaps.iter().map(|s| s.1).sum::<usize>();
         Guest {
-            mem: Mem::new(total, kernel, total, total, &swaps),
+            mem: Mem::new(total, kernel, anon, total, &swaps),
             p,
             storage,
             swap_bytes: swap,
             ended: None,
-            fed_anon: 0,
-            fed_cache: 0,
-            seen_refs: 0,
-            cursor: [0; 3],
             avenrun: [0.0; 3],
             last: 0,
             nr_running: 0,
+            nr_iowait: 0,
             sync: 0,
             swapon: false,
+            rt: Runtime::default(),
         }
     }
 }
 
 /// What the appldata modules report of one guest.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Sample {
+    /// Linux's own CPU (memory management, swap) per virtual CPU, ns.
+    pub sys: Vec<Ns>,
     pub usage: Usage,
     pub c: Counters,
     /// Load averages in the kernel's fixed point (11 fraction bits, with
     /// the kernel's rounding term FIXED_1/200).
     pub avenrun: [u32; 3],
     pub nr_running: u32,
+    pub nr_iowait: u32,
     pub sync: u32,
     pub interfaces: u32,
 }
@@ -164,7 +203,7 @@ impl Linux {
 
     /// The buffers guest `g` had when it last logged off (appldata on).
     pub fn ended(&self, g: u32) -> Option<Sample> {
-        self.guest(g).and_then(|x| x.ended)
+        self.guest(g).and_then(|x| x.ended.clone())
     }
 
     /// Whether any guest runs Linux.
@@ -174,6 +213,17 @@ impl Linux {
 
     pub fn guest(&self, g: u32) -> Option<&Guest> {
         self.guests.get(g as usize).and_then(Option::as_ref)
+    }
+
+    #[inline]
+    pub fn guest_mut(&mut self, g: u32) -> Option<&mut Guest> {
+        self.guests.get_mut(g as usize).and_then(Option::as_mut)
+    }
+
+    /// Whether guest `g` runs Linux.
+    #[inline]
+    pub fn runs(&self, g: u32) -> bool {
+        matches!(self.guests.get(g as usize), Some(Some(_)))
     }
 
     /// Guest `g`'s `swapon`, once: a VDISK swap device the guest does not
@@ -199,67 +249,23 @@ impl Linux {
         }
     }
 
-    /// Guest `g` at `now`: what its processes asked of memory so far
-    /// (cumulative, from the workload: [`MemoryDemand`]); `running` virtual
-    /// CPUs are runnable.
-    ///
-    /// The pages in use are referenced again, region by region: the
-    /// distinct pages the references since the last sample reached (a
-    /// region's share of them; drawn at random, `n` references reach
-    /// `len × (1 − e^(−n/len))` pages; in address order, at most the region
-    /// once), walked from where the last sample stopped; a page reused within
-    /// an interval counts once. Then the new anonymous and cache pages are
-    /// touched.
-    pub fn advance(
-        &mut self,
-        g: u32,
-        now: Ns,
-        d: &crate::model::workload::MemoryDemand,
-        running: u32,
-    ) {
+    /// Guest `g` at `now`, `running` virtual CPUs runnable and `iowait`
+    /// waiting for swap I/O: the load averages (which count both, as
+    /// Linux's do) and the appldata modules' sync count.
+    pub fn advance(&mut self, g: u32, now: Ns, running: u32, iowait: u32) {
         let Some(x) = self.guests.get_mut(g as usize).and_then(Option::as_mut) else {
             return;
         };
-        let total = x.mem.total();
-        let anon = d.anon.min(total);
-        let cache = d.cache.min(total);
-        let n = d.refs.saturating_sub(x.seen_refs);
-        x.seen_refs = x.seen_refs.max(d.refs);
-        for (r, &(start, len, share)) in d.regions.iter().enumerate() {
-            // Only pages already given to the processes are reused.
-            let len = len.min(x.fed_anon.saturating_sub(start));
-            if len == 0 || share <= 0.0 {
-                continue;
-            }
-            let refs = n as f64 * share;
-            let pages = if d.random {
-                (len as f64 * (1.0 - (-refs / len as f64).exp())).round() as u64
-            } else {
-                (refs as u64).min(len)
-            };
-            for i in 0..pages {
-                let p = start + (x.cursor[r] + i) % len;
-                x.mem.touch_anon(p as u32);
-            }
-            x.cursor[r] = (x.cursor[r] + pages) % len;
-        }
-        while x.fed_anon < anon {
-            x.mem.touch_anon(x.fed_anon as u32);
-            x.fed_anon += 1;
-        }
-        while x.fed_cache < cache {
-            x.mem.write_file(x.fed_cache as u32);
-            x.fed_cache += 1;
-        }
         // Load averages: the kernel's exponential decay, applied over the
         // time since the last sample with the runnable count seen now.
         let dt = now.saturating_sub(x.last) as f64 / 1e9;
         for (a, period) in x.avenrun.iter_mut().zip([60.0, 300.0, 900.0]) {
             let k = (-dt / period).exp();
-            *a = *a * k + running as f64 * (1.0 - k);
+            *a = *a * k + (running + iowait) as f64 * (1.0 - k);
         }
         x.last = now;
         x.nr_running = running;
+        x.nr_iowait = iowait;
         x.sync = x.sync.wrapping_add(1);
     }
 
@@ -267,10 +273,12 @@ impl Linux {
     pub fn sample(&self, g: u32) -> Option<Sample> {
         let x = self.guest(g)?;
         Some(Sample {
+            sys: x.rt.sys.clone(),
             usage: x.mem.usage(),
             c: x.mem.c,
             avenrun: x.avenrun.map(|a| (a * 2048.0) as u32 + 2048 / 200),
             nr_running: x.nr_running,
+            nr_iowait: x.nr_iowait,
             sync: x.sync,
             interfaces: x.p.interfaces,
         })

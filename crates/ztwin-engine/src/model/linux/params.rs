@@ -7,8 +7,13 @@
 //! vdisk = [{ vdev = "0300", size = "512M" }]
 //! linux = { appldata = true, kernel = "48M", swap = [
 //!     { device = "vdisk", vdev = "0300", priority = 10 },
-//!     { device = "dasd", size = "1G", priority = 5 } ] }
+//!     { device = "dasd", volume = "6000", size = "1G", priority = 5 } ] }
 //! ```
+//!
+//! Linux's own CPU for its memory management (charged as the guest's
+//! virtual CPU time and counted as system time in APPLDATA_OS): per frame
+//! the reclaim scans, per page fault, per swap I/O request through the block
+//! layer and its driver (dasd, FBA over DIAG), per page dcssblk copies.
 
 use crate::core::units::Size;
 use crate::core::{invalid, Invalid};
@@ -51,6 +56,11 @@ pub struct SwapDevice {
     /// Size of a DASD swap device (a VDISK's or DCSS's is the device's).
     #[serde(default)]
     pub size: Option<Size>,
+    /// The `[[dasd]]` volume a DASD swap device's minidisk is on (its real
+    /// device number; `6000+`: each member of a `count` group the volume
+    /// that many after it).
+    #[serde(default)]
+    pub volume: Option<String>,
     /// `swapon -p`: higher first; equal priorities are used round robin.
     #[serde(default)]
     pub priority: i32,
@@ -77,10 +87,41 @@ pub struct Params {
     /// model: their counters stay 0).
     #[serde(default = "one")]
     pub interfaces: u32,
+    /// Kernel CPU per frame the page reclaim scans, ns \[E\].
+    #[serde(default = "scan_ns")]
+    pub scan_ns: f64,
+    /// Kernel CPU per page fault (minor or major), us \[E\].
+    #[serde(default = "fault_us")]
+    pub fault_us: f64,
+    /// Kernel CPU per swap I/O request (block layer and driver), us \[E\].
+    #[serde(default = "swap_io_us")]
+    pub swap_io_us: f64,
+    /// dcssblk: kernel CPU per page copied to or from the segment, us \[E\].
+    #[serde(default = "dcss_page_us")]
+    pub dcss_page_us: f64,
+    /// Pages per swap write request at most (the reclaim's batch,
+    /// SWAP_CLUSTER_MAX) \[E\].
+    #[serde(default = "swap_cluster")]
+    pub swap_cluster: u32,
 }
 
 fn one() -> u32 {
     1
+}
+fn scan_ns() -> f64 {
+    100.0
+}
+fn fault_us() -> f64 {
+    1.0
+}
+fn swap_io_us() -> f64 {
+    15.0
+}
+fn dcss_page_us() -> f64 {
+    1.0
+}
+fn swap_cluster() -> u32 {
+    32
 }
 
 /// The smallest storage left to Linux after its kernel: 16 MB \[E\].
@@ -89,13 +130,15 @@ pub const MIN_USABLE: u64 = 16 << 20;
 impl Params {
     /// Checks against the guest: `place` is the `linux` table's place,
     /// `storage` the guest's virtual storage, `vdisks` its VDISKs (vdev,
-    /// bytes), `segment` a DCSS's size by name (`None`: not defined).
+    /// bytes), `segment` a DCSS's size by name (`None`: not defined),
+    /// `is_dasd` whether a device number is a `[[dasd]]` volume.
     pub fn check(
         &self,
         place: &str,
         storage: u64,
         vdisks: &[(u16, u64)],
         segment: impl Fn(&str) -> Option<u64>,
+        is_dasd: impl Fn(u16) -> bool,
     ) -> Result<(), Invalid> {
         let k = self.kernel.0;
         if k < (4 << 20) || k % 4096 != 0 {
@@ -118,9 +161,22 @@ impl Params {
         if self.interfaces > 64 {
             return invalid(format!("{place}.interfaces"), "must be 0 to 64".into());
         }
+        for (key, v) in [
+            ("scan_ns", self.scan_ns),
+            ("fault_us", self.fault_us),
+            ("swap_io_us", self.swap_io_us),
+            ("dcss_page_us", self.dcss_page_us),
+        ] {
+            if !(v.is_finite() && (0.0..=1e6).contains(&v)) {
+                return invalid(format!("{place}.{key}"), "must be 0 to 1000000".into());
+            }
+        }
+        if !(1..=256).contains(&self.swap_cluster) {
+            return invalid(format!("{place}.swap_cluster"), "must be 1 to 256".into());
+        }
         for (i, s) in self.swap.iter().enumerate() {
             let p = format!("{place}.swap[{i}]");
-            s.size_bytes(&p, vdisks, &segment)?;
+            s.size_bytes(&p, vdisks, &segment, &is_dasd)?;
         }
         Ok(())
     }
@@ -133,6 +189,7 @@ impl SwapDevice {
         place: &str,
         vdisks: &[(u16, u64)],
         segment: impl Fn(&str) -> Option<u64>,
+        is_dasd: impl Fn(u16) -> bool,
     ) -> Result<u64, Invalid> {
         let only = |key: &str, ok: bool| -> Result<(), Invalid> {
             if ok {
@@ -148,6 +205,20 @@ impl SwapDevice {
             SwapKind::Dasd => {
                 only("vdev", self.vdev.is_none())?;
                 only("segment", self.segment.is_none())?;
+                let Some(v) = &self.volume else {
+                    return invalid(
+                        format!("{place}.volume"),
+                        "a DASD swap device names the [[dasd]] volume its minidisk is on".into(),
+                    );
+                };
+                let (dev, _) = crate::model::workload::params::split_device(v);
+                let d = parse_devno(dev).map_err(|e| Invalid::new(format!("{place}.volume"), e))?;
+                if !is_dasd(d) {
+                    return invalid(
+                        format!("{place}.volume"),
+                        format!("{d:04X} is not a [[dasd]] volume"),
+                    );
+                }
                 match self.size {
                     Some(s) if s.0 >= 1 << 20 => s.0,
                     _ => {
@@ -160,6 +231,7 @@ impl SwapDevice {
             }
             SwapKind::Vdisk => {
                 only("segment", self.segment.is_none())?;
+                only("volume", self.volume.is_none())?;
                 only("size", self.size.is_none())?;
                 let Some(v) = &self.vdev else {
                     return invalid(
@@ -180,6 +252,7 @@ impl SwapDevice {
             }
             SwapKind::Dcss => {
                 only("vdev", self.vdev.is_none())?;
+                only("volume", self.volume.is_none())?;
                 only("size", self.size.is_none())?;
                 let Some(name) = &self.segment else {
                     return invalid(

@@ -7,10 +7,12 @@
 //! Where the figures come from: memory from the Linux component's model
 //! (`model/linux`); CPU from the guest's virtual CPUs as the CPU component
 //! counts them, in jiffies (100 per second): `user` is the virtual CPU's own
-//! (emulation) time, `steal` the CP time spent for it (Linux's CPU timer does
-//! not run then), `idle` the rest of the time since logon; the twin does not
-//! split user from system time, nor counts interrupts (`system`, `nice`,
-//! `irq`, `softirq`, `iowait` are 0). Network: the twin has no network model;
+//! (emulation) time less `system`, Linux's own memory management and swap
+//! work as the Linux component counts it (`model/workload/linux.rs`), `steal`
+//! the CP time spent for it (Linux's CPU timer does not run then), `idle` the
+//! rest of the time since logon; `nr_iowait` the virtual CPUs waiting for a
+//! swap I/O at the sample; the twin does not count interrupts or I/O wait
+//! time (`nice`, `irq`, `softirq`, `iowait` are 0). Network: the twin has no network model;
 //! `nr_interfaces` is the table's, every counter 0.
 
 use super::emitter::L;
@@ -135,7 +137,7 @@ fn records(
         ("avenrun_0", lx.avenrun[0] as u64),
         ("avenrun_1", lx.avenrun[1] as u64),
         ("avenrun_2", lx.avenrun[2] as u64),
-        ("nr_iowait", 0),
+        ("nr_iowait", lx.nr_iowait as u64),
     ] {
         put(d, field(OS, name), v);
     }
@@ -143,8 +145,10 @@ fn records(
         let at = Kind::Os.size() + i * appldata::OS_CPU_SIZE_01;
         let e = &mut d[at..at + appldata::OS_CPU_SIZE_01];
         let idle = since_logon.saturating_sub(v.ttime);
+        let sys = lx.sys.get(i).copied().unwrap_or(0).min(v.vtime);
         for (name, x) in [
-            ("per_cpu_user", jiffies(v.vtime)),
+            ("per_cpu_user", jiffies(v.vtime) - jiffies(sys)),
+            ("per_cpu_system", jiffies(sys)),
             ("per_cpu_idle", jiffies(idle)),
             ("per_cpu_steal", jiffies(v.ttime.saturating_sub(v.vtime))),
             ("cpu_id", i as u64),

@@ -19,6 +19,7 @@
 //! **Events**: none of its own (think times end with `cpu::Ev::Wake`).
 
 mod disk;
+mod linux;
 mod net;
 pub mod params;
 #[cfg(test)]
@@ -73,22 +74,6 @@ pub enum WorkState {
     Vdisk(vdisk::VdiskState),
     /// A network workload.
     Net(net::NetState),
-}
-
-/// What a guest's processes have asked of its memory so far (cumulative),
-/// for the Linux component: pages of the thrasher's area touched at least
-/// once (its touches, at most the area: a random pattern's repeats count as
-/// new pages until the area is covered), pages its fill wrote (M5's page
-/// cache), its page references in all, and how the references spread over
-/// the area: up to three regions (first page, pages, share of references),
-/// drawn at random within a region (`random`) or in address order.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct MemoryDemand {
-    pub anon: u64,
-    pub cache: u64,
-    pub refs: u64,
-    pub regions: [(u64, u64, f64); 3],
-    pub random: bool,
 }
 
 /// A guest's workload.
@@ -177,55 +162,6 @@ impl Workloads {
     /// Guest `g`'s current workload.
     pub fn workload(&self, g: u32) -> &Workload {
         &self.guests[g as usize].workload
-    }
-
-    /// What guest `g`'s processes have asked of its memory so far, for the
-    /// Linux component (read only): see [`MemoryDemand`].
-    pub fn memory_demand(&self, g: u32) -> MemoryDemand {
-        let gw = &self.guests[g as usize];
-        let mut d = MemoryDemand::default();
-        let Some(spec) = &gw.thrash else {
-            return d;
-        };
-        for v in gw.first_vcpu..gw.first_vcpu + gw.nvcpu {
-            if let WorkState::Thrasher {
-                touches,
-                fill,
-                prefill_left,
-                ..
-            } = &self.vcpus[v as usize].work
-            {
-                let pre = spec.pages.saturating_sub(*prefill_left);
-                d.anon = d.anon.max((*touches).max(pre).min(spec.pages));
-                d.cache = d.cache.max(fill.done.min(spec.fill_pages));
-                d.refs += touches;
-            }
-        }
-        let (p, hot, warm) = (spec.pages, spec.hot, spec.warm);
-        d.random = spec.pattern != Pattern::Serial;
-        d.regions = if spec.pattern != Pattern::WorkingSet || hot >= p {
-            [(0, p, 1.0), (0, 0, 0.0), (0, 0, 0.0)]
-        } else {
-            // As `thrash::working_set_page` draws: hot, then warm (if any),
-            // the cold rest (warm takes it when there is no cold part).
-            let cold = p - hot - warm;
-            let ws = if warm > 0 { spec.warm_share } else { 0.0 };
-            let rest = (1.0 - spec.hot_share - ws).max(0.0);
-            if cold == 0 {
-                [
-                    (0, hot, spec.hot_share),
-                    (hot, warm, ws + rest),
-                    (0, 0, 0.0),
-                ]
-            } else {
-                [
-                    (0, hot, spec.hot_share),
-                    (hot, warm, ws),
-                    (hot + warm, cold, rest),
-                ]
-            }
-        };
-        d
     }
 }
 
@@ -439,6 +375,9 @@ impl Model {
         let vi = v as usize;
         let g = self.work.vcpus[vi].guest;
         if let Some(spec) = self.work.guests[g as usize].thrash {
+            if self.linux.runs(g) {
+                return self.linux_thrash(cx, v, &spec, budget, b);
+            }
             let ahead = self.work.lookahead && spec.pattern != Pattern::Serial;
             match (ahead, spec.fill_pages > 0) {
                 (true, false) => self.thrash_ahead::<false>(cx, v, &spec, budget, b),

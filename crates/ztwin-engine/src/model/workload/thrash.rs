@@ -320,7 +320,7 @@ impl Fill {
 
     /// Add the writes that fell due by `now`.
     #[inline]
-    fn due(&mut self, s: &ThrashSpec, now: Ns) {
+    pub(super) fn due(&mut self, s: &ThrashSpec, now: Ns) {
         if self.clock == Ns::MAX || now <= self.clock {
             return;
         }
@@ -343,13 +343,23 @@ impl Fill {
     /// the next one to reuse.
     #[inline]
     fn take(&mut self, s: &ThrashSpec, table: &[PageEntry]) -> Option<u64> {
+        self.take_unused(s, |p| tag(table[p as usize].e) == T_NONE)
+    }
+
+    /// As [`Fill::take`], `unused(p)` saying whether page `p` is unused.
+    #[inline(always)]
+    pub(super) fn take_unused(
+        &mut self,
+        s: &ThrashSpec,
+        unused: impl Fn(u64) -> bool,
+    ) -> Option<u64> {
         if self.left == 0 {
             return None;
         }
         while self.done < s.fill_pages {
             let p = s.pages + self.done;
             self.done += 1;
-            if tag(table[p as usize].e) == T_NONE {
+            if unused(p) {
                 self.left -= 1;
                 return Some(p);
             }

@@ -7,13 +7,12 @@
 //! again). Its CP time and the spin on the VDISK serialisation are the
 //! `vdisk` component's.
 
+use super::linux::Got;
 use super::params::{VdiskAccess, Workload};
 use super::{jittered, us_f, WorkState};
 use crate::core::units::{Ns, SEC};
 use crate::model::cpu::{Burst, Outcome};
-use crate::model::storage::{
-    idx, tag, P_CHG, P_REF, T_DASD, T_NONE, T_PAGEOUT, T_READIN, T_RES, T_XS,
-};
+use crate::model::storage::{tag, T_DASD};
 use crate::model::{Cx, Model};
 
 /// A virtual CPU's progress in a VDISK workload.
@@ -118,62 +117,16 @@ impl Model {
                 // Each page resident (or, for a read, never written).
                 let mut faults = 0u32;
                 for vp in first..first + n {
-                    let e = self.st.entry(space, vp).e;
-                    match tag(e) {
-                        T_RES => {
-                            if write && e & P_CHG == 0 {
-                                self.first_change(space, vp);
-                            }
-                            let e = &mut self.st.table_mut(space)[vp as usize].e;
-                            *e |= P_REF | if write { P_CHG } else { 0 };
-                        }
-                        T_NONE if !write => {}
-                        T_NONE => {
-                            let Some(f) = self.get_frame(cx, space, vp) else {
-                                b.outcome = Outcome::FrameWait;
-                                self.work.vcpus[vi].work = WorkState::Vdisk(s);
-                                return;
-                            };
-                            self.st.first_touch(space, vp, f);
-                            cx.charge.cp += self.work.costs.first_touch;
-                        }
-                        T_XS => {
-                            let Some(f) = self.get_frame(cx, space, vp) else {
-                                b.outcome = Outcome::FrameWait;
-                                self.work.vcpus[vi].work = WorkState::Vdisk(s);
-                                return;
-                            };
-                            self.st.xstor_in(cx, space, vp, f);
-                            cx.charge.sys += self.work.costs.xmove;
-                            self.st.count_fault(space);
-                            faults += 1;
-                        }
-                        T_DASD => {
-                            self.st.count_fault(space);
-                            self.vdisk.count_fault(k);
-                            b.outcome = match self.start_block_read(cx, space, vp, v) {
-                                Some(io) => {
-                                    b.io = io;
-                                    Outcome::PageWait
-                                }
-                                None => Outcome::FrameWait,
-                            };
+                    if tag(self.st.entry(space, vp).e) == T_DASD {
+                        self.vdisk.count_fault(k);
+                    }
+                    match self.cp_page(cx, space, vp, write, v, b) {
+                        Some(Got::Xstor) => faults += 1,
+                        Some(Got::Was) => {}
+                        None => {
                             self.work.vcpus[vi].work = WorkState::Vdisk(s);
                             return;
                         }
-                        T_READIN => {
-                            self.st.count_fault(space);
-                            self.pg.join_read(idx(e), v);
-                            cx.charge.cp += self.work.costs.fault;
-                            b.outcome = Outcome::PageWait;
-                            self.work.vcpus[vi].work = WorkState::Vdisk(s);
-                            return;
-                        }
-                        T_PAGEOUT => {
-                            self.st.reclaim(space, vp);
-                            cx.charge.cp += self.work.costs.fault;
-                        }
-                        _ => unreachable!("bad page state"),
                     }
                 }
                 // The copy: the serialisation (spinning while another CPU
