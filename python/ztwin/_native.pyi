@@ -275,6 +275,9 @@ def run_scenario(
     progress: Any = None,
 ) -> RunSummaryDict: ...
 
+def run_zos(text: str, origin: str, pagescm: str | None = None) -> str:
+    """Run a z/OS partition scenario; its records as JSON text."""
+
 
 class ConsoleSession:
     """An interactive run of a scenario (``ztwin console``) writing ``out``."""

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 # spin beside the work (a few percent of a report's CPU time).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from ztwin import __version__, console_cli, history_cli, run_cli, study_cli  # noqa: E402
+from ztwin import __version__, console_cli, history_cli, run_cli, study_cli, zos_cli  # noqa: E402
 from ztwin.advisor import cli as advisor_cli  # noqa: E402
 from ztwin.monitor import LayoutPackError, MonwriteError, dump, layouts, set_read_options  # noqa: E402
 from ztwin.reports import cli as report_cli  # noqa: E402
@@ -287,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     advisor_cli.register(sub)
     history_cli.register(sub)
     sweep_cli.register(sub)
+    zos_cli.register(sub)
     for name in ("dump", "report", "diagnose"):
         _read_option_args(sub.choices[name])
     return parser

@@ -485,28 +485,7 @@ impl Scenario {
     /// Parse TOML text; `origin` (file name) prefixes messages, which name
     /// the line and, past the syntax, the key.
     pub fn from_toml(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
-        let syntax = |e: toml::de::Error| {
-            let mut reason = e.message().trim().to_string();
-            if reason.is_empty() {
-                reason = e.to_string().trim().to_string();
-            }
-            ScenarioError {
-                origin: origin.into(),
-                line: e.span().map(|s| line_at(text, s.start)),
-                place: String::new(),
-                reason,
-            }
-        };
-        let de = toml::Deserializer::parse(text).map_err(syntax)?;
-        let mut sc: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
-            let place = key_path(&e.path().to_string());
-            let mut err = syntax(e.into_inner());
-            if err.line.is_none() {
-                err.line = line_of(text, &place);
-            }
-            err.place = place;
-            err
-        })?;
+        let mut sc: Scenario = deserialize_toml(text, origin)?;
         sc.normalise();
         sc.validate(origin).map_err(|mut e| {
             e.line = line_of(text, &e.place);
@@ -1093,6 +1072,36 @@ impl Scenario {
     }
 }
 
+/// Deserialize TOML `text` (`origin` its file name) into `T`: a syntax error
+/// names its line, a schema error its key path and line.
+pub(crate) fn deserialize_toml<T: serde::de::DeserializeOwned>(
+    text: &str,
+    origin: &str,
+) -> Result<T, ScenarioError> {
+    let syntax = |e: toml::de::Error| {
+        let mut reason = e.message().trim().to_string();
+        if reason.is_empty() {
+            reason = e.to_string().trim().to_string();
+        }
+        ScenarioError {
+            origin: origin.into(),
+            line: e.span().map(|s| line_at(text, s.start)),
+            place: String::new(),
+            reason,
+        }
+    };
+    let de = toml::Deserializer::parse(text).map_err(syntax)?;
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let place = key_path(&e.path().to_string());
+        let mut err = syntax(e.into_inner());
+        if err.line.is_none() {
+            err.line = line_of(text, &place);
+        }
+        err.place = place;
+        err
+    })
+}
+
 /// serde_path_to_error's path as a key path: "." (the top) is none.
 fn key_path(p: &str) -> String {
     if p == "." {
@@ -1106,7 +1115,7 @@ fn key_path(p: &str) -> String {
 /// `guest[0] (LIN).workload.area`, `paging[1].count`) is written on: the
 /// deepest part of the path present in the file (a key left at its default
 /// gives its table's line). `None` when no part of it is in the file.
-fn line_of(text: &str, place: &str) -> Option<usize> {
+pub(crate) fn line_of(text: &str, place: &str) -> Option<usize> {
     use toml::de::{DeTable, DeValue};
     // Drop the " (USERID)" notes, which are not keys (and may hold dots).
     let mut path = String::with_capacity(place.len());

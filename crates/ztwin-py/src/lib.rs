@@ -59,5 +59,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add_function(wrap_pyfunction!(twin::validate_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(twin::run_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(twin::run_zos, m)?)?;
     Ok(())
 }

@@ -194,3 +194,36 @@ pub fn run_scenario<'py>(
     d.set_item("out", out)?;
     Ok(d)
 }
+
+/// Run a z/OS partition scenario (TOML `text`, `origin` its file name) and
+/// return its records as JSON text (`ztwin_engine::model::zos::Output`):
+/// intervals, operations, page data sets, totals.
+#[pyfunction]
+#[pyo3(signature = (text, origin, pagescm=None))]
+pub fn run_zos(
+    py: Python<'_>,
+    text: &str,
+    origin: &str,
+    pagescm: Option<String>,
+) -> PyResult<String> {
+    use ztwin_engine::model::zos::{params::ZosScenario, Zos};
+    let mut sc = ZosScenario::from_toml(text, origin).map_err(|e| scenario_error(py, &e))?;
+    if let Some(p) = pagescm {
+        sc.zos.pagescm = p;
+        sc.validate().map_err(|e| {
+            scenario_error(
+                py,
+                &CoreScenarioError {
+                    origin: origin.into(),
+                    line: None,
+                    place: e.place,
+                    reason: e.reason,
+                },
+            )
+        })?;
+    }
+    let out = py
+        .detach(|| Zos::new(&sc).run())
+        .map_err(|e| SimulationError::new_err(format!("{origin}: {e}")))?;
+    Ok(out.to_json())
+}

@@ -92,6 +92,11 @@ STUDIES: dict[str, Study] = {
             "S8: z/OS partitions keep the CEC's CPs full; z/VM on IFLs looks fine (HiperSockets seem slow)",
             "s8_hipersockets_cpu",
         ),
+        Study(
+            "flash-morning-transition",
+            "Issue 19: z/OS the morning after batch, SVC and stand-alone dumps: page data sets vs Flash Express",
+            "f1_flash_morning",
+        ),
         # The I/O experiments (figures from the model, structural claims checked).
         Study("edev-paging", "Experiment: paging to ECKD vs EDEV at CP 5.2 and 5.3 (CP per page moved)",
               "io_experiments:edev_paging"),

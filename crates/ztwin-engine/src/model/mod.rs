@@ -47,6 +47,7 @@
 
 pub mod cp;
 pub mod cpu;
+pub mod flash;
 pub mod io;
 pub mod linux;
 pub mod lpar;
@@ -59,6 +60,7 @@ pub mod spool;
 pub mod storage;
 pub mod vdisk;
 pub mod workload;
+pub mod zos;
 
 use crate::core::rng::{Rng, Stream};
 use crate::core::units::Ns;

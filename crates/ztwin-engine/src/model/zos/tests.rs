@@ -1,0 +1,322 @@
+use super::params::ZosScenario;
+use super::*;
+
+fn study(pagescm: &str) -> ZosScenario {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../studies/zos/flash-morning-transition.toml"
+    ))
+    .unwrap();
+    let text = text.replace("pagescm = \"NONE\"", &format!("pagescm = \"{pagescm}\""));
+    ZosScenario::from_toml(&text, "flash-morning-transition.toml").unwrap()
+}
+
+#[test]
+#[ignore]
+fn print_study() {
+    for v in ["NONE", "ALL"] {
+        let t = std::time::Instant::now();
+        let out = Zos::new(&study(v)).run().unwrap();
+        eprintln!(
+            "{v}: {:.1}s wall aux_at_start {:.2}G scm {:.2}G",
+            t.elapsed().as_secs_f64(),
+            out.aux_at_start_bytes as f64 / (1u64 << 30) as f64,
+            out.scm_at_start_bytes as f64 / (1u64 << 30) as f64
+        );
+        for i in out.intervals.iter().step_by(5) {
+            eprintln!("  t={:.0} tx={} resp={:.3} in scm={} 1m={} dasd={} spec={} out scm={} dasd={} free={} nd={:.2}", i.t_s, i.tx, if i.tx>0 {i.resp_s/i.tx as f64} else {0.0}, i.pagein_scm, i.pagein_scm_1m, i.pagein_dasd, i.pagein_spec, i.pageout_scm, i.pageout_dasd, i.frames_free, i.system_nd_s);
+        }
+        for o in &out.operations {
+            eprintln!("  {:?}", o);
+        }
+        eprintln!("  {:?}", out.totals);
+    }
+}
+
+// ---------------------------------------------------------------- ASM placement, rule by rule
+
+use super::asm::{Asm, Data, Target};
+
+fn asm(scm: u64, scm_resp: u64, ds: &[u64], ds_resp: u64) -> Asm {
+    Asm::new(scm, scm_resp, ds, ds_resp, 1_000_000_000, 3)
+}
+
+#[test]
+fn scm_chosen_while_it_has_room_and_better_response() {
+    let mut a = asm(1000, 50_000, &[1000, 1000], 300_000);
+    assert_eq!(a.place(Data::Normal, 64, &|_| 0), Target::Scm);
+    assert_eq!(a.scm_used(), 64);
+}
+
+#[test]
+fn page_data_set_when_scm_responds_worse() {
+    let mut a = asm(1000, 900_000, &[1000, 1000], 300_000);
+    assert!(matches!(a.place(Data::Normal, 64, &|_| 0), Target::Ds(_)));
+    assert_eq!(a.scm_used(), 0);
+}
+
+#[test]
+fn flash_full_goes_to_disk() {
+    let mut a = asm(100, 50_000, &[1000], 300_000);
+    assert_eq!(a.place(Data::Normal, 64, &|_| 0), Target::Scm);
+    // 36 slots left: a group of 64 goes to the data set.
+    assert_eq!(a.place(Data::Normal, 64, &|_| 0), Target::Ds(0));
+}
+
+#[test]
+fn vio_never_goes_to_scm() {
+    let mut a = asm(1000, 1, &[1000], 300_000);
+    assert_eq!(a.place(Data::Vio, 10, &|_| 0), Target::Ds(0));
+    // Even with every data set full, VIO does not fall back to SCM.
+    let mut a = asm(1000, 1, &[5], 300_000);
+    assert_eq!(a.place(Data::Vio, 10, &|_| 0), Target::Full);
+    assert_eq!(a.scm_used(), 0);
+}
+
+#[test]
+fn plpa_goes_to_both() {
+    let mut a = asm(1000, 50_000, &[1000], 300_000);
+    assert_eq!(a.place(Data::Plpa, 100, &|_| 0), Target::Both(0));
+    assert_eq!((a.scm_used(), a.ds_used(0)), (100, 100));
+    // Without SCM, to the data set only.
+    let mut a = asm(0, 0, &[1000], 300_000);
+    assert_eq!(a.place(Data::Plpa, 100, &|_| 0), Target::Ds(0));
+}
+
+#[test]
+fn large_pages_whole_to_scm_else_split() {
+    let mut a = asm(1000, 50_000, &[10_000], 300_000);
+    assert_eq!(a.place(Data::Large, 256, &|_| 0), Target::Scm);
+    assert_eq!(a.scm_used(), 256);
+    // No room for another 1 MB: broken up (the caller writes 4 KB pages).
+    let mut a = asm(300, 50_000, &[10_000], 300_000);
+    a.place(Data::Normal, 100, &|_| 0);
+    assert_eq!(a.place(Data::Large, 256, &|_| 0), Target::Split);
+    // No SCM at all.
+    let mut a = asm(0, 0, &[10_000], 300_000);
+    assert_eq!(a.place(Data::Large, 256, &|_| 0), Target::Split);
+}
+
+#[test]
+fn overloaded_data_sets_are_avoided_then_shortest_queue() {
+    let mut a = asm(0, 0, &[1000, 1000, 1000], 300_000);
+    // Data set 1 responds best but is overloaded (3 queued): the next best.
+    a.observe_ds(1, 2_000_000_000, 100_000);
+    a.observe_ds(2, 2_000_000_000, 200_000);
+    let q = |d: u16| if d == 1 { 3 } else { 0 };
+    assert_eq!(a.place(Data::Normal, 8, &q), Target::Ds(2));
+    // Not overloaded: the best response wins.
+    assert_eq!(a.place(Data::Normal, 8, &|_| 0), Target::Ds(1));
+    // All overloaded: the shortest queue.
+    let q = |d: u16| [5, 4, 6][d as usize];
+    assert_eq!(a.place(Data::Normal, 8, &q), Target::Ds(1));
+}
+
+#[test]
+fn disk_full_falls_back_to_scm_then_full() {
+    let mut a = asm(100, 900_000, &[10], 300_000);
+    assert_eq!(a.place(Data::Normal, 50, &|_| 0), Target::Scm);
+    assert_eq!(a.place(Data::Normal, 60, &|_| 0), Target::Full);
+}
+
+#[test]
+fn smoothed_response_follows_observations() {
+    let mut a = asm(1000, 50_000, &[1000], 300_000);
+    // SCM gets slow for a while: placement moves to the data set.
+    for i in 1..=20u64 {
+        a.observe_scm(i * 100_000_000, 5_000_000);
+    }
+    assert!(a.scm_resp() > 300_000.0);
+    assert_eq!(a.place(Data::Normal, 8, &|_| 0), Target::Ds(0));
+}
+
+// ---------------------------------------------------------------- scenario errors
+
+const SMALL: &str = r#"
+[scenario]
+duration = "20s"
+seed = 3
+
+[flash]
+[[flash.partition]]
+name = "ZOS1"
+initial = "16G"
+
+[zos]
+name = "ZOS1"
+real_storage = "1G"
+pagescm = "ALL"
+users = 8
+think_time = "200ms"
+touches_per_tx = 20
+
+[zos.page_data_sets]
+count = 4
+lcus = 2
+size = "1G"
+
+[zos.batch]
+size = "512M"
+vio = "64M"
+
+[zos.dump]
+svc_at = "10s"
+svc_target = "DB2"
+sa_size = "1536M"
+
+[[zos.address_space]]
+name = "COMMON"
+kind = "common"
+size = "64M"
+touch_weight = 0.1
+
+[[zos.address_space]]
+name = "WASSR"
+kind = "was_servant"
+count = 2
+size = "160M"
+large = "128M"
+touch_weight = 0.4
+gc_interval = "5s"
+
+[[zos.address_space]]
+name = "DB2"
+kind = "db2"
+size = "768M"
+hot = "256M"
+touch_weight = 0.5
+"#;
+
+fn small(pagescm: &str, seed: u64) -> ZosScenario {
+    let text = SMALL
+        .replace("pagescm = \"ALL\"", &format!("pagescm = \"{pagescm}\""))
+        .replace("seed = 3", &format!("seed = {seed}"));
+    ZosScenario::from_toml(&text, "small.toml").unwrap()
+}
+
+#[test]
+fn pagescm_larger_than_allocation_is_refused_with_its_line() {
+    let text = SMALL.replace("pagescm = \"ALL\"", "pagescm = \"32G\"");
+    let e = ZosScenario::from_toml(&text, "s.toml")
+        .unwrap_err()
+        .to_string();
+    let line = SMALL
+        .lines()
+        .position(|l| l.starts_with("pagescm"))
+        .unwrap()
+        + 1;
+    assert!(
+        e.starts_with(&format!(
+            "s.toml: line {line}: zos.pagescm: 32G: larger than"
+        )),
+        "{e}"
+    );
+}
+
+#[test]
+fn flash_over_card_capacity_is_refused_with_its_line() {
+    let text = SMALL.replace("initial = \"16G\"", "initial = \"2048G\"");
+    let e = ZosScenario::from_toml(&text, "s.toml")
+        .unwrap_err()
+        .to_string();
+    let line = text.lines().position(|l| l.starts_with("initial")).unwrap() + 1;
+    assert!(
+        e.starts_with(&format!("s.toml: line {line}: flash.partition[0].")),
+        "{e}"
+    );
+    assert!(e.contains("over the usable capacity"), "{e}");
+    let text = SMALL.replace("initial = \"16G\"", "initial = \"24G\"");
+    let e = ZosScenario::from_toml(&text, "s.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("increments of 16G"), "{e}");
+}
+
+#[test]
+fn unknown_keys_and_targets_are_refused() {
+    let e = ZosScenario::from_toml(&SMALL.replace("users = 8", "userz = 8"), "s.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("zos.userz") || e.contains("unknown field"),
+        "{e}"
+    );
+    let e = ZosScenario::from_toml(
+        &SMALL.replace("svc_target = \"DB2\"", "svc_target = \"NOPE\""),
+        "s.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("zos.dump.svc_target: no address space NOPE"),
+        "{e}"
+    );
+}
+
+// ---------------------------------------------------------------- whole runs
+
+#[test]
+fn runs_conserve_pages_and_keep_each_on_one_tier() {
+    for v in ["ALL", "NONE"] {
+        let out = Zos::new(&small(v, 3)).run_checked(1999).unwrap();
+        assert!(out.totals.steals > 0, "{v}: the run must page");
+        assert_eq!(
+            out.operations.len(),
+            3,
+            "{v}: batch, SVC dump, stand-alone dump"
+        );
+    }
+}
+
+#[test]
+fn structural_rules_hold_in_whole_runs() {
+    let none = Zos::new(&small("NONE", 3)).run().unwrap();
+    let t = none.totals;
+    // Without SCM: large pages are 4 KB-backed, nothing goes to SCM.
+    assert_eq!(
+        (
+            t.pageout_scm,
+            t.pageout_scm_1m,
+            t.pagein_scm,
+            t.pagein_scm_1m
+        ),
+        (0, 0, 0, 0)
+    );
+    assert_eq!(t.large_4k_backed, 2 * 128);
+    assert_eq!(t.plpa_scm, 0);
+    let all = Zos::new(&small("ALL", 3)).run().unwrap();
+    let t = all.totals;
+    assert!(t.pageout_scm > 0 && t.pageout_scm_1m > 0, "{t:?}");
+    assert_eq!(t.pageout_vio_scm, 0);
+    assert_eq!(t.large_4k_backed, 0);
+    assert!(t.plpa_scm > 0 && t.plpa_dasd == t.plpa_scm);
+    // Dumps finish sooner with flash.
+    let dur = |o: &Output, k: &str| {
+        o.operations
+            .iter()
+            .find(|x| x.kind == k)
+            .map(|x| x.end_s - x.start_s)
+            .unwrap()
+    };
+    assert!(dur(&all, "svc_dump") < dur(&none, "svc_dump"));
+    assert!(dur(&all, "sa_dump") < dur(&none, "sa_dump"));
+}
+
+#[test]
+fn same_seed_same_output() {
+    let a = serde_json::to_string(&Zos::new(&small("ALL", 5)).run().unwrap()).unwrap();
+    let b = serde_json::to_string(&Zos::new(&small("ALL", 5)).run().unwrap()).unwrap();
+    assert_eq!(a, b);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 6, .. proptest::prelude::ProptestConfig::default() })]
+    #[test]
+    fn no_page_on_two_tiers(seed in 0u64..1000, scm in proptest::prop_oneof!["ALL", "NONE", "16G"], spec in proptest::bool::ANY) {
+        let mut sc = small(&scm, seed);
+        sc.zos.asm.speculative_pagein = spec;
+        sc.zos.asm.write_group = 1 + (seed % 64) as u32;
+        let r = Zos::new(&sc).run_checked(4001);
+        proptest::prop_assert!(r.is_ok(), "{:?}", r.err());
+    }
+}
