@@ -46,7 +46,7 @@ pub mod params;
 mod tests;
 
 use super::{
-    idx, pte, tag, Frame, PageEntry, Pager, Storage, F_LOCK, FREE, NO_BLOCK, P_CHG, P_REF,
+    idx, pte, tag, Frame, PageEntry, Pager, Storage, F_LOCK, NO_BLOCK, P_CHG, P_REF,
     T_PAGEOUT, T_READIN, T_RES, T_DASD,
 };
 use crate::core::units::Ns;
@@ -468,6 +468,7 @@ impl Storage {
     /// flight are the frames flagged so.
     #[cfg(any(test, debug_assertions))]
     pub(super) fn check_agelist(&self) {
+        use super::FREE;
         let mut aged = 0u32;
         let mut early = 0u32;
         for (f, fr) in self.frames.iter().enumerate() {
