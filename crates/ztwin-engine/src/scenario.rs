@@ -1269,14 +1269,17 @@ workload = { type = "thrasher", area = "100M" }
             "{e}"
         );
         // 7.3 is modelled (Era C) but has no XSTOR: the xstor line is named.
-        let toml = MIN.replace("[system]\n", "[system]\ncp_level = \"7.3\"\nxstor = \"1G\"\n");
+        let toml = MIN.replace(
+            "[system]\n",
+            "[system]\ncp_level = \"7.3\"\nxstor = \"1G\"\n",
+        );
         assert!(Scenario::from_toml(&toml.replace("xstor = \"1G\"\n", ""), "c.toml").is_ok());
         let e = Scenario::from_toml(&toml, "c.toml").unwrap_err();
         assert_eq!((e.line, e.place.as_str()), (Some(4), "system.xstor"), "{e}");
         assert!(e.reason.contains("XSTOR on CP level 7.3"), "{e}");
         // [agelist] belongs to 6.3 and later.
-        let e = Scenario::from_toml(&format!("{MIN}\n[agelist]\nsize = 5.0\n"), "c.toml")
-            .unwrap_err();
+        let e =
+            Scenario::from_toml(&format!("{MIN}\n[agelist]\nsize = 5.0\n"), "c.toml").unwrap_err();
         assert_eq!(e.place, "agelist", "{e}");
         assert!(e.line.is_some(), "{e}");
         let toml = MIN.replace("[system]\n", "[system]\ncp_level = \"6.4\"\n");
@@ -1284,9 +1287,14 @@ workload = { type = "thrasher", area = "100M" }
             .unwrap_err();
         assert_eq!(e.place, "agelist.size", "{e}");
         assert!(e.line.is_some(), "{e}");
-        let sc = Scenario::from_toml(&format!("{toml}\n[agelist]\nsize = 5.0\n"), "c.toml").unwrap();
+        let sc =
+            Scenario::from_toml(&format!("{toml}\n[agelist]\nsize = 5.0\n"), "c.toml").unwrap();
         assert_eq!(sc.storage().agelist.unwrap().size, 5.0);
-        assert_eq!(sc.paging_params().block_max, 32, "6.4's larger paging blocks");
+        assert_eq!(
+            sc.paging_params().block_max,
+            32,
+            "6.4's larger paging blocks"
+        );
         // A default has no line: the key is named alone.
         assert_eq!(line_of(MIN, "lpar.weight"), None);
         assert_eq!(line_of(MIN, "guest[0].workload"), Some(14));

@@ -15,7 +15,10 @@ fn an_era_c_run_uses_the_aging_list_and_repeats() {
         "{}\n[[timeline]]\nat = \"30s\"\naction = \"logoff\"\nguest = \"LNX*\"\n",
         PAGING
             .replace("[system]\n", "[system]\ncp_level = \"7.3\"\n")
-            .replace("central_storage = \"256M\"\nxstor = \"64M\"\n", "central_storage = \"320M\"\n")
+            .replace(
+                "central_storage = \"256M\"\nxstor = \"64M\"\n",
+                "central_storage = \"320M\"\n"
+            )
     );
     let sc = Scenario::from_toml(&text, "era_c.toml").unwrap();
     assert_eq!(sc.paging_params().block_max, 32);
@@ -30,7 +33,11 @@ fn an_era_c_run_uses_the_aging_list_and_repeats() {
     assert!(a.c.early_writes > 0, "{a:?}");
     assert!(a.c.freed_no_io > 0 && a.c.freed_written > 0, "{a:?}");
     assert!(a.c.reclaimed + a.c.reclaimed_fault > 0, "{a:?}");
-    assert_eq!(a.c.freed_no_io + a.c.freed_wait + a.c.paged_out, st.c.steals, "{a:?}");
+    assert_eq!(
+        a.c.freed_no_io + a.c.freed_wait + a.c.paged_out,
+        st.c.steals,
+        "{a:?}"
+    );
     for g in 0..m.cpu.guest_count() {
         if !m.cpu.logged_on(g) {
             let sp = m.st.space(g);

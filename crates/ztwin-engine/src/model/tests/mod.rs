@@ -781,9 +781,10 @@ workload = { type = "cpu", utilization = 1.0 }
 fn records_are_written_at_the_cp_levels_sizes() {
     use ztwin_monitor::layout::{by_name_release, Release};
     let mut sizes = Vec::new();
-    for level in ["5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2", "7.3", "7.4"] {
-        let mut toml =
-            PAGING.replace("[system]\n", &format!("[system]\ncp_level = \"{level}\"\n"));
+    for level in [
+        "5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2", "7.3", "7.4",
+    ] {
+        let mut toml = PAGING.replace("[system]\n", &format!("[system]\ncp_level = \"{level}\"\n"));
         if level >= "6.3" {
             // Era C: no XSTOR.
             toml = toml.replace("xstor = \"64M\"\n", "");
@@ -801,11 +802,18 @@ fn records_are_written_at_the_cp_levels_sizes() {
             .for_each(|r| {
                 let Some(l) = r.layout else { return };
                 let len = r.bytes.len();
-                for name in ["MTRXSG_XSTOTALB", "SYTXSG_XSTCPPAR", "SYTXSG_XSTCTXAV", "SYTXSP_PLSPGOUT"] {
+                for name in [
+                    "MTRXSG_XSTOTALB",
+                    "SYTXSG_XSTCPPAR",
+                    "SYTXSG_XSTCTXAV",
+                    "SYTXSP_PLSPGOUT",
+                ] {
                     if let Some(f) = l.fields.iter().find(|f| f.name == name) {
                         let at = f.offset as usize;
                         let w = f.ty.width();
-                        xstor += r.bytes[at..at + w].iter().fold(0u64, |a, &b| a << 8 | b as u64);
+                        xstor += r.bytes[at..at + w]
+                            .iter()
+                            .fold(0u64, |a, &b| a << 8 | b as u64);
                     }
                 }
                 let ok = match l.name {
@@ -824,7 +832,11 @@ fn records_are_written_at_the_cp_levels_sizes() {
             .unwrap();
         assert!(bad.is_empty(), "z/VM {level}: {bad:?}");
         // The PAGING scenario has 64M of XSTOR up to 6.2; from 6.3 none.
-        assert_eq!(xstor == 0, level >= "6.3", "z/VM {level}: XSTOR figures {xstor}");
+        assert_eq!(
+            xstor == 0,
+            level >= "6.3",
+            "z/VM {level}: XSTOR figures {xstor}"
+        );
         assert_eq!(stats.release, rel, "{level}: {}", stats.release_source);
         assert!(
             matches!(
@@ -843,10 +855,16 @@ fn records_are_written_at_the_cp_levels_sizes() {
     }
     // IBM's SYTPRP sizes: 108 (5.3), 124 (5.4), 124 carried (6.1), 140
     // (6.2), then as the layout tables give them for 6.3 to 7.4.
-    let want: Vec<_> = ["5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2", "7.3", "7.4"]
-        .iter()
-        .map(|l| by_name_release("MRSYTPRP", l.parse().unwrap()).unwrap().size)
-        .collect();
+    let want: Vec<_> = [
+        "5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2", "7.3", "7.4",
+    ]
+    .iter()
+    .map(|l| {
+        by_name_release("MRSYTPRP", l.parse().unwrap())
+            .unwrap()
+            .size
+    })
+    .collect();
     assert_eq!(sizes[..4], [108, 124, 124, 140]);
     assert_eq!(sizes, want);
 }
@@ -889,7 +907,11 @@ fn cp_levels_refused_with_a_reason() {
         let toml = PAGING.replace("[system]\n", &format!("[system]\ncp_level = \"{level}\"\n"));
         let e = Scenario::from_toml(&toml, "levels.toml").unwrap_err();
         assert_eq!(e.place, "system.xstor", "{level}");
-        assert!(e.reason.contains("XSTOR on CP level"), "{level}: {}", e.reason);
+        assert!(
+            e.reason.contains("XSTOR on CP level"),
+            "{level}: {}",
+            e.reason
+        );
     }
     for (level, want) in [
         ("8.1", "not a z/VM level ztwin knows"),

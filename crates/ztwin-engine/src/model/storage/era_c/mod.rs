@@ -46,8 +46,8 @@ pub mod params;
 mod tests;
 
 use super::{
-    idx, pte, tag, Frame, PageEntry, Pager, Storage, F_LOCK, NO_BLOCK, P_CHG, P_REF,
-    T_PAGEOUT, T_READIN, T_RES, T_DASD,
+    idx, pte, tag, Frame, PageEntry, Pager, Storage, F_LOCK, NO_BLOCK, P_CHG, P_REF, T_DASD,
+    T_PAGEOUT, T_READIN, T_RES,
 };
 use crate::core::units::Ns;
 use crate::core::us_to_ns;
@@ -508,7 +508,11 @@ impl Storage {
             .iter()
             .filter(|&&(f, g, vp)| {
                 self.flags[f as usize] & F_AGED != 0
-                    && self.frames[f as usize] == Frame { owner: g, vpage: vp }
+                    && self.frames[f as usize]
+                        == Frame {
+                            owner: g,
+                            vpage: vp,
+                        }
             })
             .count() as u32;
         assert!(listed >= self.age.aged, "aged frames missing from the list");

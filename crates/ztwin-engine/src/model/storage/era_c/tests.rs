@@ -105,7 +105,15 @@ fn conserved(st: &Storage) {
 /// a frame on a first touch or after a steal (a DASD page is "read" at once
 /// here), the reference bit on a resident page, the page-out reclaim on a
 /// page being written.
-fn touch(st: &mut Storage, cx: &mut Cx, pager: &mut FakePager, w: &mut Writes, g: u32, vp: u32, write: bool) -> bool {
+fn touch(
+    st: &mut Storage,
+    cx: &mut Cx,
+    pager: &mut FakePager,
+    w: &mut Writes,
+    g: u32,
+    vp: u32,
+    write: bool,
+) -> bool {
     let e = st.entry(g, vp).e;
     match tag(e) {
         T_RES => {
@@ -156,7 +164,15 @@ fn the_scan_moves_unreferenced_frames_to_the_aging_list_and_early_writes_them() 
         if !touch(&mut st, &mut cx, &mut pager, &mut w, vp % 2, vp / 2, true) {
             // No frame until page-outs complete.
             w.complete(&mut st, usize::MAX);
-            assert!(touch(&mut st, &mut cx, &mut pager, &mut w, vp % 2, vp / 2, true));
+            assert!(touch(
+                &mut st,
+                &mut cx,
+                &mut pager,
+                &mut w,
+                vp % 2,
+                vp / 2,
+                true
+            ));
         }
         st.check();
         conserved(&st);
