@@ -1,6 +1,8 @@
 //! The storage component: real storage (frames, the available list and its
 //! thresholds, the Era A demand scan), expanded storage (XSTOR) and the
-//! guests' address spaces.
+//! guests' address spaces. At CP levels 6.3 and later the available list is
+//! replenished from the global aging list instead ([`era_c`]: Era C, no
+//! XSTOR); the two meet in [`Storage::replenish`].
 //!
 //! **Owns** the frames (owner, page, flags), the available list, the frame
 //! waiters, XSTOR ([`xstor`]), and per guest its address space (`Space`:
