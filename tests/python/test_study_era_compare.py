@@ -26,7 +26,7 @@ def test_era_compare_short_form(tmp_path: Path) -> None:
     assert {"E-P1", "E-N1", "E-N2", "E-N3"} <= set(by)
     assert all(by[k].note for k in ("E-N1", "E-N2", "E-N3"))
     # The 7.3 file's reports: "no XSTOR" where a 5.4 file has XSTOR figures.
-    reps = build(tmp_path / "era-7.3.monwrite", ["STORAGE", "PAGELOG", "SYSCONF"])
+    reps = build(tmp_path / "era-7.3.monwrite", ["STORAGE", "PAGELOG", "SYSCONF", "UPAGE"])
     text = "\n".join(reps["STORAGE"].pre_lines)
     assert "XSTOR blocks ......................... no XSTOR" in text, text
     assert "PGIN from XSTOR /s ................... no XSTOR" in text
@@ -34,7 +34,10 @@ def test_era_compare_short_form(tmp_path: Path) -> None:
     assert any("no XSTOR" in line for line in reps["PAGELOG"].pre_lines)
     assert "pgin_rate" not in reps["PAGELOG"].keys
     assert any("Expanded storage (MB)" in ln and "no XSTOR" in ln for ln in reps["SYSCONF"].pre_lines)
-    reps54 = build(tmp_path / "era-5.4.monwrite", ["STORAGE", "PAGELOG"])
+    assert any("no XSTOR" in ln for ln in reps["UPAGE"].pre_lines)
+    assert not {"x_to_ms", "ms_to_x", "x_to_ds", "xstor"} & set(reps["UPAGE"].keys)
+    reps54 = build(tmp_path / "era-5.4.monwrite", ["STORAGE", "PAGELOG", "UPAGE"])
     assert "no XSTOR" not in "\n".join(reps54["STORAGE"].pre_lines)
     assert reps54["STORAGE"].rows[0]["xstor_total"] == 131072
     assert "pgin_rate" in reps54["PAGELOG"].keys
+    assert {"x_to_ms", "ms_to_x", "x_to_ds", "xstor"} <= set(reps54["UPAGE"].keys)
