@@ -225,8 +225,6 @@ pub struct StorageCounters {
     pub xstor_out: u64,
     pub migrated: u64,
     pub first_touch: u64,
-    /// Users' frame lists reordered (their reference bits reset).
-    pub reorders: u64,
 }
 
 /// Storage work done on one logical CPU (cumulative): SYTRSP, SYTXSP, STORSP.
@@ -334,9 +332,6 @@ struct Space {
     /// The running demand scan: how many entries at the back of `ufo` it
     /// has looked at already (a look moves an entry to the back).
     seen: u32,
-    /// The running demand scan's pass 2 walked this user's whole list: its
-    /// frames are reordered when the scan ends ([`Storage::reorder`]).
-    reorder: bool,
 }
 
 impl Space {
@@ -360,7 +355,6 @@ impl Space {
             unref: VecDeque::new(),
             walk: 0,
             seen: 0,
-            reorder: false,
         }
     }
 

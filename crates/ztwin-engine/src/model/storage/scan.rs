@@ -16,10 +16,6 @@ pub const AGE_PASS1: u8 = 2;
 /// user's (spec topic 1.3).
 pub const LONG_DORMANT_TICKS: u32 = 5;
 
-/// CP time to reorder one resident frame of a user's list, ns: "1 second
-/// for every 8GB of resident memory" (IBM, "z/VM Reorder Processing").
-pub const REORDER_PER_FRAME: u64 = 1_000_000_000 / (8 << 30 >> 12);
-
 /// How far ahead in a user's frame list the demand scan prefetches.
 const STEAL_AHEAD: usize = 4;
 
@@ -108,74 +104,6 @@ impl Storage {
                 break;
             }
         }
-        // The users whose lists pass 2 walked to the end are reordered.
-        for g in 0..self.spaces.len() {
-            if self.spaces[g].reorder {
-                self.reorder(cx, g as u32);
-            }
-        }
-    }
-
-    /// Reorder user `g`'s frame list (spec topic 1.3; IBM, "z/VM Reorder
-    /// Processing", www.vm.ibm.com/perf/tips/reorder.html): CP makes the
-    /// list valid again, and "part of this process deals with the hardware
-    /// reference bit": the frames unreferenced since the last reorder go to
-    /// the front of the list (the next scans find them first), the
-    /// referenced ones behind them, and every bit is reset. Nothing else
-    /// resets a user frame's reference bit in Era A: the demand scan's look
-    /// passes a referenced frame over and leaves the bit on, so a frame
-    /// referenced once since the last reorder is not taken by pass 1 or 2.
-    /// CP's cost is about 1 s per 8 GB resident (the same page), charged to
-    /// the system. When it runs is not published ("from time to time"; all
-    /// users "go through Reorder at one time or another"): the twin reorders
-    /// a user when a demand scan's pass 2 has walked its whole list, that is
-    /// when its list has nothing left unreferenced since the last reorder
-    /// \[E\]. The user is not stopped while it runs (CP stops it; not modelled:
-    /// 48 ms for 100,000 resident pages).
-    #[cfg(test)]
-    pub(super) fn reorder_for_test(&mut self, cx: &mut Cx, g: u32) {
-        self.reorder(cx, g);
-    }
-
-    fn reorder(&mut self, cx: &mut Cx, g: u32) {
-        let gi = g as usize;
-        let mut keep = std::mem::take(&mut self.items);
-        keep.clear();
-        let sp = &mut self.spaces[gi];
-        sp.reorder = false;
-        let n = sp.ufo.len();
-        for _ in 0..n {
-            let Some((f, vp)) = sp.ufo.pop_front() else {
-                break;
-            };
-            let e = sp.pt[vp as usize].e;
-            match tag(e) {
-                T_RES if idx(e) == f => {
-                    if e & P_REF != 0 {
-                        // Referenced: behind the unreferenced ones, bit reset.
-                        sp.pt[vp as usize].e = e & !P_REF;
-                        self.flags[f as usize] &= !F_AGE;
-                        keep.push((f, vp));
-                    } else {
-                        sp.ufo.push_back((f, vp));
-                    }
-                }
-                T_READIN
-                    if self.frames[f as usize]
-                        == (Frame {
-                            owner: g,
-                            vpage: vp,
-                        }) =>
-                {
-                    keep.push((f, vp));
-                }
-                _ => {} // stale: the frame was freed or reused since
-            }
-        }
-        sp.ufo.extend(keep.drain(..));
-        self.items = keep;
-        self.c.reorders += 1;
-        cx.charge.sys += sp.resident as u64 * REORDER_PER_FRAME;
     }
 
     /// Frames the running scan has freed or sent out (page-outs count: their
@@ -229,9 +157,6 @@ impl Storage {
             }
             let sp = &mut self.spaces[gi];
             if sp.walk == 0 || sp.resident <= protect {
-                // Pass 2 walked the whole list: nothing left that was
-                // unreferenced since the last reorder.
-                sp.reorder |= pass == Pass::Second && sp.walk == 0 && cat != Cat::Shared;
                 sp.walk = 0;
                 break false;
             }
@@ -243,7 +168,6 @@ impl Storage {
             // The entries at the back were looked at earlier in this scan.
             let seen = sp.ufo.len() as u32 <= sp.seen;
             let Some((f, vp)) = sp.ufo.pop_front() else {
-                sp.reorder |= pass == Pass::Second && cat != Cat::Shared;
                 sp.walk = 0;
                 break false;
             };
@@ -280,8 +204,7 @@ impl Storage {
             // emergency pass anything not locked.
             if pass != Pass::Emergency {
                 if e & P_REF != 0 {
-                    // Referenced since the user's last reorder: passed over,
-                    // bit and all (only the reorder resets it).
+                    sp.pt[vp as usize].e = e & !P_REF;
                     self.flags[fi] &= !F_AGE;
                     sp.ufo.push_back((f, vp));
                     sp.seen += 1;

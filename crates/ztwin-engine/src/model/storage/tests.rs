@@ -423,21 +423,15 @@ fn referenced_shared_frames_are_left_to_the_emergency_pass() {
     let filled = dpa - 200;
     touch_as(&mut st, &mut cx, &mut pager, s, 0..filled);
     // A user then takes frames scan after scan: its own frames go (passes 1
-    // and 2, once its list has been reordered: at the first scan every frame
-    // was referenced, and the emergency pass took the target; so whenever
-    // every frame left was referenced since the last reorder), the shared
-    // space's referenced ones stay however often the scans look (an older
-    // rule, a look clearing the bit, took them in pass 1 from the third
-    // scan on). Each emergency pass is a scan whose pass 2 walked the
-    // user's whole list, so its list was reordered.
+    // and 2, once a scan has looked at them: at the first scan every frame
+    // was referenced since, and the emergency pass took the target), the
+    // shared space's referenced ones stay however often the scans look (the
+    // old rule, a look clearing the bit, took them in pass 1 from the third
+    // scan on).
     touch_as(&mut st, &mut cx, &mut pager, 0, 0..2000);
     let c = st.sample(0).c;
     assert!(c.scans >= 3, "{} scans", c.scans);
-    assert!(
-        c.emergency_scans >= 1 && c.emergency_scans < c.scans / 4,
-        "{c:?}"
-    );
-    assert_eq!(c.emergency_scans, c.reorders, "{c:?}");
+    assert_eq!(c.emergency_scans, 1, "{c:?}");
     assert_eq!(c.shared_by_pass[..2], [0, 0]);
     assert!(c.by_pass[0][0] + c.by_pass[1][0] > 0, "{c:?}");
     assert_eq!(
@@ -629,119 +623,5 @@ fn referenced_vdisk_pages_are_taken_only_by_the_emergency_pass() {
     assert_eq!(c2.shared_by_pass, c.shared_by_pass);
     assert!(c2.by_pass[1][0] > 0, "{c2:?}");
     assert_eq!(st.space(vd).resident, vdisk0);
-    st.check();
-}
-
-/// Whether page `vp` of guest `g` is resident with its reference bit on.
-fn referenced(st: &Storage, g: u32, vp: u32) -> bool {
-    let e = st.entry(g, vp).e;
-    tag(e) == T_RES && e & P_REF != 0
-}
-
-#[test]
-fn a_look_leaves_the_reference_bit_on_and_only_the_reorder_resets_it() {
-    let mut st = storage();
-    let mut core = Core::new(SEC);
-    let mut cx = Cx::new(&mut core, 0);
-    let mut pager = FakePager::default();
-    st.create_space(0);
-    let mut next = 0;
-    // Scan 1: every frame first touched since there was no scan: passes 1
-    // and 2 walk the whole list and take nothing, the emergency pass makes
-    // the target, and the list, walked to its end by pass 2, is reordered:
-    // every reference bit off.
-    touch_until_scan(&mut st, &mut cx, &mut pager, 0, &mut next, 1);
-    let c = st.sample(0).c;
-    assert_eq!((c.emergency_scans, c.reorders), (1, 1), "{c:?}");
-    assert!((0..next - 1).all(|vp| !referenced(&st, 0, vp)));
-    // The guest then references every resident frame but its last ones, one
-    // and a half scan targets of them (a scan's target: what scan 1 took).
-    let target = c.steals as usize;
-    reference_all(&mut st, 0);
-    let res: Vec<u32> = (0..next)
-        .filter(|&vp| tag(st.entry(0, vp).e) == T_RES)
-        .collect();
-    for &vp in res.iter().rev().take(target + target / 2) {
-        st.table_mut(0)[vp as usize].e &= !P_REF;
-    }
-    // Scan 2 looks at the referenced frames on its way to the unreferenced
-    // ones and takes its target among those: no emergency, no reorder, and the
-    // frames it looked at are still referenced (the old rule, a look
-    // resetting the bit, left them unreferenced for the next scan).
-    touch_until_scan(&mut st, &mut cx, &mut pager, 0, &mut next, 2);
-    let c = st.sample(0).c;
-    assert_eq!((c.emergency_scans, c.reorders), (1, 1), "{c:?}");
-    assert!(c.examined > res.len() as u64, "{c:?}");
-    assert!(referenced(&st, 0, res[0]) && referenced(&st, 0, res[res.len() / 2]));
-    // Scan 3: the rest of them, then only frames referenced since the
-    // reorder, though scan 2 looked at them: pass 2 falls short, the
-    // emergency pass runs and the list is reordered (the old rule took them
-    // in pass 2 and ran no emergency pass).
-    let before = by_pass(&st);
-    touch_until_scan(&mut st, &mut cx, &mut pager, 0, &mut next, 3);
-    let c = st.sample(0).c;
-    let after = by_pass(&st);
-    assert_eq!((c.emergency_scans, c.reorders), (2, 2), "{c:?}");
-    assert!(after[2] > before[2], "{before:?} -> {after:?}");
-    assert!((0..next - 1).all(|vp| !referenced(&st, 0, vp)));
-    st.check();
-}
-
-#[test]
-fn a_reorder_puts_the_unreferenced_frames_first_and_costs_cp_time() {
-    let mut st = storage();
-    let mut core = Core::new(SEC);
-    let mut cx = Cx::new(&mut core, 0);
-    let mut pager = FakePager::default();
-    st.create_space(0);
-    let mut next = 0;
-    touch_until_scan(&mut st, &mut cx, &mut pager, 0, &mut next, 1);
-    // Every resident frame referenced but the even pages among the first
-    // 200 resident ones; then a scan whose pass 2 walks the whole list
-    // (target larger than what is unreferenced is not needed: the even
-    // pages are taken, then nothing is left) and a reorder.
-    reference_all(&mut st, 0);
-    let res: Vec<u32> = (0..next)
-        .filter(|&vp| tag(st.entry(0, vp).e) == T_RES)
-        .collect();
-    let cold: Vec<u32> = res
-        .iter()
-        .take(200)
-        .copied()
-        .filter(|vp| vp % 2 == 0)
-        .collect();
-    for &vp in &cold {
-        st.table_mut(0)[vp as usize].e &= !P_REF;
-    }
-    let sys0 = cx.charge.sys;
-    st.reorder_for_test(&mut cx, 0);
-    let resident = st.space(0).resident as u64;
-    assert_eq!(
-        cx.charge.sys - sys0,
-        resident * super::scan::REORDER_PER_FRAME
-    );
-    // 1 s per 8 GB: 2,097,152 frames.
-    assert_eq!(super::scan::REORDER_PER_FRAME, 476);
-    assert!((0..next - 1).all(|vp| !referenced(&st, 0, vp)));
-    // The next scan takes the frames that were unreferenced at the reorder
-    // first (pass 2 finds them at the front of the list).
-    let stolen_before: Vec<u32> = cold
-        .iter()
-        .copied()
-        .filter(|&vp| tag(st.entry(0, vp).e) != T_RES)
-        .collect();
-    assert!(stolen_before.is_empty());
-    touch_until_scan(&mut st, &mut cx, &mut pager, 0, &mut next, 2);
-    let taken = by_pass(&st)[1];
-    assert!(taken > 0);
-    let cold_taken = cold
-        .iter()
-        .filter(|&&vp| tag(st.entry(0, vp).e) != T_RES)
-        .count() as u64;
-    assert_eq!(
-        cold_taken,
-        taken.min(cold.len() as u64),
-        "{taken} taken in pass 2"
-    );
     st.check();
 }
