@@ -124,83 +124,54 @@ PAGELOG_KEYS = [
 
 
 def pagelog(iv: Intervals, **_: Any) -> Report:
-    if no_xstor(iv.config):
-        return _pagelog_no_xstor(iv)
-    table = Table(
-        [
-            interval_column(),
-            Column("pgin_rate", ["", "PGIN", "/s"], 7, 1),
-            Column("pgout_rate", ["", "PGOUT", "/s"], 7, 1),
-            Column("migrate_rate", ["", "Migr", "/s"], 6, 1),
-            Column("xstor_used", ["XSTOR", "Blocks", "Used"], 8, 0),
-            Column("dasd_read_rate", ["", "Reads", "/s"], 7, 1),
-            Column("dasd_write_rate", ["", "Writes", "/s"], 7, 1),
-            Column("read_write_rate", ["", "Total", "/s"], 7, 1),
-            Column("page_read_block", ["Block", "Read", "Pages"], 5, 1),
-            Column("page_write_block", ["Block", "Write", "Pages"], 5, 1),
-            Column("paging_ssch_rate", ["", "SSCH", "/s"], 6, 1),
-            Column("slots_used", ["Slots", "in", "Use"], 9, 0),
-            Column("slots_used_pct", ["", "Slots", "%Used"], 5, 0),
-        ],
-        [
-            Group("Expanded Storage", "pgin_rate", "xstor_used"),
-            Group("DASD Paging", "dasd_read_rate", "slots_used_pct"),
-        ],
-    )
+    # At a level without XSTOR the expanded-storage columns, group and chart
+    # are left out and one line says so (not zeros).
+    xs = not no_xstor(iv.config)
+    columns = [
+        interval_column(),
+        Column("pgin_rate", ["", "PGIN", "/s"], 7, 1),
+        Column("pgout_rate", ["", "PGOUT", "/s"], 7, 1),
+        Column("migrate_rate", ["", "Migr", "/s"], 6, 1),
+        Column("xstor_used", ["XSTOR", "Blocks", "Used"], 8, 0),
+        Column("dasd_read_rate", ["", "Reads", "/s"], 7, 1),
+        Column("dasd_write_rate", ["", "Writes", "/s"], 7, 1),
+        Column("read_write_rate", ["", "Total", "/s"], 7, 1),
+        Column("page_read_block", ["Block", "Read", "Pages"], 5, 1),
+        Column("page_write_block", ["Block", "Write", "Pages"], 5, 1),
+        Column("paging_ssch_rate", ["", "SSCH", "/s"], 6, 1),
+        Column("slots_used", ["Slots", "in", "Use"], 9, 0),
+        Column("slots_used_pct", ["", "Slots", "%Used"], 5, 0),
+    ]
+    groups = [Group("DASD Paging", "dasd_read_rate", "slots_used_pct")]
+    charts = [
+        Chart("DASD paging per second", ["dasd_read_rate", "dasd_write_rate"], "/s"),
+        Chart("Pages per paging SSCH", ["page_read_block", "page_write_block"], "pages"),
+        Chart("Page slots in use", ["slots_used"], "slots"),
+    ]
+    if xs:
+        keys = PAGELOG_KEYS
+        groups.insert(0, Group("Expanded Storage", "pgin_rate", "xstor_used"))
+        charts.insert(0, Chart("Expanded storage paging per second", ["pgin_rate", "pgout_rate", "migrate_rate"], "/s"))
+        pre: list[str] = []
+    else:
+        keys = PAGELOG_NO_XSTOR_KEYS
+        columns = [c for c in columns if c.key not in XSTOR_KEYS]
+        pre = [f"Expanded storage: {NO_XSTOR} (z/VM {iv.config.cp_level})"]
     return new_report(
         iv,
         "PAGELOG",
         "FCX143",
         "Paging Activity Log",
-        rows=by_time_rows(iv, PAGELOG_KEYS),
-        keys=PAGELOG_KEYS,
-        table=table,
+        rows=by_time_rows(iv, keys),
+        keys=keys,
+        table=Table(columns, groups),
         time_key="interval_end",
-        charts=[
-            Chart("Expanded storage paging per second", ["pgin_rate", "pgout_rate", "migrate_rate"], "/s"),
-            Chart("DASD paging per second", ["dasd_read_rate", "dasd_write_rate"], "/s"),
-            Chart("Pages per paging SSCH", ["page_read_block", "page_write_block"], "pages"),
-            Chart("Page slots in use", ["slots_used"], "slots"),
-        ],
+        pre_lines=pre,
+        charts=charts,
     )
 
 
 PAGELOG_NO_XSTOR_KEYS = [k for k in PAGELOG_KEYS if k not in XSTOR_KEYS]
-
-
-def _pagelog_no_xstor(iv: Intervals) -> Report:
-    """PAGELOG of a level without XSTOR: the expanded-storage columns are
-    replaced by one line saying so (not zeros)."""
-    table = Table(
-        [
-            interval_column(),
-            Column("dasd_read_rate", ["", "Reads", "/s"], 7, 1),
-            Column("dasd_write_rate", ["", "Writes", "/s"], 7, 1),
-            Column("read_write_rate", ["", "Total", "/s"], 7, 1),
-            Column("page_read_block", ["Block", "Read", "Pages"], 5, 1),
-            Column("page_write_block", ["Block", "Write", "Pages"], 5, 1),
-            Column("paging_ssch_rate", ["", "SSCH", "/s"], 6, 1),
-            Column("slots_used", ["Slots", "in", "Use"], 9, 0),
-            Column("slots_used_pct", ["", "Slots", "%Used"], 5, 0),
-        ],
-        [Group("DASD Paging", "dasd_read_rate", "slots_used_pct")],
-    )
-    return new_report(
-        iv,
-        "PAGELOG",
-        "FCX143",
-        "Paging Activity Log",
-        rows=by_time_rows(iv, PAGELOG_NO_XSTOR_KEYS),
-        keys=PAGELOG_NO_XSTOR_KEYS,
-        table=table,
-        time_key="interval_end",
-        pre_lines=[f"Expanded storage: {NO_XSTOR} (z/VM {iv.config.cp_level})"],
-        charts=[
-            Chart("DASD paging per second", ["dasd_read_rate", "dasd_write_rate"], "/s"),
-            Chart("Pages per paging SSCH", ["page_read_block", "page_write_block"], "pages"),
-            Chart("Page slots in use", ["slots_used"], "slots"),
-        ],
-    )
 
 
 AVAILLOG_KEYS = [
