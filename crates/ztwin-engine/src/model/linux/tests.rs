@@ -404,8 +404,11 @@ mod engine_props {
             prop_assert_eq!(u.kernel + u.free + u.cache + u.anon, u.total);
             prop_assert!(u.swapped <= u.swap_total);
             prop_assert_eq!(x.rt.double_paging, 0);
-            // Swap writes were all done (the guest waits for them).
-            prop_assert!(x.mem().out.len() as u64 <= x.p.swap_cluster as u64 * 2);
+            // Swap writes were all done (the guest waits for them): what is
+            // left is at most one allocation's reclaim, which kswapd takes
+            // from below `low` up to `high` at once (area 191M random on the
+            // VDISK ends with 91 = high - low pages queued).
+            prop_assert!(x.mem().out.len() <= x.mem().wmark_high);
         }
     }
 }
