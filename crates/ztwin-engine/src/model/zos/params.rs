@@ -174,6 +174,19 @@ pub enum Kind {
     Db2,
 }
 
+impl Kind {
+    /// The scenario's name of the kind.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Common => "common",
+            Kind::WasControl => "was_control",
+            Kind::WasServant => "was_servant",
+            Kind::Cics => "cics",
+            Kind::Db2 => "db2",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AddressSpace {

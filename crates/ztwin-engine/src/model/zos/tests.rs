@@ -320,3 +320,64 @@ proptest::proptest! {
         proptest::prop_assert!(r.is_ok(), "{:?}", r.err());
     }
 }
+
+#[test]
+fn interval_records_add_up_per_data_set_and_address_space() {
+    for v in ["ALL", "NONE"] {
+        let out = Zos::new(&small(v, 3)).run().unwrap();
+        let nds = out.data_sets.len();
+        let nsp = out.address_spaces.len();
+        assert_eq!(out.ds_intervals.len(), out.intervals.len() * nds, "{v}");
+        assert_eq!(out.as_intervals.len(), out.intervals.len() * nsp, "{v}");
+        let frames = out.real_bytes / PAGE;
+        let plpa_scm = out.totals.plpa_scm;
+        for (k, iv) in out.intervals.iter().enumerate() {
+            let ds = &out.ds_intervals[k * nds..(k + 1) * nds];
+            let sp = &out.as_intervals[k * nsp..(k + 1) * nsp];
+            assert!(ds.iter().all(|d| d.t_s == iv.t_s) && sp.iter().all(|a| a.t_s == iv.t_s));
+            // Slots per data set add up to the partition's; frames held by
+            // the address spaces plus the free ones are the real storage;
+            // SCM slots of the address spaces plus PLPA's are SCM's.
+            assert_eq!(
+                ds.iter().map(|d| d.used).sum::<u64>(),
+                iv.ds_slots_used,
+                "{v} t={}",
+                iv.t_s
+            );
+            assert_eq!(
+                sp.iter().map(|a| a.frames).sum::<u64>() + iv.frames_free,
+                frames,
+                "{v} t={}",
+                iv.t_s
+            );
+            assert_eq!(
+                sp.iter().map(|a| a.scm_slots).sum::<u64>() + plpa_scm,
+                iv.scm_slots_used,
+                "{v}"
+            );
+            assert_eq!(
+                sp.iter().map(|a| a.ds_slots).sum::<u64>() + out.totals.plpa_dasd,
+                iv.ds_slots_used,
+                "{v}"
+            );
+            // Pages read in: per address space as the partition counts them
+            // (a 1 MB page is 256, speculative pages included).
+            let pin = iv.pagein_scm + 256 * iv.pagein_scm_1m + iv.pagein_dasd + iv.pagein_spec;
+            let sp_in: u64 = sp.iter().map(|a| a.pageins).sum();
+            assert!(sp_in <= pin + 256 * 64, "{v} t={}: {sp_in} > {pin}", iv.t_s);
+        }
+        // The data sets' interval I/O adds up to the whole run's minus
+        // what happened before the online phase.
+        for (i, d) in out.data_sets.iter().enumerate() {
+            let w: u64 = out
+                .ds_intervals
+                .iter()
+                .filter(|x| x.ds == i as u16)
+                .map(|x| x.writes)
+                .sum();
+            assert!(w <= d.writes, "{v} {}", d.name);
+            assert_eq!(d.devno, 0x9000 + 0x100 * d.lcu + (d.devno & 0xff));
+        }
+        assert_eq!(out.plpa_ds.is_some(), out.plpa_pages > 0);
+    }
+}
