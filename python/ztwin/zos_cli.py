@@ -62,6 +62,15 @@ def activity(r: zos.ZosRun) -> list[str]:
     return out
 
 
+def console(scenario: str) -> int:
+    """``ztwin console`` on a z/OS partition scenario: run it, then its
+    operator console on stdin (``ztwin zos SCENARIO --console``)."""
+    from ztwin import zos_console, zos_tables
+
+    t = zos_tables.tables(zos.run(Path(scenario)))
+    return zos_console.session(zos_console.ZosConsole(t), sys.stdin, sys.stdout, echo=not sys.stdin.isatty())
+
+
 def _fail(msg: str) -> int:
     print(f"ztwin zos: {msg}", file=sys.stderr)
     return 2

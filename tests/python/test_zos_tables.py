@@ -214,3 +214,13 @@ def test_cli_errors_are_one_line(tmp_path: Path, args: list[str], msg: str) -> N
     assert p.returncode == 2
     assert p.stdout == ""
     assert msg in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def test_ztwin_console_on_a_zos_scenario_is_the_zos_console(tmp_path: Path) -> None:
+    sc = tmp_path / "flash.toml"
+    sc.write_text(text("flash"), encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "ztwin", "console", str(sc)], input="D M=SCM\nD U\nend\n",
+                       capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    assert "IEE174I 00.00.01 DISPLAY M 001" in p.stdout
+    assert "ZTWIN: D U is not modelled" in p.stdout
