@@ -46,7 +46,7 @@ TABLES: dict[str, list[tuple[str, str]]] = {
         ("pageout_scm", "BIGINT"), ("pageout_scm_1m", "BIGINT"), ("pageout_dasd", "BIGINT"),
         ("pageout_vio_dasd", "BIGINT"), ("pageout_vio_scm", "BIGINT"), ("large_split", "BIGINT"),
         ("frames_free", "BIGINT"), ("scm_slots_used", "BIGINT"), ("ds_slots_used", "BIGINT"),
-        ("system_nd_s", "DOUBLE"), ("scm_resp_us", "DOUBLE"), ("ds_resp_us", "DOUBLE"),
+        ("system_nd_s", "DOUBLE"), ("scm_resp_us", "DOUBLE"), ("ds_resp_us", "DOUBLE"), ("lp_speed", "DOUBLE"),
     ],
     "zos_pds": [
         ("system", "VARCHAR"), ("run", "VARCHAR"), ("t_s", "DOUBLE"), ("dsname", "VARCHAR"), ("devno", "INTEGER"),

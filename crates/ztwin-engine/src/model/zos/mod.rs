@@ -81,6 +81,8 @@ enum Ev {
     SvcDump,
     /// The stand-alone dump starts (the online work stops).
     SaDump,
+    /// PR/SM's dispatch interval ended (with `[lpar]`).
+    Cec,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,6 +223,9 @@ pub struct Interval {
     pub system_nd_s: f64,
     pub scm_resp_us: f64,
     pub ds_resp_us: f64,
+    /// Mean fraction of a physical processor PR/SM gives the partition's
+    /// logical processors at the interval's end (1 without `[lpar]`).
+    pub lp_speed: f64,
 }
 
 /// An operation: `batch` (before t = 0), `svc_dump`, `sa_dump`.
@@ -370,6 +375,8 @@ pub struct Zos {
     actors: Vec<Actor>,
     cpu_free: Vec<Ns>,
     cpu_touch: Ns,
+    /// The CEC's division of processors (`[lpar]`), if declared.
+    cec: Option<crate::model::lpar::Cec>,
     gc_active: Vec<u16>,
     system_nd: bool,
     as_nd: Option<u16>,
@@ -567,6 +574,10 @@ impl Zos {
             actors: Vec::new(),
             cpu_free: vec![0; z.processors as usize],
             cpu_touch: us_to_ns(z.cpu_per_touch_us),
+            cec: sc
+                .lpar
+                .as_ref()
+                .map(|l| crate::model::lpar::Cec::new(l, &sc.cec_partition())),
             gc_active,
             system_nd: false,
             as_nd: None,
@@ -1076,7 +1087,13 @@ impl Zos {
                 best = i;
             }
         }
-        let done = self.cpu_free[best].max(self.now) + cost;
+        // With a CEC, the burst takes the wall time PR/SM's share of a
+        // physical processor gives this logical processor.
+        let wall = match self.cec.as_mut() {
+            Some(c) => c.stretch(best as u16, cost),
+            None => cost,
+        };
+        let done = self.cpu_free[best].max(self.now) + wall;
         self.cpu_free[best] = done;
         done
     }
@@ -1677,6 +1694,10 @@ impl Zos {
                 0.0
             },
             ds_resp_us: ds_resp / 1e3,
+            lp_speed: self.cec.as_ref().map_or(1.0, |c| {
+                let n = self.cpu_free.len();
+                (0..n).map(|i| c.speed(i as u16)).sum::<f64>() / n as f64
+            }),
         });
         self.last = c;
         self.nd_in_tick = 0;
@@ -1731,6 +1752,13 @@ impl Zos {
                 }
             }
             Ev::SaDump => self.sa_dump(),
+            Ev::Cec => {
+                if let Some(c) = self.cec.as_mut() {
+                    c.tick(self.now);
+                    let d = c.interval();
+                    self.at(d, Ev::Cec);
+                }
+            }
         }
     }
 
@@ -1743,6 +1771,10 @@ impl Zos {
     /// (0: never).
     pub fn run_checked(mut self, every: u64) -> Result<Output, String> {
         self.at(0, Ev::Step);
+        if let Some(c) = &self.cec {
+            let d = c.interval();
+            self.at(d, Ev::Cec);
+        }
         let mut n = 0u64;
         while let Some((t, ev)) = self.q.pop() {
             self.now = t;
