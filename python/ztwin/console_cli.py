@@ -160,9 +160,24 @@ class Console(cmd.Cmd):
         return []
 
 
+def _is_zos(path: str) -> bool:
+    """A z/OS partition scenario (a ``[zos]`` table): its console is z/OS's."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            return "zos" in tomllib.load(f)
+    except (OSError, ValueError):
+        return False
+
+
 def cmd_console(args: argparse.Namespace) -> int:
     from ztwin._native import ConsoleSession
 
+    if _is_zos(args.scenario):
+        from ztwin import zos_cli
+
+        return zos_cli.console(args.scenario)
     try:
         sc = Scenario.load(args.scenario)
     except OSError as e:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from ztwin.reports.store import ColumnStore
 
 #: The schema version this code writes; see docs/history.md ("Versions").
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_DB = "ztwin.duckdb"
 ENTITIES = ("system", "cpu", "lpar", "user", "device", "exposure")
 #: Key columns per entity (besides system and end_tod).
@@ -117,6 +117,28 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
     )
     _run(con, "CREATE TABLE damage (system VARCHAR, path VARCHAR, \"offset\" BIGINT, \"end\" BIGINT, "
                 "kind VARCHAR, reason VARCHAR)")  # fmt: skip
+    _migrate(con, 1)
+
+
+def _migrate(con: duckdb.DuckDBPyConnection, v: int) -> None:
+    """Bring a database of version ``v`` to SCHEMA_VERSION in place (one
+    transaction): 1 -> 2 adds the z/OS tables (docs/history.md, "Versions")."""
+    from ztwin import zos_tables
+
+    _run(con, "BEGIN TRANSACTION")
+    try:
+        if v < 2:
+            zos_tables.create_tables(con)
+        _run(con, "UPDATE ztwin_meta SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
+        _run(con, "COMMIT")
+    except BaseException:
+        _run(con, "ROLLBACK")
+        raise
+
+
+#: The oldest version this code reads (a read-only open of an older one
+#: does not migrate it: its tables are read as they are).
+OLDEST_VERSION = 1
 
 
 def _check_version(path: str | os.PathLike[str], v: int | None) -> None:
@@ -127,8 +149,8 @@ def _check_version(path: str | os.PathLike[str], v: int | None) -> None:
             f"{path}: written by a newer ztwin (history schema version {v}; this ztwin reads up to "
             f"{SCHEMA_VERSION}): upgrade ztwin"
         )
-    if v < SCHEMA_VERSION:  # pragma: no cover - no older version exists yet
-        raise HistoryError(f"{path}: history schema version {v} is older than {SCHEMA_VERSION} and cannot be migrated")
+    if v < OLDEST_VERSION:  # pragma: no cover - no older version exists
+        raise HistoryError(f"{path}: history schema version {v} is older than {OLDEST_VERSION} and cannot be migrated")
 
 
 def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, create: bool = False, read_only: bool = False) -> duckdb.DuckDBPyConnection:
@@ -153,6 +175,8 @@ def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, create: bool = False, 
             _create(con)
             v = SCHEMA_VERSION
         _check_version(path, v)
+        if v is not None and v < SCHEMA_VERSION and not read_only:
+            _migrate(con, v)
     except HistoryError:
         con.close()
         raise

@@ -81,6 +81,8 @@ enum Ev {
     SvcDump,
     /// The stand-alone dump starts (the online work stops).
     SaDump,
+    /// PR/SM's dispatch interval ended (with `[lpar]`).
+    Cec,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,9 +117,24 @@ struct Ds {
     // Cumulative counters (the Page Data Set Activity report).
     reads: u64,
     writes: u64,
+    pages_read: u64,
     pages_written: u64,
     busy_ns: u64,
     resp_ns: u64,
+}
+
+impl Ds {
+    /// The cumulative counters an interval record takes differences of.
+    fn counters(&self) -> [u64; 6] {
+        [
+            self.reads,
+            self.writes,
+            self.pages_read,
+            self.pages_written,
+            self.busy_ns,
+            self.resp_ns,
+        ]
+    }
 }
 
 struct Space {
@@ -206,6 +223,9 @@ pub struct Interval {
     pub system_nd_s: f64,
     pub scm_resp_us: f64,
     pub ds_resp_us: f64,
+    /// Mean fraction of a physical processor PR/SM gives the partition's
+    /// logical processors at the interval's end (1 without `[lpar]`).
+    pub lp_speed: f64,
 }
 
 /// An operation: `batch` (before t = 0), `svc_dump`, `sa_dump`.
@@ -223,11 +243,58 @@ pub struct Operation {
     pub real_write_s: f64,
 }
 
+/// One page data set in one interval of the online phase (`t_s`: the
+/// interval's end): slots in use at the end, the interval's I/O.
+#[derive(Clone, Debug, Serialize)]
+pub struct DsInterval {
+    pub t_s: f64,
+    /// Index into `data_sets`.
+    pub ds: u16,
+    pub used: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub pages_read: u64,
+    pub pages_written: u64,
+    /// Device busy time of the I/Os started in the interval.
+    pub busy_s: f64,
+    /// Summed response (queue plus service) of the I/Os that ended in it.
+    pub resp_s: f64,
+}
+
+/// One address space in one interval of the online phase, at its end:
+/// frames it holds, slots on SCM and on page data sets (pages being read
+/// in included), pages read in during the interval.
+#[derive(Clone, Debug, Serialize)]
+pub struct AsInterval {
+    pub t_s: f64,
+    /// Index into `address_spaces`.
+    pub asid: u16,
+    pub frames: u64,
+    pub scm_slots: u64,
+    pub ds_slots: u64,
+    pub pageins: u64,
+}
+
+/// An address space as the run's records describe it.
+#[derive(Clone, Debug, Serialize)]
+pub struct AddressSpace {
+    /// ASID (1, 2, ... in scenario order).
+    pub asid: u16,
+    pub name: String,
+    /// `common`, `was_control`, ...; `batch` for the night's batch.
+    pub kind: String,
+    pub pages: u64,
+    /// 4 KB pages in pageable 1 MB large pages.
+    pub large_pages: u64,
+}
+
 /// A page data set as the activity report shows it.
 #[derive(Clone, Debug, Serialize)]
 pub struct DataSet {
     pub name: String,
     pub lcu: u16,
+    /// Device number (synthetic: X'9000' + 256 x LCU + position in the LCU).
+    pub devno: u16,
     pub slots: u64,
     pub used: u64,
     pub reads: u64,
@@ -245,14 +312,25 @@ pub struct Output {
     pub scm_bytes: u64,
     pub scm_latency_4k_us: f64,
     pub scm_latency_1m_us: f64,
+    /// The partition's SCM allocation: online (initial) and maximum, and the
+    /// allocation increment.
+    pub scm_online_bytes: u64,
+    pub scm_max_bytes: u64,
+    pub scm_increment_bytes: u64,
+    /// Data set holding PLPA's copy (index into `data_sets`; none without PLPA).
+    pub plpa_ds: Option<u16>,
+    pub plpa_pages: u64,
     pub ds_count: u32,
     pub ds_lcus: u32,
     /// Bytes on auxiliary storage when the online work starts.
     pub aux_at_start_bytes: u64,
     pub scm_at_start_bytes: u64,
     pub intervals: Vec<Interval>,
+    pub ds_intervals: Vec<DsInterval>,
+    pub as_intervals: Vec<AsInterval>,
     pub operations: Vec<Operation>,
     pub data_sets: Vec<DataSet>,
+    pub address_spaces: Vec<AddressSpace>,
     pub totals: Counters,
 }
 
@@ -282,11 +360,23 @@ pub struct Zos {
     groups: Vec<(u32, u32)>,
     group_pages: Vec<u32>,
     spaces: Vec<Space>,
+    /// Per 1 MB unit of the page space: its address space.
+    unit_sp: Vec<u16>,
+    /// Per address space: frames held, slots on SCM and on page data sets
+    /// (pages being read in included), pages read in (cumulative).
+    sp_frames: Vec<u64>,
+    sp_scm: Vec<u64>,
+    sp_ds: Vec<u64>,
+    sp_pagein: Vec<u64>,
+    sp_last_pagein: Vec<u64>,
+    ds_last: Vec<[u64; 6]>,
     batch: Option<u16>,
     cursor: (usize, u32),
     actors: Vec<Actor>,
     cpu_free: Vec<Ns>,
     cpu_touch: Ns,
+    /// The CEC's division of processors (`[lpar]`), if declared.
+    cec: Option<crate::model::lpar::Cec>,
     gc_active: Vec<u16>,
     system_nd: bool,
     as_nd: Option<u16>,
@@ -353,6 +443,7 @@ impl Zos {
                 ),
                 reads: 0,
                 writes: 0,
+                pages_read: 0,
                 pages_written: 0,
                 busy_ns: 0,
                 resp_ns: 0,
@@ -421,6 +512,35 @@ impl Zos {
             }
         }
         let gc_active = vec![0; spaces.len()];
+        let mut unit_sp = vec![0u16; npages / LARGE as usize];
+        for (i, sp) in spaces.iter().enumerate() {
+            let (first, n) = (
+                sp.base / LARGE,
+                (sp.pages as u64).div_ceil(LARGE as u64) as u32,
+            );
+            for u in first..first + n {
+                unit_sp[u as usize] = i as u16;
+            }
+        }
+        let nsp = spaces.len();
+        let address_spaces = spaces
+            .iter()
+            .enumerate()
+            .map(|(i, sp)| AddressSpace {
+                asid: i as u16 + 1,
+                name: sp.name.clone(),
+                kind: sp
+                    .kind
+                    .map_or("batch".to_string(), |k| k.name().to_string()),
+                pages: sp.pages as u64,
+                large_pages: sp.large as u64,
+            })
+            .collect();
+        let (alloc_on, alloc_max) = sc
+            .flash
+            .as_ref()
+            .and_then(|f| f.allocation(&z.name))
+            .unwrap_or((0, 0));
         let mut zos = Zos {
             now: 0,
             q: EventQueue::new(),
@@ -442,11 +562,22 @@ impl Zos {
             groups: Vec::new(),
             group_pages: Vec::new(),
             spaces,
+            unit_sp,
+            sp_frames: vec![0; nsp],
+            sp_scm: vec![0; nsp],
+            sp_ds: vec![0; nsp],
+            sp_pagein: vec![0; nsp],
+            sp_last_pagein: vec![0; nsp],
+            ds_last: vec![[0; 6]; d.count as usize],
             batch,
             cursor: (0, 0),
             actors: Vec::new(),
             cpu_free: vec![0; z.processors as usize],
             cpu_touch: us_to_ns(z.cpu_per_touch_us),
+            cec: sc
+                .lpar
+                .as_ref()
+                .map(|l| crate::model::lpar::Cec::new(l, &sc.cec_partition())),
             gc_active,
             system_nd: false,
             as_nd: None,
@@ -461,13 +592,21 @@ impl Zos {
                 scm_bytes,
                 scm_latency_4k_us: lat4k,
                 scm_latency_1m_us: lat1m,
+                scm_online_bytes: alloc_on,
+                scm_max_bytes: alloc_max,
+                scm_increment_bytes: crate::model::flash::params::INCREMENT,
+                plpa_ds: None,
+                plpa_pages: z.asm.plpa.0 / PAGE,
                 ds_count: d.count,
                 ds_lcus: d.lcus,
                 aux_at_start_bytes: 0,
                 scm_at_start_bytes: 0,
                 intervals: Vec::new(),
+                ds_intervals: Vec::new(),
+                as_intervals: Vec::new(),
                 operations: Vec::new(),
                 data_sets: Vec::new(),
+                address_spaces,
                 totals: Counters::default(),
             },
             steal_buf: Vec::new(),
@@ -490,11 +629,15 @@ impl Zos {
             return;
         }
         match self.asm.place(Data::Plpa, n, &|_| 0) {
-            Target::Both(_) => {
+            Target::Both(d) => {
                 self.c.plpa_scm += n;
                 self.c.plpa_dasd += n;
+                self.out.plpa_ds = Some(d);
             }
-            Target::Ds(_) => self.c.plpa_dasd += n,
+            Target::Ds(d) => {
+                self.c.plpa_dasd += n;
+                self.out.plpa_ds = Some(d);
+            }
             _ => {}
         }
     }
@@ -517,6 +660,8 @@ impl Zos {
         self.frame_page[f as usize] = p;
         self.frame[p as usize] = f;
         self.loc[p as usize] = FRAME;
+        let sp = self.sp_of(p);
+        self.sp_frames[sp] += 1;
         self.last_ref[p as usize] = self.interval();
     }
 
@@ -526,6 +671,12 @@ impl Zos {
         self.frame_page[f as usize] = NONE;
         self.frame[p as usize] = NONE;
         self.free.push(f);
+        let sp = self.sp_of(p);
+        self.sp_frames[sp] -= 1;
+    }
+
+    fn sp_of(&self, p: u32) -> usize {
+        self.unit_sp[(p / LARGE) as usize] as usize
     }
 
     /// Keep the available frames above the low threshold.
@@ -607,6 +758,8 @@ impl Zos {
                             self.loc[q as usize] = SCM;
                             self.aux[q as usize] = NONE;
                         }
+                        let sp = self.sp_of(first);
+                        self.sp_scm[sp] += LARGE as u64;
                         let now = self.now;
                         let f = self.flash.as_mut().expect("SCM without flash");
                         let done = f.transfer(now, Unit::Large, false);
@@ -653,6 +806,8 @@ impl Zos {
                 for &p in pages {
                     self.loc[p as usize] = SCM;
                     self.aux[p as usize] = g;
+                    let sp = self.unit_sp[(p / LARGE) as usize] as usize;
+                    self.sp_scm[sp] += 1;
                 }
                 let done = f.transfer_pages(now, n as u32, false);
                 self.asm.observe_scm(now, done - now);
@@ -665,6 +820,8 @@ impl Zos {
                 for &p in pages {
                     self.loc[p as usize] = DASD;
                     self.aux[p as usize] = d as u32;
+                    let sp = self.sp_of(p);
+                    self.sp_ds[sp] += 1;
                 }
                 self.c.pageout_dasd += n;
                 if data == Data::Vio {
@@ -736,6 +893,7 @@ impl Zos {
                 ds.pages_written += r.page as u64;
             } else {
                 ds.reads += 1;
+                ds.pages_read += 1;
             }
             done.push(r);
         }
@@ -859,14 +1017,20 @@ impl Zos {
             if self.free.len() < n as usize {
                 self.steal(n as usize - self.free.len());
             }
+            let sp = self.sp_of(p);
+            self.sp_pagein[sp] += n as u64;
             for q in p..p + n {
                 match self.loc[q as usize] {
                     IN_SCM => {
+                        self.sp_scm[sp] -= 1;
                         if !large {
                             self.asm.free_scm(1);
                         }
                     }
-                    IN_DASD => self.asm.free_ds(self.aux[q as usize] as u16, 1),
+                    IN_DASD => {
+                        self.sp_ds[sp] -= 1;
+                        self.asm.free_ds(self.aux[q as usize] as u16, 1)
+                    }
                     _ => debug_assert!(false, "page {q} arrived but was not being read"),
                 }
                 self.aux[q as usize] = NONE;
@@ -923,7 +1087,13 @@ impl Zos {
                 best = i;
             }
         }
-        let done = self.cpu_free[best].max(self.now) + cost;
+        // With a CEC, the burst takes the wall time PR/SM's share of a
+        // physical processor gives this logical processor.
+        let wall = match self.cec.as_mut() {
+            Some(c) => c.stretch(best as u16, cost),
+            None => cost,
+        };
+        let done = self.cpu_free[best].max(self.now) + wall;
         self.cpu_free[best] = done;
         done
     }
@@ -1424,8 +1594,14 @@ impl Zos {
         for p in base..base + pages {
             match self.loc[p as usize] {
                 FRAME => self.drop_frame(p),
-                SCM => self.asm.free_scm(1),
-                DASD => self.asm.free_ds(self.aux[p as usize] as u16, 1),
+                SCM => {
+                    self.sp_scm[b as usize] -= 1;
+                    self.asm.free_scm(1)
+                }
+                DASD => {
+                    self.sp_ds[b as usize] -= 1;
+                    self.asm.free_ds(self.aux[p as usize] as u16, 1)
+                }
                 _ => {}
             }
             self.loc[p as usize] = UNBACKED;
@@ -1447,6 +1623,10 @@ impl Zos {
         self.out.aux_at_start_bytes = (self.asm.scm_used() + ds_used - plpa) * PAGE;
         self.last = self.c;
         self.nd_in_tick = 0;
+        self.sp_last_pagein.clone_from(&self.sp_pagein);
+        for d in 0..self.ds.len() {
+            self.ds_last[d] = self.ds[d].counters();
+        }
         let think = self.sc.zos.think_time.0 as f64;
         for u in 0..self.sc.zos.users {
             let a = self.new_actor(Act::Tx, u as u64);
@@ -1514,9 +1694,41 @@ impl Zos {
                 0.0
             },
             ds_resp_us: ds_resp / 1e3,
+            lp_speed: self.cec.as_ref().map_or(1.0, |c| {
+                let n = self.cpu_free.len();
+                (0..n).map(|i| c.speed(i as u16)).sum::<f64>() / n as f64
+            }),
         });
         self.last = c;
         self.nd_in_tick = 0;
+        let t_s = s(self.now - self.t_on);
+        for d in 0..self.ds.len() {
+            let now = self.ds[d].counters();
+            let l = self.ds_last[d];
+            self.out.ds_intervals.push(DsInterval {
+                t_s,
+                ds: d as u16,
+                used: self.asm.ds_used(d as u16),
+                reads: now[0] - l[0],
+                writes: now[1] - l[1],
+                pages_read: now[2] - l[2],
+                pages_written: now[3] - l[3],
+                busy_s: s(now[4] - l[4]),
+                resp_s: s(now[5] - l[5]),
+            });
+            self.ds_last[d] = now;
+        }
+        for i in 0..self.spaces.len() {
+            self.out.as_intervals.push(AsInterval {
+                t_s,
+                asid: i as u16 + 1,
+                frames: self.sp_frames[i],
+                scm_slots: self.sp_scm[i],
+                ds_slots: self.sp_ds[i],
+                pageins: self.sp_pagein[i] - self.sp_last_pagein[i],
+            });
+            self.sp_last_pagein[i] = self.sp_pagein[i];
+        }
         // Unreferenced interval counts grow: the steal threshold climbs back.
         self.thr = (self.thr * 2 + 1).min(MAX_UIC);
         self.at(SEC, Ev::Tick);
@@ -1540,6 +1752,13 @@ impl Zos {
                 }
             }
             Ev::SaDump => self.sa_dump(),
+            Ev::Cec => {
+                if let Some(c) = self.cec.as_mut() {
+                    c.tick(self.now);
+                    let d = c.interval();
+                    self.at(d, Ev::Cec);
+                }
+            }
         }
     }
 
@@ -1552,6 +1771,10 @@ impl Zos {
     /// (0: never).
     pub fn run_checked(mut self, every: u64) -> Result<Output, String> {
         self.at(0, Ev::Step);
+        if let Some(c) = &self.cec {
+            let d = c.interval();
+            self.at(d, Ev::Cec);
+        }
         let mut n = 0u64;
         while let Some((t, ev)) = self.q.pop() {
             self.now = t;
@@ -1583,9 +1806,11 @@ impl Zos {
             .map(|i| {
                 let d = &self.ds[i];
                 let ios = d.reads + d.writes;
+                let nth = self.ds[..i].iter().filter(|x| x.lcu == d.lcu).count() as u16;
                 DataSet {
                     name: format!("PAGE.{}.LOCAL{:02}", self.sc.zos.name, i + 1),
                     lcu: d.lcu,
+                    devno: 0x9000 + 0x100 * d.lcu + nth,
                     slots: self.sc.zos.page_data_sets.size.0 / PAGE,
                     used: self.asm.ds_used(i as u16),
                     reads: d.reads,
@@ -1610,8 +1835,17 @@ impl Zos {
         let mut on_frames = 0usize;
         let mut scm = 0u64;
         let mut ds = vec![0u64; self.ds.len()];
+        let nsp = self.spaces.len();
+        let (mut spf, mut sps, mut spd) = (vec![0u64; nsp], vec![0u64; nsp], vec![0u64; nsp]);
         for (p, &l) in self.loc.iter().enumerate() {
             let f = self.frame[p];
+            let sp = self.sp_of(p as u32);
+            match l {
+                FRAME => spf[sp] += 1,
+                SCM | IN_SCM => sps[sp] += 1,
+                DASD | IN_DASD => spd[sp] += 1,
+                _ => {}
+            }
             match l {
                 FRAME => {
                     if f == NONE || self.frame_page[f as usize] != p as u32 {
@@ -1639,6 +1873,17 @@ impl Zos {
                         return Err(format!("page {p} never backed but holds a frame or slot"));
                     }
                 }
+            }
+        }
+        for i in 0..nsp {
+            let kept = (self.sp_frames[i], self.sp_scm[i], self.sp_ds[i]);
+            if kept != (spf[i], sps[i], spd[i]) {
+                return Err(format!(
+                    "address space {}: frames, SCM and data set slots kept as {:?}, counted {:?}",
+                    self.spaces[i].name,
+                    kept,
+                    (spf[i], sps[i], spd[i])
+                ));
             }
         }
         if on_frames + self.free.len() != self.frame_page.len() {

@@ -20,6 +20,12 @@ pub struct ZosScenario {
     pub scenario: Meta,
     #[serde(default)]
     pub flash: Option<flash::params::Params>,
+    /// The CEC (`model/lpar`'s `[lpar]`): this partition is its first
+    /// partition (weight, capping of `[lpar]` itself), the z/VM partition and
+    /// the rest are `[[lpar.partition]]` load profiles. Without it the
+    /// partition's logical processors run at full speed.
+    #[serde(default)]
+    pub lpar: Option<crate::model::lpar::params::Params>,
     pub zos: Params,
 }
 
@@ -172,6 +178,19 @@ pub enum Kind {
     WasServant,
     Cics,
     Db2,
+}
+
+impl Kind {
+    /// The scenario's name of the kind.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Common => "common",
+            Kind::WasControl => "was_control",
+            Kind::WasServant => "was_servant",
+            Kind::Cics => "cics",
+            Kind::Db2 => "db2",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -395,11 +414,30 @@ impl ZosScenario {
         pagescm_bytes(&self.zos, alloc)
     }
 
+    /// This partition as the CEC sees it: its name, CPs, `processors`
+    /// logical processors.
+    pub fn cec_partition(&self) -> crate::model::lpar::params::ZvmPart {
+        crate::model::lpar::params::ZvmPart {
+            name: self.zos.name.clone(),
+            ptype: crate::model::lpar::params::PType::CP,
+            logical: self.zos.processors as u16,
+        }
+    }
+
     pub fn validate(&self) -> Result<(), Invalid> {
         if let Some(f) = &self.flash {
             f.validate()?;
         }
         let z = &self.zos;
+        if let Some(l) = &self.lpar {
+            // The CEC names the twin's partition's keys as `[system]`'s.
+            l.validate(&self.cec_partition()).map_err(|mut e| {
+                if let Some(rest) = e.place.strip_prefix("system.") {
+                    e.place = format!("zos.{rest}");
+                }
+                e
+            })?;
+        }
         if z.name.is_empty() || z.name.len() > 8 {
             return invalid(
                 "zos.name".into(),

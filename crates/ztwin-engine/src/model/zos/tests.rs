@@ -320,3 +320,129 @@ proptest::proptest! {
         proptest::prop_assert!(r.is_ok(), "{:?}", r.err());
     }
 }
+
+#[test]
+fn interval_records_add_up_per_data_set_and_address_space() {
+    for v in ["ALL", "NONE"] {
+        let out = Zos::new(&small(v, 3)).run().unwrap();
+        let nds = out.data_sets.len();
+        let nsp = out.address_spaces.len();
+        assert_eq!(out.ds_intervals.len(), out.intervals.len() * nds, "{v}");
+        assert_eq!(out.as_intervals.len(), out.intervals.len() * nsp, "{v}");
+        let frames = out.real_bytes / PAGE;
+        let plpa_scm = out.totals.plpa_scm;
+        for (k, iv) in out.intervals.iter().enumerate() {
+            let ds = &out.ds_intervals[k * nds..(k + 1) * nds];
+            let sp = &out.as_intervals[k * nsp..(k + 1) * nsp];
+            assert!(ds.iter().all(|d| d.t_s == iv.t_s) && sp.iter().all(|a| a.t_s == iv.t_s));
+            // Slots per data set add up to the partition's; frames held by
+            // the address spaces plus the free ones are the real storage;
+            // SCM slots of the address spaces plus PLPA's are SCM's.
+            assert_eq!(
+                ds.iter().map(|d| d.used).sum::<u64>(),
+                iv.ds_slots_used,
+                "{v} t={}",
+                iv.t_s
+            );
+            assert_eq!(
+                sp.iter().map(|a| a.frames).sum::<u64>() + iv.frames_free,
+                frames,
+                "{v} t={}",
+                iv.t_s
+            );
+            assert_eq!(
+                sp.iter().map(|a| a.scm_slots).sum::<u64>() + plpa_scm,
+                iv.scm_slots_used,
+                "{v}"
+            );
+            assert_eq!(
+                sp.iter().map(|a| a.ds_slots).sum::<u64>() + out.totals.plpa_dasd,
+                iv.ds_slots_used,
+                "{v}"
+            );
+            // Pages read in: per address space as the partition counts them
+            // (a 1 MB page is 256, speculative pages included).
+            let pin = iv.pagein_scm + 256 * iv.pagein_scm_1m + iv.pagein_dasd + iv.pagein_spec;
+            let sp_in: u64 = sp.iter().map(|a| a.pageins).sum();
+            assert!(sp_in <= pin + 256 * 64, "{v} t={}: {sp_in} > {pin}", iv.t_s);
+        }
+        // The data sets' interval I/O adds up to the whole run's minus
+        // what happened before the online phase.
+        for (i, d) in out.data_sets.iter().enumerate() {
+            let w: u64 = out
+                .ds_intervals
+                .iter()
+                .filter(|x| x.ds == i as u16)
+                .map(|x| x.writes)
+                .sum();
+            assert!(w <= d.writes, "{v} {}", d.name);
+            assert_eq!(d.devno, 0x9000 + 0x100 * d.lcu + (d.devno & 0xff));
+        }
+        assert_eq!(out.plpa_ds.is_some(), out.plpa_pages > 0);
+    }
+}
+
+// ---------------------------------------------------------------- the CEC hook
+
+/// SMALL in a CEC of 4 CPs beside a z/VM partition (weight `zvm_w`,
+/// asking for `zvm_busy` engines); the z/OS partition's weight is 100.
+fn in_cec(zvm_w: u32, zvm_busy: f64) -> ZosScenario {
+    let procs = SMALL
+        .lines()
+        .find_map(|l| l.strip_prefix("processors = "))
+        .map_or(4, |v| v.trim().parse::<u32>().unwrap());
+    let text = SMALL.replace(
+        "[zos]\n",
+        &format!(
+            "[lpar]\nphysical = {{ cp = 4 }}\nweight = 100\n\n[[lpar.partition]]\nname = \"ZVM1\"\n\
+             logical = 4\nweight = {zvm_w}\nbusy = {zvm_busy}\n\n[zos]\n"
+        ),
+    );
+    let sc = ZosScenario::from_toml(&text, "cec.toml").unwrap();
+    assert_eq!(sc.zos.processors, procs);
+    sc
+}
+
+#[test]
+fn the_cec_divides_the_processors() {
+    let alone = Zos::new(&small("ALL", 3)).run().unwrap();
+    assert!(alone.intervals.iter().all(|i| i.lp_speed == 1.0));
+    // An idle z/VM partition beside: z/OS gets what it asks for.
+    let idle = Zos::new(&in_cec(900, 0.0)).run_checked(4999).unwrap();
+    let tx = |o: &Output| o.intervals.iter().map(|i| i.tx).sum::<u64>();
+    let resp = |o: &Output| o.intervals.iter().map(|i| i.resp_s).sum::<f64>() / tx(o) as f64;
+    assert!(
+        idle.intervals.iter().all(|i| i.lp_speed > 0.99),
+        "{:?}",
+        idle.intervals[0].lp_speed
+    );
+    assert_eq!(tx(&idle), tx(&alone));
+    // A busy z/VM partition of weight 900: z/OS's 4 logical processors
+    // share 10% of 4 CPs (0.4 engines, 0.1 each) when it asks for more.
+    let busy = Zos::new(&in_cec(900, 4.0)).run_checked(4999).unwrap();
+    let min = busy
+        .intervals
+        .iter()
+        .map(|i| i.lp_speed)
+        .fold(1.0, f64::min);
+    assert!(min < 0.5, "{min}");
+    assert!(
+        resp(&busy) > resp(&alone),
+        "{} <= {}",
+        resp(&busy),
+        resp(&alone)
+    );
+    // The CEC's own checks: an unknown key or too many logical processors
+    // are refused with the key.
+    let text = SMALL.replace("[zos]\n", "[lpar]\nphysical = { cp = 1 }\n\n[zos]\n");
+    let e = ZosScenario::from_toml(&text, "c.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("c.toml: line "), "{e}");
+    assert!(
+        e.contains(
+            "zos.processors: partition ZOS1 has 4 logical CPs but the CEC has 1 physical CPs"
+        ),
+        "{e}"
+    );
+}
