@@ -205,7 +205,7 @@ struct Vsw {
 /// What a send through a VSWITCH costs and takes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VsSend {
-    /// CP time for the guest (the simulated SIGAs of its NIC).
+    /// CP time for the guest (the simulated SIGA of its NIC).
     pub cp: Ns,
     /// CP time of the VSWITCH's forwarding, charged to the system.
     pub sys: Ns,
@@ -398,8 +398,8 @@ impl Net {
         bytes.div_ceil(mtu).max(1)
     }
 
-    /// Device `dev` (a virtual NIC) sends `bytes` at `now`: its NIC's SIGA
-    /// per packet (CP time of the guest), the VSWITCH's forwarding per packet
+    /// Device `dev` (a virtual NIC) sends `bytes` at `now`: its NIC's SIGA,
+    /// one per message (CP time of the guest), the VSWITCH's forwarding per packet
     /// (system), and, to another partition, the packets queued on the uplink
     /// port behind what it is still transmitting, then sent at its line
     /// speed.
@@ -409,11 +409,13 @@ impl Net {
         let v = d.def.vsw.expect("a virtual NIC");
         let external = d.def.external;
         let d = &mut self.devs[dev as usize];
-        d.c.siga_w += pk;
+        // One SIGA for the message: the guest fills its output buffers with
+        // the packets and signals once.
+        d.c.siga_w += 1;
         d.c.frames_out += pk;
         d.c.bytes_out += bytes;
         let mut out = VsSend {
-            cp: self.siga_ns * pk,
+            cp: self.siga_ns,
             sys: self.vswitch_ns * pk,
             wire: 0,
         };

@@ -71,6 +71,9 @@ fn a_stream_is_limited_by_the_osa_port() {
         "{rate} B/s: the port was not kept busy"
     );
     assert!(v.c.busy_out_ns as f64 <= secs * 1e9 * 1.001, "{:?}", v.c);
+    // The guest signals once per message of 44 packets (65536 / 1492).
+    let d = t.model.net.device(0);
+    assert_eq!(d.c.siga_w * 44, d.c.frames_out, "{:?}", d.c);
     let (_, t10) = run(&sc(&text(4, "stream", "ZOS1", 10.0, 65536, 1)));
     let v10 = t10.model.net.vswitches().next().unwrap();
     // (There the two z/VM processors, not the line, limit the guests.)

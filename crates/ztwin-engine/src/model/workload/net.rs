@@ -66,7 +66,7 @@ impl Model {
         let connect = *pattern == NetPattern::Crr && s.step == 0;
         let vsw = net.is_vswitch(s.dev);
         if vsw && s.phase == 0 {
-            // A virtual NIC: CP simulates the SIGAs (the guest's CP time),
+            // A virtual NIC: CP simulates the SIGA (the guest's CP time),
             // the VSWITCH forwards (system time), the uplink's line carries it.
             if s.step == 0 {
                 s.t0 = cx.now();
