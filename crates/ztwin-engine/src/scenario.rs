@@ -760,7 +760,11 @@ impl Scenario {
         else {
             return Ok(());
         };
-        if !self.partition_known(peer) {
+        // Through a VSWITCH's uplink the server may be outside the CEC.
+        let lan = *via == crate::model::net::Via::Vswitch
+            && peer.eq_ignore_ascii_case("LAN")
+            && !self.partition_known(peer);
+        if !lan && !self.partition_known(peer) {
             return invalid(
                 format!("{place}.peer"),
                 match &self.lpar {

@@ -148,6 +148,20 @@ fn guest_to_guest_stays_off_the_osa() {
     );
 }
 
+/// A server on the LAN (outside the CEC) is always running: the response
+/// is the adapters' latency, the wire and its work, with no wait for a
+/// partition's processor; the traffic counts on the uplink.
+#[test]
+fn a_server_on_the_lan_does_not_wait_for_pr_sm() {
+    let (_, t) = run(&sc(&text(2, "rr", "LAN", 1.0, 200, 1000)));
+    let c = t.model.net.vswitches().next().unwrap().c;
+    assert!(c.tx_packets > 1000 && c.rx_packets > 1000, "{c:?}");
+    let d = t.model.net.device(0);
+    let resp = d.c.resp_ns as f64 / d.c.transactions as f64;
+    // 2 x 40 us of adapter latency, 100 us of server CPU, the wire (2 + 8.3 us).
+    assert!((190_000.0..400_000.0).contains(&resp), "{resp} ns");
+}
+
 /// MRIODVSW once per sample for the uplink's DATA device (0602), with the
 /// controller, queue storage, timeout tics and the counters the model has;
 /// no QDIO records for virtual NICs. The same scenario twice: same bytes.
@@ -224,6 +238,15 @@ fn bad_vswitch_references_name_the_line() {
         "v.toml"
     )
     .is_ok());
+    // A server outside the CEC ("LAN") through the uplink; not without one,
+    // and only through a VSWITCH.
+    assert!(
+        Scenario::from_toml(&base.replace("peer = \"ZOS1\"", "peer = \"LAN\""), "v.toml").is_ok()
+    );
+    let m = err(&base
+        .replace("uplink = { rdev = \"0600\", chpid = \"E0\" }\n", "")
+        .replace("peer = \"ZOS1\"", "peer = \"LAN\""));
+    assert!(m.contains("has no uplink") && m.contains("'LAN'"), "{m}");
     // Settings out of CP's ranges; a missing VSWITCH name on the workload.
     let m = err(&base.replace("controller = \"DTCVSW2\"", "queue_storage = 9"));
     assert!(
