@@ -139,6 +139,12 @@ pub struct Scenario {
     /// `[net]`: costs of the network path.
     #[serde(default)]
     pub net: crate::model::net::params::Params,
+    /// `[[osa]]`: OSA features the VSWITCHes' uplinks use.
+    #[serde(default)]
+    pub osa: Vec<crate::model::net::params::Osa>,
+    /// `[[vswitch]]`: virtual switches.
+    #[serde(default)]
+    pub vswitch: Vec<crate::model::net::params::Vswitch>,
     /// `[agelist]` (`model/storage/era_c/params.rs`): SET AGELIST, at CP
     /// levels 6.3 and later (absent: IBM's defaults).
     #[serde(default)]
@@ -578,6 +584,8 @@ impl Scenario {
         self.net.validate().map_err(at)?;
         crate::model::net::params::validate(&self.hipersockets, |p| self.partition_known(p))
             .map_err(at)?;
+        crate::model::net::params::validate_vswitches(&self.osa, &self.vswitch, &self.hipersockets)
+            .map_err(at)?;
         monitor::params::check_system_id(&self.system.system_id).map_err(at)?;
         self.monitor.validate().map_err(at)?;
         self.paging_params().validate().map_err(at)?;
@@ -775,6 +783,8 @@ impl Scenario {
         let Workload::Net {
             via,
             chpid,
+            vswitch,
+            vlan,
             device,
             peer,
             ..
@@ -782,7 +792,11 @@ impl Scenario {
         else {
             return Ok(());
         };
-        if !self.partition_known(peer) {
+        // Through a VSWITCH's uplink the server may be outside the CEC.
+        let lan = *via == crate::model::net::Via::Vswitch
+            && peer.eq_ignore_ascii_case("LAN")
+            && !self.partition_known(peer);
+        if !lan && !self.partition_known(peer) {
             return invalid(
                 format!("{place}.peer"),
                 match &self.lpar {
@@ -797,8 +811,39 @@ impl Scenario {
                 },
             );
         }
-        let id = crate::model::net::params::parse_chpid(chpid)
-            .map_err(|e| Invalid::new(format!("{place}.chpid"), e))?;
+        if *via == crate::model::net::Via::Vswitch {
+            let Some(v) = self
+                .vswitch
+                .iter()
+                .find(|v| v.name.eq_ignore_ascii_case(vswitch))
+            else {
+                return invalid(
+                    format!("{place}.vswitch"),
+                    format!("NIC coupled to VSWITCH {} which is not defined (no [[vswitch]] with name = \"{vswitch}\")", vswitch.to_ascii_uppercase()),
+                );
+            };
+            if *vlan != 0 && !v.vlans.is_empty() && !v.vlans.contains(vlan) {
+                return invalid(
+                    format!("{place}.vlan"),
+                    format!(
+                        "VLAN {vlan} is not granted on VSWITCH {} (its vlans)",
+                        v.name.to_ascii_uppercase()
+                    ),
+                );
+            }
+            if v.uplink.is_none() && !peer.eq_ignore_ascii_case(&self.system.lpar_name) {
+                return invalid(
+                    format!("{place}.peer"),
+                    format!("VSWITCH {} has no uplink: its guests reach only this partition ({}), not '{peer}'", v.name.to_ascii_uppercase(), self.system.lpar_name),
+                );
+            }
+        }
+        let id = if *via == crate::model::net::Via::Vswitch {
+            0
+        } else {
+            crate::model::net::params::parse_chpid(chpid)
+                .map_err(|e| Invalid::new(format!("{place}.chpid"), e))?
+        };
         if *via == crate::model::net::Via::HiperSockets {
             let Some(h) = self
                 .hipersockets
@@ -822,6 +867,10 @@ impl Scenario {
             }
         }
         let d = parse_devno(device).map_err(|e| Invalid::new(format!("{place}.device"), e))? as u32;
+        if *via == crate::model::net::Via::Vswitch {
+            // A virtual NIC's device numbers are the guest's own.
+            return Ok(());
+        }
         let (vols, _) = io::params::volumes(&self.paging, &self.dasd);
         let mine = d..d + 3 * g.count;
         if let Some(v) = vols.iter().find(|v| mine.contains(&(v.devno as u32))) {
@@ -846,13 +895,24 @@ impl Scenario {
             if let Some(Workload::Net {
                 via,
                 chpid,
+                vswitch,
+                vlan,
                 device,
                 peer: p,
                 ..
             }) = &g.workload
             {
                 let d = parse_devno(device).expect("validated");
-                let chpid = crate::model::net::params::parse_chpid(chpid).expect("validated");
+                let vsw = self
+                    .vswitch
+                    .iter()
+                    .position(|v| v.name.eq_ignore_ascii_case(vswitch));
+                let chpid = match vsw {
+                    Some(v) => self.vswitch[v].uplink.as_ref().map_or(0, |u| {
+                        crate::model::net::params::parse_chpid(&u.chpid).expect("validated")
+                    }),
+                    None => crate::model::net::params::parse_chpid(chpid).expect("validated"),
+                };
                 for k in 0..g.count {
                     out.push(crate::model::net::DevDef {
                         devno: d + 3 * k as u16,
@@ -860,6 +920,13 @@ impl Scenario {
                         via: *via,
                         chpid,
                         peer: peer(p),
+                        vsw: if *via == crate::model::net::Via::Vswitch {
+                            vsw
+                        } else {
+                            None
+                        },
+                        vlan: *vlan,
+                        external: !p.eq_ignore_ascii_case(&self.system.lpar_name),
                     });
                 }
             }

@@ -64,7 +64,9 @@ class Interval:
     #: ``suspended_pct`` (z/VM's logical CPUs, mean), ``partitions``,
     #: ``dedicated`` (z/VM's partition has dedicated processors), ``pools``
     #: (per processor type: ``engines`` its shared logical processors used,
-    #: ``lcpus``, ``partitions``), ``own_type`` (z/VM's processor type).
+    #: ``lcpus``, ``partitions``), ``own_type`` (z/VM's processor type),
+    #: ``pool_idle_engines`` (engines of that type's shared pool nobody used;
+    #: one-type CECs only).
     lpar: Figures = field(default_factory=dict)
 
 
@@ -236,7 +238,25 @@ def _lpar_figures(iv: Intervals, idx: int) -> dict[str, Any]:
         own_types = {type_of(cfg, p, c) for p, c in s.lpar if p == own}
         if len(own_types) == 1:
             out["own_type"] = own_types.pop()
+    idle = _pool_idle(s, cfg, out["pools"], out.get("own_type"))
+    if idle is not None:
+        out["pool_idle_engines"] = idle
     return out
+
+
+def _pool_idle(s: Any, cfg: Any, pools: Mapping[str, Any], own_type: str | None) -> float | None:
+    """Engines of z/VM's processor type's shared pool no partition used in
+    the interval: the physical processors less the dedicated ones, less what
+    the shared logical processors used (dispatch and management time). Only
+    in a CEC of one processor type: the records before z/VM 6.3 count the
+    physical processors of all types together."""
+    phys = cfg.physical_cpus
+    if not phys or own_type is None or own_type not in pools:
+        return None
+    if len({type_of(cfg, p, c) for p, c in s.lpar}) != 1:
+        return None
+    dedicated = sum(1 for p, _ in s.lpar if cfg.lpars.get(p, {}).get("dedicated"))
+    return max(0.0, float(phys - dedicated) - float(pools[own_type]["engines"]))
 
 
 def _pools(s: Any, cfg: Any) -> dict[str, dict[str, Any]]:

@@ -30,6 +30,7 @@ from ztwin.reports import system as _system
 from ztwin.reports import trend as _trend
 from ztwin.reports import vdisks as _vdisks
 from ztwin.reports import users as _users
+from ztwin.reports import vswitch as _vswitch
 from ztwin.reports.core import Config, Intervals, ReportError, SysInterval, Window, collect
 from ztwin.reports.metrics import (
     cpu_metrics,
@@ -269,6 +270,8 @@ EXTRA_REPORTS: dict[str, ReportSpec] = {
     "QDIO": ReportSpec(
         "QDIO", "FCX251", "QDIO Device Activity", _qdio.qdio, direct=("MRIODQDS", "MRIODQDA")
     ),
+    # VSWITCH uplinks (MRIODVSW, written only when a VSWITCH has an uplink).
+    "VSWITCH": ReportSpec("VSWITCH", "FCX240", "VSWITCH Activity", _vswitch.vswitch, direct=("MRIODVSW",)),
     # Linux guests' APPLDATA (domain 10, written when a guest's appldata is on).
     "LXCPU": ReportSpec("LXCPU", "ZTWIN", "Linux CPU Utilization (APPLDATA)", _linux.lxcpu, direct=("MRAPLSDT",)),
     "LXMEM": ReportSpec("LXMEM", "ZTWIN", "Linux Memory Utilization (APPLDATA)", _linux.lxmem, direct=("MRAPLSDT",)),

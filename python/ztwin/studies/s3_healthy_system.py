@@ -155,7 +155,9 @@ def run(quick: bool, workdir: Path) -> StudyResult:
     res.not_modelled("S3-N4", "channels: OSD chpid busy; FICON bytes/s", "FCX161 LCHANNEL, FCX215 FCHANNEL",
                      "chpid 11 10% busy (cur 15); 513,697 / 127,155 bytes/s", "no channel model (issue 12)")
     res.not_modelled("S3-N5", "VSWITCH packets, bytes, signals, interrupts", "FCX240 VSWITCH",
-                     "463.6 / 351.0 packets/s, 502,784 / 116,135 bytes/s, 165 signals/s", "no network model")
+                     "463.6 / 351.0 packets/s, 502,784 / 116,135 bytes/s, 165 signals/s",
+                     "the S3 scenario has no network workload: the VSWITCH model and its report exist "
+                     "(examples/vswitch.toml), but the source does not describe S3's guests' traffic")
     res.not_modelled("S3-N6", "spool; idle paging volumes' service time and block size", "FCX109",
                      "600,840 spool slots, 15% used; idle volumes .8-13.3 ms, block 12-19",
                      "spool is not modelled; volumes with no paging I/O have no service time to show")

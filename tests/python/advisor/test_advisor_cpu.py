@@ -101,3 +101,23 @@ def test_lpar_share_judged_only_while_pr_sm_holds_zvm_back() -> None:
     # Far above the share, but PR/SM does not hold it back: nothing to say.
     assert "lpar-share" not in by_id(run(period(_share(5.0, 1.0))))
     assert "lpar-share" not in by_id(run(period(_share(1.5, 30.0))))
+
+
+def _capped(susp: float, idle: float | None, dedicated: bool = False) -> list[Interval]:
+    lpar: dict[str, object] = {"suspended_pct": susp, "own_engines": 1.5, "own_logical_cpus": 4, "own_type": "IFL"}
+    if idle is not None:
+        lpar["pool_idle_engines"] = idle
+    if dedicated:
+        lpar["dedicated"] = True
+    return [iv(i, {"cpu_busy_pct": 95.0}, lpar=lpar) for i in range(3)]
+
+
+def test_lpar_cap_needs_suspension_with_idle_capacity() -> None:
+    f = by_id(run(period(_capped(30.0, 2.0))))["lpar-cap"]
+    assert f.severity == "critical" and "2.0 engines of the IFL pool went unused" in f.evidence[0].summary
+    assert by_id(run(period(_capped(15.0, 2.0))))["lpar-cap"].severity == "warning"
+    # The pool is full: the suspension is contention, not a cap.
+    assert "lpar-cap" not in by_id(run(period(_capped(30.0, 0.2))))
+    # Pool size unknown (several processor types before 6.3): not judged.
+    assert "lpar-cap" not in by_id(run(period(_capped(30.0, None))))
+    assert "lpar-cap" not in by_id(run(period(_capped(5.0, 2.0))))

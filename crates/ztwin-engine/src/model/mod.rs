@@ -509,7 +509,14 @@ impl Twin {
                         })
                         .collect(),
                 ),
-                net: net::Net::new(&sc.net, &sc.hipersockets, net_devs, defs_len),
+                net: net::Net::new(
+                    &sc.net,
+                    &sc.hipersockets,
+                    &sc.osa,
+                    &sc.vswitch,
+                    net_devs,
+                    defs_len,
+                ),
                 diag_waiting: Vec::new(),
                 spool_io_ns: crate::core::us_to_ns(sc.cp_costs.io_us),
                 spool_page_ns: crate::core::us_to_ns(sc.cp_costs.page_io_us),

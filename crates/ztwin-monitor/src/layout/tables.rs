@@ -571,6 +571,43 @@ macro_rules! qdio_counters {
 static IODQDS: [FieldDef; 13] = qdio_counters!("IODQDS_", Inf);
 static IODQDD: [FieldDef; 13] = qdio_counters!("IODQDD_", Ibm);
 
+// MRIODVSW (domain 6 record 21, sample): a VSWITCH's connection to the LAN
+// through its uplink OSA, one record for the uplink's DATA device. IBM's
+// pages (mon440: size 132; mon520: 140; mon610: 340; mon710, mon720: 492)
+// were read as far as the first fields: RDEVSID, RDEVDEV, LANFSV (queue
+// storage 1-8), LANIPTO (IP timeout in 30-second tics, 2-240). The rest is
+// zpmd's d6r21 struct (marked TODO there; offsets packed after the header),
+// whose first 140 bytes agree with IBM's 5.2 size; its LANID (owner and
+// name of the LAN, 16 bytes at 184) only fits the 6.1 and later records.
+macro_rules! iodvsw_fields {
+    ($($extra:expr),*) => {
+        [
+            fd("IODVSW_RDEVSID", 20, U4, Ibm),
+            fd("IODVSW_RDEVDEV", 24, U2, Ibm),
+            fd("IODVSW_LANFSV", 26, U1, Ibm),
+            fd("IODVSW_LANIPTO", 28, U2, Ibm),
+            fd("IODVSW_LANRDD_OSAPORTN", 30, U1, Z53),
+            fd("IODVSW_VMDUSER", 32, Char(8), Z53),
+            fd("IODVSW_NICTXBYT", 40, U8, Z53),
+            fd("IODVSW_NICRXBYT", 56, U8, Z53),
+            fd("IODVSW_NICTXPKT", 72, U4, Z53),
+            fd("IODVSW_NICTXDSC", 76, U4, Z53),
+            fd("IODVSW_NICTXERR", 80, U4, Z53),
+            fd("IODVSW_NICRXPKT", 84, U4, Z53),
+            fd("IODVSW_NICRXDSC", 88, U4, Z53),
+            fd("IODVSW_NICRXERR", 92, U4, Z53),
+            fd("IODVSW_SIGWRITE", 104, U4, Z53),
+            fd("IODVSW_SIGREAD", 108, U4, Z53),
+            fd("IODVSW_SIGSYNC", 112, U4, Z53),
+            fd("IODVSW_PCIRCVD", 120, U4, Z53),
+            fd("IODVSW_PCIPROC", 124, U4, Z53),
+            $($extra),*
+        ]
+    };
+}
+static IODVSW: [FieldDef; 19] = iodvsw_fields!();
+static IODVSW61: [FieldDef; 20] = iodvsw_fields!(fd("IODVSW_LANID", 184, Char(16), Z53));
+
 // MRSYTCUP: the zpmd 5.3 map, whose 64-byte fixed part matches the size IBM
 // shows for 5.1, 5.2, 6.1 and 6.2. IBM names SYTCUP_CALCPUOF / CALCPULN as the
 // way to find the SYTCUP_CPUDATA entries (one per logical CPU, or per core
@@ -1385,6 +1422,12 @@ pub static LAYOUTS: &[RecordLayout] = &[
     v(6, 4, "MRIODCAD", S, R53, 264, Inf, IODCAD, &[R44, R61, R62],
         "IBM mon440, mon610, mon620 (size 264; RDEVSID, STATUS)",
         "cache activity, one per base device on a caching control unit (not for aliases); CALDATA counters INFERRED"),
+    v(6, 21, "MRIODVSW", S, R53, 140, Z53, &IODVSW, &[R52], "IBM mon440 (20-29, size 132), mon520 (20-31, size 140); zpmd d6r21",
+        "virtual switch activity, one per VSWITCH uplink (its DATA device); counters after 30 from zpmd"),
+    v(6, 21, "MRIODVSW", S, R61, 340, Z53, &IODVSW61, &[R61], "IBM mon610 (size 340); zpmd d6r21",
+        "virtual switch activity; LANID (LAN owner and name) at 184 from zpmd"),
+    v(6, 21, "MRIODVSW", S, R71, 492, Z53, &IODVSW61, &[R71, R72], "IBM mon710, mon720 (size 492); zpmd d6r21",
+        "virtual switch activity (uplink may be a link aggregation group); fields as in 6.1"),
     v(6, 24, "MRIODSZI", S, R53, 316, Z53, IODSZI, &[R63, R71],
         "IBM mon630, mon710 (size 316; 20-39); zpmd d6r24",
         "SCSI (EDEV) device activity; path blocks 3-8 not mapped"),

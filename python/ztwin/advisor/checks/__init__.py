@@ -22,6 +22,7 @@ CHECKS: list[tuple[str, str, Check]] = [
     ("cpu-busy", "CPU", cpu.check_cpu_busy),
     ("lpar-busy", "CPU", cpu.check_lpar_busy),
     ("lpar-share", "CPU", cpu.check_lpar_share),
+    ("lpar-cap", "CPU", cpu.check_lpar_cap),
     ("lpar-pool-busy", "CPU", cpu.check_lpar_pool_busy),
     ("cpu-wait", "CPU", cpu.check_cpu_wait),
     ("tv-ratio", "CPU", cpu.check_tv_ratio),

@@ -316,6 +316,61 @@ def check_lpar_share(ctx: Context, rule: Rule) -> Finding | None:
     )
 
 
+def check_lpar_cap(ctx: Context, rule: Rule) -> Finding | None:
+    """z/VM's partition held at a cap: its logical processors suspended by
+    PR/SM (they had work: CP was not in its wait state) while the shared pool
+    of its processor type had at least ``idle_min`` engines nobody used.
+    PR/SM gives an uncapped partition what the others leave, so only a cap
+    (initial capping, an absolute cap or a group cap) keeps it from idle
+    capacity. Judged in one-type CECs (the pool's size is known there)."""
+    ivs = ctx.intervals
+    idle_min = float(rule["idle_min"])
+
+    def value(iv: Interval) -> float | None:
+        susp, idle = iv.lpar.get("suspended_pct"), iv.lpar.get("pool_idle_engines")
+        if susp is None or idle is None or iv.lpar.get("dedicated") is True:
+            return None
+        return float(susp) if float(idle) >= idle_min else 0.0
+
+    sev, flags = grade(rule, [value(iv) for iv in ivs])
+    if sev is None:
+        return None
+    held = held_intervals(ivs, flags)
+    susp = mean_over(held, lambda iv: iv.lpar.get("suspended_pct"))
+    idle = mean_over(held, lambda iv: iv.lpar.get("pool_idle_engines"))
+    got = [float(v) for iv in held if (v := iv.lpar.get("own_engines")) is not None]
+    n = next((iv.lpar.get("own_logical_cpus") for iv in held if iv.lpar.get("own_logical_cpus")), None)
+    t = next((iv.lpar.get("own_type") for iv in held if iv.lpar.get("own_type")), None) or "?"
+    waiting = mean_over(held, lambda iv: active_share(iv, "hf_cpu"))
+    rows = [
+        {"interval_end": iv.end, "suspended_pct": iv.lpar.get("suspended_pct"),
+         "pool_idle_engines": iv.lpar.get("pool_idle_engines"), "own_engines": iv.lpar.get("own_engines"),
+         "cpu_busy_pct": iv.sys.get("cpu_busy_pct")}
+        for iv in held
+    ]  # fmt: skip
+    used = f"{num(min(got))} to {num(max(got))} engines" if got else "? engines"
+    ev = [
+        Evidence("LPAR", f"z/VM's {n or '?'} logical {t} processors suspended {num(susp)}% of the time while "
+                 f"{num(idle)} engines of the {t} pool went unused; the partition got {used}",
+                 held, len(ivs), rows),
+    ]
+    if waiting is not None:
+        ev.append(Evidence("USTAT", f"active users waiting for a processor in {num(waiting)}% of their samples"))
+    return Finding(
+        rule.id, sev, "z/VM's partition is held at a cap while the machine has idle processors",
+        ev,
+        f"PR/SM kept z/VM's logical processors from running {num(susp)}% of the time although "
+        f"{num(idle)} engines of the shared {t} pool were idle. Without a cap PR/SM gives a partition "
+        f"what the others leave unused, so the partition is capped (initial capping, an absolute cap "
+        f"or a capacity group; the monitor records do not say which): it used {used}, and its work "
+        "waits for the cap, not for the machine.",
+        "Check the partition's capping on the HMC (image profile: initial capping, absolute capping, "
+        "group profile): raise or remove the cap if z/VM should use the idle capacity, or accept the "
+        "cap as the intended limit and reduce the demand; the LPAR report shows the partition's "
+        "engines against the pool.",
+    )
+
+
 def check_cpu_wait(ctx: Context, rule: Rule) -> Finding | None:
     ivs = ctx.intervals
     values = [active_share(iv, "hf_cpu") for iv in ivs]

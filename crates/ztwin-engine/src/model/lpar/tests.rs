@@ -317,6 +317,61 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Under contention (every partition, z/VM's too, asks for all its
+    /// logical processors; horizontal polarisation), each partition's
+    /// logical processors share its weight's part evenly, and what z/VM's
+    /// logical processors run in an interval (the fraction of a physical
+    /// processor its bursts get: its own busy) is what PR/SM dispatched them.
+    #[test]
+    fn logical_busy_consistent_with_the_share_under_contention(
+        ws in proptest::collection::vec((1u16..=999, 1u16..=8), 1..6),
+        zw in 1u16..=999,
+        zl in 1u16..=8,
+    ) {
+        let parts: Vec<Partition> = ws
+            .iter()
+            .enumerate()
+            .map(|(i, &(w, n))| part(&format!("P{i}"), n, w, n as f64))
+            .collect();
+        let mut p = params(8, parts);
+        p.weight = zw;
+        let z = zvm(zl);
+        p.validate(&z).unwrap();
+        let mut cec = Cec::new(&p, &z);
+        let d = cec.interval();
+        zvm_busy(&mut cec, zl);
+        cec.tick(d);
+        let before: Vec<Vec<u64>> = cec
+            .partitions()
+            .map(|q| q.lcpus.iter().map(|c| c.dispatch_ns).collect())
+            .collect();
+        let speed: Vec<f64> = (0..zl).map(|c| cec.speed(c)).collect();
+        zvm_busy(&mut cec, zl);
+        cec.tick(2 * d);
+        cec.check();
+        for (k, q) in cec.partitions().enumerate() {
+            let got: Vec<u64> = q
+                .lcpus
+                .iter()
+                .zip(&before[k])
+                .map(|(c, b)| c.dispatch_ns - b)
+                .collect();
+            let (lo, hi) = (got.iter().min().unwrap(), got.iter().max().unwrap());
+            prop_assert!(hi - lo <= 4, "partition {k}: {:?}", got);
+            if k == 0 {
+                // The z/VM entry: each logical processor ran its fraction.
+                for (c, &g) in got.iter().enumerate() {
+                    let ran = speed[c] * d as f64;
+                    prop_assert!((g as f64 - ran).abs() <= 4.0 + 1e-9 * ran, "cpu {c}: {g} vs {ran}");
+                }
+            }
+        }
+    }
+}
+
 /// The bad-input list of issue 15, each naming its key.
 #[test]
 fn bad_input_names_the_key() {

@@ -298,6 +298,9 @@ impl<W: Write> Emitter<W> {
             let devs = t.net.devices().map(|d| (d, t.cpu.guest(d.guest).userid));
             net::sample(s, l, tod, devs);
         }
+        if t.net.any_uplink() {
+            net::vswitch_sample(s, l, tod, t.net.vswitches());
+        }
         let chps: Vec<_> = t.io.chpids().collect();
         if !chps.is_empty() {
             io::sytepm(s, l, tod, &chps).map_err(write_err)?;

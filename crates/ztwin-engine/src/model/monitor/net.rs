@@ -3,10 +3,11 @@
 //! active device (SIGA counts, buffers and bytes moved, cumulative), MRIODQDD
 //! with the final counts when it is deactivated (the workload stops or the
 //! guest logs off). Written only when the run has QDIO devices, so other runs
-//! are unchanged.
+//! are unchanged. MRIODVSW at each sample for each VSWITCH with an uplink
+//! (its uplink's traffic, cumulative), only when there is one.
 
 use super::emitter::L;
-use crate::model::net::{DevEvent, DevSample};
+use crate::model::net::{DevEvent, DevSample, VswSample};
 use ztwin_monitor::writer::{RecordMut, RecordSet};
 
 /// Input and output queues a Linux qeth device establishes (\[E\]: one
@@ -87,6 +88,45 @@ pub(super) fn event(
             let qdd = l.get("MRIODQDD");
             let mut r = ev.push_layout(qdd, tod);
             counters(&mut r, qdd, d, user);
+        }
+    }
+}
+
+/// One MRIODVSW per VSWITCH with an uplink: the uplink's DATA device, the
+/// VSWITCH's settings and controller, its bytes, packets and discards out
+/// and in, the SIGAs CP issued to the OSA and the PCI interrupts it took
+/// (32-bit counters wrap as CP's do).
+pub(super) fn vswitch_sample(
+    s: &mut RecordSet,
+    l: &L,
+    tod: u64,
+    vsws: impl Iterator<Item = VswSample>,
+) {
+    let vsw = l.get("MRIODVSW");
+    let f = |name: &str| vsw.f(name);
+    let w32 = |x: u64| x & 0xFFFF_FFFF;
+    for v in vsws {
+        let Some((rdev, _, port)) = v.uplink else {
+            continue;
+        };
+        let c = &v.c;
+        let mut r = s.push_layout(vsw, tod);
+        r.set_u(f("IODVSW_RDEVDEV"), rdev as u64);
+        r.set_u(f("IODVSW_LANFSV"), v.queue_storage as u64);
+        r.set_u(f("IODVSW_LANIPTO"), v.ip_timeout_min as u64 * 2);
+        r.set_u(f("IODVSW_LANRDD_OSAPORTN"), port as u64);
+        r.set_text(f("IODVSW_VMDUSER"), &v.controller);
+        r.set_u(f("IODVSW_NICTXBYT"), c.tx_bytes);
+        r.set_u(f("IODVSW_NICRXBYT"), c.rx_bytes);
+        r.set_u(f("IODVSW_NICTXPKT"), w32(c.tx_packets));
+        r.set_u(f("IODVSW_NICTXDSC"), w32(c.tx_discards));
+        r.set_u(f("IODVSW_NICRXPKT"), w32(c.rx_packets));
+        r.set_u(f("IODVSW_NICRXDSC"), w32(c.rx_discards));
+        r.set_u(f("IODVSW_SIGWRITE"), w32(c.siga_w));
+        r.set_u(f("IODVSW_PCIRCVD"), w32(c.pci_received));
+        r.set_u(f("IODVSW_PCIPROC"), w32(c.pci_processed));
+        if vsw.fields.iter().any(|x| x.name == "IODVSW_LANID") {
+            r.set_text(f("IODVSW_LANID"), &format!("{:<8}{:<8}", "SYSTEM", v.name));
         }
     }
 }

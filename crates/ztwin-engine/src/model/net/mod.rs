@@ -47,11 +47,13 @@
 pub mod params;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod vswitch_tests;
 
 use crate::core::rng::Rng;
 use crate::core::units::Ns;
 use crate::core::us_to_ns;
-use params::{parse_chpid, HiperSockets, Params};
+use params::{parse_chpid, parse_rdev, HiperSockets, Osa, Params, Vswitch};
 
 /// The adapter a network workload uses; its QDIO format
 /// (IODQDA_QDIOFMT): 0 QDIO (OSA), 2 HiperSockets.
@@ -61,12 +63,16 @@ pub enum Via {
     Osa,
     #[serde(rename = "hipersockets")]
     HiperSockets,
+    /// A virtual NIC coupled to a `[[vswitch]]` (CP simulates the QDIO
+    /// device; no real device of the guest's).
+    #[serde(rename = "vswitch")]
+    Vswitch,
 }
 
 impl Via {
     pub fn format(self) -> u8 {
         match self {
-            Via::Osa => 0,
+            Via::Osa | Via::Vswitch => 0,
             Via::HiperSockets => 2,
         }
     }
@@ -82,6 +88,12 @@ pub struct DevDef {
     /// The CEC's entry of the partition at the other end (`None`: the
     /// partition owns its processors outright, no CEC: always available).
     pub peer: Option<usize>,
+    /// `via = "vswitch"`: the VSWITCH (index in `[[vswitch]]`), the VLAN,
+    /// and whether the peer is another partition (through the uplink) or
+    /// this one (guest to guest, the OSA not involved).
+    pub vsw: Option<usize>,
+    pub vlan: u16,
+    pub external: bool,
 }
 
 /// A device's cumulative counters.
@@ -130,6 +142,82 @@ struct Chpid {
     ns_per_byte: f64,
 }
 
+/// A VSWITCH's cumulative counters (its uplink's, as MRIODVSW has them, and
+/// the guest-to-guest packets it moved without the OSA).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct VswCounters {
+    /// Bytes and packets sent to the LAN through the uplink (payload).
+    pub tx_bytes: u64,
+    pub tx_packets: u64,
+    /// Bytes and packets received from the LAN through the uplink.
+    pub rx_bytes: u64,
+    pub rx_packets: u64,
+    /// Packets discarded outbound and inbound (none are: the model's queues
+    /// are unbounded; the fields are written as CP's).
+    pub tx_discards: u64,
+    pub rx_discards: u64,
+    /// SIGA-w CP issued to the OSA (one per outbound burst).
+    pub siga_w: u64,
+    /// PCI interrupts received from the OSA and processed (one per inbound
+    /// burst).
+    pub pci_received: u64,
+    pub pci_processed: u64,
+    /// Packets between two of this partition's guests (no OSA).
+    pub local_packets: u64,
+    /// Time the uplink port spent transmitting, out and in (ns).
+    pub busy_out_ns: u64,
+    pub busy_in_ns: u64,
+}
+
+/// A VSWITCH as the monitor sees it.
+#[derive(Clone, Debug)]
+pub struct VswSample {
+    pub name: String,
+    pub controller: String,
+    /// The uplink's data device (its first device + 2), CHPID and port;
+    /// `None` without an uplink.
+    pub uplink: Option<(u16, u8, u8)>,
+    pub queue_storage: u8,
+    pub ip_timeout_min: u16,
+    pub c: VswCounters,
+}
+
+struct Port {
+    /// Transmission time per byte on the wire (ns).
+    ns_per_byte: f64,
+    /// When the port is next free to transmit, out and in.
+    out_free: Ns,
+    in_free: Ns,
+}
+
+struct Vsw {
+    name: String,
+    controller: String,
+    uplink: Option<(u16, u8, u8)>,
+    /// Index in `ports` of its uplink.
+    port: Option<usize>,
+    queue_storage: u8,
+    ip_timeout_min: u16,
+    mtu: u64,
+    c: VswCounters,
+}
+
+/// What a send through a VSWITCH costs and takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VsSend {
+    /// CP time for the guest (the simulated SIGA of its NIC).
+    pub cp: Ns,
+    /// CP time of the VSWITCH's forwarding, charged to the system.
+    pub sys: Ns,
+    /// From now until the last byte has left the uplink port (queueing
+    /// behind earlier traffic, then transmission); 0 guest to guest.
+    pub wire: Ns,
+}
+
+/// Bytes a packet carries on the wire besides its payload: Ethernet header
+/// and FCS (18), preamble and inter-frame gap (20) \[K\].
+const WIRE_OVERHEAD: u64 = 38;
+
 struct Dev {
     def: DevDef,
     active: bool,
@@ -146,7 +234,10 @@ pub struct Net {
     receive_ns: Ns,
     siga_ns: Ns,
     osa_latency: Ns,
+    vswitch_ns: Ns,
     events: Vec<(DevEvent, u32, Ns)>,
+    vsws: Vec<Vsw>,
+    ports: Vec<Port>,
 }
 
 /// The CEC's view the network needs: each partition entry's availability,
@@ -192,7 +283,57 @@ pub fn gap_wait(f: f64, slice: Ns, rng: &mut Rng) -> Ns {
 impl Net {
     /// The network of `hs` CHPIDs and the guests' devices `devs`, for
     /// `guests` guests.
-    pub fn new(p: &Params, hs: &[HiperSockets], devs: Vec<DevDef>, guests: usize) -> Net {
+    pub fn new(
+        p: &Params,
+        hs: &[HiperSockets],
+        osa: &[Osa],
+        vsw: &[Vswitch],
+        devs: Vec<DevDef>,
+        guests: usize,
+    ) -> Net {
+        // One port entry per (OSA CHPID, port) some uplink uses: VSWITCHes
+        // on the same port share its line.
+        let mut port_ids: Vec<(u8, u8)> = Vec::new();
+        let mut ports = Vec::new();
+        let vsws = vsw
+            .iter()
+            .map(|v| {
+                let (uplink, port) = match &v.uplink {
+                    Some(u) => {
+                        let chp = parse_chpid(&u.chpid).expect("validated");
+                        let rdev = parse_rdev(&u.rdev).expect("validated");
+                        let k = match port_ids.iter().position(|&x| x == (chp, u.port)) {
+                            Some(k) => k,
+                            None => {
+                                let o = osa
+                                    .iter()
+                                    .find(|o| parse_chpid(&o.chpid).ok() == Some(chp))
+                                    .expect("validated");
+                                port_ids.push((chp, u.port));
+                                ports.push(Port {
+                                    ns_per_byte: 8.0 / o.gbps,
+                                    out_free: 0,
+                                    in_free: 0,
+                                });
+                                ports.len() - 1
+                            }
+                        };
+                        (Some((rdev + 2, chp, u.port)), Some(k))
+                    }
+                    None => (None, None),
+                };
+                Vsw {
+                    name: v.name.to_ascii_uppercase(),
+                    controller: v.controller.to_ascii_uppercase(),
+                    uplink,
+                    port,
+                    queue_storage: v.queue_storage,
+                    ip_timeout_min: v.ip_timeout,
+                    mtu: v.mtu as u64,
+                    c: VswCounters::default(),
+                }
+            })
+            .collect();
         let chpids: Vec<Chpid> = hs
             .iter()
             .map(|h| Chpid {
@@ -213,7 +354,7 @@ impl Net {
                 Dev {
                     chp: match def.via {
                         Via::HiperSockets => chpids.iter().position(|c| c.id == def.chpid),
-                        Via::Osa => None,
+                        Via::Osa | Via::Vswitch => None,
                     },
                     def,
                     active: false,
@@ -228,13 +369,146 @@ impl Net {
             receive_ns: us_to_ns(p.receive_us),
             siga_ns: us_to_ns(p.siga_us),
             osa_latency: us_to_ns(p.osa_latency_us),
+            vswitch_ns: us_to_ns(p.vswitch_us),
             events: Vec::new(),
+            vsws,
+            ports,
         }
     }
 
-    /// Any QDIO device at all (the monitor writes QDIO records only then).
+    /// Any real QDIO device at all (the monitor writes QDIO records only
+    /// then; a virtual NIC is not one).
     pub fn any(&self) -> bool {
-        !self.devs.is_empty()
+        self.devs.iter().any(|d| d.def.via != Via::Vswitch)
+    }
+
+    /// Any VSWITCH with an uplink (the monitor writes MRIODVSW only then).
+    pub fn any_uplink(&self) -> bool {
+        self.vsws.iter().any(|v| v.uplink.is_some())
+    }
+
+    /// Device `dev` is a virtual NIC on a VSWITCH.
+    pub fn is_vswitch(&self, dev: u32) -> bool {
+        self.devs[dev as usize].def.vsw.is_some()
+    }
+
+    /// Packets a message of `bytes` takes on device `dev`'s VSWITCH.
+    fn packets(&self, d: &Dev, bytes: u64) -> u64 {
+        let mtu = d.def.vsw.map_or(1492, |v| self.vsws[v].mtu);
+        bytes.div_ceil(mtu).max(1)
+    }
+
+    /// Device `dev` (a virtual NIC) sends `bytes` at `now`: its NIC's SIGA,
+    /// one per message (CP time of the guest), the VSWITCH's forwarding per packet
+    /// (system), and, to another partition, the packets queued on the uplink
+    /// port behind what it is still transmitting, then sent at its line
+    /// speed.
+    pub fn vswitch_send(&mut self, dev: u32, bytes: u64, now: Ns) -> VsSend {
+        let d = &self.devs[dev as usize];
+        let pk = self.packets(d, bytes);
+        let v = d.def.vsw.expect("a virtual NIC");
+        let external = d.def.external;
+        let d = &mut self.devs[dev as usize];
+        // One SIGA for the message: the guest fills its output buffers with
+        // the packets and signals once.
+        d.c.siga_w += 1;
+        d.c.frames_out += pk;
+        d.c.bytes_out += bytes;
+        let mut out = VsSend {
+            cp: self.siga_ns,
+            sys: self.vswitch_ns * pk,
+            wire: 0,
+        };
+        let w = &mut self.vsws[v];
+        if external {
+            let p = &mut self.ports[w.port.expect("validated: an uplink")];
+            let t = ((bytes + pk * WIRE_OVERHEAD) as f64 * p.ns_per_byte) as Ns;
+            let start = p.out_free.max(now);
+            p.out_free = start + t;
+            out.wire = p.out_free - now;
+            w.c.busy_out_ns += t;
+            w.c.tx_bytes += bytes;
+            w.c.tx_packets += pk;
+            w.c.siga_w += 1;
+        } else {
+            w.c.local_packets += pk;
+        }
+        out
+    }
+
+    /// The peer's turn after a request of virtual NIC `dev` whose last byte
+    /// left at `sent` (absolute): to another partition, the request's
+    /// interrupt waits for the first of its logical processors to run, the
+    /// adapters' latency both ways, and the reply of `reply` bytes queues on
+    /// the uplink port's inbound side behind earlier traffic; guest to
+    /// guest, the server's wait for a z/VM processor and its work only.
+    /// Returns when the reply is in the guest's buffers (absolute).
+    pub fn vswitch_turn(
+        &mut self,
+        dev: u32,
+        cpu: Ns,
+        reply: u64,
+        sent: Ns,
+        av: Avail,
+        rng: &mut Rng,
+    ) -> Ns {
+        let d = &self.devs[dev as usize];
+        let f = av.f(d.def.peer).max(1e-3);
+        let work = (cpu as f64 / f) as Ns;
+        let mut w = Ns::MAX;
+        for _ in 0..av.nlog(d.def.peer).max(1) {
+            w = w.min(gap_wait(f, av.slice(), rng));
+            if w == 0 {
+                break;
+            }
+        }
+        if !d.def.external {
+            return sent + w + work;
+        }
+        let pk = self.packets(d, reply);
+        let v = &mut self.vsws[d.def.vsw.expect("a virtual NIC")];
+        let p = &mut self.ports[v.port.expect("validated: an uplink")];
+        let t = ((reply + pk * WIRE_OVERHEAD) as f64 * p.ns_per_byte) as Ns;
+        let arrive = sent + w + work + 2 * self.osa_latency;
+        let start = p.in_free.max(arrive);
+        p.in_free = start + t;
+        v.c.busy_in_ns += t;
+        p.in_free
+    }
+
+    /// Virtual NIC `dev` receives `bytes`: the CP time of its inbound
+    /// packets for the guest and the VSWITCH's forwarding for the system;
+    /// from the uplink, one PCI interrupt for the burst.
+    pub fn vswitch_receive(&mut self, dev: u32, bytes: u64) -> (Ns, Ns) {
+        let d = &self.devs[dev as usize];
+        let pk = self.packets(d, bytes);
+        let (v, external) = (d.def.vsw.expect("a virtual NIC"), d.def.external);
+        let d = &mut self.devs[dev as usize];
+        d.c.siga_r += 1;
+        d.c.frames_in += pk;
+        d.c.bytes_in += bytes;
+        let w = &mut self.vsws[v];
+        if external {
+            w.c.rx_bytes += bytes;
+            w.c.rx_packets += pk;
+            w.c.pci_received += 1;
+            w.c.pci_processed += 1;
+        } else {
+            w.c.local_packets += pk;
+        }
+        (self.receive_ns * pk, self.vswitch_ns * pk)
+    }
+
+    /// Every VSWITCH, in definition order.
+    pub fn vswitches(&self) -> impl Iterator<Item = VswSample> + '_ {
+        self.vsws.iter().map(|v| VswSample {
+            name: v.name.clone(),
+            controller: v.controller.clone(),
+            uplink: v.uplink,
+            queue_storage: v.queue_storage,
+            ip_timeout_min: v.ip_timeout_min,
+            c: v.c,
+        })
     }
 
     /// Guest `g`'s device.
@@ -343,12 +617,14 @@ impl Net {
     }
 
     /// Device `dev`'s queues are established and active (its guest's network
-    /// workload starts) at `now`.
+    /// workload starts) at `now`. (A virtual NIC writes no QDIO event.)
     pub fn activate(&mut self, dev: u32, now: Ns) {
         let d = &mut self.devs[dev as usize];
         if !d.active {
             d.active = true;
-            self.events.push((DevEvent::Activate, dev, now));
+            if d.def.vsw.is_none() {
+                self.events.push((DevEvent::Activate, dev, now));
+            }
         }
     }
 
@@ -357,7 +633,9 @@ impl Net {
         let d = &mut self.devs[dev as usize];
         if d.active {
             d.active = false;
-            self.events.push((DevEvent::Deactivate, dev, now));
+            if d.def.vsw.is_none() {
+                self.events.push((DevEvent::Deactivate, dev, now));
+            }
         }
     }
 
@@ -379,9 +657,11 @@ impl Net {
         }
     }
 
-    /// Every device, in definition order.
+    /// Every real QDIO device (not the virtual NICs), in definition order.
     pub fn devices(&self) -> impl Iterator<Item = DevSample> + '_ {
-        (0..self.devs.len() as u32).map(|d| self.device(d))
+        (0..self.devs.len() as u32)
+            .filter(|&d| self.devs[d as usize].def.vsw.is_none())
+            .map(|d| self.device(d))
     }
 
     /// Invariants: a device's counters never decrease below what they
@@ -394,6 +674,16 @@ impl Net {
             assert!(c.transactions <= c.frames_out, "{:04X}: {c:?}", d.def.devno);
             assert!(c.resp_max_ns <= c.resp_ns, "{:04X}: {c:?}", d.def.devno);
             assert!(c.waits <= c.siga_w, "{:04X}: {c:?}", d.def.devno);
+        }
+        for v in &self.vsws {
+            let c = &v.c;
+            assert!(c.siga_w <= c.tx_packets, "{}: {c:?}", v.name);
+            assert!(c.pci_received <= c.rx_packets, "{}: {c:?}", v.name);
+            assert!(
+                v.uplink.is_some() || c.tx_packets + c.rx_packets == 0,
+                "{}: {c:?}",
+                v.name
+            );
         }
     }
 }

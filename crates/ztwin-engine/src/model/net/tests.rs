@@ -35,8 +35,11 @@ fn net(hs: bool) -> Net {
         via,
         chpid: 0xF4,
         peer: None,
+        vsw: None,
+        vlan: 0,
+        external: true,
     };
-    Net::new(&Params::default(), &[h], vec![d], 1)
+    Net::new(&Params::default(), &[h], &[], &[], vec![d], 1)
 }
 
 #[test]

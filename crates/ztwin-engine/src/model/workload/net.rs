@@ -64,6 +64,32 @@ impl Model {
         let zvm = cec.as_ref().map(|_| 0usize);
         let rng = &mut work.vcpus[vi].rng;
         let connect = *pattern == NetPattern::Crr && s.step == 0;
+        let vsw = net.is_vswitch(s.dev);
+        if vsw && s.phase == 0 {
+            // A virtual NIC: CP simulates the SIGA (the guest's CP time),
+            // the VSWITCH forwards (system time), the uplink's line carries it.
+            if s.step == 0 {
+                s.t0 = cx.now();
+            }
+            let bytes = if connect { CONTROL_BYTES } else { *request };
+            let sent = net.vswitch_send(s.dev, bytes, cx.now());
+            cx.charge.cp += sent.cp;
+            cx.charge.sys += sent.sys;
+            s.left = if s.step == 0 { us_f(*client_cpu_us) } else { 0 };
+            s.reply = match pattern {
+                // The next message waits until this one has left the port.
+                NetPattern::Stream => sent.wire,
+                _ => {
+                    let (cpu, back) = if connect {
+                        (us_f(*server_cpu_us / 5.0), CONTROL_BYTES)
+                    } else {
+                        (us_f(*server_cpu_us), *response)
+                    };
+                    net.vswitch_turn(s.dev, cpu, back, cx.now() + sent.wire, av, rng) - cx.now()
+                }
+            };
+            s.phase = 1;
+        }
         if s.phase == 0 {
             if s.step == 0 {
                 s.t0 = cx.now();
@@ -97,8 +123,12 @@ impl Model {
                     if *pattern == NetPattern::Stream {
                         net.done(s.dev, (cx.now() + run).saturating_sub(s.t0));
                         s.phase = 0;
+                        // Through a VSWITCH uplink: not before the port took it.
+                        let wait = s.reply.saturating_sub(run);
                         if think.0 > 0 {
-                            b.outcome = Outcome::Think(pause(think.0, *jitter, rng));
+                            b.outcome = Outcome::Think(pause(think.0, *jitter, rng).max(wait));
+                        } else if wait > 0 {
+                            b.outcome = Outcome::Think(wait);
                         }
                     } else {
                         s.phase = 2;
@@ -108,7 +138,13 @@ impl Model {
             }
             _ => {
                 let back = if connect { CONTROL_BYTES } else { *response };
-                cx.charge.cp += net.receive(s.dev, back);
+                if vsw {
+                    let (cp, sys) = net.vswitch_receive(s.dev, back);
+                    cx.charge.cp += cp;
+                    cx.charge.sys += sys;
+                } else {
+                    cx.charge.cp += net.receive(s.dev, back);
+                }
                 s.phase = 0;
                 b.outcome = Outcome::Slice;
                 if connect {
@@ -116,7 +152,13 @@ impl Model {
                 } else {
                     if *pattern == NetPattern::Crr {
                         // The close: one more frame out, no reply waited for.
-                        b.virt = net.send(s.dev, CONTROL_BYTES, av, rng).min(budget);
+                        if vsw {
+                            let c = net.vswitch_send(s.dev, CONTROL_BYTES, cx.now());
+                            cx.charge.cp += c.cp;
+                            cx.charge.sys += c.sys;
+                        } else {
+                            b.virt = net.send(s.dev, CONTROL_BYTES, av, rng).min(budget);
+                        }
                     }
                     net.done(
                         s.dev,

@@ -223,8 +223,16 @@ pub enum Workload {
         pattern: NetPattern,
         #[serde(default = "via_hs")]
         via: crate::model::net::Via,
-        /// The CHPID: a `[[hipersockets]]` one for `via = "hipersockets"`.
+        /// The CHPID: a `[[hipersockets]]` one for `via = "hipersockets"`
+        /// (not used with `via = "vswitch"`).
+        #[serde(default)]
         chpid: String,
+        /// `via = "vswitch"`: the `[[vswitch]]` the guest's virtual NIC is
+        /// coupled to, and its VLAN (0: none).
+        #[serde(default)]
+        vswitch: String,
+        #[serde(default)]
+        vlan: u16,
         /// The guest's QDIO data device (hex); member k of a group uses the
         /// device 3k after it (read, write and data subchannels each).
         device: String,
@@ -643,7 +651,10 @@ impl Workload {
                 }
             }
             Workload::Net {
+                via,
                 chpid,
+                vswitch,
+                vlan,
                 device,
                 peer,
                 request,
@@ -656,8 +667,26 @@ impl Workload {
                 if !(0.0..=1.0).contains(jitter) {
                     return err("jitter", "must be 0 to 1".into());
                 }
-                crate::model::net::params::parse_chpid(chpid)
-                    .map_err(|e| Invalid::new(format!("{place}.chpid"), e))?;
+                if *via == crate::model::net::Via::Vswitch {
+                    if vswitch.is_empty() {
+                        return err(
+                            "vswitch",
+                            "via = \"vswitch\" needs the VSWITCH the NIC is coupled to".into(),
+                        );
+                    }
+                    if *vlan > 4094 {
+                        return err("vlan", "a VLAN ID is 1 to 4094 (0: none)".into());
+                    }
+                } else {
+                    crate::model::net::params::parse_chpid(chpid)
+                        .map_err(|e| Invalid::new(format!("{place}.chpid"), e))?;
+                    if !vswitch.is_empty() || *vlan != 0 {
+                        return err(
+                            "vswitch",
+                            "vswitch and vlan belong to via = \"vswitch\"".into(),
+                        );
+                    }
+                }
                 let d =
                     parse_devno(device).map_err(|e| Invalid::new(format!("{place}.device"), e))?;
                 if d as u32 + 3 * count - 1 > 0xFFFF {
