@@ -1055,7 +1055,48 @@ impl Scenario {
         };
         w.validate(place, g.virtual_storage.0 + swap, g.count, |d| {
             io::params::dasd_info(&self.dasd, d)
-        })
+        })?;
+        if let Workload::LinuxDb {
+            database, segment, ..
+        } = w
+        {
+            if g.linux.is_none() {
+                return invalid(
+                    format!("{place}.type"),
+                    "linux_db runs in Linux: the guest needs a linux table".into(),
+                );
+            }
+            if let Some(name) = segment {
+                let found = self.segments.iter().find_map(|s| {
+                    let d = s.def().ok()?;
+                    d.name
+                        .eq_ignore_ascii_case(name)
+                        .then(|| (s.saved, d.pages().total as u64))
+                });
+                match found {
+                    None => {
+                        return invalid(
+                            format!("{place}.segment"),
+                            format!("no saved segment {name} is defined ([[segment]])"),
+                        )
+                    }
+                    Some((false, _)) => {
+                        return invalid(
+                            format!("{place}.segment"),
+                            format!("DCSS {name} is defined but not saved: XIP maps a saved segment (saved = false in its [[segment]])"),
+                        )
+                    }
+                    Some((true, pages)) if database.pages() > pages => {
+                        return invalid(
+                            format!("{place}.database"),
+                            format!("{} pages do not fit in DCSS {name} ({pages} pages)", database.pages()),
+                        )
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Index among all DASD (non-paging) volumes of device number `d`.

@@ -68,6 +68,11 @@ STUDIES: dict[str, Study] = {
             "d2_swap_device_choice",
         ),
         Study(
+            "dcss-readonly-db",
+            "D4: a read-only database for five Linux guests: shared minidisk, with MDC, in a DCSS (XIP)",
+            "d4_dcss_readonly_db",
+        ),
+        Study(
             "emergency-scan-vdisk",
             "S4: emergency scan rises with written VDISKs while the workload is unaffected: not duress",
             "s4_emergency_scan_vdisk",

@@ -395,7 +395,34 @@ impl Twin {
             }
         }
         let defs_len = defs.len();
-        let st = Storage::new(&sc.storage(), ncpu, &vpages);
+        let mut st = Storage::new(&sc.storage(), ncpu, &vpages);
+        // Saved segments Linux guests mount -o xip: one shared address space each.
+        let mut xip: Vec<linux::Xip> = Vec::new();
+        for g in &sc.guests {
+            if let Some(workload::params::Workload::LinuxDb {
+                segment: Some(name),
+                ..
+            }) = &g.workload
+            {
+                let name = name.to_ascii_uppercase();
+                if xip.iter().any(|x| x.name == name) {
+                    continue;
+                }
+                let pages = sc
+                    .segments
+                    .iter()
+                    .filter_map(|s| s.def().ok())
+                    .find(|d| d.name.eq_ignore_ascii_case(&name))
+                    .map(|d| d.pages().total)
+                    .expect("validated");
+                let space = st.create_system_space(pages);
+                xip.push(linux::Xip {
+                    name,
+                    space,
+                    loads: 0,
+                });
+            }
+        }
         let (mut vols, slots) = io::params::volumes(&sc.paging, &sc.dasd);
         // Spool volumes follow the paging and minidisk volumes (so those keep
         // their numbers and random streams).
@@ -497,13 +524,21 @@ impl Twin {
                 console: cp::Console::default(),
                 vdisk: vdisk::Vdisks::new(&sc.vdisk, sc.system.central_storage.0),
                 vdisk_dir,
-                linux: linux::Linux::new(
+                linux: linux::Linux::with_xip(xip).new_guests(
                     sc.guests
                         .iter()
                         .flat_map(|g| {
                             let d = g.linux.as_ref().map(|p| {
                                 let swap = sc.linux_swap_sizes(g, "linux").expect("validated");
-                                (p.clone(), g.virtual_storage.0, swap)
+                                let files = match &g.workload {
+                                    Some(workload::params::Workload::LinuxDb {
+                                        database,
+                                        device: Some(_),
+                                        ..
+                                    }) => database.pages() as usize,
+                                    _ => 0,
+                                };
+                                (p.clone(), g.virtual_storage.0, swap, files)
                             });
                             std::iter::repeat_n(d, g.count as usize)
                         })

@@ -55,6 +55,30 @@ pub struct Runtime {
     pub sys: Vec<Ns>,
     /// Allocations that found nothing to reclaim (the OOM case).
     pub oom: u64,
+    /// Per virtual CPU: time waiting for a block I/O (APPLDATA_OS iowait),
+    /// and when its current wait began.
+    pub iowait: Vec<Ns>,
+    pub wait_since: Vec<Option<Ns>>,
+}
+
+impl Runtime {
+    /// Virtual CPU `k` starts waiting for a block I/O at `t`.
+    pub fn wait_begins(&mut self, k: usize, t: Ns) {
+        if self.wait_since.len() <= k {
+            self.wait_since.resize(k + 1, None);
+        }
+        self.wait_since[k] = Some(t);
+    }
+
+    /// Virtual CPU `k` runs again at `t`: a wait it was in is over.
+    pub fn wait_ends(&mut self, k: usize, t: Ns) {
+        if let Some(s) = self.wait_since.get_mut(k).and_then(Option::take) {
+            if self.iowait.len() <= k {
+                self.iowait.resize(k + 1, 0);
+            }
+            self.iowait[k] += t.saturating_sub(s);
+        }
+    }
 }
 
 /// Page size, bytes.
@@ -68,6 +92,8 @@ pub struct Guest {
     pub p: params::Params,
     /// Its storage and swap devices' sizes, bytes (for a new IPL).
     storage: u64,
+    /// Pages of the files its page cache may hold (at least its storage).
+    files: usize,
     swap_bytes: Vec<u64>,
     /// Its appldata buffers at its last logoff.
     ended: Option<Sample>,
@@ -122,7 +148,7 @@ impl Guest {
     }
 
     /// Linux just IPLed in `storage` bytes with swap devices of `swap` bytes.
-    fn boot(p: params::Params, storage: u64, swap: Vec<u64>) -> Guest {
+    fn boot(p: params::Params, storage: u64, swap: Vec<u64>, files: usize) -> Guest {
         let total = (storage / PAGE) as usize;
         let kernel = (p.kernel.0 / PAGE) as usize;
         let swaps: Vec<(i32, usize)> = p
@@ -134,9 +160,10 @@ impl Guest {
         // Processes' pages: what fits in storage and swap.
         let anon = total + swaps.iter().map(|s| s.1).sum::<usize>();
         Guest {
-            mem: Mem::new(total, kernel, anon, total, &swaps),
+            mem: Mem::new(total, kernel, anon, total.max(files), &swaps),
             p,
             storage,
+            files,
             swap_bytes: swap,
             ended: None,
             avenrun: [0.0; 3],
@@ -155,6 +182,8 @@ impl Guest {
 pub struct Sample {
     /// Linux's own CPU (memory management, swap) per virtual CPU, ns.
     pub sys: Vec<Ns>,
+    /// Time waiting for block I/O per virtual CPU, ns.
+    pub iowait: Vec<Ns>,
     pub usage: Usage,
     pub c: Counters,
     /// Load averages in the kernel's fixed point (11 fraction bits, with
@@ -166,20 +195,53 @@ pub struct Sample {
     pub interfaces: u32,
 }
 
+/// A Linux guest's definition: its `linux` table, storage and swap device
+/// sizes in bytes, and the pages of the files its workload reads.
+pub type GuestDef = (params::Params, u64, Vec<u64>, usize);
+
 #[derive(Default)]
 pub struct Linux {
     guests: Vec<Option<Guest>>,
+    /// Saved segments mounted `-o xip` (by name): the system-owned address
+    /// space in storage that holds each one's shared copy, and its spool file.
+    pub xip: Vec<Xip>,
+}
+
+/// A DCSS mounted with `-o xip` by Linux guests: its pages are the shared
+/// copy in a system-owned address space (one frame per page however many
+/// guests map it), each loaded from the segment's spool file by its first
+/// touch; only the pages used are ever loaded.
+#[derive(Clone, Debug)]
+pub struct Xip {
+    pub name: String,
+    pub space: u32,
+    /// Spool reads of pages loaded by a first touch.
+    pub loads: u64,
 }
 
 impl Linux {
     /// Per guest (in guest order) its `linux` table, storage and swap device
-    /// sizes in bytes (checked by the scenario).
-    pub fn new(defs: Vec<Option<(params::Params, u64, Vec<u64>)>>) -> Linux {
-        let guests = defs
+    /// sizes in bytes (checked by the scenario), and the pages of the files
+    /// its workload reads (a database on a minidisk).
+    pub fn new(defs: Vec<Option<GuestDef>>) -> Linux {
+        Linux::default().new_guests(defs)
+    }
+
+    /// No guests yet; the XIP segments' spaces `xip`.
+    pub fn with_xip(xip: Vec<Xip>) -> Linux {
+        Linux {
+            guests: Vec::new(),
+            xip,
+        }
+    }
+
+    /// These guests (as [`Linux::new`]).
+    pub fn new_guests(mut self, defs: Vec<Option<GuestDef>>) -> Linux {
+        self.guests = defs
             .into_iter()
-            .map(|d| d.map(|(p, storage, swap)| Guest::boot(p, storage, swap)))
+            .map(|d| d.map(|(p, storage, swap, files)| Guest::boot(p, storage, swap, files)))
             .collect();
-        Linux { guests }
+        self
     }
 
     /// Guest `g` logs on: Linux is IPLed afresh (empty memory, counters 0).
@@ -187,7 +249,7 @@ impl Linux {
         if let Some(x) = self.guests.get_mut(g as usize).and_then(Option::as_mut) {
             let ended = x.ended.take();
             let p = x.p.clone();
-            *x = Guest::boot(p, x.storage, std::mem::take(&mut x.swap_bytes));
+            *x = Guest::boot(p, x.storage, std::mem::take(&mut x.swap_bytes), x.files);
             x.ended = ended;
         }
     }
@@ -218,6 +280,13 @@ impl Linux {
     #[inline]
     pub fn guest_mut(&mut self, g: u32) -> Option<&mut Guest> {
         self.guests.get_mut(g as usize).and_then(Option::as_mut)
+    }
+
+    /// The XIP segment `name`'s index.
+    pub fn xip_of(&self, name: &str) -> Option<usize> {
+        self.xip
+            .iter()
+            .position(|x| x.name.eq_ignore_ascii_case(name))
     }
 
     /// Whether guest `g` runs Linux.
@@ -274,6 +343,7 @@ impl Linux {
         let x = self.guest(g)?;
         Some(Sample {
             sys: x.rt.sys.clone(),
+            iowait: x.rt.iowait.clone(),
             usage: x.mem.usage(),
             c: x.mem.c,
             avenrun: x.avenrun.map(|a| (a * 2048.0) as u32 + 2048 / 200),

@@ -10,9 +10,10 @@
 //! (emulation) time less `system`, Linux's own memory management and swap
 //! work as the Linux component counts it (`model/workload/linux.rs`), `steal`
 //! the CP time spent for it (Linux's CPU timer does not run then), `idle` the
-//! rest of the time since logon; `nr_iowait` the virtual CPUs waiting for a
-//! swap I/O at the sample; the twin does not count interrupts or I/O wait
-//! time (`nice`, `irq`, `softirq`, `iowait` are 0). Network: the twin has no network model;
+//! rest of the time since logon less `iowait`, the time a virtual CPU waited
+//! for a block read of a `linux_db` workload (its minidisk reads); `nr_iowait`
+//! the virtual CPUs waiting for a swap I/O at the sample; the twin does not
+//! count interrupts (`nice`, `irq`, `softirq` are 0). Network: the twin has no network model;
 //! `nr_interfaces` is the table's, every counter 0.
 
 use super::emitter::L;
@@ -144,12 +145,14 @@ fn records(
     for (i, v) in cpus.iter().enumerate() {
         let at = Kind::Os.size() + i * appldata::OS_CPU_SIZE_01;
         let e = &mut d[at..at + appldata::OS_CPU_SIZE_01];
-        let idle = since_logon.saturating_sub(v.ttime);
+        let io = lx.iowait.get(i).copied().unwrap_or(0);
+        let idle = since_logon.saturating_sub(v.ttime).saturating_sub(io);
         let sys = lx.sys.get(i).copied().unwrap_or(0).min(v.vtime);
         for (name, x) in [
             ("per_cpu_user", jiffies(v.vtime) - jiffies(sys)),
             ("per_cpu_system", jiffies(sys)),
             ("per_cpu_idle", jiffies(idle)),
+            ("per_cpu_iowait", jiffies(io)),
             ("per_cpu_steal", jiffies(v.ttime.saturating_sub(v.vtime))),
             ("cpu_id", i as u64),
         ] {

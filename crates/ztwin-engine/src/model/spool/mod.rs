@@ -275,6 +275,14 @@ impl Spool {
         self.c.files_purged += 1;
     }
 
+    /// The I/O volume a saved segment's page `p` is read from by a demand
+    /// load (its page groups spread over the spool volumes in turn).
+    pub fn read_volume(&self, p: u32) -> u32 {
+        let n = self.vols.len().max(1) as u32;
+        let group = p / self.pages_per_io;
+        self.vols[(group % n) as usize].io_vol
+    }
+
     /// Spool ID and pages of file `f`.
     pub fn file(&self, f: u32) -> (u16, u32) {
         let file = &self.files[f as usize];

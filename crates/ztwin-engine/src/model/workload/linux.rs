@@ -164,7 +164,7 @@ impl Model {
     }
 
     /// Guest `g`'s swap devices' targets, once.
-    fn linux_targets(&mut self, g: u32) {
+    pub(super) fn linux_targets(&mut self, g: u32) {
         let member = self.work.guests[g as usize].member;
         let vdisk = &self.vdisk;
         self.linux.swapon(g, |v| vdisk.find(g, v).is_some());
@@ -204,7 +204,7 @@ impl Model {
     /// resident in CP first (double paging), then the write, a batch of
     /// pages of one device at a time. `false`: the burst ends (`b` says on
     /// what it waits).
-    fn linux_swap_writes(&mut self, cx: &mut Cx, g: u32, v: u32, b: &mut Burst) -> bool {
+    pub(super) fn linux_swap_writes(&mut self, cx: &mut Cx, g: u32, v: u32, b: &mut Burst) -> bool {
         loop {
             let x = self.linux.guest_mut(g).expect("a Linux guest");
             let cluster = x.p.swap_cluster;
@@ -407,7 +407,7 @@ impl Model {
 }
 
 /// Add `t` to virtual CPU `k`'s Linux system time.
-fn add_sys(sys: &mut Vec<Ns>, k: usize, t: Ns) {
+pub(super) fn add_sys(sys: &mut Vec<Ns>, k: usize, t: Ns) {
     if sys.len() <= k {
         sys.resize(k + 1, 0);
     }

@@ -20,6 +20,7 @@
 
 mod disk;
 mod linux;
+mod linux_db;
 mod net;
 pub mod params;
 #[cfg(test)]
@@ -74,6 +75,8 @@ pub enum WorkState {
     Vdisk(vdisk::VdiskState),
     /// A network workload.
     Net(net::NetState),
+    /// Linux database queries: a session.
+    Db(linux_db::DbState),
 }
 
 /// A guest's workload.
@@ -288,6 +291,35 @@ impl Model {
                     // no device: a timeline start of one leaves it idle.
                     None => WorkState::None,
                 },
+                Workload::LinuxDb {
+                    device, segment, ..
+                } => {
+                    let place = match (device, segment) {
+                        (Some(d), _) => {
+                            let dev = crate::model::io::params::parse_devno(d).expect("validated");
+                            let vol = self.io.by_devno(dev).expect("validated");
+                            linux_db::Place::Minidisk {
+                                vol,
+                                unit: disk::unit_blocks(self.io.def(vol).kind),
+                            }
+                        }
+                        (None, Some(n)) => {
+                            linux_db::Place::Xip(self.linux.xip_of(n).expect("validated"))
+                        }
+                        _ => unreachable!("validated"),
+                    };
+                    if self.linux.runs(g) {
+                        WorkState::Db(linux_db::DbState {
+                            place,
+                            left: 0,
+                            page: None,
+                            io_due: false,
+                            queries: 0,
+                        })
+                    } else {
+                        WorkState::None
+                    }
+                }
                 Workload::VdiskIo { vdev, .. } => WorkState::Vdisk(vdisk::VdiskState {
                     phase: 0,
                     vdev: crate::model::vdisk::params::parse_vdev(vdev).expect("validated"),
@@ -396,6 +428,13 @@ impl Model {
         match &w {
             Workload::Idle => b.outcome = Outcome::Idle,
             Workload::Cms { .. } => self.cms_burst(cx, v, g, &w, budget, b),
+            Workload::LinuxDb { .. } => {
+                if matches!(self.work.vcpus[vi].work, WorkState::Db(_)) {
+                    self.db_burst(cx, v, g, &w, budget, b);
+                } else {
+                    b.outcome = Outcome::Idle;
+                }
+            }
             Workload::CmsFormat { .. } => self.format_burst(cx, v, &w, budget, b),
             Workload::VdiskIo { .. } => self.vdisk_burst(cx, v, g, &w, budget, b),
             Workload::Net { .. } => {

@@ -187,6 +187,33 @@ pub enum Workload {
         #[serde(default)]
         think: Duration,
     },
+    /// A Linux guest's queries of a read-only database (Swingbench-like),
+    /// one session per virtual CPU: each query takes `cpu_per_query_us` of
+    /// the guest's CPU and reads `reads_per_query` 4 KB pages of the
+    /// database (the first `hot_fraction` of it receiving `hot_share` of the
+    /// reads), then `think`. The database is a file on a minidisk on
+    /// `device` (shared by every guest that names it: read through Linux's
+    /// page cache, a miss by CP's virtual I/O and the minidisk cache when it
+    /// is on) or in saved segment `segment` (dcssblk, an ext2 file system
+    /// mounted `-o xip`: read in place, each page the segment's shared copy,
+    /// loaded from spool by its first touch). The guest needs a `linux` table.
+    LinuxDb {
+        database: Size,
+        #[serde(default)]
+        device: Option<String>,
+        #[serde(default)]
+        segment: Option<String>,
+        #[serde(default = "eight")]
+        reads_per_query: u32,
+        #[serde(default = "query_cpu")]
+        cpu_per_query_us: f64,
+        #[serde(default = "ws_hot")]
+        hot_fraction: f64,
+        #[serde(default = "ws_prob")]
+        hot_share: f64,
+        #[serde(default)]
+        think: Duration,
+    },
     /// Linux sequential file I/O (iozone-like): `processes` each read or
     /// write a file of `file_size` in records of `record`, again and again;
     /// the block layer issues requests of `request` bytes, one at a time per
@@ -379,6 +406,12 @@ fn cpu_burst() -> Duration {
 
 fn one() -> u32 {
     1
+}
+fn eight() -> u32 {
+    8
+}
+fn query_cpu() -> f64 {
+    1000.0
 }
 
 impl Workload {
@@ -648,6 +681,58 @@ impl Workload {
                 }
                 if !(cpu_per_mb_us.is_finite() && (0.0..=1e7).contains(cpu_per_mb_us)) {
                     return err("cpu_per_mb_us", "must be 0 to 10000000".into());
+                }
+            }
+            Workload::LinuxDb {
+                database,
+                device,
+                segment,
+                reads_per_query,
+                cpu_per_query_us,
+                hot_fraction,
+                hot_share,
+                ..
+            } => {
+                if database.0 < 4096 || database.0 > (64 << 30) {
+                    return err("database", "must be 4K to 64G".into());
+                }
+                if !(1..=10_000).contains(reads_per_query) {
+                    return err("reads_per_query", "must be 1 to 10000".into());
+                }
+                if !(cpu_per_query_us.is_finite() && (0.0..=1e7).contains(cpu_per_query_us)) {
+                    return err("cpu_per_query_us", "must be 0 to 10000000".into());
+                }
+                if !(*hot_fraction > 0.0 && *hot_fraction <= 1.0) {
+                    return err("hot_fraction", "must be in (0, 1]".into());
+                }
+                if !(0.0..=1.0).contains(hot_share) {
+                    return err("hot_share", "must be in [0, 1]".into());
+                }
+                match (device, segment) {
+                    (Some(d), None) => {
+                        let dev = parse_devno(d)
+                            .map_err(|e| Invalid::new(format!("{place}.device"), e))?;
+                        let Some(v) = dasd(dev) else {
+                            return err("device", format!("{dev:04X} is not a [[dasd]] volume"));
+                        };
+                        if database.pages() > v.blocks {
+                            return err(
+                                "database",
+                                format!(
+                                    "{} pages do not fit on volume {dev:04X} ({} blocks)",
+                                    database.pages(),
+                                    v.blocks
+                                ),
+                            );
+                        }
+                    }
+                    (None, Some(_)) => {} // checked against [[segment]] by the scenario
+                    _ => {
+                        return err(
+                            "device",
+                            "name the database's place: a minidisk volume (device) or a saved segment (segment), one of them".into(),
+                        )
+                    }
                 }
             }
             Workload::Net {
