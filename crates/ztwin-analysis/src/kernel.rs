@@ -124,26 +124,6 @@ impl Batch {
     pub fn is_empty(&self) -> bool {
         self.system.is_empty()
     }
-
-    /// No rows of any entity.
-    fn has_no_rows(&self) -> bool {
-        self.system.is_empty()
-            && self.cpu.is_empty()
-            && self.lpar.is_empty()
-            && self.user.is_empty()
-            && self.device.is_empty()
-            && self.exposure.is_empty()
-    }
-
-    /// Drop the rows, keeping the vectors' capacity.
-    fn clear(&mut self) {
-        self.system.clear();
-        self.cpu.clear();
-        self.lpar.clear();
-        self.user.clear();
-        self.device.clear();
-        self.exposure.clear();
-    }
 }
 
 /// Window totals per key, in the order the keys first gave data.
@@ -1381,17 +1361,6 @@ impl Kernel {
     /// The per-interval rows produced since the last call.
     pub fn take(&mut self) -> Batch {
         std::mem::take(&mut self.batch)
-    }
-
-    /// Hand a batch from [`Kernel::take`] back once its rows are used: its
-    /// vectors (emptied) collect the next step's rows, which then neither
-    /// grow from nothing again (each doubling a copy of the rows) nor fault
-    /// in fresh pages. Ignored if rows were produced since the `take`.
-    pub fn recycle(&mut self, mut b: Batch) {
-        if self.batch.has_no_rows() {
-            b.clear();
-            self.batch = b;
-        }
     }
 
     fn keep(&mut self, r: &RecordRef<'_>) -> KeptRecord {

@@ -270,7 +270,6 @@ impl IntervalKernel {
     fn take<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let b = self.kernel.take();
         let batches = interval_batches(&b, &self.kernel.user_ids.names).map_err(arrow_err)?;
-        self.kernel.recycle(b);
         let d = PyDict::new(py);
         for (name, batch) in ENTITIES.iter().zip(batches) {
             d.set_item(*name, table(schema(name, true), batch))?;
