@@ -139,6 +139,10 @@ pub struct Scenario {
     /// `[net]`: costs of the network path.
     #[serde(default)]
     pub net: crate::model::net::params::Params,
+    /// `[agelist]` (`model/storage/era_c/params.rs`): SET AGELIST, at CP
+    /// levels 6.3 and later (absent: IBM's defaults).
+    #[serde(default)]
+    pub agelist: Option<storage::era_c::params::Params>,
     #[serde(default)]
     pub timeline: Vec<TimelineEntry>,
 }
@@ -197,8 +201,8 @@ pub enum ProcessorType {
 pub struct System {
     /// CP level: "5.2", "5.3", "5.4", "6.1" or "6.2" (Era A: XSTOR, three-pass
     /// steal; the monitor records are written at that level's sizes, 5.2's
-    /// as 5.3's). 6.3 and later are refused until their storage manager
-    /// exists.
+    /// as 5.3's), or "6.3", "6.4", "7.1" to "7.4" (Era C: the global aging
+    /// list, no XSTOR; `model/storage/era_c`).
     #[serde(default = "default_cp_level")]
     pub cp_level: String,
     #[serde(default = "default_system_id")]
@@ -244,8 +248,9 @@ pub struct Srm {
     pub storbuf: [u32; 3],
     /// SET SRM LDUBUF (% of paging exposures for loading users).
     pub ldubuf: [u32; 3],
-    /// Largest block of pages CP writes to DASD in one I/O.
-    pub block_max: u32,
+    /// Largest block of pages CP writes to DASD in one I/O (absent: 4 up
+    /// to 6.3, 32 from 6.4, [`Srm::block_max`]).
+    pub block_max: Option<u32>,
     /// XSTOR migration starts when free XSTOR falls below this fraction.
     pub xstor_low: f64,
     /// Page-out block writes CP keeps started per paging volume; more wait
@@ -255,6 +260,23 @@ pub struct Srm {
     /// XSTOR-to-DASD migration blocks CP keeps in flight per paging volume
     /// (\[E\] 16, S2's paging response; 1: one at a time per exposure).
     pub migrate_writes: u32,
+}
+
+impl Srm {
+    /// The paging block size at CP level `cp_level` when `[srm] block_max`
+    /// is not given: 4 pages up to 6.3 (see `Default`), 32 from 6.4, which
+    /// "increased I/O payload and raised the number of contiguous slots
+    /// written per I/O" \[S: 640hpp; 32 is the low end of the spec's \[E\]
+    /// 32 to 64 for 6.4+\].
+    pub fn block_max(&self, cp_level: &str) -> u32 {
+        self.block_max.unwrap_or_else(|| {
+            if io::params::cp_level(cp_level) >= (6, 4) {
+                32
+            } else {
+                4
+            }
+        })
+    }
 }
 
 impl Default for Srm {
@@ -267,7 +289,7 @@ impl Default for Srm {
             // heavily paging 5.2 system (S2: 2 to 3 pages per I/O at 37% slot
             // use) and S1's 439 pages read by about 387 SSCHs per second both
             // point to small blocks, so 4 is used.
-            block_max: 4,
+            block_max: None,
             xstor_low: 0.01,
             pageout_writes: crate::model::paging::PAGEOUT_WRITES_PER_VOLUME,
             migrate_writes: crate::model::storage::MIGRATE_BLOCKS_PER_VOLUME,
@@ -539,6 +561,16 @@ impl Scenario {
         };
         monitor::params::cp_release(&self.system.cp_level).map_err(at)?;
         self.storage().validate().map_err(at)?;
+        if self.agelist.is_some() && !storage::era_c::params::is_era_c(&self.system.cp_level) {
+            return err(
+                "agelist".into(),
+                format!(
+                    "SET AGELIST exists from z/VM 6.3 (the global aging list); CP level {} manages \
+                     storage with XSTOR and the three-pass steal",
+                    self.system.cp_level.trim()
+                ),
+            );
+        }
         self.cpu().validate().map_err(at)?;
         if let Some(l) = &self.lpar {
             l.validate(&self.zvm_partition()).map_err(at)?;
@@ -1033,17 +1065,19 @@ impl Scenario {
             cp_fixed: self.system.cp_fixed.0,
             xstor: self.system.xstor.0,
             xstor_low: self.srm.xstor_low,
-            block_max: self.srm.block_max,
+            block_max: self.srm.block_max(&self.system.cp_level),
             migrate_writes: self.srm.migrate_writes,
             steal_per_frame_us: self.cp_costs.steal_per_frame_us,
             xstor_move_us: self.cp_costs.xstor_move_us,
+            agelist: storage::era_c::params::is_era_c(&self.system.cp_level)
+                .then(|| self.agelist.clone().unwrap_or_default()),
         }
     }
 
     /// The paging component's parameters.
     pub fn paging_params(&self) -> paging::params::Params {
         paging::params::Params {
-            block_max: self.srm.block_max,
+            block_max: self.srm.block_max(&self.system.cp_level),
             pageout_writes: self.srm.pageout_writes,
             page_fault_us: self.cp_costs.page_fault_us,
             page_io_us: self.cp_costs.page_io_us,
@@ -1225,7 +1259,7 @@ workload = { type = "thrasher", area = "100M" }
             assert!(e.to_string().starts_with(&format!("c.toml: line {l}: {place}: ")), "{e}");
         }
         let e = Scenario::from_toml(
-            &MIN.replace("[system]\n", "[system]\ncp_level = \"7.3\"\n"),
+            &MIN.replace("[system]\n", "[system]\ncp_level = \"6.5\"\n"),
             "c.toml",
         )
         .unwrap_err();
@@ -1233,6 +1267,33 @@ workload = { type = "thrasher", area = "100M" }
             (e.line, e.place.as_str()),
             (Some(3), "system.cp_level"),
             "{e}"
+        );
+        // 7.3 is modelled (Era C) but has no XSTOR: the xstor line is named.
+        let toml = MIN.replace(
+            "[system]\n",
+            "[system]\ncp_level = \"7.3\"\nxstor = \"1G\"\n",
+        );
+        assert!(Scenario::from_toml(&toml.replace("xstor = \"1G\"\n", ""), "c.toml").is_ok());
+        let e = Scenario::from_toml(&toml, "c.toml").unwrap_err();
+        assert_eq!((e.line, e.place.as_str()), (Some(4), "system.xstor"), "{e}");
+        assert!(e.reason.contains("XSTOR on CP level 7.3"), "{e}");
+        // [agelist] belongs to 6.3 and later.
+        let e =
+            Scenario::from_toml(&format!("{MIN}\n[agelist]\nsize = 5.0\n"), "c.toml").unwrap_err();
+        assert_eq!(e.place, "agelist", "{e}");
+        assert!(e.line.is_some(), "{e}");
+        let toml = MIN.replace("[system]\n", "[system]\ncp_level = \"6.4\"\n");
+        let e = Scenario::from_toml(&format!("{toml}\n[agelist]\nsize = 50.0\n"), "c.toml")
+            .unwrap_err();
+        assert_eq!(e.place, "agelist.size", "{e}");
+        assert!(e.line.is_some(), "{e}");
+        let sc =
+            Scenario::from_toml(&format!("{toml}\n[agelist]\nsize = 5.0\n"), "c.toml").unwrap();
+        assert_eq!(sc.storage().agelist.unwrap().size, 5.0);
+        assert_eq!(
+            sc.paging_params().block_max,
+            32,
+            "6.4's larger paging blocks"
         );
         // A default has no line: the key is named alone.
         assert_eq!(line_of(MIN, "lpar.weight"), None);
@@ -1465,7 +1526,7 @@ workload = { type = "thrasher", area = "100M" }
         let cases: &[(&str, &str, &str)] = &[
             (
                 "cp_level = \"5.4\"",
-                "cp_level = \"6.4\"",
+                "cp_level = \"6.5\"",
                 "system.cp_level",
             ),
             ("processors = 1", "processors = 0", "system.processors"),

@@ -7,6 +7,7 @@ from typing import Any
 from ztwin.reports.common import new_report
 from ztwin.reports.core import CPU_TYPES, DOMAIN_NAMES, Intervals
 from ztwin.reports.model import Report
+from ztwin.reports.storage import NO_XSTOR, no_xstor
 from ztwin.reports.text import NA, kv_lines, section
 
 MONSET_KEYS = [
@@ -109,7 +110,7 @@ def sysconf(iv: Intervals, **_: Any) -> Report:
         ("By type", " ".join(f"{n} {t}" for t, n in sorted(by_type.items())) or NA),
         section("Storage:"),
         ("Central storage (MB)", v(row["storage_mb"], "{:.0f}")),
-        ("Expanded storage (MB)", v(row["xstor_mb"], "{:.0f}")),
+        ("Expanded storage (MB)", NO_XSTOR if no_xstor(c) else v(row["xstor_mb"], "{:.0f}")),
         ("Paging and spool extents", str(len(c.paging))),
         ("Page slots", v(page_slots)),
         section("I/O and users:"),

@@ -22,6 +22,26 @@ STORAGE_KEYS = [
 ]  # fmt: skip
 
 
+#: What the XSTOR figures say at a level without XSTOR.
+NO_XSTOR = "no XSTOR"
+#: XSTOR figures (STORAGE keys, PAGELOG columns).
+XSTOR_KEYS = ("pgin_rate", "pgout_rate", "migrate_rate", "xstor_total", "xstor_free", "xstor_used_pct",
+              "xstor_age_s", "xstor_used")  # fmt: skip
+
+
+def no_xstor(cfg: Any) -> bool:
+    """The file is from a level that manages storage without XSTOR (z/VM 6.3
+    and later as the twin models them; IBM removed XSTOR in 6.4 and its
+    records in 7.1) and its configuration (MTRXSG) has none: its XSTOR
+    figures are not zeros but absent."""
+    from ztwin.reports.provenance import layout_release
+
+    if cfg.cp_level is None or (cfg.xstor_blocks or 0) != 0:
+        return False
+    major, minor = (int(x) for x in layout_release(cfg.cp_level).split("."))
+    return (major, minor) >= (6, 3)
+
+
 def storage(iv: Intervals, **_: Any) -> Report:
     m = iv.total_metrics()
     cfg = iv.config
@@ -30,8 +50,15 @@ def storage(iv: Intervals, **_: Any) -> Report:
     steals = [m.get(k) for k in ("steals_pass1", "steals_pass2", "steals_emergency")]
     all_steals = sum(s for s in steals if s is not None) if any(s is not None for s in steals) else None
     row["emergency_pct"] = pct(m.get("steals_emergency"), all_steals)
+    none = no_xstor(cfg)
+    if none:
+        for k in XSTOR_KEYS:
+            if k in row:
+                row[k] = None
 
     def f(k: str, dec: int = 1) -> str:
+        if none and k in XSTOR_KEYS:
+            return NO_XSTOR
         return fmt_num(row.get(k), dec, 12)
 
     items = [
@@ -97,6 +124,8 @@ PAGELOG_KEYS = [
 
 
 def pagelog(iv: Intervals, **_: Any) -> Report:
+    if no_xstor(iv.config):
+        return _pagelog_no_xstor(iv)
     table = Table(
         [
             interval_column(),
@@ -129,6 +158,44 @@ def pagelog(iv: Intervals, **_: Any) -> Report:
         time_key="interval_end",
         charts=[
             Chart("Expanded storage paging per second", ["pgin_rate", "pgout_rate", "migrate_rate"], "/s"),
+            Chart("DASD paging per second", ["dasd_read_rate", "dasd_write_rate"], "/s"),
+            Chart("Pages per paging SSCH", ["page_read_block", "page_write_block"], "pages"),
+            Chart("Page slots in use", ["slots_used"], "slots"),
+        ],
+    )
+
+
+PAGELOG_NO_XSTOR_KEYS = [k for k in PAGELOG_KEYS if k not in XSTOR_KEYS]
+
+
+def _pagelog_no_xstor(iv: Intervals) -> Report:
+    """PAGELOG of a level without XSTOR: the expanded-storage columns are
+    replaced by one line saying so (not zeros)."""
+    table = Table(
+        [
+            interval_column(),
+            Column("dasd_read_rate", ["", "Reads", "/s"], 7, 1),
+            Column("dasd_write_rate", ["", "Writes", "/s"], 7, 1),
+            Column("read_write_rate", ["", "Total", "/s"], 7, 1),
+            Column("page_read_block", ["Block", "Read", "Pages"], 5, 1),
+            Column("page_write_block", ["Block", "Write", "Pages"], 5, 1),
+            Column("paging_ssch_rate", ["", "SSCH", "/s"], 6, 1),
+            Column("slots_used", ["Slots", "in", "Use"], 9, 0),
+            Column("slots_used_pct", ["", "Slots", "%Used"], 5, 0),
+        ],
+        [Group("DASD Paging", "dasd_read_rate", "slots_used_pct")],
+    )
+    return new_report(
+        iv,
+        "PAGELOG",
+        "FCX143",
+        "Paging Activity Log",
+        rows=by_time_rows(iv, PAGELOG_NO_XSTOR_KEYS),
+        keys=PAGELOG_NO_XSTOR_KEYS,
+        table=table,
+        time_key="interval_end",
+        pre_lines=[f"Expanded storage: {NO_XSTOR} (z/VM {iv.config.cp_level})"],
+        charts=[
             Chart("DASD paging per second", ["dasd_read_rate", "dasd_write_rate"], "/s"),
             Chart("Pages per paging SSCH", ["page_read_block", "page_write_block"], "pages"),
             Chart("Page slots in use", ["slots_used"], "slots"),

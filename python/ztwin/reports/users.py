@@ -11,6 +11,7 @@ from ztwin.reports.common import SYSTEM, by_time_rows, interval_column, new_repo
 from ztwin.reports.core import Intervals
 from ztwin.reports.metrics import user_metrics
 from ztwin.reports.model import ChainRows, Chart, Report
+from ztwin.reports.storage import NO_XSTOR, no_xstor
 from ztwin.reports.text import NA, Column, Group, Table
 
 USTAT_PCTS = [
@@ -119,7 +120,11 @@ def _ustat_row(userid: str, end: Any, start: Any, m: dict[str, Any], prefix: str
     return row
 
 
-def _upage_table(first: Column, system_users: bool) -> Table:
+#: UPAGE/UPAGELOG figures of expanded storage (left out at levels without it).
+_XSTOR_COLS = ("x_to_ms", "ms_to_x", "x_to_ds", "xstor")
+
+
+def _upage_table(first: Column, system_users: bool, xstor: bool = True) -> Table:
     cols = [
         first,
         Column("_spaces", ["Data", "Spaces", "Owned"], 6, 1),
@@ -141,15 +146,25 @@ def _upage_table(first: Column, system_users: bool) -> Table:
     ]
     if system_users:
         cols.append(Column("users", ["Nr of", "Users"], 5, 0, fmt=lambda v: "" if v is None else str(round(v))))
+    if not xstor:
+        cols = [c for c in cols if c.key not in _XSTOR_COLS]
     return Table(
         cols,
         [
             Group("Page Rate", "page_reads", "page_writes"),
-            Group("Page Migration", "_gt2g", "x_to_ds"),
+            *([Group("Page Migration", "_gt2g", "x_to_ds")] if xstor else []),
             Group("Resident", "res_lt2g", "res_gt2g"),
             Group("Locked", "locked", "_l_gt2g"),
         ],
     )
+
+
+def _no_xstor_lines(iv: Intervals) -> tuple[bool, list[str]]:
+    """Whether the file has XSTOR figures, and the line that says it has none
+    (a level without XSTOR: the columns are left out, not zeros)."""
+    if no_xstor(iv.config):
+        return False, [f"Expanded storage: {NO_XSTOR} (z/VM {iv.config.cp_level}): X>MS, MS>X, X>DS, XSTOR left out"]
+    return True, []
 
 
 def _upage_row(userid: str, m: dict[str, Any], prefix: str) -> dict[str, Any]:
@@ -176,14 +191,16 @@ def upage(iv: Intervals, **_: Any) -> Report:
         row["storage_pages"] = m.get("storage_pages")
         row["users"] = None
         rows.append(row)
+    xstor, lines = _no_xstor_lines(iv)
     return new_report(
         iv,
         "UPAGE",
         "FCX113",
         "User Paging Activity and Storage Utilization",
         rows=rows,
-        keys=UPAGE_KEYS,
-        table=_upage_table(Column("userid", ["", "", "User ID"], 8, None), True),
+        keys=UPAGE_KEYS if xstor else [k for k in UPAGE_KEYS if k not in _XSTOR_COLS],
+        table=_upage_table(Column("userid", ["", "", "User ID"], 8, None), True, xstor),
+        pre_lines=lines,
     )
 
 
@@ -195,15 +212,17 @@ def upagelog(iv: Intervals, users: Sequence[str] | None = None, **_: Any) -> Rep
             continue
         parts.append(series_log_rows(iv, "user_series", subject, user_metrics, vmetrics.user_metrics,
                                      lambda e, s, m, u=subject: _log_upage(u, e, s, m, "")))  # fmt: skip
-    table = _upage_table(interval_column(), False)
+    xstor, lines = _no_xstor_lines(iv)
+    table = _upage_table(interval_column(), False, xstor)
     return new_report(
         iv,
         "UPAGELOG",
         "FCX163",
         "User Paging Activity Log",
         rows=ChainRows(parts),
+        pre_lines=lines,
         post_lines=_missing(iv, users),
-        keys=UPAGELOG_KEYS,
+        keys=UPAGELOG_KEYS if xstor else [k for k in UPAGELOG_KEYS if k not in _XSTOR_COLS],
         table=table,
         subject=" ".join(_log_subjects(iv, users)),
         group_key="userid",
@@ -211,8 +230,8 @@ def upagelog(iv: Intervals, users: Sequence[str] | None = None, **_: Any) -> Rep
         time_key="interval_end",
         charts=[
             Chart("Page reads and writes per second", ["page_reads", "page_writes"], "/s"),
-            Chart("Page migration per second", ["x_to_ms", "ms_to_x", "x_to_ds"], "/s"),
-            Chart("Pages", ["wss", "resident", "xstor", "dasd"], "pages"),
+            *([Chart("Page migration per second", ["x_to_ms", "ms_to_x", "x_to_ds"], "/s")] if xstor else []),
+            Chart("Pages", ["wss", "resident", "xstor", "dasd"] if xstor else ["wss", "resident", "dasd"], "pages"),
         ],
     )
 

@@ -93,6 +93,11 @@ STUDIES: dict[str, Study] = {
             "s8_hipersockets_cpu",
         ),
         Study(
+            "era-compare",
+            "Issue 15: one overcommitted Linux workload under z/VM 5.4 (XSTOR) and 7.3 (aging list, HyperPAV paging)",
+            "era_compare",
+        ),
+        Study(
             "flash-morning-transition",
             "Issue 19: z/OS the morning after batch, SVC and stand-alone dumps: page data sets vs Flash Express",
             "f1_flash_morning",

@@ -141,6 +141,11 @@ pub(super) fn xstor(
         r.set_u(fld!(l.sytxsg, "SYTXSG_CALMDCAU"), m.xs_blocks);
     }
     let mut r = s.push_layout(l.stoxsg, tod);
+    if l.stoxsg.fields.is_empty() {
+        // 7.1 and later: the record is written, header only ("no longer
+        // valid", expanded storage support removed) [S: IBM mon710].
+        return;
+    }
     r.set_u(fld!(l.stoxsg, "STOXSG_XSTMIGS"), st.c.migrated);
     r.set_u(fld!(l.stoxsg, "STOXSG_XSTLOTHR"), st.xs_low as u64);
     let age = (st.xs_mean_age / 1_000_000_000) as u64;

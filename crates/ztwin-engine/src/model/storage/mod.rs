@@ -1,6 +1,8 @@
 //! The storage component: real storage (frames, the available list and its
 //! thresholds, the Era A demand scan), expanded storage (XSTOR) and the
-//! guests' address spaces.
+//! guests' address spaces. At CP levels 6.3 and later the available list is
+//! replenished from the global aging list instead ([`era_c`]: Era C, no
+//! XSTOR); the two meet in [`Storage::replenish`].
 //!
 //! **Owns** the frames (owner, page, flags), the available list, the frame
 //! waiters, XSTOR ([`xstor`]), and per guest its address space (`Space`:
@@ -46,6 +48,7 @@
 //!   ([`T_PAGEOUT`]) keeps its frame number in the block word, which is free
 //!   then (a stolen page's old DASD copy was released before its write began).
 
+pub mod era_c;
 pub mod params;
 mod scan;
 #[cfg(test)]
@@ -488,6 +491,8 @@ pub struct Storage {
     /// Frames and XSTOR blocks lent to the minidisk cache.
     mdc_frames: Vec<u32>,
     mdc_blocks: Vec<u32>,
+    /// The global aging list (Era C levels; `on` false in Era A).
+    age: era_c::AgeList,
 }
 
 impl Storage {
@@ -541,6 +546,7 @@ impl Storage {
             has_shared: false,
             mdc_frames: Vec::new(),
             mdc_blocks: Vec::new(),
+            age: era_c::AgeList::new(p.agelist.as_ref(), dpa),
         };
         s.set_thresholds(dpa);
         s
@@ -555,7 +561,7 @@ impl Storage {
     #[inline]
     pub fn can_take_unscanned(&self, n: u32) -> bool {
         let a = self.avail_len() as u64;
-        a >= n as u64 && a + self.pageout_frames as u64 >= self.low as u64 + n as u64
+        a >= n as u64 && a + self.on_way() as u64 >= self.low as u64 + n as u64
     }
 
     /// Take the frame on top of the available list for guest `g`, page `vp`,
@@ -639,8 +645,8 @@ impl Storage {
         vp: u32,
     ) -> Option<u32> {
         // Frames already being paged out are on their way to the list.
-        if self.avail_len() as u32 + self.pageout_frames <= self.low {
-            self.demand_scan(cx, pager);
+        if self.avail_len() as u32 + self.on_way() <= self.low {
+            self.replenish(cx, pager);
         }
         let f = self.take(g, vp, 0)?;
         self.spaces[g as usize].gained_frame(f, vp);
@@ -655,8 +661,8 @@ impl Storage {
     /// available list is low, as [`Storage::get_frame`] does (the page-outs
     /// are left in [`Storage::pageouts`]). `None` when no frame can be had now.
     pub fn take_segment_frame(&mut self, cx: &mut Cx, pager: &mut impl Pager) -> Option<u32> {
-        if self.avail_len() as u32 + self.pageout_frames <= self.low {
-            self.demand_scan(cx, pager);
+        if self.avail_len() as u32 + self.on_way() <= self.low {
+            self.replenish(cx, pager);
         }
         let f = self.take(SEG_OWNER, 0, 0)?;
         self.seg_frames += 1;
@@ -687,6 +693,7 @@ impl Storage {
         if g != FREE {
             self.spaces[g as usize].resident -= 1;
         }
+        self.age_freed(f);
         self.frames[fi].owner = FREE;
         self.flags[fi] = 0;
         self.avail.push(f);
@@ -717,7 +724,7 @@ impl Storage {
         // Frames never taken count as available (the frame table is lazy):
         // freed frames go first, then never-taken ones, as `take` hands them.
         let avail = self.avail_len() as u64;
-        let on_way = avail + self.pageout_frames as u64;
+        let on_way = avail + self.on_way() as u64;
         let k = n.min(on_way.saturating_sub(self.high as u64)).min(avail);
         for _ in 0..k {
             let f = match self.avail.pop() {
@@ -787,7 +794,7 @@ impl Storage {
     /// below its low threshold: the next frame taken runs the demand scan.
     #[inline]
     pub fn short_of_frames(&self) -> bool {
-        self.avail_len() as u32 + self.pageout_frames <= self.low
+        self.avail_len() as u32 + self.on_way() <= self.low
     }
 
     /// The page-outs the last demand scan chose (see [`Storage::clear_pageouts`]).
@@ -902,6 +909,7 @@ impl Storage {
             blk: NO_BLOCK,
         };
         sp.ufo.push_back((f, vp));
+        self.age_reclaimed(f);
     }
 
     /// Page (g, vp) of block read `rd` arrived in frame `f`: resident,
@@ -948,6 +956,7 @@ impl Storage {
         self.pageout_frames -= 1;
         let e = self.spaces[g as usize].pt[vp as usize].e;
         debug_assert_eq!(tag(e), T_RES);
+        self.age_write_ended(idx(e));
         self.flags[idx(e) as usize] &= !F_LOCK;
     }
 
@@ -967,6 +976,19 @@ impl Storage {
         match tag(e) {
             T_PAGEOUT => {
                 let f = sp.pt[vp as usize].blk;
+                if self.age_write_ended(f) {
+                    // An early write (Era C): the page stays on the aging
+                    // list, resident and unchanged, with its DASD copy.
+                    let sp = &mut self.spaces[g as usize];
+                    sp.pt[vp as usize] = PageEntry {
+                        e: pte(T_RES, f),
+                        blk: block,
+                    };
+                    sp.dasd_pages_add(1);
+                    self.flags[f as usize] &= !F_LOCK;
+                    return true;
+                }
+                let sp = &mut self.spaces[g as usize];
                 sp.pt[vp as usize].e = pte(T_DASD, 0);
                 sp.pt[vp as usize].blk = block;
                 sp.dasd_pages_add(1);
@@ -977,6 +999,8 @@ impl Storage {
                 // Reclaimed during the write: the frame stays; the copy is good
                 // unless the page was changed again.
                 let f = idx(e);
+                self.age_write_ended(f);
+                let sp = &mut self.spaces[g as usize];
                 self.flags[f as usize] &= !F_LOCK;
                 if e & P_CHG == 0 {
                     sp.pt[vp as usize].blk = block;
@@ -1365,5 +1389,6 @@ impl Storage {
             assert_eq!(n, in_xs[g], "guest {g}: pages in XSTOR vs blocks owned");
             assert_eq!(n, sp.xstor, "guest {g}: XSTOR count");
         }
+        self.check_agelist();
     }
 }

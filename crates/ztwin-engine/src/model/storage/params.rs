@@ -34,23 +34,43 @@ pub struct Params {
     /// CP time per frame the demand scan examines, per XSTOR page move (µs).
     pub steal_per_frame_us: f64,
     pub xstor_move_us: f64,
+    /// SET AGELIST (`[agelist]`): `Some` at the Era C levels
+    /// ([`super::era_c::params::ERA_C_LEVELS`]), `None` in Era A.
+    pub agelist: Option<super::era_c::params::Params>,
 }
 
 impl Params {
     pub fn validate(&self) -> Result<(), Invalid> {
         // 5.2 to 6.2 share the Era A storage manager; the I/O settings that
         // changed between them follow the level (`io/params.rs`).
-        if !ERA_A_LEVELS.contains(&self.cp_level.trim()) {
+        // 6.3 and later: the global aging list (era_c), no XSTOR.
+        let era_c = super::era_c::params::is_era_c(&self.cp_level);
+        if !ERA_A_LEVELS.contains(&self.cp_level.trim()) && !era_c {
             return invalid(
                 "system.cp_level".into(),
                 format!(
-                    "CP level '{}' is not modelled yet: z/VM 6.3 and later manage storage without \
-                     XSTOR (global aging list, early writes; not built); the levels with XSTOR and \
-                     the three-pass steal are available: {}",
+                    "CP level '{}' is not modelled: the storage managers ztwin has are Era A \
+                     (XSTOR, three-pass steal: {}) and Era C (global aging list: {})",
                     self.cp_level,
-                    ERA_A_LEVELS.join(", ")
+                    ERA_A_LEVELS.join(", "),
+                    super::era_c::params::ERA_C_LEVELS.join(", ")
                 ),
             );
+        }
+        if era_c && self.xstor > 0 {
+            return invalid(
+                "system.xstor".into(),
+                format!(
+                    "XSTOR on CP level {}: the storage manager of z/VM 6.3 and later (global aging \
+                     list) is modelled without XSTOR (6.3 still accepted it, IBM advised configuring \
+                     it as central storage; 6.4 and later have none): remove xstor or use a level \
+                     up to 6.2",
+                    self.cp_level.trim()
+                ),
+            );
+        }
+        if let Some(a) = &self.agelist {
+            a.validate()?;
         }
         let cs = self.central_storage;
         if cs < (256 << 20) {

@@ -39,6 +39,7 @@ pub(crate) fn params(xstor_blocks: u64) -> params::Params {
         migrate_writes: MIGRATE_BLOCKS_PER_VOLUME,
         steal_per_frame_us: 0.3,
         xstor_move_us: 4.0,
+        agelist: None,
     }
 }
 

@@ -781,8 +781,14 @@ workload = { type = "cpu", utilization = 1.0 }
 fn records_are_written_at_the_cp_levels_sizes() {
     use ztwin_monitor::layout::{by_name_release, Release};
     let mut sizes = Vec::new();
-    for level in ["5.3", "5.4", "6.1", "6.2"] {
-        let toml = PAGING.replace("[system]\n", &format!("[system]\ncp_level = \"{level}\"\n"));
+    for level in [
+        "5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2", "7.3", "7.4",
+    ] {
+        let mut toml = PAGING.replace("[system]\n", &format!("[system]\ncp_level = \"{level}\"\n"));
+        if level >= "6.3" {
+            // Era C: no XSTOR.
+            toml = toml.replace("xstor = \"64M\"\n", "");
+        }
         let sc = Scenario::from_toml(&toml, "levels.toml").unwrap();
         let rel: Release = level.parse().unwrap();
         assert_eq!(sc.release(), rel);
@@ -790,10 +796,26 @@ fn records_are_written_at_the_cp_levels_sizes() {
         let rd = ztwin_monitor::reader::Reader::new(std::io::Cursor::new(bytes)).unwrap();
         let mut seen = std::collections::BTreeMap::new();
         let mut bad = Vec::new();
+        // XSTOR figures as written (Era C levels must carry none).
+        let mut xstor = 0u64;
         let stats = rd
             .for_each(|r| {
                 let Some(l) = r.layout else { return };
                 let len = r.bytes.len();
+                for name in [
+                    "MTRXSG_XSTOTALB",
+                    "SYTXSG_XSTCPPAR",
+                    "SYTXSG_XSTCTXAV",
+                    "SYTXSP_PLSPGOUT",
+                ] {
+                    if let Some(f) = l.fields.iter().find(|f| f.name == name) {
+                        let at = f.offset as usize;
+                        let w = f.ty.width();
+                        xstor += r.bytes[at..at + w]
+                            .iter()
+                            .fold(0u64, |a, &b| a << 8 | b as u64);
+                    }
+                }
                 let ok = match l.name {
                     "MRSYTCUP" => {
                         let e = l.group.unwrap().entry_size as usize;
@@ -809,6 +831,12 @@ fn records_are_written_at_the_cp_levels_sizes() {
             })
             .unwrap();
         assert!(bad.is_empty(), "z/VM {level}: {bad:?}");
+        // The PAGING scenario has 64M of XSTOR up to 6.2; from 6.3 none.
+        assert_eq!(
+            xstor == 0,
+            level >= "6.3",
+            "z/VM {level}: XSTOR figures {xstor}"
+        );
         assert_eq!(stats.release, rel, "{level}: {}", stats.release_source);
         assert!(
             matches!(
@@ -825,8 +853,20 @@ fn records_are_written_at_the_cp_levels_sizes() {
         }
         sizes.push(by_name_release("MRSYTPRP", rel).unwrap().size);
     }
-    // IBM's SYTPRP sizes: 108 (5.3), 124 (5.4), 124 carried (6.1), 140 (6.2).
-    assert_eq!(sizes, [108, 124, 124, 140]);
+    // IBM's SYTPRP sizes: 108 (5.3), 124 (5.4), 124 carried (6.1), 140
+    // (6.2), then as the layout tables give them for 6.3 to 7.4.
+    let want: Vec<_> = [
+        "5.3", "5.4", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2", "7.3", "7.4",
+    ]
+    .iter()
+    .map(|l| {
+        by_name_release("MRSYTPRP", l.parse().unwrap())
+            .unwrap()
+            .size
+    })
+    .collect();
+    assert_eq!(sizes[..4], [108, 124, 124, 140]);
+    assert_eq!(sizes, want);
 }
 
 /// z/VM 5.2 (the I/O studies' level) has no layouts of its own: its file
@@ -859,12 +899,21 @@ fn a_5_2_scenario_is_written_with_5_3_layouts() {
 }
 
 /// Levels the engine does not model, and strings that are no level, are
-/// refused naming system.cp_level and why.
+/// refused naming system.cp_level and why; a modelled Era C level with
+/// XSTOR is refused naming system.xstor.
 #[test]
 fn cp_levels_refused_with_a_reason() {
+    for level in ["6.3", "7.3"] {
+        let toml = PAGING.replace("[system]\n", &format!("[system]\ncp_level = \"{level}\"\n"));
+        let e = Scenario::from_toml(&toml, "levels.toml").unwrap_err();
+        assert_eq!(e.place, "system.xstor", "{level}");
+        assert!(
+            e.reason.contains("XSTOR on CP level"),
+            "{level}: {}",
+            e.reason
+        );
+    }
     for (level, want) in [
-        ("6.3", "not modelled yet"),
-        ("7.3", "not modelled yet"),
         ("8.1", "not a z/VM level ztwin knows"),
         ("5.4.0", "not a z/VM level ztwin knows"),
         ("abc", "not a z/VM level ztwin knows"),
@@ -989,3 +1038,5 @@ busy = 4.0
         );
     }
 }
+
+mod era_c;

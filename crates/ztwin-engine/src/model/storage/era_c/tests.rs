@@ -1,0 +1,389 @@
+//! A bench for the aging list alone: an Era C storage from literal sizes, a
+//! fake pager, guests touching pages; page-out writes completed when the
+//! test says.
+
+use super::super::tests::params as era_a_params;
+use super::super::*;
+use super::params::Params as AgeParams;
+use super::F_AGED;
+use crate::core::units::SEC;
+use crate::model::Core;
+use proptest::prelude::*;
+
+#[derive(Default)]
+struct FakePager {
+    released: Vec<(u32, u32, u32)>,
+}
+
+impl Pager for FakePager {
+    fn release(&mut self, b: u32, g: u32, vp: u32) {
+        self.released.push((b, g, vp));
+    }
+    fn migrate(&mut self, _cx: &mut Cx, _items: &[(u32, u32)]) -> u32 {
+        panic!("no XSTOR in Era C: nothing migrates")
+    }
+    fn volumes(&self) -> u32 {
+        1
+    }
+}
+
+/// 16M of central storage (3072 pageable frames), no XSTOR, CP level 7.3,
+/// an aging list of `size`% with early writes `ew`; guests of 8192 pages.
+fn storage(size: f64, ew: bool, guests: usize) -> Storage {
+    let p = params::Params {
+        cp_level: "7.3".into(),
+        xstor: 0,
+        agelist: Some(AgeParams {
+            size,
+            earlywrites: ew,
+            ..AgeParams::default()
+        }),
+        ..era_a_params(0)
+    };
+    p.agelist.as_ref().unwrap().validate().expect("valid");
+    let st = Storage::new(&p, 1, &vec![8192; guests]);
+    assert!(st.era_c());
+    st
+}
+
+/// Page-outs handed to "paging" and not yet written.
+#[derive(Default)]
+struct Writes {
+    pending: Vec<(u32, u32)>,
+    next_block: u32,
+}
+
+impl Writes {
+    /// Take the page-outs the last scan chose.
+    fn collect(&mut self, st: &mut Storage) {
+        let outs: Vec<(u32, u32)> = st
+            .pageouts()
+            .batches()
+            .flat_map(|(g, v)| v.iter().map(move |&vp| (g, vp)))
+            .collect();
+        st.clear_pageouts();
+        self.pending.extend(outs);
+    }
+
+    /// Complete the first `n` writes (a page reclaimed before its write
+    /// started is dropped, as paging does).
+    fn complete(&mut self, st: &mut Storage, n: usize) {
+        let n = n.min(self.pending.len());
+        let done: Vec<(u32, u32)> = self.pending.drain(..n).collect();
+        let mut written = 0;
+        for &(g, vp) in &done {
+            if st.pageout_needed(g, vp) {
+                written += 1;
+            } else {
+                st.drop_pageout(g, vp);
+            }
+        }
+        st.pageouts_done(written);
+        for (g, vp) in done {
+            if tag(st.entry(g, vp).e) == T_PAGEOUT {
+                st.written_out(g, vp, self.next_block);
+                self.next_block += 1;
+            }
+        }
+    }
+}
+
+/// Frames are conserved: free (available list) or held by an address space
+/// (its count of resident frames, which includes frames on the aging list
+/// and frames being paged out).
+fn conserved(st: &Storage) {
+    let held: u64 = (0..st.spaces()).map(|g| st.space(g).resident as u64).sum();
+    assert_eq!(
+        st.avail_len() as u64 + held + st.segment_frames() as u64 + st.mdc_lent().0,
+        st.dpa() as u64,
+        "frames conserved"
+    );
+    assert!(st.agelist().frames as u64 <= held);
+}
+
+/// Guest `g` references page `vp` (writing it if `write`), as a burst does:
+/// a frame on a first touch or after a steal (a DASD page is "read" at once
+/// here), the reference bit on a resident page, the page-out reclaim on a
+/// page being written.
+fn touch(
+    st: &mut Storage,
+    cx: &mut Cx,
+    pager: &mut FakePager,
+    w: &mut Writes,
+    g: u32,
+    vp: u32,
+    write: bool,
+) -> bool {
+    let e = st.entry(g, vp).e;
+    match tag(e) {
+        T_RES => {
+            st.table_mut(g)[vp as usize].e |= P_REF;
+            if write && e & P_CHG == 0 {
+                st.first_change(pager, g, vp);
+            }
+        }
+        T_PAGEOUT => {
+            st.reclaim(g, vp);
+            if write {
+                st.first_change(pager, g, vp);
+            }
+        }
+        T_NONE | T_DASD => {
+            let Some(f) = st.get_frame(cx, pager, g, vp) else {
+                w.collect(st);
+                return false;
+            };
+            if tag(e) == T_NONE {
+                st.first_touch(g, vp, f);
+            } else {
+                st.mark_reading(g, vp, f, 0);
+                st.read_in(g, vp, f, 0);
+                st.table_mut(g)[vp as usize].e |= P_REF;
+                if write {
+                    st.first_change(pager, g, vp);
+                }
+            }
+        }
+        _ => unreachable!(),
+    }
+    w.collect(st);
+    true
+}
+
+#[test]
+fn the_scan_moves_unreferenced_frames_to_the_aging_list_and_early_writes_them() {
+    let mut st = storage(2.0, true, 2);
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    let mut w = Writes::default();
+    st.create_space(0);
+    st.create_space(1);
+    // Fill storage: every page changed (first touches).
+    for vp in 0..3400 {
+        if !touch(&mut st, &mut cx, &mut pager, &mut w, vp % 2, vp / 2, true) {
+            // No frame until page-outs complete.
+            w.complete(&mut st, usize::MAX);
+            assert!(touch(
+                &mut st,
+                &mut cx,
+                &mut pager,
+                &mut w,
+                vp % 2,
+                vp / 2,
+                true
+            ));
+        }
+        st.check();
+        conserved(&st);
+    }
+    let a = st.agelist();
+    assert_eq!(a.target, 61, "2% of 3072 frames");
+    assert!(a.c.moved > 0, "the scan moved frames to the list: {a:?}");
+    // Changed pages entering the list were written early.
+    assert!(a.c.early_writes > 0 && !w.pending.is_empty(), "{a:?}");
+    assert_eq!(st.sample(0).xs_total, 0, "no XSTOR");
+    assert_eq!(st.sample(0).c.xstor_out, 0);
+}
+
+#[test]
+fn early_written_frames_are_reused_without_io() {
+    let mut st = storage(5.0, true, 1);
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    let mut w = Writes::default();
+    st.create_space(0);
+    let mut vp = 0;
+    // Touch new pages until the first replenishment ran, completing every
+    // write at once (the early writes end while their frames are on the
+    // list).
+    while st.agelist().c.replenish < 3 {
+        assert!(touch(&mut st, &mut cx, &mut pager, &mut w, 0, vp, true));
+        w.complete(&mut st, usize::MAX);
+        st.check();
+        conserved(&st);
+        vp += 1;
+    }
+    let a = st.agelist();
+    assert!(a.c.early_writes > 0, "{a:?}");
+    assert!(
+        a.c.freed_written > 0 && a.c.freed_written == a.c.freed_no_io,
+        "early-written frames reused with no I/O: {a:?}"
+    );
+    // Every frame reused from the list was early-written (its write done,
+    // or still running at the first replenishment, before any write could
+    // complete): none needed a page-out at the head.
+    assert_eq!(a.c.paged_out, 0, "{a:?}");
+    assert_eq!(a.c.freed_no_io + a.c.freed_wait, st.sample(0).c.steals);
+    assert!(w.pending.is_empty());
+}
+
+#[test]
+fn without_early_writes_the_head_pages_out() {
+    let mut st = storage(2.0, false, 1);
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    let mut w = Writes::default();
+    st.create_space(0);
+    let mut vp = 0;
+    while st.agelist().c.replenish < 3 {
+        assert!(touch(&mut st, &mut cx, &mut pager, &mut w, 0, vp, true));
+        w.complete(&mut st, usize::MAX);
+        st.check();
+        vp += 1;
+    }
+    let a = st.agelist();
+    assert_eq!(a.c.early_writes, 0);
+    assert_eq!(a.c.freed_no_io, 0, "changed pages need their write: {a:?}");
+    assert!(a.c.paged_out > 0, "{a:?}");
+}
+
+#[test]
+fn a_page_referenced_on_the_aging_list_is_reclaimed_without_io() {
+    let mut st = storage(5.0, true, 1);
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    let mut w = Writes::default();
+    st.create_space(0);
+    let mut vp = 0;
+    while st.agelist().frames == 0 {
+        assert!(touch(&mut st, &mut cx, &mut pager, &mut w, 0, vp, true));
+        w.complete(&mut st, usize::MAX);
+        vp += 1;
+    }
+    // Reference every page whose frame is on the aging list (IBR pages:
+    // resident in the twin's table, reference bit off).
+    let aged: Vec<u32> = (0..vp)
+        .filter(|&p| {
+            let e = st.entry(0, p).e;
+            tag(e) == T_RES && st.flags[idx(e) as usize] & F_AGED != 0
+        })
+        .collect();
+    assert!(!aged.is_empty());
+    for &p in &aged {
+        touch(&mut st, &mut cx, &mut pager, &mut w, 0, p, false);
+    }
+    let before = st.agelist().c;
+    let outs_before = w.next_block;
+    // Drive reuse: new pages until every referenced frame reached the head.
+    while st.agelist().c.reclaimed < before.reclaimed + aged.len() as u64 {
+        assert!(touch(&mut st, &mut cx, &mut pager, &mut w, 0, vp, false));
+        w.complete(&mut st, usize::MAX);
+        st.check();
+        vp += 1;
+        assert!(vp < 8192, "the referenced frames never reached the head");
+    }
+    // The referenced pages are still resident, in the same frames, and
+    // their reclaim wrote nothing.
+    for &p in &aged {
+        assert_eq!(tag(st.entry(0, p).e), T_RES, "page {p} stayed resident");
+    }
+    let _ = outs_before;
+    assert_eq!(pager.released.len(), 0, "no slot released: no page changed");
+}
+
+#[test]
+fn a_fault_during_the_early_write_takes_the_frame_off_the_list() {
+    let mut st = storage(2.0, true, 1);
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    let mut w = Writes::default();
+    st.create_space(0);
+    let mut vp = 0;
+    while w.pending.is_empty() {
+        assert!(touch(&mut st, &mut cx, &mut pager, &mut w, 0, vp, true));
+        vp += 1;
+    }
+    let (g, p) = *w
+        .pending
+        .iter()
+        .find(|&&(g, p)| st.flags[st.entry(g, p).blk as usize] & F_AGED != 0)
+        .expect("an early write of a frame still on the list");
+    assert_eq!(tag(st.entry(g, p).e), T_PAGEOUT);
+    let aged = st.agelist().frames;
+    touch(&mut st, &mut cx, &mut pager, &mut w, g, p, false);
+    assert_eq!(st.agelist().frames, aged - 1);
+    assert_eq!(st.agelist().c.reclaimed_fault, 1);
+    st.check();
+    // The write had not started (still queued): paging drops it, the page
+    // keeps its frame, unlocked, and the early write is no longer in flight.
+    w.complete(&mut st, usize::MAX);
+    let pe = st.entry(g, p);
+    assert_eq!(tag(pe.e), T_RES);
+    assert_eq!(st.flags[idx(pe.e) as usize] & (F_LOCK | F_AGED), 0);
+    assert_eq!(st.agelist().early_inflight, 0);
+    st.check();
+}
+
+#[test]
+fn xstor_and_unknown_levels_are_refused_naming_the_key() {
+    let p = params::Params {
+        cp_level: "7.3".into(),
+        agelist: Some(AgeParams::default()),
+        ..era_a_params(64)
+    };
+    let e = p.validate().unwrap_err();
+    assert_eq!(e.place, "system.xstor");
+    assert!(e.reason.contains("XSTOR on CP level 7.3"), "{}", e.reason);
+    let p = params::Params {
+        cp_level: "6.5".into(),
+        ..era_a_params(0)
+    };
+    assert_eq!(p.validate().unwrap_err().place, "system.cp_level");
+    let p = params::Params {
+        cp_level: "6.4".into(),
+        agelist: Some(AgeParams {
+            size: 90.0,
+            ..AgeParams::default()
+        }),
+        ..era_a_params(0)
+    };
+    assert_eq!(p.validate().unwrap_err().place, "agelist.size");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Random touches of three guests overcommitting storage, writes
+    /// completing late and in bursts: frames are conserved, no frame is on
+    /// both a user's list and the aging list (`check`), and the counters of
+    /// frames reused add up to the steals.
+    #[test]
+    fn frames_are_conserved_under_random_touches(
+        ops in proptest::collection::vec((0u32..3, 0u32..1600, any::<bool>(), 0u8..8), 200..1500),
+        size in 1.0f64..10.0,
+        ew in any::<bool>(),
+    ) {
+        let mut st = storage(size, ew, 3);
+        let mut core = Core::new(SEC);
+        let mut cx = Cx::new(&mut core, 0);
+        let mut pager = FakePager::default();
+        let mut w = Writes::default();
+        for g in 0..3 {
+            st.create_space(g);
+        }
+        for (g, vp, write, done) in ops {
+            if !touch(&mut st, &mut cx, &mut pager, &mut w, g, vp, write) {
+                // No frame now: the writes complete.
+                w.complete(&mut st, usize::MAX);
+            }
+            if done == 0 {
+                w.complete(&mut st, 7);
+            }
+            st.check();
+            conserved(&st);
+        }
+        w.complete(&mut st, usize::MAX);
+        st.check();
+        conserved(&st);
+        let a = st.agelist();
+        prop_assert_eq!(
+            a.c.freed_no_io + a.c.freed_wait + a.c.paged_out,
+            st.sample(0).c.steals
+        );
+        prop_assert_eq!(a.early_inflight, 0);
+    }
+}
