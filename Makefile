@@ -35,7 +35,11 @@ $(NATIVE_STAMP): $(STAMP) $(RUST_SRC) pyproject.toml
 		$(VENV)/bin/maturin develop --release --quiet
 	touch $@
 
+# The package's bytecode, as an installed package has it: with
+# PYTHONDONTWRITEBYTECODE set, every command would otherwise compile the
+# modules it imports again (0.15-0.25 s of CPU per command; BENCHMARKS.md).
 build: $(NATIVE_STAMP)
+	$(PY) -m compileall -q python/ztwin >/dev/null
 
 # Headless Chromium checks the HTML reports render (Debian package; needs root).
 browser:

@@ -47,6 +47,10 @@ KEYS = {"system": [], "cpu": ["cpu"], "lpar": ["partition", "cpu"], "user": ["us
 CHUNK = 500
 #: DuckDB's memory limit while ingesting (beyond it, it spills to disk).
 INGEST_MEMORY = "256MB"
+#: DuckDB's threads while ingesting: its inserts read one Arrow stream at a
+#: time, and a second thread cost about 10% more CPU for no shorter run
+#: (BENCHMARKS.md, issue 11).
+INGEST_THREADS = 1
 #: DuckDB's memory limit and threads while a window's rows are streamed
 #: into the reports (DuckDB otherwise keeps every block it read cached, up
 #: to 80% of the machine's memory: the database's size).
@@ -509,6 +513,7 @@ def ingest(db: str | Path, files: Iterable[str | Path], *, system: str | None = 
     con = connect(db, create=True)
     # DuckDB's own memory (the file's rows until the transaction commits)
     _run(con, f"SET memory_limit = '{INGEST_MEMORY}'")
+    _run(con, f"SET threads = {INGEST_THREADS}")
     out = []
     try:
         for f in files:

@@ -237,3 +237,31 @@ def test_per_sample_flags(tmp_path: Path) -> None:
         (0x200, 1), (0x200, 0), (0x200, 0), (0x201, 0)
     ]
     assert system == [1, 2 | 8, 4]
+
+
+def test_rows_of_small_steps_equal_one_step(basic_file: Path) -> None:
+    """The rows of steps of one and two intervals, put together, are those
+    of one step over the file, entity by entity."""
+    import pyarrow as pa
+
+    from ztwin._native import IntervalKernel
+
+    def tables(step: int) -> dict[str, pa.Table]:
+        k = IntervalKernel(str(basic_file), None, None, "all", "all", "all")
+        parts: dict[str, list[pa.Table]] = {}
+        more, steps = True, 0
+        while more:
+            more = k.step(step)
+            steps += 1
+            for e, t in k.take().items():
+                parts.setdefault(e, []).append(pa.table(t))
+        assert step == 0 or steps >= 2
+        return {e: pa.concat_tables(ts) for e, ts in parts.items()}
+
+    whole = tables(0)
+    assert whole["user"].num_rows and whole["device"].num_rows and whole["cpu"].num_rows
+    for step in (1, 2):
+        got = tables(step)
+        assert set(got) == set(whole)
+        for e, t in whole.items():
+            assert got[e].to_pylist() == t.to_pylist(), (step, e)
