@@ -17,12 +17,11 @@ history database (``--db``) the report is empty and says so.
 
 from __future__ import annotations
 
-import warnings
-from pathlib import Path
 from typing import Any
 
 from ztwin.reports.common import new_report
-from ztwin.reports.core import EPOCH_1900_US, Intervals
+from ztwin.reports.core import Intervals
+from ztwin.reports.direct import notes, num, read, text, window
 from ztwin.reports.model import Report
 from ztwin.reports.text import Column, Table
 
@@ -36,53 +35,31 @@ _FIELDS = ("STOASI_ASCNAME", "STOASI_ASCCTPRS", "STOASI_ASCCTPXS", "STOASI_ASCCT
            *(f"STOASI_{k}" for k in _COUNTERS))  # fmt: skip
 
 
-def _text(v: Any) -> str:
-    return str(v).strip() if v is not None else ""
 
 
-def _num(v: Any) -> float:
-    return float(v) if isinstance(v, int | float) else 0.0
 
 
-def _records(path: str) -> list[tuple[float, dict[str, Any]]]:
-    """``(tod_us, fields)`` of the MRSTOASI records in file order (microseconds
-    since 1970), read as columns."""
-    import pyarrow as pa
-
-    from ztwin.monitor import DamageWarning, arrow_tables
-
-    # The interval pass already warned about damage: this second read keeps quiet.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DamageWarning)
-        t = arrow_tables(path, ["MRSTOASI"], fields=list(_FIELDS))["MRSTOASI"]
-    if t.num_rows == 0:
-        return []
-    us = t["tod"].cast(pa.int64()).to_pylist()
-    cols = [c for c in _FIELDS if c in t.column_names]
-    return [(float(u), f) for u, f in zip(us, t.select(cols).to_pylist(), strict=True)]
 
 
 def vdisks(iv: Intervals, **_: Any) -> Report:
     spaces: dict[str, dict[str, Any]] = {}
-    from_file = Path(iv.path).is_file()
     secs = 0.0
-    if iv.intervals and from_file:
-        lo, hi = (t / 4096 - EPOCH_1900_US for t in (iv.intervals[0].start_tod, iv.intervals[-1].end_tod))
-        secs = sum(i.seconds for i in iv.intervals)
-        for t, f in _records(iv.path):
+    if (w := window(iv)) is not None:
+        lo, hi, secs = w
+        for t, f in read(iv.path, {"MRSTOASI": _FIELDS})["MRSTOASI"]:
             if t > hi:
                 continue
-            name = _text(f.get("STOASI_ASCNAME"))
+            name = text(f.get("STOASI_ASCNAME"))
             s = spaces.setdefault(name, {"first": None, "last": None, "res": [], "xs": [], "ds": [], "blocks": 0})
-            vals = {k: _num(f.get(f"STOASI_{k}")) for k in _COUNTERS}
+            vals = {k: num(f.get(f"STOASI_{k}")) for k in _COUNTERS}
             if t <= lo:
                 s["first"] = vals
                 continue
             s["last"] = vals
-            s["blocks"] = int(_num(f.get("STOASI_VDIBLKS")))
-            s["res"].append(_num(f.get("STOASI_ASCCTPRS")))
-            s["xs"].append(_num(f.get("STOASI_ASCCTPXS")))
-            s["ds"].append(_num(f.get("STOASI_ASCCTPDS")))
+            s["blocks"] = int(num(f.get("STOASI_VDIBLKS")))
+            s["res"].append(num(f.get("STOASI_ASCCTPRS")))
+            s["xs"].append(num(f.get("STOASI_ASCCTPXS")))
+            s["ds"].append(num(f.get("STOASI_ASCCTPDS")))
     rows = []
     for name, s in sorted(spaces.items()):
         last = s["last"]
@@ -130,11 +107,7 @@ def vdisks(iv: Intervals, **_: Any) -> Report:
         ],
         [],
     )
-    pre = ["Virtual disks in storage (MRSTOASI, INFERRED map):"]
-    if not from_file:
-        pre.append("  (read from MONWRITE files only: the history database does not keep these records)")
-    elif not rows:
-        pre.append("  (no virtual disks in the selected period)")
+    pre = ["Virtual disks in storage (MRSTOASI, INFERRED map):", *notes(iv, not rows, "virtual disks")]
     return new_report(
         iv,
         "VDISKS",
