@@ -9,14 +9,16 @@ are asked to report from the history database, which does not keep them.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ztwin.reports.core import EPOCH_1900_US, Intervals
 
 #: ``(tod_us, fields)``: a record's time (microseconds since 1970) and its fields.
 Sample = tuple[float, dict[str, Any]]
+K = TypeVar("K")
 
 
 def num(v: Any) -> float:
@@ -74,3 +76,41 @@ def notes(iv: Intervals, empty: bool, nothing: str) -> list[str]:
     if empty:
         return [f"  (no {nothing} in the selected period)"]
     return []
+
+
+@dataclass
+class Span:
+    """One entity's samples around a window: ``first``, the last sample at or
+    before the window's start (None: the counters start from zero), and
+    ``inside``, the samples in the window in file order."""
+
+    first: dict[str, Any] | None = None
+    inside: list[dict[str, Any]] = field(default_factory=list)
+
+
+def spans(samples: Iterable[Sample], lo: float, hi: float, key: Callable[[dict[str, Any]], K]) -> dict[K, Span]:
+    """The samples up to ``hi`` grouped by ``key`` into their :class:`Span`."""
+    out: dict[K, Span] = {}
+    for t, f in samples:
+        if t > hi:
+            continue
+        s = out.setdefault(key(f), Span())
+        if t <= lo:
+            s.first = f
+        else:
+            s.inside.append(f)
+    return out
+
+
+def growth(span: Span, prefix: str, counters: Iterable[str], wraps: Container[str] = ()) -> dict[str, float]:
+    """Each cumulative counter's growth over the window: from ``span.first``
+    (zero when None) to the last sample inside; the counters in ``wraps`` are
+    32-bit and wrap as CP's do. The span must have a sample inside."""
+    last, first = span.inside[-1], span.first
+    out: dict[str, float] = {}
+    for k in counters:
+        g = num(last.get(prefix + k)) - (num(first.get(prefix + k)) if first is not None else 0.0)
+        if g < 0 and k in wraps:
+            g += 2**32
+        out[k] = g
+    return out

@@ -22,7 +22,7 @@ from typing import Any
 
 from ztwin.reports.common import new_report
 from ztwin.reports.core import Intervals
-from ztwin.reports.direct import notes, num, read, text, window
+from ztwin.reports.direct import Span, growth, notes, num, read, spans, text, window
 from ztwin.reports.model import Report
 from ztwin.reports.text import Column, Table
 
@@ -46,40 +46,23 @@ _QDA = ("IODQDA_RDEVDEV", "IODQDA_VMDUSER", "IODQDA_QDIOFMT")
 
 
 def qdio(iv: Intervals, **_: Any) -> Report:
-    devs: dict[int, dict[str, Any]] = {}
+    devs: dict[int, Span] = {}
     secs = 0.0
     if (w := window(iv)) is not None:
         lo, hi, secs = w
         got = read(iv.path, {"MRIODQDS": _QDS, "MRIODQDA": _QDA})
-        qds, qda = got["MRIODQDS"], got["MRIODQDA"]
+        devs = spans(got["MRIODQDS"], lo, hi, lambda f: int(num(f.get("IODQDS_RDEVDEV"))))
         # Activations in the period: those devices count from zero.
-        fresh = {int(num(f.get("IODQDA_RDEVDEV"))) for t, f in qda if lo < t <= hi}
-        for t, f in qds:
-            if t > hi:
-                continue
-            dev = int(num(f.get("IODQDS_RDEVDEV")))
-            d = devs.setdefault(dev, {"first": None, "last": None, "n": 0, "f": f})
-            vals = {k: num(f.get(f"IODQDS_{k}")) for k in _COUNTERS}
-            if t <= lo:
-                d["first"] = vals
-                continue
-            d["last"], d["f"] = vals, f
-            d["n"] += 1
-        for dev in fresh:
-            if dev in devs:
-                devs[dev]["first"] = None
+        for t, f in got["MRIODQDA"]:
+            if lo < t <= hi and (d := devs.get(int(num(f.get("IODQDA_RDEVDEV"))))) is not None:
+                d.first = None
     rows = []
-    for dev, d in sorted(devs.items()):
-        last = d["last"]
-        if last is None:
+    for dev, span in sorted(devs.items()):
+        if not span.inside:
             continue
-        first = d["first"] or dict.fromkeys(_COUNTERS, 0.0)
-        g = {k: last[k] - first[k] for k in _COUNTERS}
         # SIGA counts are 32-bit and wrap as CP's do.
-        for k in ("QDIOCSGW", "QDIOCSGR"):
-            if g[k] < 0:
-                g[k] += 2**32
-        f = d["f"]
+        g = growth(span, "IODQDS_", _COUNTERS, wraps=("QDIOCSGW", "QDIOCSGR"))
+        f = span.inside[-1]
 
         def rate(k: str, g: dict[str, float] = g) -> float | None:
             return g[k] / secs if secs else None
@@ -98,7 +81,7 @@ def qdio(iv: Intervals, **_: Any) -> Report:
                 "bytes_in_rate": rate("BYTESIN"),
                 "bytes_per_buf": g["BYTESOUT"] / g["BUFSOUT"] if g["BUFSOUT"] else None,
                 "siga_w": int(g["QDIOCSGW"]),
-                "samples": d["n"],
+                "samples": len(span.inside),
             }
         )
     table = Table(

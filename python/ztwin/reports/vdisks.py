@@ -21,7 +21,7 @@ from typing import Any
 
 from ztwin.reports.common import new_report
 from ztwin.reports.core import Intervals
-from ztwin.reports.direct import notes, num, read, text, window
+from ztwin.reports.direct import growth, notes, num, read, spans, text, window
 from ztwin.reports.model import Report
 from ztwin.reports.text import Column, Table
 
@@ -42,53 +42,37 @@ _FIELDS = ("STOASI_ASCNAME", "STOASI_ASCCTPRS", "STOASI_ASCCTPXS", "STOASI_ASCCT
 
 
 def vdisks(iv: Intervals, **_: Any) -> Report:
-    spaces: dict[str, dict[str, Any]] = {}
-    secs = 0.0
+    rows = []
     if (w := window(iv)) is not None:
         lo, hi, secs = w
-        for t, f in read(iv.path, {"MRSTOASI": _FIELDS})["MRSTOASI"]:
-            if t > hi:
+        samples = read(iv.path, {"MRSTOASI": _FIELDS})["MRSTOASI"]
+        for name, s in sorted(spans(samples, lo, hi, lambda f: text(f.get("STOASI_ASCNAME"))).items()):
+            if not s.inside:
                 continue
-            name = text(f.get("STOASI_ASCNAME"))
-            s = spaces.setdefault(name, {"first": None, "last": None, "res": [], "xs": [], "ds": [], "blocks": 0})
-            vals = {k: num(f.get(f"STOASI_{k}")) for k in _COUNTERS}
-            if t <= lo:
-                s["first"] = vals
-                continue
-            s["last"] = vals
-            s["blocks"] = int(num(f.get("STOASI_VDIBLKS")))
-            s["res"].append(num(f.get("STOASI_ASCCTPRS")))
-            s["xs"].append(num(f.get("STOASI_ASCCTPXS")))
-            s["ds"].append(num(f.get("STOASI_ASCCTPDS")))
-    rows = []
-    for name, s in sorted(spaces.items()):
-        last = s["last"]
-        if last is None:
-            continue
-        first = s["first"] or dict.fromkeys(_COUNTERS, 0.0)
-        d = {k: last[k] - first[k] for k in _COUNTERS}
-        parts = name.split("$")
-        n = len(s["res"])
-        rows.append(
-            {
-                "owner": parts[1] if len(parts) > 2 else "",
-                "vdev": parts[2] if len(parts) > 2 else "",
-                "space": name,
-                "blocks": s["blocks"],
-                "ios": int(d["VDIIOCNT"]),
-                "io_rate": d["VDIIOCNT"] / secs if secs else None,
-                "pages_read_rate": d["VDIPGRD"] / secs if secs else None,
-                "pages_written_rate": d["VDIPGWT"] / secs if secs else None,
-                "faults": int(d["VDIFAULT"]),
-                # Durations are TOD units (4.096 per nanosecond).
-                "spin_ms": d["VDISPIN"] / 4.096e6,
-                "resident_mean": sum(s["res"]) / n,
-                "resident_max": max(s["res"]),
-                "xstor_mean": sum(s["xs"]) / n,
-                "dasd_mean": sum(s["ds"]) / n,
-                "samples": n,
-            }
-        )
+            d = growth(s, "STOASI_", _COUNTERS)
+            res, xs, ds = ([num(f.get(f"STOASI_ASCCTP{k}")) for f in s.inside] for k in ("RS", "XS", "DS"))
+            parts = name.split("$")
+            n = len(s.inside)
+            rows.append(
+                {
+                    "owner": parts[1] if len(parts) > 2 else "",
+                    "vdev": parts[2] if len(parts) > 2 else "",
+                    "space": name,
+                    "blocks": int(num(s.inside[-1].get("STOASI_VDIBLKS"))),
+                    "ios": int(d["VDIIOCNT"]),
+                    "io_rate": d["VDIIOCNT"] / secs if secs else None,
+                    "pages_read_rate": d["VDIPGRD"] / secs if secs else None,
+                    "pages_written_rate": d["VDIPGWT"] / secs if secs else None,
+                    "faults": int(d["VDIFAULT"]),
+                    # Durations are TOD units (4.096 per nanosecond).
+                    "spin_ms": d["VDISPIN"] / 4.096e6,
+                    "resident_mean": sum(res) / n,
+                    "resident_max": max(res),
+                    "xstor_mean": sum(xs) / n,
+                    "dasd_mean": sum(ds) / n,
+                    "samples": n,
+                }
+            )
     table = Table(
         [
             Column("owner", ["Owner", "Userid"], 8, None, left=True),

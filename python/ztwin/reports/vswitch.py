@@ -25,7 +25,7 @@ from typing import Any
 
 from ztwin.reports.common import new_report
 from ztwin.reports.core import Intervals
-from ztwin.reports.direct import notes, num, read, text, window
+from ztwin.reports.direct import Span, growth, notes, num, read, spans, text, window
 from ztwin.reports.model import Report
 from ztwin.reports.text import Column, Table
 
@@ -68,29 +68,19 @@ def _name(lanid: Any) -> str:
 
 
 def vswitch(iv: Intervals, **_: Any) -> Report:
-    ups: dict[int, dict[str, Any]] = {}
+    ups: dict[int, Span] = {}
     secs = 0.0
     if (w := window(iv)) is not None:
         lo, hi, secs = w
-        for t, f in read(iv.path, {"MRIODVSW": _FIELDS})["MRIODVSW"]:
-            if t > hi:
-                continue
-            dev = int(num(f.get("IODVSW_RDEVDEV")))
-            u = ups.setdefault(dev, {"first": None, "last": None, "n": 0, "f": f})
-            vals = {k: num(f.get(f"IODVSW_{k}")) for k, _, _ in _COUNTERS}
-            if t <= lo:
-                u["first"] = vals
-                continue
-            u["last"], u["f"] = vals, f
-            u["n"] += 1
+        samples = read(iv.path, {"MRIODVSW": _FIELDS})["MRIODVSW"]
+        ups = spans(samples, lo, hi, lambda f: int(num(f.get("IODVSW_RDEVDEV"))))
     rows = []
     total: dict[str, float] = {key: 0.0 for _, key, _ in _COUNTERS}
     for dev, u in sorted(ups.items()):
-        last = u["last"]
-        if last is None:
+        if not u.inside:
             continue
-        first = u["first"] or {k: 0.0 for k, _, _ in _COUNTERS}
-        f = u["f"]
+        f = u.inside[-1]
+        g = growth(u, "IODVSW_", (k for k, _key, _w in _COUNTERS), wraps={k for k, _key, w in _COUNTERS if w})
         row: dict[str, Any] = {
             "addr": f"{dev:04X}",
             "name": _name(f.get("IODVSW_LANID")),
@@ -99,13 +89,10 @@ def vswitch(iv: Intervals, **_: Any) -> Report:
             # LANIPTO counts 30-second tics.
             "timeout_s": int(num(f.get("IODVSW_LANIPTO"))) * 30,
         }
-        for k, key, wraps in _COUNTERS:
-            g = last[k] - first[k]
-            if wraps and g < 0:
-                g += 2**32
-            total[key] += g
-            row[key] = g / secs if secs else None
-        row["samples"] = u["n"]
+        for k, key, _wraps in _COUNTERS:
+            total[key] += g[k]
+            row[key] = g[k] / secs if secs else None
+        row["samples"] = len(u.inside)
         rows.append(row)
     if rows:
         system: dict[str, Any] = {
