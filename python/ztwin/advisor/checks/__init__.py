@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ztwin.advisor.checks import cpu, io, iopath, mdc, paging, segments, storage, summary
+from ztwin.advisor.checks import cpu, io, iopath, linux, mdc, paging, segments, storage, summary
 from ztwin.advisor.checks.common import Context
 from ztwin.advisor.finding import Finding
 from ztwin.advisor.rules import Rule
@@ -56,6 +56,9 @@ CHECKS: list[tuple[str, str, Check]] = [
     ("mdc-starved", "Storage", mdc.check_mdc_starved),
     ("storage-constrained", "Storage", storage.check_storage_constrained),
     ("emergency-scan", "Storage", storage.check_emergency_scan),
+    ("linux-swap-dasd", "Linux", linux.check_swap_dasd),
+    ("linux-double-paging", "Linux", linux.check_double_paging),
+    ("linux-cache-held", "Linux", linux.check_cache_held),
     ("no-constraint", "Summary", summary.check_no_constraint),
 ]
 
