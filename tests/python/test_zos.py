@@ -118,8 +118,8 @@ def _page_trans(lines: list[str]) -> list[float]:
     out = []
     for line in lines:
         f = line.split()
-        if f and f[0].startswith("LOCAL") and f[7] != "-":
-            out.append(float(f[7]))
+        if f and f[0] in ("LOCAL", "LOCAL*") and f[8] != "-":
+            out.append(float(f[8]))
     return out
 
 

@@ -899,9 +899,8 @@ impl Zos {
             ds.busy = true;
             p.core.now = self.now;
             let mut cx = crate::model::Cx::new(&mut p.core, 0);
-            let req = p
-                .io
-                .alloc_req(&cx, d as u32, rq, io::Origin::PageRead { block: d as u32 });
+            let req =
+                p.io.alloc_req(&cx, d as u32, rq, io::Origin::PageRead { block: d as u32 });
             p.io.submit(&mut cx, req);
             return;
         }
@@ -2005,7 +2004,11 @@ impl Zos {
 fn unloaded_read_ms(sc: &ZosScenario) -> f64 {
     let d = &sc.zos.page_data_sets;
     let io = sc.io.clone().unwrap_or_default();
-    let Some(cu) = sc.control_unit.iter().find(|c| c.name == d.control_units[0]) else {
+    let Some(cu) = sc
+        .control_unit
+        .iter()
+        .find(|c| c.name == d.control_units[0])
+    else {
         return 0.0;
     };
     let chp = cu
@@ -2026,7 +2029,9 @@ fn unloaded_read_ms(sc: &ZosScenario) -> f64 {
         .map(|h| h / 100.0)
         .or(sv.map(|s| s.read_hit))
         .unwrap_or(1.0);
-    let pos = sv.and_then(|s| s.rank.first()).map_or(0.0, |r| r.position());
+    let pos = sv
+        .and_then(|s| s.rank.first())
+        .map_or(0.0, |r| r.position());
     io.cmr_ms + ovh + PAGE as f64 / (rate * 1e3) + (1.0 - hit) * pos
 }
 

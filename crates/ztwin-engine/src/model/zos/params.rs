@@ -589,10 +589,7 @@ impl ZosScenario {
         if d.size.0 / PAGE > geo.blocks {
             return invalid(
                 "zos.page_data_sets.size".into(),
-                format!(
-                    "does not fit a {} ({} slots)",
-                    d.device_type, geo.blocks
-                ),
+                format!("does not fit a {} ({} slots)", d.device_type, geo.blocks),
             );
         }
         // model/io's checks of the sections and of the data sets' paths

@@ -454,7 +454,9 @@ fn the_cec_divides_the_processors() {
 /// LCU on all of them).
 fn paths_text(lcus: u32, chpids: u32, mb_s: u32) -> String {
     let names: Vec<String> = (0..lcus).map(|i| format!("\"LCU{i}\"")).collect();
-    let paths: Vec<String> = (0..chpids).map(|i| format!("\"{:02X}\"", 0x40 + i)).collect();
+    let paths: Vec<String> = (0..chpids)
+        .map(|i| format!("\"{:02X}\"", 0x40 + i))
+        .collect();
     let mut io = format!(
         r#"
 [[chpid]]
@@ -484,7 +486,10 @@ position_ms = 5.0
     }
     let text = SMALL.replace(
         "lcus = 2\n",
-        &format!("control_units = [{}]\ndevice_type = \"3390-9\"\n", names.join(", ")),
+        &format!(
+            "control_units = [{}]\ndevice_type = \"3390-9\"\n",
+            names.join(", ")
+        ),
     );
     // The I/O sections go before [zos] (top-level tables).
     text.replace("[zos]\n", &format!("{io}\n[zos]\n"))
@@ -508,7 +513,11 @@ fn ds_response(o: &Output) -> (f64, f64) {
         .map(|d| d.avg_resp_ms * (d.reads + d.writes) as f64)
         .sum();
     let busy: f64 = o.ds_intervals.iter().map(|d| d.busy_s).sum();
-    let pages: u64 = o.ds_intervals.iter().map(|d| d.pages_read + d.pages_written).sum();
+    let pages: u64 = o
+        .ds_intervals
+        .iter()
+        .map(|d| d.pages_read + d.pages_written)
+        .sum();
     (resp / ios as f64, busy * 1e3 / pages.max(1) as f64)
 }
 
@@ -520,7 +529,10 @@ fn data_sets_behind_control_units_conserve_pages_and_requests() {
         let out = Zos::new(&small_paths(v, 3, 2, 2, 800))
             .run_checked(997)
             .unwrap();
-        assert!(out.totals.pageout_dasd > 0 && out.totals.pagein_dasd > 0, "{v}");
+        assert!(
+            out.totals.pageout_dasd > 0 && out.totals.pagein_dasd > 0,
+            "{v}"
+        );
         assert_eq!(out.ds_lcus, 2);
         let devs: Vec<u16> = out.data_sets.iter().map(|d| d.devno).collect();
         assert_eq!(devs, [0x9000, 0x9001, 0x9100, 0x9101]);
@@ -573,7 +585,9 @@ fn a_saturated_channel_shows_in_data_set_response() {
 #[test]
 fn a_page_data_set_on_an_undefined_control_unit_is_refused_with_its_line() {
     let text = paths_text(2, 2, 800).replace("\"LCU0\", \"LCU1\"]", "\"LCU0\", \"LCU9\"]");
-    let e = ZosScenario::from_toml(&text, "p.toml").unwrap_err().to_string();
+    let e = ZosScenario::from_toml(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
     let line = text.lines().position(|l| l.contains("LCU9")).unwrap() + 1;
     assert_eq!(
         e,
@@ -584,25 +598,60 @@ fn a_page_data_set_on_an_undefined_control_unit_is_refused_with_its_line() {
 #[test]
 fn path_and_fixed_model_keys_are_not_mixed() {
     // Fixed service times with control units.
-    let text = paths_text(2, 2, 800).replace("device_type = \"3390-9\"\n", "device_type = \"3390-9\"\npending_ms = 0.2\n");
-    let e = ZosScenario::from_toml(&text, "p.toml").unwrap_err().to_string();
-    assert!(e.contains("zos.page_data_sets.pending_ms: the fixed service model does not apply"), "{e}");
+    let text = paths_text(2, 2, 800).replace(
+        "device_type = \"3390-9\"\n",
+        "device_type = \"3390-9\"\npending_ms = 0.2\n",
+    );
+    let e = ZosScenario::from_toml(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("zos.page_data_sets.pending_ms: the fixed service model does not apply"),
+        "{e}"
+    );
     // I/O sections with no data set behind them.
-    let text = SMALL.replace("[zos]\n", "[[chpid]]\nid = \"40\"\ntype = \"ficon\"\n\n[zos]\n");
-    let e = ZosScenario::from_toml(&text, "p.toml").unwrap_err().to_string();
-    assert!(e.contains("chpid: no page data set is behind a control unit"), "{e}");
+    let text = SMALL.replace(
+        "[zos]\n",
+        "[[chpid]]\nid = \"40\"\ntype = \"ficon\"\n\n[zos]\n",
+    );
+    let e = ZosScenario::from_toml(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("chpid: no page data set is behind a control unit"),
+        "{e}"
+    );
     // lcus disagreeing with the control units named.
-    let text = paths_text(2, 2, 800).replace("device_type = \"3390-9\"\n", "device_type = \"3390-9\"\nlcus = 3\n");
-    let e = ZosScenario::from_toml(&text, "p.toml").unwrap_err().to_string();
-    assert!(e.contains("zos.page_data_sets.lcus: 3, but control_units names 2"), "{e}");
+    let text = paths_text(2, 2, 800).replace(
+        "device_type = \"3390-9\"\n",
+        "device_type = \"3390-9\"\nlcus = 3\n",
+    );
+    let e = ZosScenario::from_toml(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("zos.page_data_sets.lcus: 3, but control_units names 2"),
+        "{e}"
+    );
     // A data set larger than its volume.
     let text = paths_text(2, 2, 800).replace("3390-9", "3390-1");
-    let e = ZosScenario::from_toml(&text, "p.toml").unwrap_err().to_string();
-    assert!(e.contains("zos.page_data_sets.size: does not fit a 3390-1"), "{e}");
+    let e = ZosScenario::from_toml(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("zos.page_data_sets.size: does not fit a 3390-1"),
+        "{e}"
+    );
     // model/io's own checks name the section's entry.
-    let text = paths_text(2, 2, 800).replace("chpids = [\"40\", \"41\"]", "chpids = [\"40\", \"4F\"]");
-    let e = ZosScenario::from_toml(&text, "p.toml").unwrap_err().to_string();
-    assert!(e.contains("control_unit[0].chpids: CHPID 4F is not defined in [[chpid]]"), "{e}");
+    let text =
+        paths_text(2, 2, 800).replace("chpids = [\"40\", \"41\"]", "chpids = [\"40\", \"4F\"]");
+    let e = ZosScenario::from_toml(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("control_unit[0].chpids: CHPID 4F is not defined in [[chpid]]"),
+        "{e}"
+    );
 }
 
 proptest::proptest! {
@@ -613,5 +662,33 @@ proptest::proptest! {
         sc.zos.asm.write_group = 1 + (seed % 64) as u32;
         let r = Zos::new(&sc).run_checked(3001);
         proptest::prop_assert!(r.is_ok(), "{:?}", r.err());
+    }
+}
+
+#[test]
+fn vio_pages_out_to_page_data_sets_only_in_a_whole_run() {
+    // A batch of 2 GB (1 GB of it VIO) in 1 GB of real storage: once the
+    // online pages are out, RSM steals the batch's own oldest pages, its VIO
+    // first. With SCM (ALL) and without, VIO goes to the page data sets only
+    // while other pages go to SCM.
+    for (v, paths) in [("ALL", false), ("NONE", false), ("ALL", true)] {
+        let text = if paths {
+            paths_text(2, 2, 800)
+        } else {
+            SMALL.to_string()
+        };
+        let text = text
+            .replace("pagescm = \"ALL\"", &format!("pagescm = \"{v}\""))
+            .replace(
+                "size = \"512M\"\nvio = \"64M\"",
+                "size = \"2G\"\nvio = \"1G\"",
+            );
+        let sc = ZosScenario::from_toml(&text, "vio.toml").unwrap_or_else(|e| panic!("{e}"));
+        let t = Zos::new(&sc).run_checked(4999).unwrap().totals;
+        assert!(t.pageout_vio_dasd > 0, "{v}: VIO must page out: {t:?}");
+        assert_eq!(t.pageout_vio_scm, 0, "{v}: {t:?}");
+        if v == "ALL" {
+            assert!(t.pageout_scm > 0, "{v}: other pages to SCM: {t:?}");
+        }
     }
 }
