@@ -6,16 +6,20 @@
 //!
 //! **Owns** the partition's frames (stealing by unreferenced interval
 //! count), every page's place (never backed, a frame, SCM or one page data
-//! set, or being read in), the page data sets' queues and their service
-//! (`io::Service`, the I/O component's pend/disconnect/connect model with
-//! read-miss disconnect from the cache hit ratio), the actors (terminals
+//! set, or being read in), the page data sets' queues and their service:
+//! behind control units, model/io's component (`Io`, its path model:
+//! channels, host adapters, cache, ranks) on an I/O queue of the
+//! partition's own, merged with its queue; otherwise `io::Service`, the I/O
+//! component's constant pend/disconnect/connect model with read-miss
+//! disconnect from the cache hit ratio; the actors (terminals
 //! running transactions, garbage collectors, the dump tasks) and the
 //! partition's counters.
 //!
 //! **Its own clock and queue** (`Core<Ev>`): the partition is a separate
 //! operating system; it shares nothing with the z/VM partition's queue
-//! (engine-style 4.2: per-host queues). The CEC's division of processors is
-//! not applied yet: its logical processors run at full speed.
+//! (engine-style 4.2: per-host queues). With `[lpar]` the CEC divides the
+//! processors (`lpar::Cec`); without it the logical processors run at full
+//! speed.
 //!
 //! **Output**: per interval (1 s) and per operation records
 //! ([`Output`]), from which the study and reports compute every figure; the
