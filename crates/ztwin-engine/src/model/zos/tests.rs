@@ -567,6 +567,18 @@ fn more_paths_never_raise_data_set_response() {
         assert!(resp <= last, "{n} paths: {resp:.3} ms > {last:.3} ms");
         last = resp;
     }
+    // More control units over the same two paths: never slower either.
+    let mut last = f64::INFINITY;
+    for n in [1u32, 2, 4] {
+        let o = Zos::new(&small_paths("NONE", 3, n, 2, 100)).run().unwrap();
+        let (resp, _) = ds_response(&o);
+        eprintln!("{n} control units, 2 paths: {resp:.3} ms");
+        assert!(
+            resp <= last,
+            "{n} control units: {resp:.3} ms > {last:.3} ms"
+        );
+        last = resp;
+    }
 }
 
 #[test]
