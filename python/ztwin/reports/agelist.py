@@ -20,14 +20,14 @@ the Era C advisor checks.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from ztwin.reports import direct
 from ztwin.reports.common import MEAN, interval_column, new_report
 from ztwin.reports.core import EPOCH_1900_US, Intervals
+from ztwin.reports.direct import Sample
 from ztwin.reports.model import Chart, Report
 from ztwin.reports.text import Column, Group, Table
 
@@ -56,30 +56,18 @@ class AgeInterval:
     earlywrites: bool
 
 
-def read_storsg(path: str) -> list[tuple[float, dict[str, Any]]] | None:
+def read_storsg(path: str) -> list[Sample] | None:
     """``(tod_us, fields)`` of the MRSTORSG records carrying the aging list, in
     file order (microseconds since 1970); None when the file's layout of
     MRSTORSG has no aging-list fields (a level before 6.3)."""
-    import pyarrow as pa
-
-    from ztwin.monitor import DamageWarning, arrow_tables
-
-    # The interval pass already warned about damage: this second read keeps quiet.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DamageWarning)
-        t = arrow_tables(path, ["MRSTORSG"], fields=list(FIELDS))["MRSTORSG"]
-    cols = [c for c in FIELDS if c in t.column_names]
-    if len(cols) != len(FIELDS):
+    recs = direct.read(path, {"MRSTORSG": FIELDS})["MRSTORSG"]
+    if recs and len(recs[0][1]) != len(FIELDS):
         return None
-    us = t["tod"].cast(pa.int64()).to_pylist()
-    rows = t.select(cols).to_pylist()
     # Records too short for the block (null fields) carry no aging list.
-    return [(float(u), f) for u, f in zip(us, rows, strict=True) if f["STORSG_AGLFRAME"] is not None]
+    return [(t, f) for t, f in recs if f["STORSG_AGLFRAME"] is not None]
 
 
-def agelist_intervals(
-    records: list[tuple[float, dict[str, Any]]], windows: Sequence[tuple[float, float]]
-) -> list[AgeInterval | None]:
+def agelist_intervals(records: list[Sample], windows: Sequence[tuple[float, float]]) -> list[AgeInterval | None]:
     """Per window ``(lo_us, hi_us]``: the levels of its last record and the
     counters' growth from the last record at or before ``lo_us`` (from zero
     when there is none: CP's counters start at IPL). None for a window with
@@ -92,17 +80,17 @@ def agelist_intervals(
         while i < len(recs) and recs[i][0] <= lo:
             before = recs[i][1]
             i += 1
-        last = None
+        span = direct.Span(before)
         while i < len(recs) and recs[i][0] <= hi:
-            last = recs[i][1]
+            span.inside.append(recs[i][1])
             i += 1
-        if last is None:
+        if not span.inside:
             out.append(None)
             continue
-        base = before or {}
-        deltas = {k: float(last[f"STORSG_AGL{k}"] or 0) - float(base.get(f"STORSG_AGL{k}") or 0) for k in COUNTERS}
-        levels = {k: float(last[f"STORSG_AGL{k}"] or 0) for k in LEVELS}
+        last = span.inside[-1]
+        levels = {k: direct.num(last[f"STORSG_AGL{k}"]) for k in LEVELS}
         flags = str(last.get("STORSG_AGLFLAGS") or "0")
+        deltas = direct.growth(span, "STORSG_AGL", COUNTERS)
         out.append(AgeInterval((hi - lo) / 1e6, levels, deltas, int(flags, 16) & 0x80 != 0))
         before = last
     return out
@@ -148,7 +136,7 @@ def windows_of(iv: Intervals) -> list[tuple[float, float]]:
 
 
 def agellog(iv: Intervals, **_: Any) -> Report:
-    from_file = Path(iv.path).is_file()
+    from_file = direct.from_file(iv)
     records = read_storsg(iv.path) if from_file and iv.intervals else []
     rows: list[dict[str, Any]] = []
     if records:
@@ -187,13 +175,11 @@ def agellog(iv: Intervals, **_: Any) -> Report:
         ],
     )
     pre = ["Global aging list (MRSTORSG, INFERRED aging-list block STORSG_AGL*):"]
-    if not from_file:
-        pre.append("  (read from MONWRITE files only: the history database does not keep these fields)")
-    elif records is None:
+    if records is None:
         pre.append(f"  {NO_DATA}")
-    elif not rows:
-        pre.append("  (no aging-list samples in the selected period)")
-    elif rows:
+    elif not from_file or not rows:
+        pre += direct.notes(iv, not rows, "aging-list samples")
+    else:
         ew = rows[0]["earlywrites"]
         pre.append(f"  early writes: {ew}; %Reval of the frames leaving the list, %NoIO/%EWdone/%Wait of those reused")
     return new_report(
