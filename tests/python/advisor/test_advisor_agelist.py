@@ -13,32 +13,9 @@ from ztwin.advisor import diagnose
 from ztwin.reports import build
 from ztwin.twin import Scenario
 
-RULES = {"agelist-small", "agelist-large", "earlywrite-lag"}
+from test_report_agelist import scenario  # the reports tests' directory is on the path (conftest)
 
-SCENARIO = """
-[scenario]
-duration = "300s"
-start = "2024-03-04T10:00:00Z"
-[system]
-cp_level = "{level}"
-processors = 2
-processor_type = "IFL"
-central_storage = "{storage}"
-[monitor]
-sample_interval = "30s"
-[[paging]]
-device_type = "3390-9"
-count = 2
-first_address = "0200"
-volser_prefix = "PAG"
-[[guest]]
-userid = "LNX"
-count = 4
-virtual_storage = "1G"
-virtual_cpus = 1
-workload = {{ type = "thrasher", area = "900M", pattern = "working_set", hot_fraction = 0.35, hot_share = {hot_share}, touch = "write", cpu_per_touch_us = 20.0, burst_touches = 100, think = "2ms" }}
-{agelist}
-"""
+RULES = {"agelist-small", "agelist-large", "earlywrite-lag"}
 
 #: name -> (level, central storage, share of touches on the hot pages,
 #: [agelist] table, rules expected). The four guests' hot pages (35% of
@@ -63,7 +40,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = {}
     for name, (level, storage, hot_share, agelist, _) in CASES.items():
         sc = d / f"{name}.toml"
-        sc.write_text(SCENARIO.format(level=level, storage=storage, hot_share=hot_share, agelist=agelist))
+        sc.write_text(scenario(level, storage, hot_share, agelist, duration="300s"))
         out[name] = d / f"{name}.monwrite"
         Scenario.load(sc).run(out[name])
     return out

@@ -24,15 +24,17 @@ from ztwin.twin import Scenario
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 WHEN = datetime(2024, 3, 4, 11, 0, 0)
 
+#: Four Linux guests thrashing 900M each (35% hot) at CP level `level`;
+#: shared with the advisor's Era C tests (tests/python/advisor).
 SCENARIO = """
 [scenario]
-duration = "150s"
+duration = "{duration}"
 start = "2024-03-04T10:00:00Z"
 [system]
 cp_level = "{level}"
 processors = 2
 processor_type = "IFL"
-central_storage = "1536M"
+central_storage = "{storage}"
 [monitor]
 sample_interval = "30s"
 [[paging]]
@@ -45,13 +47,20 @@ userid = "LNX"
 count = 4
 virtual_storage = "1G"
 virtual_cpus = 1
-workload = {{ type = "thrasher", area = "900M", pattern = "working_set", hot_fraction = 0.35, hot_share = 0.9, touch = "write", cpu_per_touch_us = 20.0, burst_touches = 100, think = "2ms" }}
+workload = {{ type = "thrasher", area = "900M", pattern = "working_set", hot_fraction = 0.35, hot_share = {hot_share}, touch = "write", cpu_per_touch_us = 20.0, burst_touches = 100, think = "2ms" }}
+{agelist}
 """
+
+
+def scenario(
+    level: str = "7.3", storage: str = "1536M", hot_share: float = 0.9, agelist: str = "", duration: str = "150s"
+) -> str:
+    return SCENARIO.format(level=level, storage=storage, hot_share=hot_share, agelist=agelist, duration=duration)
 
 
 def _run(tmp: Path, level: str) -> Path:
     sc = tmp / f"agl-{level}.toml"
-    sc.write_text(SCENARIO.format(level=level))
+    sc.write_text(scenario(level))
     out = tmp / f"agl-{level}.monwrite"
     Scenario.load(sc).run(out)
     return out
