@@ -73,6 +73,8 @@ def vdisks(iv: Intervals, **_: Any) -> Report:
             if t > hi:
                 continue
             name = _text(f.get("STOASI_ASCNAME"))
+            if name.startswith("DCSS$"):
+                continue  # a saved segment's XIP copy, not a virtual disk
             s = spaces.setdefault(name, {"first": None, "last": None, "res": [], "xs": [], "ds": [], "blocks": 0})
             vals = {k: _num(f.get(f"STOASI_{k}")) for k in _COUNTERS}
             if t <= lo:
