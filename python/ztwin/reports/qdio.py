@@ -18,12 +18,11 @@ so.
 
 from __future__ import annotations
 
-import warnings
-from pathlib import Path
 from typing import Any
 
 from ztwin.reports.common import new_report
-from ztwin.reports.core import EPOCH_1900_US, Intervals
+from ztwin.reports.core import Intervals
+from ztwin.reports.direct import Span, growth, notes, num, read, spans, text, window
 from ztwin.reports.model import Report
 from ztwin.reports.text import Column, Table
 
@@ -40,73 +39,30 @@ _QDS = ("IODQDS_RDEVDEV", "IODQDS_VMDUSER", "IODQDS_QDIOFMT", "IODQDS_CHPID", *(
 _QDA = ("IODQDA_RDEVDEV", "IODQDA_VMDUSER", "IODQDA_QDIOFMT")
 
 
-def _num(v: Any) -> float:
-    return float(v) if isinstance(v, int | float) else 0.0
 
 
-def _text(v: Any) -> str:
-    return str(v).strip() if v is not None else ""
 
 
-def _records(path: str) -> tuple[list[tuple[float, dict[str, Any]]], list[tuple[float, dict[str, Any]]]]:
-    """``(tod_us, fields)`` of the MRIODQDS and MRIODQDA records in file order
-    (microseconds since 1970), read as columns."""
-    import pyarrow as pa
-
-    from ztwin.monitor import DamageWarning, arrow_tables
-
-    # The interval pass already warned about damage: this second read keeps quiet.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DamageWarning)
-        ts = arrow_tables(path, ["MRIODQDS", "MRIODQDA"], fields=[*_QDS, *_QDA])
-    out: list[list[tuple[float, dict[str, Any]]]] = []
-    for name, fields in (("MRIODQDS", _QDS), ("MRIODQDA", _QDA)):
-        t = ts[name]
-        if t.num_rows == 0:
-            out.append([])
-            continue
-        us = t["tod"].cast(pa.int64()).to_pylist()
-        cols = [c for c in fields if c in t.column_names]
-        out.append([(float(u), f) for u, f in zip(us, t.select(cols).to_pylist(), strict=True)])
-    return out[0], out[1]
 
 
 def qdio(iv: Intervals, **_: Any) -> Report:
-    devs: dict[int, dict[str, Any]] = {}
-    from_file = Path(iv.path).is_file()
+    devs: dict[int, Span] = {}
     secs = 0.0
-    if iv.intervals and from_file:
-        lo, hi = (t / 4096 - EPOCH_1900_US for t in (iv.intervals[0].start_tod, iv.intervals[-1].end_tod))
-        secs = sum(i.seconds for i in iv.intervals)
-        qds, qda = _records(iv.path)
+    if (w := window(iv)) is not None:
+        lo, hi, secs = w
+        got = read(iv.path, {"MRIODQDS": _QDS, "MRIODQDA": _QDA})
+        devs = spans(got["MRIODQDS"], lo, hi, lambda f: int(num(f.get("IODQDS_RDEVDEV"))))
         # Activations in the period: those devices count from zero.
-        fresh = {int(_num(f.get("IODQDA_RDEVDEV"))) for t, f in qda if lo < t <= hi}
-        for t, f in qds:
-            if t > hi:
-                continue
-            dev = int(_num(f.get("IODQDS_RDEVDEV")))
-            d = devs.setdefault(dev, {"first": None, "last": None, "n": 0, "f": f})
-            vals = {k: _num(f.get(f"IODQDS_{k}")) for k in _COUNTERS}
-            if t <= lo:
-                d["first"] = vals
-                continue
-            d["last"], d["f"] = vals, f
-            d["n"] += 1
-        for dev in fresh:
-            if dev in devs:
-                devs[dev]["first"] = None
+        for t, f in got["MRIODQDA"]:
+            if lo < t <= hi and (d := devs.get(int(num(f.get("IODQDA_RDEVDEV"))))) is not None:
+                d.first = None
     rows = []
-    for dev, d in sorted(devs.items()):
-        last = d["last"]
-        if last is None:
+    for dev, span in sorted(devs.items()):
+        if not span.inside:
             continue
-        first = d["first"] or dict.fromkeys(_COUNTERS, 0.0)
-        g = {k: last[k] - first[k] for k in _COUNTERS}
         # SIGA counts are 32-bit and wrap as CP's do.
-        for k in ("QDIOCSGW", "QDIOCSGR"):
-            if g[k] < 0:
-                g[k] += 2**32
-        f = d["f"]
+        g = growth(span, "IODQDS_", _COUNTERS, wraps=("QDIOCSGW", "QDIOCSGR"))
+        f = span.inside[-1]
 
         def rate(k: str, g: dict[str, float] = g) -> float | None:
             return g[k] / secs if secs else None
@@ -114,9 +70,9 @@ def qdio(iv: Intervals, **_: Any) -> Report:
         rows.append(
             {
                 "device": f"{dev:04X}",
-                "owner": _text(f.get("IODQDS_VMDUSER")),
-                "format": FORMATS.get(int(_num(f.get("IODQDS_QDIOFMT"))), "?"),
-                "chpid": f"{int(_num(f.get('IODQDS_CHPID'))):02X}",
+                "owner": text(f.get("IODQDS_VMDUSER")),
+                "format": FORMATS.get(int(num(f.get("IODQDS_QDIOFMT"))), "?"),
+                "chpid": f"{int(num(f.get('IODQDS_CHPID'))):02X}",
                 "siga_w_rate": rate("QDIOCSGW"),
                 "siga_r_rate": rate("QDIOCSGR"),
                 "bufs_out_rate": rate("BUFSOUT"),
@@ -125,7 +81,7 @@ def qdio(iv: Intervals, **_: Any) -> Report:
                 "bytes_in_rate": rate("BYTESIN"),
                 "bytes_per_buf": g["BYTESOUT"] / g["BUFSOUT"] if g["BUFSOUT"] else None,
                 "siga_w": int(g["QDIOCSGW"]),
-                "samples": d["n"],
+                "samples": len(span.inside),
             }
         )
     table = Table(
@@ -144,11 +100,10 @@ def qdio(iv: Intervals, **_: Any) -> Report:
         ],
         [],
     )
-    pre = ["QDIO device activity (MRIODQDS, INFERRED byte and buffer counters; MRIODQDA):"]
-    if not from_file:
-        pre.append("  (read from MONWRITE files only: the history database does not keep these records)")
-    elif not rows:
-        pre.append("  (no active QDIO devices in the selected period)")
+    pre = [
+        "QDIO device activity (MRIODQDS, INFERRED byte and buffer counters; MRIODQDA):",
+        *notes(iv, not rows, "active QDIO devices"),
+    ]
     return new_report(
         iv,
         "QDIO",

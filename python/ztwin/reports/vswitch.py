@@ -21,12 +21,11 @@ so.
 
 from __future__ import annotations
 
-import warnings
-from pathlib import Path
 from typing import Any
 
 from ztwin.reports.common import new_report
-from ztwin.reports.core import EPOCH_1900_US, Intervals
+from ztwin.reports.core import Intervals
+from ztwin.reports.direct import Span, growth, notes, num, read, spans, text, window
 from ztwin.reports.model import Report
 from ztwin.reports.text import Column, Table
 
@@ -56,30 +55,10 @@ _FIELDS = (
 )  # fmt: skip
 
 
-def _num(v: Any) -> float:
-    return float(v) if isinstance(v, int | float) else 0.0
 
 
-def _text(v: Any) -> str:
-    return str(v).strip() if v is not None else ""
 
 
-def _records(path: str) -> list[tuple[float, dict[str, Any]]]:
-    """``(tod_us, fields)`` of the MRIODVSW records in file order
-    (microseconds since 1970), read as columns."""
-    import pyarrow as pa
-
-    from ztwin.monitor import DamageWarning, arrow_tables
-
-    # The interval pass already warned about damage: this second read keeps quiet.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DamageWarning)
-        t = arrow_tables(path, ["MRIODVSW"], fields=list(_FIELDS))["MRIODVSW"]
-    if t.num_rows == 0:
-        return []
-    us = t["tod"].cast(pa.int64()).to_pylist()
-    cols = [c for c in _FIELDS if c in t.column_names]
-    return [(float(u), f) for u, f in zip(us, t.select(cols).to_pylist(), strict=True)]
 
 
 def _name(lanid: Any) -> str:
@@ -89,46 +68,31 @@ def _name(lanid: Any) -> str:
 
 
 def vswitch(iv: Intervals, **_: Any) -> Report:
-    ups: dict[int, dict[str, Any]] = {}
-    from_file = Path(iv.path).is_file()
+    ups: dict[int, Span] = {}
     secs = 0.0
-    if iv.intervals and from_file:
-        lo, hi = (t / 4096 - EPOCH_1900_US for t in (iv.intervals[0].start_tod, iv.intervals[-1].end_tod))
-        secs = sum(i.seconds for i in iv.intervals)
-        for t, f in _records(iv.path):
-            if t > hi:
-                continue
-            dev = int(_num(f.get("IODVSW_RDEVDEV")))
-            u = ups.setdefault(dev, {"first": None, "last": None, "n": 0, "f": f})
-            vals = {k: _num(f.get(f"IODVSW_{k}")) for k, _, _ in _COUNTERS}
-            if t <= lo:
-                u["first"] = vals
-                continue
-            u["last"], u["f"] = vals, f
-            u["n"] += 1
+    if (w := window(iv)) is not None:
+        lo, hi, secs = w
+        samples = read(iv.path, {"MRIODVSW": _FIELDS})["MRIODVSW"]
+        ups = spans(samples, lo, hi, lambda f: int(num(f.get("IODVSW_RDEVDEV"))))
     rows = []
     total: dict[str, float] = {key: 0.0 for _, key, _ in _COUNTERS}
     for dev, u in sorted(ups.items()):
-        last = u["last"]
-        if last is None:
+        if not u.inside:
             continue
-        first = u["first"] or {k: 0.0 for k, _, _ in _COUNTERS}
-        f = u["f"]
+        f = u.inside[-1]
+        g = growth(u, "IODVSW_", (k for k, _key, _w in _COUNTERS), wraps={k for k, _key, w in _COUNTERS if w})
         row: dict[str, Any] = {
             "addr": f"{dev:04X}",
             "name": _name(f.get("IODVSW_LANID")),
-            "controller": _text(f.get("IODVSW_VMDUSER")),
-            "queue_storage": int(_num(f.get("IODVSW_LANFSV"))),
+            "controller": text(f.get("IODVSW_VMDUSER")),
+            "queue_storage": int(num(f.get("IODVSW_LANFSV"))),
             # LANIPTO counts 30-second tics.
-            "timeout_s": int(_num(f.get("IODVSW_LANIPTO"))) * 30,
+            "timeout_s": int(num(f.get("IODVSW_LANIPTO"))) * 30,
         }
-        for k, key, wraps in _COUNTERS:
-            g = last[k] - first[k]
-            if wraps and g < 0:
-                g += 2**32
-            total[key] += g
-            row[key] = g / secs if secs else None
-        row["samples"] = u["n"]
+        for k, key, _wraps in _COUNTERS:
+            total[key] += g[k]
+            row[key] = g[k] / secs if secs else None
+        row["samples"] = len(u.inside)
         rows.append(row)
     if rows:
         system: dict[str, Any] = {
@@ -162,11 +126,10 @@ def vswitch(iv: Intervals, **_: Any) -> Report:
         ],
         [],
     )
-    pre = ["VSWITCH activity (MRIODVSW: the uplinks' traffic; guest-to-guest traffic is not in it):"]
-    if not from_file:
-        pre.append("  (read from MONWRITE files only: the history database does not keep these records)")
-    elif not rows:
-        pre.append("  (no VSWITCH uplinks in the selected period)")
+    pre = [
+        "VSWITCH activity (MRIODVSW: the uplinks' traffic; guest-to-guest traffic is not in it):",
+        *notes(iv, not rows, "VSWITCH uplinks"),
+    ]
     return new_report(
         iv,
         "VSWITCH",
