@@ -47,8 +47,8 @@ def vdisks(iv: Intervals, **_: Any) -> Report:
         lo, hi, secs = w
         samples = read(iv.path, {"MRSTOASI": _FIELDS})["MRSTOASI"]
         for name, s in sorted(spans(samples, lo, hi, lambda f: text(f.get("STOASI_ASCNAME"))).items()):
-            if not s.inside:
-                continue
+            if not s.inside or name.startswith("DCSS$"):
+                continue  # DCSS$: a saved segment's XIP copy, not a virtual disk
             d = growth(s, "STOASI_", _COUNTERS)
             res, xs, ds = ([num(f.get(f"STOASI_ASCCTP{k}")) for f in s.inside] for k in ("RS", "XS", "DS"))
             parts = name.split("$")

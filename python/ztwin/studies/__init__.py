@@ -68,6 +68,11 @@ STUDIES: dict[str, Study] = {
             "d2_swap_device_choice",
         ),
         Study(
+            "dcss-shared-binaries",
+            "D3: five WebSphere guests run their binaries from a DCSS (XIP) or from minidisk with larger guests",
+            "d3_dcss_shared_binaries",
+        ),
+        Study(
             "dcss-readonly-db",
             "D4: a read-only database for five Linux guests: shared minidisk, with MDC, in a DCSS (XIP)",
             "d4_dcss_readonly_db",

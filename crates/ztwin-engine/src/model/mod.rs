@@ -408,14 +408,16 @@ impl Twin {
                 if xip.iter().any(|x| x.name == name) {
                     continue;
                 }
-                let pages = sc
+                let def = sc
                     .segments
                     .iter()
                     .filter_map(|s| s.def().ok())
                     .find(|d| d.name.eq_ignore_ascii_case(&name))
-                    .map(|d| d.pages().total)
                     .expect("validated");
-                let space = st.create_system_space(pages);
+                let space = st.create_system_space(def.pages().total);
+                if segments::all_spool_backed(&def) {
+                    st.set_spool_backed(space);
+                }
                 xip.push(linux::Xip {
                     name,
                     space,

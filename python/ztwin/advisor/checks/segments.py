@@ -68,7 +68,7 @@ def _facts(ctx: Context) -> _Facts:
         return t is not None and start < t <= end
 
     for r in tables.get("MRSTOASI", []):
-        if inside(r):
+        if inside(r) and not str(r.get("STOASI_ASCNAME") or "").startswith("DCSS$"):
             facts.vdisks[str(r.get("STOASI_ASCNAME") or "").strip()] = {
                 "blocks": float(r.get("STOASI_VDIBLKS") or 0),
                 "resident": float(r.get("STOASI_ASCCTPRS") or 0),

@@ -40,6 +40,27 @@ use crate::core::units::Ns;
 pub use defseg::{Code, Def, Pages, Range};
 use std::collections::VecDeque;
 
+/// Whether the pages of a saved segment with code `code` are backed by its
+/// spool file for good: their data is saved (SAVESEG) and no user can change
+/// them (SR, ER). The steal rule for such pages (seed 000_4bdb7a9f4f9f704a.txt,
+/// "Location of the DCSS pages" and its summary: stolen pages of the shared
+/// binaries' DCSS "are moved to expanded storage. They are not moved to the
+/// paging DASDs because they could be read from spool"; spec topic 6): they go
+/// to XSTOR while it has room, and are never written to paging DASD; when they
+/// would be (XSTOR full, or their XSTOR block chosen for migration) CP drops
+/// them and the next reference reads them from spool again. Writable (SW, EW)
+/// pages a user may have changed, and no-data (SN, EN, SC) pages, are paged
+/// like any page.
+pub fn spool_backed(code: Code) -> bool {
+    matches!(code, Code::SR | Code::ER)
+}
+
+/// Whether every page of `def` is [`spool_backed`] (the storage component
+/// then applies the rule to the whole address space holding its copy).
+pub fn all_spool_backed(def: &Def) -> bool {
+    !def.ranges.is_empty() && def.ranges.iter().all(|r| spool_backed(r.code))
+}
+
 /// System data file classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {

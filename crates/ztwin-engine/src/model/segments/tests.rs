@@ -245,3 +245,23 @@ fn a_user_leaving_during_a_read_gets_no_frames() {
     assert_eq!(sg.frames(), 0);
     sg.check();
 }
+
+#[test]
+fn only_saved_read_only_pages_are_spool_backed() {
+    use super::{all_spool_backed, spool_backed};
+    for (c, want) in [
+        (Code::SR, true),
+        (Code::ER, true),
+        (Code::SW, false),
+        (Code::EW, false),
+        (Code::SN, false),
+        (Code::EN, false),
+        (Code::SC, false),
+    ] {
+        assert_eq!(spool_backed(c), want, "{c}");
+    }
+    let def = |s: &str| defseg::parse(&s.split_whitespace().collect::<Vec<_>>()).unwrap();
+    assert!(all_spool_backed(&def("DCSSOPT 4AF700-62F3FF SR")));
+    assert!(!all_spool_backed(&def("MIXED 100-1FF SR 200-2FF SW")));
+    assert!(!all_spool_backed(&def("SWAPPING 62F400-63A732 SN")));
+}

@@ -363,6 +363,10 @@ struct Space {
     /// as it does not reset a shared frame's reference bit
     /// ([`Storage::steal_unreferenced_shared`]). Empty for a guest's space.
     unref: VecDeque<(u32, u32)>,
+    /// Its pages are a saved segment's read-only copy, backed by the
+    /// segment's spool file (`segments::all_spool_backed`): never written
+    /// to paging DASD, dropped instead ([`Storage::set_spool_backed`]).
+    spool: bool,
     /// The running demand scan's pass: entries of `ufo` still to look at
     /// (each frame is looked at once per pass).
     walk: u32,
@@ -392,6 +396,7 @@ impl Space {
             unref: VecDeque::new(),
             walk: 0,
             seen: 0,
+            spool: false,
         }
     }
 
@@ -521,6 +526,8 @@ pub struct Storage {
     seg_frames: u32,
     /// Some system-owned shared address space exists (the demand scan
     /// visits the shared category only then).
+    /// See [`Storage::spool_drops`].
+    spool_dropped: u64,
     has_shared: bool,
     /// Frames and XSTOR blocks lent to the minidisk cache.
     mdc_frames: Vec<u32>,
@@ -578,6 +585,7 @@ impl Storage {
             by_guest: vec![GuestStor::default(); vpages.len()],
             seg_frames: 0,
             has_shared: false,
+            spool_dropped: 0,
             mdc_frames: Vec::new(),
             mdc_blocks: Vec::new(),
             age: era_c::AgeList::new(p.agelist.as_ref(), dpa),
@@ -1135,6 +1143,21 @@ impl Storage {
         self.spaces[g as usize].cat = Cat::Shared;
         self.has_shared = true;
         g
+    }
+
+    /// System space `g` holds a saved segment's read-only copy whose pages
+    /// are all on spool (the `segments` component's rule,
+    /// `segments::all_spool_backed`): a stolen page of it goes to XSTOR
+    /// while XSTOR has room and is otherwise dropped, as is its XSTOR block
+    /// when migration picks it; the next reference reads it from spool.
+    pub fn set_spool_backed(&mut self, g: u32) {
+        self.spaces[g as usize].spool = true;
+    }
+
+    /// Pages of spool-backed spaces dropped instead of written to paging
+    /// DASD (stolen with XSTOR full, or their XSTOR block migrated).
+    pub fn spool_drops(&self) -> u64 {
+        self.spool_dropped
     }
 
     /// System space `g` is destroyed: as a guest's logoff, its pages are

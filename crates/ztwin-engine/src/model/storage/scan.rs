@@ -2,7 +2,7 @@
 
 use super::{
     idx, list_entry, pte, tag, Cat, ListEntry, PageEntry, Pager, Pass, Storage, F_AGE, F_LOCK,
-    NO_BLOCK, P_CHG, P_REF, STEAL_QUANTUM, T_DASD, T_PAGEOUT, T_RES, T_XS,
+    NO_BLOCK, P_CHG, P_REF, STEAL_QUANTUM, T_DASD, T_NONE, T_PAGEOUT, T_RES, T_XS,
 };
 use crate::model::{prefetch, Cx};
 
@@ -335,6 +335,14 @@ impl Storage {
         if self.xs.total > 0 {
             self.maybe_migrate(cx, pager);
         }
+        // A saved segment's read-only page has its copy on spool: dropped,
+        // never written to paging DASD (`segments::spool_backed`).
+        if self.spaces[gi].spool {
+            self.spaces[gi].pt[vp as usize].e = pte(T_NONE, 0);
+            self.spool_dropped += 1;
+            self.free_frame(f);
+            return;
+        }
         self.spaces[gi].pt[vp as usize] = PageEntry {
             e: pte(T_PAGEOUT, 0),
             blk: f,
@@ -363,6 +371,11 @@ impl Storage {
                 let Some(p) = self.xs.pop_oldest() else {
                     break;
                 };
+                // A spool-backed page's block is freed, not migrated.
+                if self.spaces[p.0 as usize].spool {
+                    self.drop_spool_xstor(p.0, p.1);
+                    continue;
+                }
                 items.push(p);
             }
             if items.is_empty() {
@@ -392,5 +405,17 @@ impl Storage {
             }
         }
         self.items = items;
+    }
+
+    /// Page `vp` of spool-backed space `g`, in XSTOR, is dropped: its block
+    /// is free and the page is on spool only.
+    fn drop_spool_xstor(&mut self, g: u32, vp: u32) {
+        let sp = &mut self.spaces[g as usize];
+        let e = sp.pt[vp as usize].e;
+        debug_assert_eq!(tag(e), T_XS);
+        self.xs.release(idx(e));
+        sp.xstor -= 1;
+        sp.pt[vp as usize].e = pte(T_NONE, 0);
+        self.spool_dropped += 1;
     }
 }

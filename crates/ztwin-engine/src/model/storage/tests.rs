@@ -626,3 +626,58 @@ fn referenced_vdisk_pages_are_taken_only_by_the_emergency_pass() {
     assert_eq!(st.space(vd).resident, vdisk0);
     st.check();
 }
+
+/// A system space holding a saved segment's read-only copy written over more
+/// than storage and XSTOR hold, with the spool rule on (`spool`) or off.
+fn segment_copy_overcommitted(spool: bool) -> (Storage, FakePager, u32, u32) {
+    let mut st = storage();
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    let s = st.create_system_space(8192);
+    if spool {
+        st.set_spool_backed(s);
+    }
+    let n = st.dpa() + 500;
+    touch_as(&mut st, &mut cx, &mut pager, s, 0..n);
+    (st, pager, s, n)
+}
+
+#[test]
+fn a_spool_backed_segment_page_goes_to_xstor_or_is_dropped_never_to_dasd() {
+    let (st, pager, s, n) = segment_copy_overcommitted(true);
+    let sp = st.space(s);
+    let c = st.sample(0).c;
+    assert!(c.steals > 0, "{c:?}");
+    // Stolen pages filled XSTOR; the rest, and the XSTOR blocks migration
+    // picked, were dropped: on spool only, nothing written to paging DASD.
+    assert_eq!(sp.dasd, 0, "{sp:?}");
+    assert!(sp.xstor > 0, "{sp:?}");
+    assert!(
+        pager.migrated.iter().all(|&(g, _)| g != s),
+        "migrated a segment page"
+    );
+    assert!(st.spool_drops() > 0);
+    assert_eq!(
+        (sp.resident + sp.xstor) as u64 + st.spool_drops(),
+        n as u64,
+        "{sp:?}"
+    );
+    let dropped = (0..n)
+        .filter(|&vp| tag(st.entry(s, vp).e) == T_NONE)
+        .count() as u64;
+    assert_eq!(dropped, st.spool_drops());
+}
+
+#[test]
+fn without_the_spool_rule_the_same_pages_go_to_dasd() {
+    // The control: the same space as an ordinary shared one (a VDISK's).
+    let (st, pager, s, _) = segment_copy_overcommitted(false);
+    let sp = st.space(s);
+    assert_eq!(st.spool_drops(), 0);
+    assert!(
+        sp.dasd > 0 || pager.migrated.iter().any(|&(g, _)| g == s),
+        "{sp:?}"
+    );
+}

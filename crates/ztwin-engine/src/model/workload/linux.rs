@@ -257,7 +257,14 @@ impl Model {
 
     /// Virtual CPU `v`'s major-fault read, if one is due (its `k`-th CPU
     /// in guest `g`). `false`: the burst ends.
-    fn linux_swap_read(&mut self, cx: &mut Cx, g: u32, v: u32, k: usize, b: &mut Burst) -> bool {
+    pub(super) fn linux_swap_read(
+        &mut self,
+        cx: &mut Cx,
+        g: u32,
+        v: u32,
+        k: usize,
+        b: &mut Burst,
+    ) -> bool {
         let x = self.linux.guest_mut(g).expect("a Linux guest");
         let Some((d, slot)) = x.rt.reads.get(k).copied().flatten() else {
             return true;

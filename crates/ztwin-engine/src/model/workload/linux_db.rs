@@ -51,6 +51,10 @@ pub struct DbState {
     pub io_due: bool,
     /// Queries completed.
     pub queries: u64,
+    /// Heap writes left after the last read, and the heap page whose CP
+    /// reference is to be retried.
+    pub heap_left: u32,
+    pub heap_page: Option<u32>,
 }
 
 impl Model {
@@ -71,11 +75,14 @@ impl Model {
             hot_fraction,
             hot_share,
             think,
+            heap,
+            heap_touches,
             ..
         } = w
         else {
             unreachable!()
         };
+        let heap_pages = heap.pages();
         let vi = v as usize;
         let k = (v - self.work.guests[g as usize].first_vcpu) as usize;
         let now = cx.now();
@@ -99,12 +106,56 @@ impl Model {
                 return;
             }
             // Linux's swap writes its reclaim queued (a guest with swap).
-            if !self.linux_swap_writes(cx, g, v, b) {
+            if !self.linux_swap_writes(cx, g, v, b) || !self.linux_swap_read(cx, g, v, k, b) {
                 return;
             }
-            let WorkState::Db(s) = &mut self.work.vcpus[vi].work else {
+            // The application's heap writes that follow a read.
+            let wv = &mut self.work.vcpus[vi];
+            let WorkState::Db(s) = &mut wv.work else {
                 unreachable!()
             };
+            if s.heap_left > 0 {
+                let hp = *s
+                    .heap_page
+                    .get_or_insert_with(|| (wv.rng.next_u64() % heap_pages) as u32);
+                let x = self.linux.guest_mut(g).expect("a Linux guest");
+                let mem = x.mem_mut();
+                let f = match mem.frame_of(hp) {
+                    Some(f) => {
+                        mem.reference(f);
+                        f
+                    }
+                    None => {
+                        // A fault: Linux gives the page a frame (reclaiming,
+                        // maybe swapping out), reading it back if swapped.
+                        let e = mem.touch_anon(hp);
+                        let kernel = fault_ns + (e.scanned as f64 * scan_ns) as Ns;
+                        b.virt += kernel;
+                        super::linux::add_sys(&mut x.rt.sys, k, kernel);
+                        if e.oom {
+                            x.rt.oom += 1;
+                            s.heap_page = None;
+                            s.heap_left -= 1;
+                        } else if let Some(r) = e.read {
+                            if x.rt.reads.len() <= k {
+                                x.rt.reads.resize(k + 1, None);
+                            }
+                            x.rt.reads[k] = Some(r);
+                        }
+                        continue;
+                    }
+                };
+                if self.cp_page(cx, g, f, true, v, b).is_none() {
+                    return;
+                }
+                self.work.refs += 1;
+                let WorkState::Db(s) = &mut self.work.vcpus[vi].work else {
+                    unreachable!()
+                };
+                s.heap_page = None;
+                s.heap_left -= 1;
+                continue;
+            }
             if s.left == 0 && s.page.is_none() {
                 s.left = *reads_per_query;
             }
@@ -143,6 +194,7 @@ impl Model {
                     s.page = None;
                     s.io_due = false;
                     s.left -= 1;
+                    s.heap_left = *heap_touches;
                     if s.left == 0 {
                         s.queries += 1;
                         if think.0 > 0 && !waits {

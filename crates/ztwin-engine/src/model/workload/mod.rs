@@ -317,6 +317,8 @@ impl Model {
                             page: None,
                             io_due: false,
                             queries: 0,
+                            heap_left: 0,
+                            heap_page: None,
                         })
                     } else {
                         WorkState::None

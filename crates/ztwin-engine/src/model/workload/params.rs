@@ -204,6 +204,10 @@ pub enum Workload {
     /// is on) or in saved segment `segment` (dcssblk, an ext2 file system
     /// mounted `-o xip`: read in place, each page the segment's shared copy,
     /// loaded from spool by its first touch). The guest needs a `linux` table.
+    /// With a `heap` (an application server's memory: Java heap, database
+    /// buffers), each page read is followed by `heap_touches` writes of
+    /// pages of it, chosen at random: Linux's anonymous pages, which compete
+    /// with the page cache for the guest's storage.
     LinuxDb {
         database: Size,
         #[serde(default)]
@@ -220,6 +224,10 @@ pub enum Workload {
         hot_share: f64,
         #[serde(default)]
         think: Duration,
+        #[serde(default)]
+        heap: Size,
+        #[serde(default)]
+        heap_touches: u32,
     },
     /// Linux sequential file I/O (iozone-like): `processes` each read or
     /// write a file of `file_size` in records of `record`, again and again;
@@ -711,8 +719,22 @@ impl Workload {
                 cpu_per_query_us,
                 hot_fraction,
                 hot_share,
+                heap,
+                heap_touches,
                 ..
             } => {
+                if heap.0 % 4096 != 0 || heap.0 > virtual_storage {
+                    return err(
+                        "heap",
+                        format!("must be a multiple of 4K, at most the guest's storage and swap ({} MB)", virtual_storage >> 20),
+                    );
+                }
+                if *heap_touches > 10_000 || (*heap_touches > 0) != (heap.0 > 0) {
+                    return err(
+                        "heap_touches",
+                        "must be 1 to 10000 with a heap, 0 without".into(),
+                    );
+                }
                 if database.0 < 4096 || database.0 > (64 << 30) {
                     return err("database", "must be 4K to 64G".into());
                 }
