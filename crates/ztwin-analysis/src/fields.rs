@@ -113,13 +113,16 @@ static INTERNED: LazyLock<Mutex<HashMap<InternKey, Defs>>> =
 pub fn num(rec: &[u8], f: Option<&FieldDef>) -> Option<i128> {
     #[inline(always)]
     fn be<const N: usize>(rec: &[u8], off: usize) -> Option<[u8; N]> {
-        rec.get(off..off + N).map(|b| b.try_into().unwrap_or([0; N]))
+        rec.get(off..off + N)
+            .map(|b| b.try_into().unwrap_or([0; N]))
     }
     let f = f?;
     let off = f.offset as usize;
     Some(match f.ty {
         FieldType::U4 => u32::from_be_bytes(be(rec, off)?) as i128,
-        FieldType::U8 | FieldType::Tod | FieldType::Dur => u64::from_be_bytes(be(rec, off)?) as i128,
+        FieldType::U8 | FieldType::Tod | FieldType::Dur => {
+            u64::from_be_bytes(be(rec, off)?) as i128
+        }
         FieldType::U1 => *rec.get(off)? as i128,
         FieldType::U2 => u16::from_be_bytes(be(rec, off)?) as i128,
         FieldType::S2 => i16::from_be_bytes(be(rec, off)?) as i128,
@@ -214,7 +217,9 @@ mod tests {
                 for cut in [rec.len(), f.offset as usize + 1, f.offset as usize] {
                     let r = &rec[..cut.min(rec.len())];
                     let want = match decode_field_ref(r, f) {
-                        Some(ValueRef::U(x) | ValueRef::Tod(x) | ValueRef::Dur(x)) => Some(x as i128),
+                        Some(ValueRef::U(x) | ValueRef::Tod(x) | ValueRef::Dur(x)) => {
+                            Some(x as i128)
+                        }
                         Some(ValueRef::I(x)) => Some(x as i128),
                         _ => None,
                     };

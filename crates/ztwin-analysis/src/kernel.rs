@@ -2256,7 +2256,9 @@ impl Kernel {
                 self.implausible(b, format!("device {devno:04X}"), why);
                 continue;
             }
-            self.totals.device.merge(device::COLS, device::SUMS, &devno, &raw);
+            self.totals
+                .device
+                .merge(device::COLS, device::SUMS, &devno, &raw);
             if dev_class.is_none() || dev_class == Some(0x04) {
                 let (resp, serv) = device_resp_serv(&raw);
                 let io = if raw[device::ssch].is_nan() {
@@ -2372,7 +2374,9 @@ impl Kernel {
             for (c, v) in ASP_LEVEL_COLS.iter().zip(&levels) {
                 add_level(&mut raw, *c, f64o(*v), seconds);
             }
-            self.totals.exposure.merge(exposure::COLS, exposure::SUMS, &devno, &raw);
+            self.totals
+                .exposure
+                .merge(exposure::COLS, exposure::SUMS, &devno, &raw);
             for (c, s) in [
                 (exposure::ssch_reads, system::exp_ssch_reads),
                 (exposure::ssch_writes, system::exp_ssch_writes),

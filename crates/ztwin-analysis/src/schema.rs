@@ -298,8 +298,9 @@ mod tests {
 
     #[test]
     fn merge_sums_is_merge_for_sum_schemas() {
-        assert!(user::SUMS && device::SUMS && cpu::SUMS && lpar::SUMS);
-        assert!(!exposure::SUMS && !system::SUMS);
+        let sums = [user::SUMS, device::SUMS, cpu::SUMS, lpar::SUMS];
+        assert_eq!(sums, [true; 4]);
+        assert_eq!([exposure::SUMS, system::SUMS], [false; 2]);
         let vals = [f64::NAN, 0.0, -0.0, 1.5, -2.0, 1e300, f64::INFINITY];
         for &a in &vals {
             for &b in &vals {
