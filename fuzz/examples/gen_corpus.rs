@@ -8,8 +8,8 @@
 //!   copy cut inside a block; a hand-made group whose two entries share one DCSS
 //!   page written once);
 //! * `DIR/control/`: the control records (first block of each group) of those files;
-//! * `DIR/record/` and `DIR/decode_record/`: one record of every type, as the
-//!   reader delivers them;
+//! * `DIR/record/` and `DIR/decode_record/`: one record of every type and
+//!   size (every layout version), as the reader delivers them;
 //! * `DIR/release/`: the reader files with the contiguous data layout too, each
 //!   behind a byte that picks the release (0: detect);
 //! * `DIR/layout_pack/`: layout packs in TOML and JSON, valid and not.
@@ -289,8 +289,11 @@ fn main() {
         write(&reld, name, &with_release);
         let mut r = Reader::new(std::io::Cursor::new(&bytes[..])).expect("seed is a MONWRITE file");
         while let Some(rec) = r.next_record().expect("seed reads") {
-            if seen.insert((rec.header.domain, rec.header.record)) {
-                let name = format!("d{}r{}.rec", rec.header.domain, rec.header.record);
+            // One seed per record and size: each layout version (e.g. MRSTORSG
+            // at 6.3 with its aging-list block) gets its own.
+            let key = (rec.header.domain, rec.header.record, rec.bytes.len());
+            if seen.insert(key) {
+                let name = format!("d{}r{}-{}.rec", key.0, key.1, key.2);
                 write(&recd, &name, rec.bytes);
                 write(&decd, &name, rec.bytes);
                 nrecord += 1;

@@ -110,3 +110,43 @@ def test_cli_prints_figures_and_page_data_set_activity(capsys: pytest.CaptureFix
     assert main(["zos", str(p)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ztwin zos: ") and "zos.pagescm: 96G" in err and err.count("\n") == 1
+
+
+def _page_trans(lines: list[str]) -> list[float]:
+    """PAGE TRANS (busy seconds per page) of every LOCAL line of a Page Data
+    Set Activity report."""
+    out = []
+    for line in lines:
+        f = line.split()
+        if f and f[0] in ("LOCAL", "LOCAL*") and f[8] != "-":
+            out.append(float(f[8]))
+    return out
+
+
+def test_saturated_channel_shows_in_pdsact() -> None:
+    """The page data sets behind control units take their times from model/io's
+    path model: one 20 MB/s channel for the 16 data sets (the study's four of
+    800 MB/s otherwise) shows in the Page Data Set Activity report's page
+    transfer time and % in use, and in the data sets' mean response."""
+    import zos_support
+
+    from ztwin import zos_reports
+
+    fast, slow = zos_support.run("dasd"), zos_support.run("dasd-slow-channel")
+    tf = _page_trans(zos_reports.page_data_set_activity(zos_support.tables("dasd"), 40.0))
+    ts = _page_trans(zos_reports.page_data_set_activity(zos_support.tables("dasd-slow-channel"), 40.0))
+    assert len(tf) == len(ts) == 16
+    assert sum(ts) / len(ts) > 3 * sum(tf) / len(tf), (ts, tf)
+
+    def mean_resp(r: zos.ZosRun) -> float:
+        ios = sum(d["reads"] + d["writes"] for d in r.data_sets)
+        return sum(d["avg_resp_ms"] * (d["reads"] + d["writes"]) for d in r.data_sets) / ios
+
+    assert mean_resp(slow) > 3 * mean_resp(fast)
+
+
+def test_page_data_set_on_undefined_lcu(tmp_path: Path) -> None:
+    p, line = _bad(tmp_path, 'control_units = ["LCU0", "LCU1"', 'control_units = ["LCU0", "LCU9"')
+    with pytest.raises(ScenarioError) as e:
+        zos.run(p)
+    assert str(e.value) == f"{p}: line {line}: zos.page_data_sets.control_units[1]: 'LCU9' is not a [[control_unit]]"

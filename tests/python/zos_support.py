@@ -23,6 +23,12 @@ VARIANTS: dict[str, dict[str, str]] = {
         'real_storage = "24G"': 'real_storage = "10G"',
         'size = "9.5G"\nvio = "1G"': 'size = "1G"\nvio = "0"',
     },
+    # The 16 page data sets behind one 20 MB/s channel path instead of four
+    # of 800 MB/s: the channel saturates (page data set activity).
+    "dasd-slow-channel": {
+        'count = 4\ntype = "ficon"\nmb_s = 800': 'count = 1\ntype = "ficon"\nmb_s = 20',
+        'chpids = ["40", "41", "42", "43"]': 'chpids = ["40"]',
+    },
 }
 
 

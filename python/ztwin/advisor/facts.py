@@ -31,6 +31,7 @@ USER_KEYS = (
     "act_pct", "run_pct", "cpu_pct", "pgw_pct", "iow_pct", "sim_pct", "tiw_pct", "cfw_pct", "ti_pct",
     "el_pct", "dm_pct", "ioa_pct", "pga_pct", "lim_pct", "oth_pct", "page_reads", "page_writes",
     "x_to_ms", "ms_to_x", "dasd", "xstor", "resident", "wss", "cpu_total_pct", "tv_ratio", "seconds",
+    "steals", "virtual_io_rate",
 )  # fmt: skip
 USER_COUNTS = ("hf_total", "hf_queue", "hf_run", "hf_cpu", "hf_pgw", "hf_iow", "hf_sim", "hf_tiw", "hf_ti", "hf_el", "hf_lim")
 DEVICE_KEYS = (

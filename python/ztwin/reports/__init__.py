@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ztwin.reports import agelist as _agelist
 from ztwin.reports import config as _config
 from ztwin.reports import devices as _devices
 from ztwin.reports import iopath as _iopath
@@ -264,6 +265,8 @@ EXTRA_REPORTS: dict[str, ReportSpec] = {
         _iopath.devlog,
         records=("MRIODDEV", "MRMTRDEV", "MRPRCPRP", "MRSTOASP"),
     ),
+    # The global aging list (Era C levels; MRSTORSG's INFERRED aging-list block).
+    "AGELLOG": ReportSpec("AGELLOG", "ZTWIN", "Global Aging List by Time", _agelist.agellog, direct=("MRSTORSG",)),
     # Virtual disks in storage (MRSTOASI, written only when VDISKs exist).
     "VDISKS": ReportSpec("VDISKS", "FCX147", "Virtual Disks in Storage", _vdisks.vdisks, direct=("MRSTOASI",)),
     # Guests' real QDIO devices (HiperSockets, OSA; written only when they exist).

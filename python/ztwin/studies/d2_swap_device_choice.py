@@ -19,7 +19,9 @@ LPAR's busy time (MRSYTPRP) over the transactions, major faults LXMEM's
 writes (appldata_mem has no scan counters): not modelled.
 
 The scenario is ``studies/swap-device-choice.toml``; the study sets each
-variant's swap device, guest size and guest count.
+variant's swap device, guest size and guest count. Its ``[vdisk] lock_us``
+(the hold of CP's one VDISK lock per I/O) is calibrated on the knee of the
+VDISK guests' I/O rate (D2-C1, docs/fidelity.md).
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ def run_variant(name: str, count: int, end: float, workdir: Path) -> dict[str, A
     scen.write_text(text)
     out = workdir / f"d2-{name}-{count}.monwrite"
     Scenario.load(scen).run(out, duration=end)
-    reps = build(out, ["LXCPU", "LXMEM"])
+    reps = build(out, ["LXCPU", "LXMEM", "VDISKS"])
     cpu = reps["LXCPU"].rows
     mem = reps["LXMEM"].rows
     tx_cpu = touch_cpu_s(text)
@@ -109,6 +111,9 @@ def run_variant(name: str, count: int, end: float, workdir: Path) -> dict[str, A
         "majflt_per_tx": sum(r["pgmajfault_s"] or 0.0 for r in mem) / tps if tps else None,
         "pswpout_s": sum(r["pswpout_s"] or 0.0 for r in mem),
         "system_pct": sum((r["system_pct"] or 0.0) for r in cpu) / max(len(cpu), 1),
+        "steal_pct": sum((r["steal_pct"] or 0.0) for r in cpu) / max(len(cpu), 1),
+        # The VDISKs' I/Os per second (MRSTOASI, VDISKS): what the lock bounds.
+        "vdisk_io_s": sum(r["io_rate"] or 0.0 for r in reps["VDISKS"].rows),
     }
 
 
@@ -204,22 +209,37 @@ def run(quick: bool, workdir: Path) -> StudyResult:
                          "the short form leaves out the scaling runs (ztwin study run swap-device-choice)")
         return res
     scale: dict[str, dict[int, float]] = {}
+    vio: dict[int, float] = {1: one["vdisk"]["vdisk_io_s"]}
     for n in SCALED:
         scale[n] = {1: tps[n]}
         for k in SCALE[1:]:
-            scale[n][k] = run_variant(n, k, end, workdir)["tps"]
+            r = run_variant(n, k, end, workdir)
+            scale[n][k] = r["tps"]
+            if n == "vdisk":
+                vio[k] = r["vdisk_io_s"]
     res.info["scaling_tps"] = scale
+    res.info["vdisk_io_s"] = vio
     rel = {n: {k: scale[n][k] / scale[n][1] for k in SCALE} for n in SCALED}
     f12 = f"{SRC}, Figure 12 observations"
     claim(res, "D2-P9", "throughput rises from 1 to 2 guests for every device",
                   all(rel[n][2] > 1.0 for n in SCALED), "'Throughput increases for all swap device types from one to two'",
                   f12, {n: round(rel[n][2], 2) for n in SCALED})
-    claim(res, "D2-P10", "VDISK: no increase from 2 to 4 guests (within 5%)", rel["vdisk"][4] <= rel["vdisk"][2] * 1.05,
-                  "'At four guests, the VDISK swap device does not show a throughput increase'", f12,
-                  {k: round(rel["vdisk"][k], 2) for k in SCALE},
-          note="the paper's reason is lock contention; the vdisk component's serialisation (lock_us) "
-          "remembers only its last holder and lets an I/O of a burst computed out of time order pass, so the "
-          "many swap I/Os of concurrent Linux bursts never queue on it")
+    res.at_most("D2-C1", "VDISK guests' I/O rate (MRSTOASI), 4 guests over 2 guests (the lock's knee: <= 1.10)",
+                "calibrated", f12, vio[4] / vio[2] if vio[2] else None, 1.10,
+                "'At four guests, the VDISK swap device does not show a throughput increase' ... 'related to lock "
+                "contention'",
+                note="calibrates [vdisk] lock_us (800 us in the scenario), the hold per I/O of the system's one VDISK "
+                "serialisation (one lock: each guest has its own VDISK): the hold at which the VDISK I/O rate stops "
+                f"rising past 2 guests. VDISK I/Os/s by guests: {({k: round(vio[k]) for k in SCALE})}")
+    v = rel["vdisk"]
+    claim(res, "D2-P10", "VDISK stops scaling at 4 guests: 4 within 5% of 2, 8 within 5% of 4",
+          v[4] <= v[2] * 1.05 and v[8] <= v[4] * 1.05,
+          "'At four guests, the VDISK swap device does not show a throughput increase' ... 'using VDISK devices "
+          "for swapping does not scale'", f12, {k: round(v[k], 2) for k in SCALE},
+          note="the lock caps the VDISK I/O rate (D2-C1: flat past 2 guests), but the model's transactions keep "
+          "rising (1.34, 1.60, 1.90): Linux's major faults per transaction fall as the guests spin on the lock "
+          "(the Linux model's reclaim, not the lock); a longer hold flattens 2 to 4 only by also flattening 1 to 2 "
+          "(2000 us: 1.04, 1.11), which D2-P9 and the paper rule out")
     claim(res, "D2-P11", "scaling factor at 8 guests: no swap > DCSS > DASD",
                   rel["no-swap"][8] > rel["dcss-sn"][8] > rel["disk"][8],
                   "'The no swap case has the highest scaling factor, followed by DCSS, and then DISK'", f12,

@@ -37,6 +37,8 @@ def run(quick: bool, workdir: Path) -> StudyResult:
     d, f = runs["dasd"], runs["flash"]
     td, tf = d.totals, f.totals
     res.info["aux_at_start_gb"] = {v: round(r.doc["aux_at_start_bytes"] / zos.GB, 2) for v, r in runs.items()}
+    res.info["page_data_sets"] = {v: zos.data_set_io(r) for v, r in runs.items()}
+    res.info["page_data_set_path"] = zos.PATH_NOTE
     res.info["pageouts"] = {
         v: {k: r.totals[k] for k in ("pageout_scm", "pageout_scm_1m", "pageout_dasd", "large_split")}
         for v, r in runs.items()

@@ -269,7 +269,9 @@ def _structure(
               model=[round(sa.get("page_rate") or 0, 1), round(sa.get("read_write_rate") or 0, 1), round(left, 2)],
               gap="part 2: with M5 the Linux guests fill their page cache, but the pages they use then still fit "
                   "central storage and XSTOR (the areas' cold parts are not all touched in the run); letting the "
-                  "coldest pages reach DASD without stealing the working sets needs M2 (docs/fidelity.md)")
+                  "coldest pages reach DASD without stealing the working sets needs a steal order that tells "
+                  "hours from seconds: with M2's two looks, filling every page (fill_area, tried) pages 573/s "
+                  "(docs/fidelity.md)")
     peak_a = max(m.values(ra.sys_intervals(*a), "cpu_busy_pct"), default=100.0)
     res.holds("S2-S6", "AFTER: no processor constraint during the peak hour (busiest 10-min interval below 80%)", peak_a < 80,
               "'No processor constraint during the peak hour'", "text 'Measurement After The Change'; FCX225",

@@ -720,7 +720,7 @@ impl Model {
                 self.migration_done(cx, block);
             }
             Origin::Spool { .. } => self.spool_io_done(cx, &d),
-            Origin::Minidisk { vcpu } => self.cpu.io_wait_over(vcpu),
+            Origin::Minidisk { vcpu } => self.minidisk_io_done(vcpu),
             Origin::Mdc { slot } => self.mdc_stage_done(slot),
             Origin::Linux { vcpu, stream, path } => self.linux_io_done(vcpu, stream, path),
         }
@@ -847,7 +847,7 @@ impl Model {
         let (vcpu, cp) = self.mdc.end_stage(slot, lent);
         self.mdc_give_back();
         self.cpu.owe_cp(vcpu, cp);
-        self.cpu.io_wait_over(vcpu);
+        self.minidisk_io_done(vcpu);
     }
 
     /// Frames and XSTOR blocks the minidisk cache freed go back to storage.

@@ -339,56 +339,90 @@ static MTRXSG: &[FieldDef] = &[
     fd("MTRXSG_SYSXTSIZ", 28, U8, Ibm),
 ];
 
-static STORSG: &[FieldDef] = &[
-    fd("STORSG_CALSSUBT", 20, U4, Ibm),
-    fd("STORSG_RSASAVFR", 28, U4, Ibm),
-    fd("STORSG_RSAMAXPP", 32, U4, Ibm),
-    fd("STORSG_RSACPLOK", 36, U4, Z53),
-    fd("STORSG_RSAAVLLT", 40, U4, Z53),
-    fd("STORSG_RSAAVLHT", 44, U4, Z53),
-    fd("STORSG_XSTBPRCT", 48, U4, Z53),
-    fd("STORSG_XSTSRGCT", 52, U4, Z53),
-    fd("STORSG_XSTMRABI", 56, U4, Z53),
-    fd("STORSG_XSTSRABI", 60, U4, Z53),
-    fd("STORSG_XSTSRSCT", 64, U4, Z53),
-    fd("STORSG_RSAAVLHG", 88, U4, Z53),
-    fd("STORSG_RSAAVLLG", 92, U4, Z53),
-    fd("STORSG_RSACPLKG", 96, U4, Z53),
-    fd("STORSG_RSARSVSY", 104, U4, Z53),
-    fd("STORSG_RSACALLT", 108, U8, Z53),
-    fd("STORSG_RSACALMT", 116, U8, Z53),
-    fd("STORSG_RSACALUT", 124, U8, Z53),
-    fd("STORSG_RSAAFSDW", 132, U4, Z53),
-    fd("STORSG_RSAAFSDB", 136, U4, Z53),
-    fd("STORSG_RSAAFSIU", 140, U4, Z53),
-    fd("STORSG_RSAAFSIB", 144, U4, Z53),
-    fd("STORSG_RSAVCBDW", 148, U4, Z53),
-    fd("STORSG_RSAVCBDB", 152, U4, Z53),
-    fd("STORSG_RSAVCBIU", 156, U4, Z53),
-    fd("STORSG_RSAVCBIB", 160, U4, Z53),
-    fd("STORSG_RSAVFSDW", 164, U4, Z53),
-    fd("STORSG_RSAVFSIU", 168, U4, Z53),
-    fd("STORSG_RSA2GDCT", 172, U4, Z53),
-    fd("STORSG_RSAFRQWT", 176, U4, Z53),
-    fd("STORSG_RSAFRRDA", 180, U4, Z53),
-    fd("STORSG_RSAFRRDC", 184, U4, Z53),
-    fd("STORSG_RSASTLWT", 188, U4, Z53),
-    fd("STORSG_RSANPGCT", 244, U4, Z53),
-    fd("STORSG_RSANPGHI", 248, U4, Z53),
-    fd("STORSG_RSAAVCLT", 300, U4, Z53),
-    fd("STORSG_RSAAVCHT", 304, U4, Z53),
-    fd("STORSG_RSAAVCLG", 308, U4, Z53),
-    fd("STORSG_RSAAVCHG", 312, U4, Z53),
-    fd("STORSG_RSAEMLO", 316, U4, Z53),
-    fd("STORSG_RSAEMHI", 320, U4, Z53),
-    fd("STORSG_RSAEMCPC", 324, U4, Z53),
-    fd("STORSG_RSAEMERG", 328, U4, Z53),
-    fd("STORSG_RSAEMBLO", 332, U4, Z53),
-    fd("STORSG_RSAEMPTY", 336, U4, Z53),
-    fd("STORSG_RSAEMDFR", 340, U4, Z53),
-    fd("STORSG_RSASWPWT", 344, U4, Z53),
-    fd("STORSG_RSASWP2G", 348, U4, Z53),
-];
+// MRSTORSG's fields up to 5.3's size, with `$extra` after them (6.3's
+// aging-list fields).
+macro_rules! storsg {
+    ($($extra:expr),* $(,)?) => {
+        &[
+            fd("STORSG_CALSSUBT", 20, U4, Ibm),
+            fd("STORSG_RSASAVFR", 28, U4, Ibm),
+            fd("STORSG_RSAMAXPP", 32, U4, Ibm),
+            fd("STORSG_RSACPLOK", 36, U4, Z53),
+            fd("STORSG_RSAAVLLT", 40, U4, Z53),
+            fd("STORSG_RSAAVLHT", 44, U4, Z53),
+            fd("STORSG_XSTBPRCT", 48, U4, Z53),
+            fd("STORSG_XSTSRGCT", 52, U4, Z53),
+            fd("STORSG_XSTMRABI", 56, U4, Z53),
+            fd("STORSG_XSTSRABI", 60, U4, Z53),
+            fd("STORSG_XSTSRSCT", 64, U4, Z53),
+            fd("STORSG_RSAAVLHG", 88, U4, Z53),
+            fd("STORSG_RSAAVLLG", 92, U4, Z53),
+            fd("STORSG_RSACPLKG", 96, U4, Z53),
+            fd("STORSG_RSARSVSY", 104, U4, Z53),
+            fd("STORSG_RSACALLT", 108, U8, Z53),
+            fd("STORSG_RSACALMT", 116, U8, Z53),
+            fd("STORSG_RSACALUT", 124, U8, Z53),
+            fd("STORSG_RSAAFSDW", 132, U4, Z53),
+            fd("STORSG_RSAAFSDB", 136, U4, Z53),
+            fd("STORSG_RSAAFSIU", 140, U4, Z53),
+            fd("STORSG_RSAAFSIB", 144, U4, Z53),
+            fd("STORSG_RSAVCBDW", 148, U4, Z53),
+            fd("STORSG_RSAVCBDB", 152, U4, Z53),
+            fd("STORSG_RSAVCBIU", 156, U4, Z53),
+            fd("STORSG_RSAVCBIB", 160, U4, Z53),
+            fd("STORSG_RSAVFSDW", 164, U4, Z53),
+            fd("STORSG_RSAVFSIU", 168, U4, Z53),
+            fd("STORSG_RSA2GDCT", 172, U4, Z53),
+            fd("STORSG_RSAFRQWT", 176, U4, Z53),
+            fd("STORSG_RSAFRRDA", 180, U4, Z53),
+            fd("STORSG_RSAFRRDC", 184, U4, Z53),
+            fd("STORSG_RSASTLWT", 188, U4, Z53),
+            fd("STORSG_RSANPGCT", 244, U4, Z53),
+            fd("STORSG_RSANPGHI", 248, U4, Z53),
+            fd("STORSG_RSAAVCLT", 300, U4, Z53),
+            fd("STORSG_RSAAVCHT", 304, U4, Z53),
+            fd("STORSG_RSAAVCLG", 308, U4, Z53),
+            fd("STORSG_RSAAVCHG", 312, U4, Z53),
+            fd("STORSG_RSAEMLO", 316, U4, Z53),
+            fd("STORSG_RSAEMHI", 320, U4, Z53),
+            fd("STORSG_RSAEMCPC", 324, U4, Z53),
+            fd("STORSG_RSAEMERG", 328, U4, Z53),
+            fd("STORSG_RSAEMBLO", 332, U4, Z53),
+            fd("STORSG_RSAEMPTY", 336, U4, Z53),
+            fd("STORSG_RSAEMDFR", 340, U4, Z53),
+            fd("STORSG_RSASWPWT", 344, U4, Z53),
+            fd("STORSG_RSASWP2G", 348, U4, Z53),
+            $($extra,)*
+        ]
+    };
+}
+
+static STORSG: &[FieldDef] = storsg!();
+
+// MRSTORSG from 6.3 (780 bytes, IBM mon630): the fields CP appended at 6.3
+// for the global aging list were NOT found in the sources read (the pages
+// could be read as far as their opening only; queries listed in
+// docs/monitor-format.md, "6.3+ memory fields"). ztwin carries the aging
+// list in an INFERRED block of its own in the appended area, past 6.2's 464
+// bytes: its names (`STORSG_AGL...`) and offsets are ztwin's, not IBM's. A
+// real 6.3+ MONWRITE file has other data there: load a layout pack with
+// IBM's map to read one.
+static STORSG_63: &[FieldDef] = storsg!(
+    fd("STORSG_AGLFRAME", 464, U4, Inf),
+    fd("STORSG_AGLTARGT", 468, U4, Inf),
+    fd("STORSG_AGLEWINF", 472, U4, Inf),
+    fd("STORSG_AGLFLAGS", 476, Bits(1), Inf),
+    fd("STORSG_AGLMOVED", 480, U8, Inf),
+    fd("STORSG_AGLEXAMD", 488, U8, Inf),
+    fd("STORSG_AGLRECLM", 496, U8, Inf),
+    fd("STORSG_AGLRCLFT", 504, U8, Inf),
+    fd("STORSG_AGLFRNIO", 512, U8, Inf),
+    fd("STORSG_AGLFRWRT", 520, U8, Inf),
+    fd("STORSG_AGLFRWAI", 528, U8, Inf),
+    fd("STORSG_AGLPGOUT", 536, U8, Inf),
+    fd("STORSG_AGLEWRIT", 544, U8, Inf),
+    fd("STORSG_AGLREPLN", 552, U8, Inf),
+);
 
 static STORSP: &[FieldDef] = &[
     fd("STORSP_PFXCPUAD", 20, U2, Ibm),
@@ -1357,8 +1391,8 @@ pub static LAYOUTS: &[RecordLayout] = &[
     v(3, 1, "MRSTORSG", S, R53, 352, Z53, STORSG, &[R53], "IBM mon630 (20-35); zpmd d3r1",
         "real storage management, global"),
     v(3, 1, "MRSTORSG", S, R62, 464, Z53, STORSG, &[R62], "IBM mon620 (size 464)", "appended fields not mapped"),
-    v(3, 1, "MRSTORSG", S, R63, 780, Z53, STORSG, &[R63], "IBM mon630 (size 780; 24 reserved)",
-        "appended fields not mapped"),
+    v(3, 1, "MRSTORSG", S, R63, 780, Inf, STORSG_63, &[R63], "IBM mon630 (size 780; 24 reserved)",
+        "IBM's appended fields not mapped; 464-559 an INFERRED aging-list block of ztwin's (STORSG_AGL*)"),
     v(3, 2, "MRSTORSP", S, R53, 364, Z53, STORSP, &[R53], "IBM mon630, mon640 (20-23); zpmd d3r2", "per CPU"),
     v(3, 2, "MRSTORSP", S, R63, 720, Z53, STORSP, &[R63], "IBM mon630 (size 720; 24 and 28 reserved)",
         "per CPU; appended fields not mapped"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ztwin.advisor.checks import cpu, io, iopath, mdc, paging, segments, storage, summary
+from ztwin.advisor.checks import agelist, cpu, io, iopath, linux, mdc, paging, segments, storage, summary
 from ztwin.advisor.checks.common import Context
 from ztwin.advisor.finding import Finding
 from ztwin.advisor.rules import Rule
@@ -32,6 +32,9 @@ CHECKS: list[tuple[str, str, Check]] = [
     ("eligible-list", "Storage", storage.check_eligible_list),
     ("free-frames-empty", "Storage", storage.check_free_frames),
     ("dasd-resident-pages", "Storage", storage.check_dasd_resident),
+    ("agelist-small", "Storage", agelist.check_agelist_small),
+    ("agelist-large", "Storage", agelist.check_agelist_large),
+    ("earlywrite-lag", "Storage", agelist.check_earlywrite_lag),
     ("paging-device-queue", "Paging", paging.check_paging_device_queue),
     ("paging-device-busy", "Paging", paging.check_paging_device_busy),
     ("paging-mload", "Paging", paging.check_paging_mload),
@@ -56,6 +59,9 @@ CHECKS: list[tuple[str, str, Check]] = [
     ("mdc-starved", "Storage", mdc.check_mdc_starved),
     ("storage-constrained", "Storage", storage.check_storage_constrained),
     ("emergency-scan", "Storage", storage.check_emergency_scan),
+    ("linux-swap-dasd", "Linux", linux.check_swap_dasd),
+    ("linux-double-paging", "Linux", linux.check_double_paging),
+    ("linux-cache-held", "Linux", linux.check_cache_held),
     ("no-constraint", "Summary", summary.check_no_constraint),
 ]
 

@@ -972,3 +972,114 @@ chpids = ["0A"]
         "disc alone {alone:.1}, shared {shared:.1} (misses {per_io:.1} ms/IO), queued {queued:.1}"
     );
 }
+
+/// The path model's laws on random configurations (ranks, host adapters,
+/// CHPIDs, volumes, static or HyperPAV aliases, cache hit ratio, NVS size)
+/// and random closed-loop issuers of every request shape.
+mod path_props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn config(
+        ranks: u32,
+        has: u32,
+        chpids: u32,
+        vols: u32,
+        pav: (u32, u32),
+        hit: f64,
+        nvs_mb: u32,
+    ) -> Io {
+        let (statics, pool) = pav;
+        let extra = format!("read_hit = {hit:.2}\nnvs = \"{nvs_mb}M\"\ncache = \"256M\"");
+        let mut text = ess(ranks, has, chpids, &extra);
+        if pool > 0 {
+            text = text.replace(
+                "chpids = [",
+                &format!("hyperpav_aliases = {pool}\nalias_address = \"10F0\"\nchpids = ["),
+            );
+        }
+        let path = if statics > 0 {
+            format!("control_unit = \"LCU0\", aliases = {statics}")
+        } else {
+            "control_unit = \"LCU0\"".to_string()
+        };
+        build(&(text + &dasd("1000", vols, &path)))
+    }
+
+    fn request(shape: u8) -> Request {
+        match shape % 5 {
+            0 => Request::read(1, Kind::Minidisk),
+            1 => Request::read(4, Kind::Mdc),
+            2 => Request::write(8, Kind::Minidisk),
+            3 => seq_read(64, Kind::Minidisk),
+            _ => Request {
+                seq: true,
+                ..Request::write(16, Kind::Minidisk)
+            },
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        /// Conservation (every request submitted starts once and completes
+        /// once; SSCHs per subchannel add up to the requests; nothing left
+        /// in the request arena), no I/O on a busy exposure (`Io::check`
+        /// after every event in the driver), HyperPAV aliases bound at once
+        /// never above the pool.
+        #[test]
+        fn ios_are_conserved_and_exposures_never_double_booked(
+            ranks in 1u32..4, has in 1u32..4, chpids in 1u32..5, vols in 1u32..6,
+            pav in prop_oneof![Just((0u32, 0u32)), (1u32..4).prop_map(|a| (a, 0)), (1u32..5).prop_map(|p| (0, p))],
+            hit in 0.0f64..1.0, nvs_mb in 1u32..16,
+            users in proptest::collection::vec((0u32..6, 0u8..5, 0u64..3_000), 1..14),
+        ) {
+            let mut io = config(ranks, has, chpids, vols, pav, hit, nvs_mb);
+            let users: Vec<User> = users
+                .iter()
+                .map(|&(v, shape, think)| User { vol: v % vols, rq: request(shape), think: think * US })
+                .collect();
+            let run = closed_loop(&mut io, &users, 0.0, 2.0, true);
+            let pc = io.path_counters();
+            prop_assert_eq!(pc.started, run.submitted);
+            prop_assert_eq!(pc.completed, run.submitted);
+            let ssch: u64 = io.devices().map(|d| d.c.ssch).sum();
+            prop_assert_eq!(ssch, run.submitted);
+            let (n, free) = io.arena();
+            prop_assert_eq!(n, free);
+            prop_assert!(pc.max_bound <= pav.1, "{} aliases bound, pool {}", pc.max_bound, pav.1);
+            let pool = io.control_units().next().map(|cu| (cu.free, cu.hyper_aliases));
+            if let Some((free, all)) = pool {
+                prop_assert_eq!(free, all, "every alias back in the pool");
+            }
+        }
+
+        /// The utilisation law on the channels: with every read a cache hit,
+        /// each I/O holds one channel path for CMR + command overhead + its
+        /// bytes at the slowest link (the 100 MB/s host adapter), so the
+        /// channels' summed busy time is completions x that hold, whatever
+        /// the number of paths, volumes and issuers.
+        #[test]
+        fn channel_busy_is_completions_times_hold(
+            chpids in 1u32..5, has in 1u32..5, vols in 1u32..7, kb in 1u32..17,
+            users in 1usize..12, think_us in 0u64..2_000,
+        ) {
+            let text = format!(
+                "{}{}",
+                ess(1, has, chpids, "read_hit = 1.0"),
+                dasd("1000", vols, "control_unit = \"LCU0\"")
+            );
+            let mut io = build(&text);
+            let rq = Request::read(kb, Kind::Minidisk);
+            let us: Vec<User> = (0..users)
+                .map(|u| User { vol: u as u32 % vols, rq, think: think_us * US })
+                .collect();
+            let run = closed_loop(&mut io, &us, 0.0, 2.0, true);
+            let hold = 50_000.0 + 100_000.0 + (kb as f64 * 4096.0 * 1_000.0 / 100.0);
+            let busy: u64 = io.chpids().map(|c| c.busy_ns).sum();
+            let ios: u64 = io.chpids().map(|c| c.ios).sum();
+            prop_assert_eq!(ios, run.submitted);
+            prop_assert!((busy as f64 / (ios as f64 * hold) - 1.0).abs() < 1e-6,
+                "busy {} vs X*D {}", busy, ios as f64 * hold);
+        }
+    }
+}

@@ -232,7 +232,8 @@ impl<W: Write> Emitter<W> {
             .mdc
             .configured()
             .then(|| t.mdc.sample(st.dpa as u64, st.xs_total as u64));
-        storage::system(s, l, tod, &st, mdc.as_ref());
+        let age = t.st.era_c().then(|| t.st.agelist());
+        storage::system(s, l, tod, &st, mdc.as_ref(), age.as_ref());
         let spool = t.spool.exists().then(|| t.spool.sample());
         paging::sytasg(s, l, tod, &pg, spool.as_ref());
         let mut hf = crate::model::cpu::HfCounters::default();

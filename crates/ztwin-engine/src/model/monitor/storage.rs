@@ -5,6 +5,7 @@
 use super::emitter::L;
 use crate::model::mdc::MdcSample;
 use crate::model::paging::PageIo;
+use crate::model::storage::era_c::AgeSample;
 use crate::model::storage::{StorCpu, StorageSample};
 use ztwin_monitor::writer::RecordSet;
 
@@ -72,13 +73,16 @@ pub(super) fn cpu(
     r.set_u(fld!(l.storsp, "STORSP_PFXCPUTY"), cputy);
 }
 
-/// SYTRSG and STORSG: the frames, the available list and its thresholds.
+/// SYTRSG and STORSG: the frames, the available list and its thresholds;
+/// at Era C levels (`age`) the global aging list in STORSG's INFERRED
+/// aging-list block (`STORSG_AGL*`, ztwin's offsets: see the layout).
 pub(super) fn system(
     s: &mut RecordSet,
     l: &L,
     tod: u64,
     st: &StorageSample,
     mdc: Option<&MdcSample>,
+    age: Option<&AgeSample>,
 ) {
     let dpa = st.dpa as u64;
     let mut r = s.push_layout(l.sytrsg, tod);
@@ -107,6 +111,28 @@ pub(super) fn system(
     r.set_u(fld!(l.storsg, "STORSG_RSAEMERG"), st.c.emergency_scans);
     r.set_u(fld!(l.storsg, "STORSG_RSAEMPTY"), st.c.list_empty);
     r.set_u(fld!(l.storsg, "STORSG_RSASTLWT"), st.c.scans);
+    if let Some(a) = age {
+        let c = &a.c;
+        for (name, v) in [
+            ("STORSG_AGLFRAME", a.frames as u64),
+            ("STORSG_AGLTARGT", a.target as u64),
+            ("STORSG_AGLEWINF", a.early_inflight as u64),
+            // X'80': early writes on (STORAGE AGELIST EARLYWRITES YES).
+            ("STORSG_AGLFLAGS", if a.earlywrites { 0x80 } else { 0 }),
+            ("STORSG_AGLMOVED", c.moved),
+            ("STORSG_AGLEXAMD", c.examined),
+            ("STORSG_AGLRECLM", c.reclaimed),
+            ("STORSG_AGLRCLFT", c.reclaimed_fault),
+            ("STORSG_AGLFRNIO", c.freed_no_io),
+            ("STORSG_AGLFRWRT", c.freed_written),
+            ("STORSG_AGLFRWAI", c.freed_wait),
+            ("STORSG_AGLPGOUT", c.paged_out),
+            ("STORSG_AGLEWRIT", c.early_writes),
+            ("STORSG_AGLREPLN", c.replenish),
+        ] {
+            r.set_u(l.storsg.f(name), v);
+        }
+    }
 }
 
 /// SYTXSG and STOXSG: XSTOR.

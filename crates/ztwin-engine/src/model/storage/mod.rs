@@ -291,6 +291,40 @@ pub struct Frame {
     pub vpage: u32,
 }
 
+/// What an entry (frame `f`, page `vp`) of owner `g`'s frame list stands
+/// for, read from the page's state word `e`: the walks of the Era A demand
+/// scan and of the Era C aging-list fill share it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum ListEntry {
+    /// The frame holds the page.
+    Resident,
+    /// The page is being read into the frame: the entry is kept for later.
+    ReadIn,
+    /// The frame was freed or reused since the entry was made.
+    Stale,
+}
+
+/// Classify a frame-list entry (see [`ListEntry`]). The page table says
+/// whether a resident entry is current (one memory access instead of
+/// checking the frame's owner and page); a read-in's frame is in no state
+/// word, so its owner is checked.
+#[inline(always)]
+pub(super) fn list_entry(e: u32, f: u32, frames: &[Frame], g: u32, vp: u32) -> ListEntry {
+    match tag(e) {
+        T_RES if idx(e) == f => ListEntry::Resident,
+        T_READIN
+            if frames[f as usize]
+                == (Frame {
+                    owner: g,
+                    vpage: vp,
+                }) =>
+        {
+            ListEntry::ReadIn
+        }
+        _ => ListEntry::Stale,
+    }
+}
+
 /// A guest's address space.
 struct Space {
     vpages: u32,

@@ -1,8 +1,8 @@
 //! The Era A demand scan and XSTOR migration (methods of [`Storage`]).
 
 use super::{
-    idx, pte, tag, Cat, Frame, PageEntry, Pager, Pass, Storage, F_AGE, F_LOCK, NO_BLOCK, P_CHG,
-    P_REF, STEAL_QUANTUM, T_DASD, T_PAGEOUT, T_READIN, T_RES, T_XS,
+    idx, list_entry, pte, tag, Cat, ListEntry, PageEntry, Pager, Pass, Storage, F_AGE, F_LOCK,
+    NO_BLOCK, P_CHG, P_REF, STEAL_QUANTUM, T_DASD, T_PAGEOUT, T_RES, T_XS,
 };
 use crate::model::{prefetch, Cx};
 
@@ -174,24 +174,16 @@ impl Storage {
             sp.walk -= 1;
             sp.seen -= u32::from(seen);
             let fi = f as usize;
-            // The page table says whether the entry is current (one memory
-            // access instead of checking the frame's owner and page).
             let e = sp.pt[vp as usize].e;
-            match tag(e) {
-                T_RES if idx(e) == f => {}
-                T_READIN
-                    if self.frames[fi]
-                        == (Frame {
-                            owner: g,
-                            vpage: vp,
-                        }) =>
-                {
+            match list_entry(e, f, &self.frames, g, vp) {
+                ListEntry::Resident => {}
+                ListEntry::ReadIn => {
                     // Being read in: keep it for later.
                     sp.ufo.push_back((f, vp));
                     sp.seen += 1;
                     continue;
                 }
-                _ => continue, // stale entry: the frame was freed or reused since
+                ListEntry::Stale => continue,
             }
             self.c.examined += 1;
             cx.charge.sys += self.costs.steal_frame;

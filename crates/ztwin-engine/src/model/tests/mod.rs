@@ -1040,3 +1040,4 @@ busy = 4.0
 }
 
 mod era_c;
+mod server_io;

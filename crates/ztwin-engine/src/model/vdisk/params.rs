@@ -92,10 +92,14 @@ pub struct Params {
     /// \[E\]: about 1.
     #[serde(default = "page_us")]
     pub page_us: f64,
-    /// Time one VDISK I/O holds the system's VDISK serialisation (the
-    /// address-space lock CP takes to find or create the VDISK page),
-    /// microseconds \[E\]: the sources document no such lock; an open
-    /// question (spec topic 5). Waiting guests spin (CP system time).
+    /// Time one VDISK I/O holds the system's VDISK serialisation (one lock
+    /// for all VDISKs), microseconds. The DCSS paper (D2) names "lock
+    /// contention" as why VDISK swapping stops scaling at four guests, each
+    /// with its own VDISK, so the lock is system-wide; its hold is not
+    /// published: the default 1 \[E\] is small (S6's 280 users do about 4,500
+    /// VDISK I/Os/s on z/VM 5.2 without a visible limit), D2's scenario
+    /// calibrates its own on the knee (`docs/fidelity.md`, D2). Waiting
+    /// guests spin (CP time charged to them).
     #[serde(default = "lock_us")]
     pub lock_us: f64,
 }

@@ -30,6 +30,11 @@ pub struct CmsState {
     pub pos: u64,
     /// The I/O just done ended a pass over the file.
     pub file_done: bool,
+    /// I/Os of the current request still to issue (`ios_per_request`).
+    pub left: u32,
+    /// I/Os of the current request in flight: the virtual CPU waits until
+    /// the last one ends.
+    pub inflight: u32,
 }
 
 /// One Linux process: its volume and paths, and the requests in flight on
@@ -96,6 +101,7 @@ impl Model {
             hot_share,
             cpu_per_io_us,
             think,
+            ios_per_request,
             ..
         } = w
         else {
@@ -109,11 +115,25 @@ impl Model {
         match s.phase {
             0 => {
                 s.phase = 1;
+                s.left = *ios_per_request;
                 b.virt = us_f(*cpu_per_io_us).min(budget);
                 b.outcome = Outcome::Slice;
             }
             1 => {
-                s.phase = 2;
+                // One I/O of the request per burst (one SSCH each); the
+                // burst that issues the last one waits for all of them.
+                s.left = s.left.saturating_sub(1);
+                let last = s.left == 0;
+                if last {
+                    s.phase = 2;
+                }
+                // Running on after an SSCH of a request with more to issue;
+                // after the last, waiting for any still in flight.
+                let after_io = if last {
+                    Outcome::IoWait
+                } else {
+                    Outcome::Slice
+                };
                 let (first, n) = match access {
                     CmsAccess::File => {
                         let n = (*blocks_per_io as u64).min(*file_blocks as u64 - s.pos);
@@ -144,20 +164,25 @@ impl Model {
                 self.cpu.count_virtual_io(v);
                 let plain = Origin::Minidisk { vcpu: v };
                 if write {
+                    s.inflight += 1;
                     self.mdc.write(vol, g);
                     b.io =
                         Some(
                             self.io
                                 .alloc_req(cx, vol, Request::write(n, Kind::Minidisk), plain),
                         );
-                    b.outcome = Outcome::IoWait;
+                    b.outcome = after_io;
                     return;
                 }
                 match self.mdc.read(cx.now(), vol, g, unit, block, n) {
                     Lookup::Hit { cp } => {
                         // No real I/O: CP copies the blocks from the cache.
                         cx.charge.cp += cp;
-                        b.outcome = Outcome::Slice;
+                        b.outcome = if last && s.inflight > 0 {
+                            Outcome::IoWait
+                        } else {
+                            Outcome::Slice
+                        };
                     }
                     Lookup::Miss {
                         first,
@@ -174,17 +199,19 @@ impl Model {
                             insert: true,
                         });
                         let rq = Request::read(units * unit, Kind::Mdc);
+                        s.inflight += 1;
                         b.io = Some(self.io.alloc_req(cx, vol, rq, Origin::Mdc { slot }));
-                        b.outcome = Outcome::IoWait;
+                        b.outcome = after_io;
                     }
                     Lookup::Miss { .. } | Lookup::Bypass => {
+                        s.inflight += 1;
                         b.io = Some(self.io.alloc_req(
                             cx,
                             vol,
                             Request::read(n, Kind::Minidisk),
                             plain,
                         ));
-                        b.outcome = Outcome::IoWait;
+                        b.outcome = after_io;
                     }
                 }
             }
@@ -202,6 +229,19 @@ impl Model {
                 };
             }
         }
+    }
+
+    /// A guest's minidisk I/O (or the minidisk cache's staging it waits
+    /// for) on virtual CPU `v` ended: a CMS request with several I/Os wakes
+    /// its virtual CPU when the last of them has ended and all are issued.
+    pub(crate) fn minidisk_io_done(&mut self, v: u32) {
+        if let WorkState::Cms(s) = &mut self.work.vcpus[v as usize].work {
+            s.inflight = s.inflight.saturating_sub(1);
+            if s.inflight > 0 || s.left > 0 {
+                return;
+            }
+        }
+        self.cpu.io_wait_over(v);
     }
 
     /// One burst of CMS FORMAT on virtual CPU `v`.

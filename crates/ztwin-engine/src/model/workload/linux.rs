@@ -309,7 +309,9 @@ impl Model {
                     return true;
                 };
                 let t = cx.now() + b.virt + cx.charge.cp + cx.charge.sys;
-                cx.charge.sys += self.vdisk.serialise(kd, t);
+                // Spinning on the serialisation is CP time in this guest's
+                // I/O path: it delays the guest (its burst) and is charged to it.
+                cx.charge.cp += self.vdisk.serialise(kd, t);
                 cx.charge.cp += self.vdisk.io_cost(n);
                 self.vdisk.count_io(kd, n, write, 0);
                 self.cpu.count_virtual_io(v);

@@ -273,6 +273,8 @@ impl Model {
                         unit: disk::unit_blocks(self.io.def(vol).kind),
                         pos: 0,
                         file_done: false,
+                        left: 0,
+                        inflight: 0,
                     })
                 }
                 Workload::Net { .. } => match self.net.device_of(g) {

@@ -138,6 +138,13 @@ pub enum Workload {
         /// Pause after each file read (`file`) or each I/O (`random`).
         #[serde(default)]
         think: Duration,
+        /// I/Os issued at once per request (`random`): a server virtual
+        /// machine doing asynchronous I/O for its clients (a database agent's
+        /// prefetch, several agents) starts `ios_per_request` reads or writes
+        /// together, one SSCH after the other, and waits for all of them
+        /// before its think time. 1 (the default) is a plain CMS user.
+        #[serde(default = "one")]
+        ios_per_request: u32,
     },
     /// CMS FORMAT of a minidisk: every block written once, then idle. On an
     /// EDEV with WRITE SAME (`[io] write_same`, 5.3+) CP zeroes ranges with
@@ -552,9 +559,22 @@ impl Workload {
                 hot_fraction,
                 hot_share,
                 cpu_per_io_us,
+                ios_per_request,
                 ..
             } => {
                 let mdk = minidisk.0 / 4096;
+                if *ios_per_request == 0 || *ios_per_request > 64 {
+                    return err(
+                        "ios_per_request",
+                        format!("{ios_per_request}: must be 1 to 64"),
+                    );
+                }
+                if *ios_per_request > 1 && *access != CmsAccess::Random {
+                    return err(
+                        "ios_per_request",
+                        "more than 1 needs access = \"random\" (a server's requests)".into(),
+                    );
+                }
                 check_minidisks(place, device, count, mdk, &dasd)?;
                 if *blocks_per_io == 0 || *blocks_per_io > 256 {
                     return err("blocks_per_io", "must be 1 to 256".into());

@@ -6,16 +6,20 @@
 //!
 //! **Owns** the partition's frames (stealing by unreferenced interval
 //! count), every page's place (never backed, a frame, SCM or one page data
-//! set, or being read in), the page data sets' queues and their service
-//! (`io::Service`, the I/O component's pend/disconnect/connect model with
-//! read-miss disconnect from the cache hit ratio), the actors (terminals
+//! set, or being read in), the page data sets' queues and their service:
+//! behind control units, model/io's component (`Io`, its path model:
+//! channels, host adapters, cache, ranks) on an I/O queue of the
+//! partition's own, merged with its queue; otherwise `io::Service`, the I/O
+//! component's constant pend/disconnect/connect model with read-miss
+//! disconnect from the cache hit ratio; the actors (terminals
 //! running transactions, garbage collectors, the dump tasks) and the
 //! partition's counters.
 //!
 //! **Its own clock and queue** (`Core<Ev>`): the partition is a separate
 //! operating system; it shares nothing with the z/VM partition's queue
-//! (engine-style 4.2: per-host queues). The CEC's division of processors is
-//! not applied yet: its logical processors run at full speed.
+//! (engine-style 4.2: per-host queues). With `[lpar]` the CEC divides the
+//! processors (`lpar::Cec`); without it the logical processors run at full
+//! speed.
 //!
 //! **Output**: per interval (1 s) and per operation records
 //! ([`Output`]), from which the study and reports compute every figure; the
@@ -42,7 +46,7 @@ use crate::core::rng::{Rng, Stream};
 use crate::core::units::{Ns, MS, PAGE, SEC};
 use crate::core::us_to_ns;
 use crate::model::flash::{Flash, Unit};
-use crate::model::io::Service;
+use crate::model::io::{self, Io, Service};
 use asm::{Asm, Data, Target};
 use params::{Kind, ZosScenario, LARGE};
 
@@ -103,6 +107,15 @@ struct Req {
     write: bool,
     keep: bool,
     issued: Ns,
+}
+
+/// The page data sets behind control units: model/io's component (its path
+/// model: channels, host adapters, cache, ranks) on a clock and queue of its
+/// own that the partition's loop merges with its own queue; data set k is
+/// volume k. Only I/O events are ever on this queue.
+struct Paths {
+    io: Io,
+    core: crate::core::Core<crate::model::Ev>,
 }
 
 struct Ds {
@@ -342,6 +355,8 @@ pub struct Zos {
     flash: Option<Flash>,
     asm: Asm,
     ds: Vec<Ds>,
+    /// With `zos.page_data_sets.control_units`: the I/O path model.
+    paths: Option<Box<Paths>>,
     // Pages.
     loc: Vec<u8>,
     aux: Vec<u32>,
@@ -410,11 +425,15 @@ impl Zos {
         let d = &z.page_data_sets;
         let ds_slots = vec![d.size.0 / PAGE; d.count as usize];
         let rd_svc = d.service(true);
-        let ds_resp = ((rd_svc.pending_ms
-            + rd_svc.disconnect_ms
-            + rd_svc.connect_ms_per_io
-            + rd_svc.connect_ms_per_page)
-            * MS as f64) as Ns;
+        let ds_resp = if d.on_paths() {
+            (unloaded_read_ms(sc) * MS as f64) as Ns
+        } else {
+            ((rd_svc.pending_ms
+                + rd_svc.disconnect_ms
+                + rd_svc.connect_ms_per_io
+                + rd_svc.connect_ms_per_page)
+                * MS as f64) as Ns
+        };
         let (lat4k, lat1m) = sc
             .flash
             .as_ref()
@@ -429,7 +448,7 @@ impl Zos {
         );
         let ds = (0..d.count)
             .map(|i| Ds {
-                lcu: (i * d.lcus / d.count) as u16,
+                lcu: d.lcu_of(i) as u16,
                 busy: false,
                 n: 0,
                 q: VecDeque::new(),
@@ -548,6 +567,17 @@ impl Zos {
             flash,
             asm,
             ds,
+            paths: d.on_paths().then(|| {
+                Box::new(Paths {
+                    io: Io::new(
+                        sc.ds_volumes(),
+                        z.processors as usize,
+                        seed ^ 0x5A05_0019,
+                        &sc.io_config(),
+                    ),
+                    core: crate::core::Core::new(Ns::MAX),
+                })
+            }),
             loc: vec![UNBACKED; npages],
             aux: vec![NONE; npages],
             last_ref: vec![0; npages],
@@ -598,7 +628,7 @@ impl Zos {
                 plpa_ds: None,
                 plpa_pages: z.asm.plpa.0 / PAGE,
                 ds_count: d.count,
-                ds_lcus: d.lcus,
+                ds_lcus: d.lcu_count(),
                 aux_at_start_bytes: 0,
                 scm_at_start_bytes: 0,
                 intervals: Vec::new(),
@@ -859,6 +889,25 @@ impl Zos {
         let max = self.sc.zos.asm.write_group as usize;
         let ds = &mut self.ds[d as usize];
         let Some(r) = ds.q.front() else { return };
+        if let Some(p) = self.paths.as_mut() {
+            // Behind a control unit: one I/O at a time per data set (ASM's
+            // queue), its times from the path model.
+            let rq = if r.write {
+                ds.n = 1;
+                io::Request::write(r.page, io::Kind::Paging)
+            } else {
+                let n = ds.q.iter().take(max).take_while(|r| !r.write).count();
+                ds.n = n;
+                io::Request::read(n as u32, io::Kind::Paging)
+            };
+            ds.busy = true;
+            p.core.now = self.now;
+            let mut cx = crate::model::Cx::new(&mut p.core, 0);
+            let req =
+                p.io.alloc_req(&cx, d as u32, rq, io::Origin::PageRead { block: d as u32 });
+            p.io.submit(&mut cx, req);
+            return;
+        }
         let t = if r.write {
             ds.n = 1;
             ds.wr.draw(r.page)
@@ -1734,6 +1783,24 @@ impl Zos {
         self.at(SEC, Ev::Tick);
     }
 
+    /// The next event of the page data sets' I/O path model; a completed
+    /// I/O ends that data set's request in service.
+    fn io_event(&mut self) {
+        let p = self.paths.as_mut().expect("an I/O event without paths");
+        let (t, ev) = p.core.q.pop().expect("peeked");
+        p.core.now = t;
+        p.core.events += 1;
+        let mut cx = crate::model::Cx::new(&mut p.core, 0);
+        let Some(done) = p.io.handle(&mut cx, ev.into_io()) else {
+            return;
+        };
+        p.io.release(done.req);
+        p.io.start_next(&mut cx, done.vol);
+        let d = done.vol as u16;
+        self.ds[d as usize].busy_ns += done.resp_ns;
+        self.ds_done(d);
+    }
+
     fn handle(&mut self, ev: Ev) {
         match ev {
             Ev::Step => self.step(),
@@ -1776,9 +1843,22 @@ impl Zos {
             self.at(d, Ev::Cec);
         }
         let mut n = 0u64;
-        while let Some((t, ev)) = self.q.pop() {
-            self.now = t;
-            self.handle(ev);
+        loop {
+            // The I/O queue's event first at equal times.
+            let tz = self.q.peek_time();
+            let ti = self.paths.as_ref().and_then(|p| p.core.q.peek_time());
+            match (tz, ti) {
+                (None, None) => break,
+                (_, Some(ti)) if tz.is_none_or(|tz| ti <= tz) => {
+                    self.now = ti;
+                    self.io_event();
+                }
+                _ => {
+                    let (t, ev) = self.q.pop().expect("peeked");
+                    self.now = t;
+                    self.handle(ev);
+                }
+            }
             if let Some(e) = self.error.take() {
                 return Err(e);
             }
@@ -1832,6 +1912,10 @@ impl Zos {
     /// data set, being read from one of them, or never backed); frames and
     /// slots add up to the pages that hold them (PLPA's slots on top).
     pub fn check(&self) -> Result<(), String> {
+        #[cfg(any(test, debug_assertions))]
+        if let Some(p) = &self.paths {
+            p.io.check();
+        }
         let mut on_frames = 0usize;
         let mut scm = 0u64;
         let mut ds = vec![0u64; self.ds.len()];
@@ -1914,6 +1998,45 @@ impl Zos {
         }
         Ok(())
     }
+}
+
+/// The unloaded response of a one-page read from a page data set behind its
+/// control unit (ASM's starting smoothed response): the CMR baseline, the
+/// channel's overhead and the page at the path's rate, and the miss share of
+/// a rank access, on the first data set's first channel path, server and
+/// rank.
+fn unloaded_read_ms(sc: &ZosScenario) -> f64 {
+    let d = &sc.zos.page_data_sets;
+    let io = sc.io.clone().unwrap_or_default();
+    let Some(cu) = sc
+        .control_unit
+        .iter()
+        .find(|c| c.name == d.control_units[0])
+    else {
+        return 0.0;
+    };
+    let chp = cu
+        .chpids
+        .first()
+        .and_then(|c| io::params::parse_chpid(c).ok())
+        .and_then(|c| {
+            io::params::expand_chpids(&sc.chpid)
+                .into_iter()
+                .find(|&(id, _)| id == c)
+                .map(|(_, i)| &sc.chpid[i])
+        });
+    let sv = sc.storage_server.iter().find(|s| s.name == cu.server);
+    let (ovh, rate) = chp.map_or((0.0, 200.0), |c| (c.overhead(), c.rate_mb_s()));
+    let rate = sv.map_or(rate, |s| rate.min(s.ha_mb_s));
+    let hit = d
+        .cache_hit_pct
+        .map(|h| h / 100.0)
+        .or(sv.map(|s| s.read_hit))
+        .unwrap_or(1.0);
+    let pos = sv
+        .and_then(|s| s.rank.first())
+        .map_or(0.0, |r| r.position());
+    io.cmr_ms + ovh + PAGE as f64 / (rate * 1e3) + (1.0 - hit) * pos
 }
 
 /// Parse, build and run a z/OS partition scenario.

@@ -7,6 +7,7 @@ use serde::Deserialize;
 use crate::core::units::{Duration, Size, PAGE, SEC};
 use crate::core::{invalid, Invalid};
 use crate::model::flash;
+use crate::model::io;
 use crate::model::io::params::ServiceTime;
 use crate::scenario::{deserialize_toml, line_of, Meta, ScenarioError};
 
@@ -26,6 +27,20 @@ pub struct ZosScenario {
     /// partition's logical processors run at full speed.
     #[serde(default)]
     pub lpar: Option<crate::model::lpar::params::Params>,
+    /// The I/O configuration the local page data sets sit behind when
+    /// `zos.page_data_sets.control_units` names control units: model/io's
+    /// `[io]`, `[[chpid]]`, `[[switch]]`, `[[storage_server]]` and
+    /// `[[control_unit]]`, as a z/VM scenario writes them.
+    #[serde(default)]
+    pub io: Option<io::params::IoParams>,
+    #[serde(default)]
+    pub chpid: Vec<io::params::ChpidDef>,
+    #[serde(default)]
+    pub switch: Vec<io::params::SwitchDef>,
+    #[serde(default)]
+    pub storage_server: Vec<io::params::ServerDef>,
+    #[serde(default)]
+    pub control_unit: Vec<io::params::ControlUnitDef>,
     pub zos: Params,
 }
 
@@ -106,29 +121,43 @@ pub struct Asm {
     pub plpa: Size,
 }
 
-/// The local page data sets: `count` alike, spread over `lcus` logical
-/// control units, on cached DASD.
+/// The local page data sets: `count` alike, spread over logical control
+/// units. Either behind the `[[control_unit]]`s named in `control_units`
+/// (model/io's path model: channels, host adapters, cache, ranks), or, without
+/// them, over `lcus` control units with a fixed service model (`pending_ms`,
+/// `miss_ms`, `connect_ms_*`, `jitter`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PageDataSets {
     pub count: u32,
-    #[serde(default = "d_one")]
-    pub lcus: u32,
+    /// Control units without `control_units` (default 1); with them, their
+    /// number (may be left out).
+    #[serde(default)]
+    pub lcus: Option<u32>,
     pub size: Size,
-    /// Read cache hits, percent: a miss adds the back end's time to disconnect.
-    #[serde(default = "d_hit")]
-    pub cache_hit_pct: f64,
-    #[serde(default = "d_pend")]
-    pub pending_ms: f64,
+    /// The `[[control_unit]]`s the data sets sit behind: data set k (from 0)
+    /// on `control_units[k * n / count]`.
+    #[serde(default)]
+    pub control_units: Vec<String>,
+    /// Device type of a page data set's volume (with `control_units`).
+    #[serde(default = "d_devtype")]
+    pub device_type: String,
+    /// Read cache hits, percent (default 97.5 without control units; with
+    /// them, the storage server's `read_hit` unless given).
+    #[serde(default)]
+    pub cache_hit_pct: Option<f64>,
+    /// The fixed service model (without `control_units` only).
+    #[serde(default)]
+    pub pending_ms: Option<f64>,
     /// Back-end (rank) time of a read miss.
-    #[serde(default = "d_miss")]
-    pub miss_ms: f64,
-    #[serde(default = "d_conn_io")]
-    pub connect_ms_per_io: f64,
-    #[serde(default = "d_conn_page")]
-    pub connect_ms_per_page: f64,
-    #[serde(default = "d_jitter")]
-    pub jitter: f64,
+    #[serde(default)]
+    pub miss_ms: Option<f64>,
+    #[serde(default)]
+    pub connect_ms_per_io: Option<f64>,
+    #[serde(default)]
+    pub connect_ms_per_page: Option<f64>,
+    #[serde(default)]
+    pub jitter: Option<f64>,
 }
 
 /// The night's batch, run before the online work starts.
@@ -270,6 +299,9 @@ fn d_plpa() -> Size {
 fn d_one() -> u32 {
     1
 }
+fn d_devtype() -> String {
+    "3390-54".into()
+}
 fn d_hit() -> f64 {
     97.5
 }
@@ -344,21 +376,49 @@ impl Default for Dump {
 }
 
 impl PageDataSets {
-    /// The I/O service model of one page data set (topic 8): a read miss adds
-    /// the back end's time in proportion to the miss ratio.
+    /// Behind `[[control_unit]]`s (the path model)?
+    pub fn on_paths(&self) -> bool {
+        !self.control_units.is_empty()
+    }
+    /// Logical control units the data sets are spread over.
+    pub fn lcu_count(&self) -> u32 {
+        if self.on_paths() {
+            self.control_units.len() as u32
+        } else {
+            self.lcus.unwrap_or(1)
+        }
+    }
+    /// The logical control unit (0-based) of data set `k`.
+    pub fn lcu_of(&self, k: u32) -> u32 {
+        k * self.lcu_count() / self.count
+    }
+    pub fn hit_pct(&self) -> f64 {
+        self.cache_hit_pct.unwrap_or_else(d_hit)
+    }
+
+    /// The fixed I/O service model of one page data set (topic 8): a read
+    /// miss adds the back end's time in proportion to the miss ratio.
     pub fn service(&self, read: bool) -> ServiceTime {
         ServiceTime {
-            pending_ms: self.pending_ms,
+            pending_ms: self.pending_ms.unwrap_or_else(d_pend),
             disconnect_ms: if read {
-                (1.0 - self.cache_hit_pct / 100.0) * self.miss_ms
+                (1.0 - self.hit_pct() / 100.0) * self.miss_ms.unwrap_or_else(d_miss)
             } else {
                 0.0
             },
-            connect_ms_per_io: self.connect_ms_per_io,
-            connect_ms_per_page: self.connect_ms_per_page,
-            jitter: self.jitter,
+            connect_ms_per_io: self.connect_ms_per_io.unwrap_or_else(d_conn_io),
+            connect_ms_per_page: self.connect_ms_per_page.unwrap_or_else(d_conn_page),
+            jitter: self.jitter.unwrap_or_else(d_jitter),
         }
     }
+}
+
+/// Device number of page data set `k` of `d` (synthetic: X'9000' + 256 x
+/// its LCU + its position in the LCU).
+pub fn ds_devno(d: &PageDataSets, k: u32) -> u16 {
+    let lcu = d.lcu_of(k);
+    let nth = (0..k).filter(|&j| d.lcu_of(j) == lcu).count() as u32;
+    (0x9000 + 0x100 * lcu + nth) as u16
 }
 
 /// PAGESCM as the partition applies it: bytes of SCM ASM may use.
@@ -424,6 +484,146 @@ impl ZosScenario {
         }
     }
 
+    /// The I/O configuration of the page data sets' paths (model/io's
+    /// sections), for [`crate::model::io::Io::new`].
+    pub fn io_config(&self) -> io::IoConfig {
+        io::IoConfig {
+            params: self.io.clone().unwrap_or_default(),
+            chpids: self.chpid.clone(),
+            switches: self.switch.clone(),
+            servers: self.storage_server.clone(),
+            control_units: self.control_unit.clone(),
+            // z/OS: every CP-level-dependent setting at its newest (only
+            // `write_same` follows it, and page data sets never use it).
+            cp_level: (7, 4),
+        }
+    }
+
+    /// Page data set `k`'s volume behind its control unit.
+    fn ds_path(&self, k: u32) -> io::DevicePath {
+        let d = &self.zos.page_data_sets;
+        io::DevicePath {
+            control_unit: Some(d.control_units[d.lcu_of(k) as usize].clone()),
+            read_hit: d.cache_hit_pct.map(|h| h / 100.0),
+            ..Default::default()
+        }
+    }
+
+    /// The page data sets' volumes (with `control_units`), data set k is
+    /// volume k.
+    pub fn ds_volumes(&self) -> Vec<io::VolumeDef> {
+        let d = &self.zos.page_data_sets;
+        let geo = io::params::geometry(&d.device_type, None).expect("validated device type");
+        (0..d.count)
+            .map(|k| io::VolumeDef {
+                devno: ds_devno(d, k),
+                volser: format!("PAGE{:02}", k + 1),
+                device_type: d.device_type.clone(),
+                cylinders: geo.cylinders,
+                paging: true,
+                service: ServiceTime::default(),
+                kind: geo.kind,
+                blocks: geo.blocks,
+                path: Some(self.ds_path(k)),
+                aliases: Vec::new(),
+            })
+            .collect()
+    }
+
+    /// The data sets behind control units: each named one defined, the I/O
+    /// sections consistent (model/io's checks), the data sets fitting their
+    /// volumes.
+    fn validate_paths(&self) -> Result<(), Invalid> {
+        let d = &self.zos.page_data_sets;
+        let n = d.control_units.len() as u32;
+        if n > d.count {
+            return invalid(
+                "zos.page_data_sets.control_units".into(),
+                format!("{n} control units for {} page data sets", d.count),
+            );
+        }
+        if let Some(l) = d.lcus {
+            if l != n {
+                return invalid(
+                    "zos.page_data_sets.lcus".into(),
+                    format!("{l}, but control_units names {n} control units"),
+                );
+            }
+        }
+        for (k, v) in [
+            ("pending_ms", d.pending_ms),
+            ("miss_ms", d.miss_ms),
+            ("connect_ms_per_io", d.connect_ms_per_io),
+            ("connect_ms_per_page", d.connect_ms_per_page),
+            ("jitter", d.jitter),
+        ] {
+            if v.is_some() {
+                return invalid(
+                    format!("zos.page_data_sets.{k}"),
+                    "the fixed service model does not apply to data sets behind control units (their times come from the channels, host adapters, cache and ranks)".into(),
+                );
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (i, c) in d.control_units.iter().enumerate() {
+            let place = format!("zos.page_data_sets.control_units[{i}]");
+            if !self.control_unit.iter().any(|u| &u.name == c) {
+                return invalid(place, format!("'{c}' is not a [[control_unit]]"));
+            }
+            if !seen.insert(c.as_str()) {
+                return invalid(place, format!("'{c}' is named twice"));
+            }
+        }
+        let geo = io::params::geometry(&d.device_type, None).map_err(|e| {
+            Invalid::new(
+                "zos.page_data_sets.device_type",
+                format!("{e} (a page data set's volume is a 3390)"),
+            )
+        })?;
+        if geo.kind != io::DevKind::Eckd {
+            return invalid(
+                "zos.page_data_sets.device_type".into(),
+                "a page data set's volume is a 3390".into(),
+            );
+        }
+        if d.size.0 / PAGE > geo.blocks {
+            return invalid(
+                "zos.page_data_sets.size".into(),
+                format!("does not fit a {} ({} slots)", d.device_type, geo.blocks),
+            );
+        }
+        // model/io's checks of the sections and of the data sets' paths
+        // (one group per control unit).
+        let paths: Vec<io::DevicePath> = (0..d.count).map(|k| self.ds_path(k)).collect();
+        let devnos: Vec<u16> = (0..d.count).map(|k| ds_devno(d, k)).collect();
+        let groups: Vec<io::params::GroupRef> = (0..d.count)
+            .map(|k| io::params::GroupRef {
+                place: format!("zos.page_data_sets.control_units[{}]", d.lcu_of(k)),
+                device_type: &d.device_type,
+                size: None,
+                count: 1,
+                first: devnos[k as usize],
+                path: Some(&paths[k as usize]),
+            })
+            .collect();
+        let io_params = self.io.clone().unwrap_or_default();
+        let sections = io::params::Sections {
+            io: &io_params,
+            chpids: &self.chpid,
+            switches: &self.switch,
+            servers: &self.storage_server,
+            control_units: &self.control_unit,
+        };
+        let taken = devnos.iter().copied().collect();
+        io::params::validate_paths(&sections, &groups, &taken).map_err(|mut e| {
+            // A place inside a data set's path is the control unit's entry.
+            if let Some(i) = e.place.find(".path") {
+                e.place.truncate(i);
+            }
+            e
+        })
+    }
+
     pub fn validate(&self) -> Result<(), Invalid> {
         if let Some(f) = &self.flash {
             f.validate()?;
@@ -486,38 +686,46 @@ impl ZosScenario {
         }
         let d = &z.page_data_sets;
         pos("zos.page_data_sets.count", d.count as f64, 1.0, 256.0)?;
-        pos(
-            "zos.page_data_sets.lcus",
-            d.lcus as f64,
-            1.0,
-            d.count as f64,
-        )?;
-        pos(
-            "zos.page_data_sets.cache_hit_pct",
-            d.cache_hit_pct,
-            0.0,
-            100.0,
-        )?;
-        pos("zos.page_data_sets.pending_ms", d.pending_ms, 0.0, 100.0)?;
-        pos("zos.page_data_sets.miss_ms", d.miss_ms, 0.0, 100.0)?;
-        pos(
-            "zos.page_data_sets.connect_ms_per_io",
-            d.connect_ms_per_io,
-            0.0,
-            100.0,
-        )?;
-        pos(
-            "zos.page_data_sets.connect_ms_per_page",
-            d.connect_ms_per_page,
-            0.0,
-            100.0,
-        )?;
-        pos("zos.page_data_sets.jitter", d.jitter, 0.0, 0.9)?;
+        if let Some(h) = d.cache_hit_pct {
+            pos("zos.page_data_sets.cache_hit_pct", h, 0.0, 100.0)?;
+        }
         if d.size.0 < (16 << 20) {
             return invalid(
                 "zos.page_data_sets.size".into(),
                 "must be at least 16M".into(),
             );
+        }
+        if d.on_paths() {
+            self.validate_paths()?;
+        } else {
+            if let Some(l) = d.lcus {
+                pos("zos.page_data_sets.lcus", l as f64, 1.0, d.count as f64)?;
+            }
+            for (k, v, hi) in [
+                ("pending_ms", d.pending_ms, 100.0),
+                ("miss_ms", d.miss_ms, 100.0),
+                ("connect_ms_per_io", d.connect_ms_per_io, 100.0),
+                ("connect_ms_per_page", d.connect_ms_per_page, 100.0),
+                ("jitter", d.jitter, 0.9),
+            ] {
+                if let Some(v) = v {
+                    pos(&format!("zos.page_data_sets.{k}"), v, 0.0, hi)?;
+                }
+            }
+            // I/O sections with no data set behind them would do nothing.
+            let unused = [
+                ("io", self.io.is_some()),
+                ("chpid", !self.chpid.is_empty()),
+                ("switch", !self.switch.is_empty()),
+                ("storage_server", !self.storage_server.is_empty()),
+                ("control_unit", !self.control_unit.is_empty()),
+            ];
+            if let Some((k, _)) = unused.iter().find(|(_, given)| *given) {
+                return invalid(
+                    (*k).into(),
+                    "no page data set is behind a control unit: name them in zos.page_data_sets.control_units".into(),
+                );
+            }
         }
         if z.asm.plpa.0 > d.size.0 {
             return invalid(

@@ -446,3 +446,261 @@ fn the_cec_divides_the_processors() {
         "{e}"
     );
 }
+
+// ---------------------------------------------------------------- page data sets behind control units
+
+/// `SMALL` with its 4 page data sets behind `lcus` control units of one
+/// storage server, reached over `chpids` FICON paths of `mb_s` each (every
+/// LCU on all of them).
+fn paths_text(lcus: u32, chpids: u32, mb_s: u32) -> String {
+    let names: Vec<String> = (0..lcus).map(|i| format!("\"LCU{i}\"")).collect();
+    let paths: Vec<String> = (0..chpids)
+        .map(|i| format!("\"{:02X}\"", 0x40 + i))
+        .collect();
+    let mut io = format!(
+        r#"
+[[chpid]]
+id = "40"
+count = {chpids}
+type = "ficon"
+mb_s = {mb_s}
+
+[[storage_server]]
+name = "DS1"
+read_hit = 0.975
+host_adapters = 4
+ha_mb_s = 800
+ha_concurrency = 4
+
+[[storage_server.rank]]
+name = "R"
+count = 4
+position_ms = 5.0
+"#
+    );
+    for i in 0..lcus {
+        io += &format!(
+            "\n[[control_unit]]\nname = \"LCU{i}\"\nserver = \"DS1\"\nchpids = [{}]\n",
+            paths.join(", ")
+        );
+    }
+    let text = SMALL.replace(
+        "lcus = 2\n",
+        &format!(
+            "control_units = [{}]\ndevice_type = \"3390-9\"\n",
+            names.join(", ")
+        ),
+    );
+    // The I/O sections go before [zos] (top-level tables).
+    text.replace("[zos]\n", &format!("{io}\n[zos]\n"))
+}
+
+fn small_paths(pagescm: &str, seed: u64, lcus: u32, chpids: u32, mb_s: u32) -> ZosScenario {
+    let text = paths_text(lcus, chpids, mb_s)
+        .replace("pagescm = \"ALL\"", &format!("pagescm = \"{pagescm}\""))
+        .replace("seed = 3", &format!("seed = {seed}"));
+    ZosScenario::from_toml(&text, "paths.toml").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Mean response of a page data set I/O over the run (ms), and busy time per
+/// page transferred in the online phase (the Page Data Set Activity report's
+/// page transfer time, ms).
+fn ds_response(o: &Output) -> (f64, f64) {
+    let ios: u64 = o.data_sets.iter().map(|d| d.reads + d.writes).sum();
+    let resp: f64 = o
+        .data_sets
+        .iter()
+        .map(|d| d.avg_resp_ms * (d.reads + d.writes) as f64)
+        .sum();
+    let busy: f64 = o.ds_intervals.iter().map(|d| d.busy_s).sum();
+    let pages: u64 = o
+        .ds_intervals
+        .iter()
+        .map(|d| d.pages_read + d.pages_written)
+        .sum();
+    (resp / ios as f64, busy * 1e3 / pages.max(1) as f64)
+}
+
+#[test]
+fn data_sets_behind_control_units_conserve_pages_and_requests() {
+    for v in ["ALL", "NONE"] {
+        // `check` includes model/io's (every request in one place, the path
+        // model's resources agreeing with their holders).
+        let out = Zos::new(&small_paths(v, 3, 2, 2, 800))
+            .run_checked(997)
+            .unwrap();
+        assert!(
+            out.totals.pageout_dasd > 0 && out.totals.pagein_dasd > 0,
+            "{v}"
+        );
+        assert_eq!(out.ds_lcus, 2);
+        let devs: Vec<u16> = out.data_sets.iter().map(|d| d.devno).collect();
+        assert_eq!(devs, [0x9000, 0x9001, 0x9100, 0x9101]);
+    }
+}
+
+#[test]
+fn data_sets_behind_control_units_take_their_times_from_the_path() {
+    // The same data sets on the fixed model and behind a control unit: not
+    // the same run (the times differ), both complete.
+    let fixed = serde_json::to_string(&Zos::new(&small("NONE", 3)).run().unwrap()).unwrap();
+    let path = serde_json::to_string(&Zos::new(&small_paths("NONE", 3, 2, 4, 800)).run().unwrap())
+        .unwrap();
+    assert_ne!(fixed, path);
+    let a = serde_json::to_string(&Zos::new(&small_paths("NONE", 4, 2, 4, 800)).run().unwrap())
+        .unwrap();
+    let b = serde_json::to_string(&Zos::new(&small_paths("NONE", 4, 2, 4, 800)).run().unwrap())
+        .unwrap();
+    assert_eq!(a, b, "same seed, same output");
+}
+
+#[test]
+fn more_paths_never_raise_data_set_response() {
+    // PAGESCM=NONE: all paging on the data sets. 1, 2, 4 channel paths of
+    // 100 MB/s (and 1, 2, 4 control units): the mean response per I/O never
+    // grows.
+    let mut last = f64::INFINITY;
+    for n in [1u32, 2, 4] {
+        let o = Zos::new(&small_paths("NONE", 3, n, n, 100)).run().unwrap();
+        let (resp, _) = ds_response(&o);
+        eprintln!("{n} paths: {resp:.3} ms");
+        assert!(resp <= last, "{n} paths: {resp:.3} ms > {last:.3} ms");
+        last = resp;
+    }
+    // More control units over the same two paths: never slower either.
+    let mut last = f64::INFINITY;
+    for n in [1u32, 2, 4] {
+        let o = Zos::new(&small_paths("NONE", 3, n, 2, 100)).run().unwrap();
+        let (resp, _) = ds_response(&o);
+        eprintln!("{n} control units, 2 paths: {resp:.3} ms");
+        assert!(
+            resp <= last,
+            "{n} control units: {resp:.3} ms > {last:.3} ms"
+        );
+        last = resp;
+    }
+}
+
+#[test]
+fn a_saturated_channel_shows_in_data_set_response() {
+    // One 10 MB/s channel (a 64-page write group holds it 26 ms) against
+    // four of 800 MB/s: response and page transfer time grow.
+    let slow = Zos::new(&small_paths("NONE", 3, 1, 1, 10)).run().unwrap();
+    let fast = Zos::new(&small_paths("NONE", 3, 1, 4, 800)).run().unwrap();
+    let (rs, ts) = ds_response(&slow);
+    let (rf, tf) = ds_response(&fast);
+    eprintln!("slow {rs:.3} ms {ts:.4} ms/page; fast {rf:.3} ms {tf:.4} ms/page");
+    assert!(rs > 3.0 * rf, "{rs} vs {rf}");
+    assert!(ts > 3.0 * tf, "{ts} vs {tf}");
+}
+
+#[test]
+fn a_page_data_set_on_an_undefined_control_unit_is_refused_with_its_line() {
+    let text = paths_text(2, 2, 800).replace("\"LCU0\", \"LCU1\"]", "\"LCU0\", \"LCU9\"]");
+    let e = ZosScenario::from_toml(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
+    let line = text.lines().position(|l| l.contains("LCU9")).unwrap() + 1;
+    assert_eq!(
+        e,
+        format!("p.toml: line {line}: zos.page_data_sets.control_units[1]: 'LCU9' is not a [[control_unit]]")
+    );
+}
+
+#[test]
+fn path_and_fixed_model_keys_are_not_mixed() {
+    // Fixed service times with control units.
+    let text = paths_text(2, 2, 800).replace(
+        "device_type = \"3390-9\"\n",
+        "device_type = \"3390-9\"\npending_ms = 0.2\n",
+    );
+    let e = ZosScenario::from_toml(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("zos.page_data_sets.pending_ms: the fixed service model does not apply"),
+        "{e}"
+    );
+    // I/O sections with no data set behind them.
+    let text = SMALL.replace(
+        "[zos]\n",
+        "[[chpid]]\nid = \"40\"\ntype = \"ficon\"\n\n[zos]\n",
+    );
+    let e = ZosScenario::from_toml(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("chpid: no page data set is behind a control unit"),
+        "{e}"
+    );
+    // lcus disagreeing with the control units named.
+    let text = paths_text(2, 2, 800).replace(
+        "device_type = \"3390-9\"\n",
+        "device_type = \"3390-9\"\nlcus = 3\n",
+    );
+    let e = ZosScenario::from_toml(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("zos.page_data_sets.lcus: 3, but control_units names 2"),
+        "{e}"
+    );
+    // A data set larger than its volume.
+    let text = paths_text(2, 2, 800).replace("3390-9", "3390-1");
+    let e = ZosScenario::from_toml(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("zos.page_data_sets.size: does not fit a 3390-1"),
+        "{e}"
+    );
+    // model/io's own checks name the section's entry.
+    let text =
+        paths_text(2, 2, 800).replace("chpids = [\"40\", \"41\"]", "chpids = [\"40\", \"4F\"]");
+    let e = ZosScenario::from_toml(&text, "p.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("control_unit[0].chpids: CHPID 4F is not defined in [[chpid]]"),
+        "{e}"
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 4, .. proptest::prelude::ProptestConfig::default() })]
+    #[test]
+    fn no_page_on_two_tiers_behind_control_units(seed in 0u64..1000, scm in proptest::prop_oneof!["ALL", "NONE", "16G"], lcus in 1u32..=4, chpids in 1u32..=4) {
+        let mut sc = small_paths(&scm, seed, lcus, chpids, 200);
+        sc.zos.asm.write_group = 1 + (seed % 64) as u32;
+        let r = Zos::new(&sc).run_checked(3001);
+        proptest::prop_assert!(r.is_ok(), "{:?}", r.err());
+    }
+}
+
+#[test]
+fn vio_pages_out_to_page_data_sets_only_in_a_whole_run() {
+    // A batch of 2 GB (1 GB of it VIO) in 1 GB of real storage: once the
+    // online pages are out, RSM steals the batch's own oldest pages, its VIO
+    // first. With SCM (ALL) and without, VIO goes to the page data sets only
+    // while other pages go to SCM.
+    for (v, paths) in [("ALL", false), ("NONE", false), ("ALL", true)] {
+        let text = if paths {
+            paths_text(2, 2, 800)
+        } else {
+            SMALL.to_string()
+        };
+        let text = text
+            .replace("pagescm = \"ALL\"", &format!("pagescm = \"{v}\""))
+            .replace(
+                "size = \"512M\"\nvio = \"64M\"",
+                "size = \"2G\"\nvio = \"1G\"",
+            );
+        let sc = ZosScenario::from_toml(&text, "vio.toml").unwrap_or_else(|e| panic!("{e}"));
+        let t = Zos::new(&sc).run_checked(4999).unwrap().totals;
+        assert!(t.pageout_vio_dasd > 0, "{v}: VIO must page out: {t:?}");
+        assert_eq!(t.pageout_vio_scm, 0, "{v}: {t:?}");
+        if v == "ALL" {
+            assert!(t.pageout_scm > 0, "{v}: other pages to SCM: {t:?}");
+        }
+    }
+}

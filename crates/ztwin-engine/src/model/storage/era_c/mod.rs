@@ -46,8 +46,8 @@ pub mod params;
 mod tests;
 
 use super::{
-    idx, pte, tag, Frame, PageEntry, Pager, Storage, F_LOCK, NO_BLOCK, P_CHG, P_REF, T_DASD,
-    T_PAGEOUT, T_READIN, T_RES,
+    idx, list_entry, pte, tag, Frame, ListEntry, PageEntry, Pager, Storage, F_LOCK, NO_BLOCK,
+    P_CHG, P_REF, T_DASD, T_PAGEOUT, T_RES,
 };
 use crate::core::units::Ns;
 use crate::core::us_to_ns;
@@ -94,8 +94,7 @@ pub struct AgeSample {
     pub frames: u32,
     pub target: u32,
     pub early_inflight: u32,
-    /// Frames on the list whose page is unchanged with a DASD copy (ready to
-    /// be reused with no I/O) \[counted from the flags when sampled\].
+    /// Early writes are on (`[agelist] earlywrites`).
     pub earlywrites: bool,
     pub c: AgeCounters,
 }
@@ -264,19 +263,14 @@ impl Storage {
             };
             let fi = f as usize;
             let e = sp.pt[vp as usize].e;
-            match tag(e) {
-                T_RES if idx(e) == f && self.flags[fi] & super::era_c::F_AGED == 0 => {}
-                T_READIN
-                    if self.frames[fi]
-                        == (Frame {
-                            owner: g,
-                            vpage: vp,
-                        }) =>
-                {
+            match list_entry(e, f, &self.frames, g, vp) {
+                ListEntry::Resident if self.flags[fi] & F_AGED == 0 => {}
+                ListEntry::ReadIn => {
                     sp.ufo.push_back((f, vp));
                     continue;
                 }
-                _ => continue, // stale: freed, reused, or already aged
+                // Stale (freed or reused), or already on the aging list.
+                _ => continue,
             }
             self.age.c.examined += 1;
             self.c.examined += 1;

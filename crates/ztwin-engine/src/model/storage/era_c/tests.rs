@@ -150,62 +150,95 @@ fn touch(
     true
 }
 
+/// The setup the tests share: an Era C storage (see [`storage`]) with its
+/// guests' spaces created, a core to charge CPU on, the fake pager and the
+/// page-outs pending.
+struct Bench {
+    st: Storage,
+    core: Core,
+    pager: FakePager,
+    w: Writes,
+}
+
+impl Bench {
+    fn new(size: f64, ew: bool, guests: usize) -> Bench {
+        let mut st = storage(size, ew, guests);
+        for g in 0..guests as u32 {
+            st.create_space(g);
+        }
+        Bench {
+            st,
+            core: Core::new(SEC),
+            pager: FakePager::default(),
+            w: Writes::default(),
+        }
+    }
+
+    /// [`touch`] on CPU 0.
+    fn touch(&mut self, g: u32, vp: u32, write: bool) -> bool {
+        let mut cx = Cx::new(&mut self.core, 0);
+        touch(
+            &mut self.st,
+            &mut cx,
+            &mut self.pager,
+            &mut self.w,
+            g,
+            vp,
+            write,
+        )
+    }
+
+    /// Complete the first `n` pending writes.
+    fn complete(&mut self, n: usize) {
+        self.w.complete(&mut self.st, n);
+    }
+
+    /// Touch new pages of guest 0 from `vp` on (writing them if `write`),
+    /// completing every write at once, until `done` holds; returns the next
+    /// page. The storage is checked after each touch.
+    fn fill_until(&mut self, mut vp: u32, write: bool, done: impl Fn(&Storage) -> bool) -> u32 {
+        while !done(&self.st) {
+            assert!(self.touch(0, vp, write));
+            self.complete(usize::MAX);
+            self.st.check();
+            conserved(&self.st);
+            vp += 1;
+            assert!(vp < 8192, "the condition never held");
+        }
+        vp
+    }
+}
+
 #[test]
 fn the_scan_moves_unreferenced_frames_to_the_aging_list_and_early_writes_them() {
-    let mut st = storage(2.0, true, 2);
-    let mut core = Core::new(SEC);
-    let mut cx = Cx::new(&mut core, 0);
-    let mut pager = FakePager::default();
-    let mut w = Writes::default();
-    st.create_space(0);
-    st.create_space(1);
+    let mut b = Bench::new(2.0, true, 2);
     // Fill storage: every page changed (first touches).
     for vp in 0..3400 {
-        if !touch(&mut st, &mut cx, &mut pager, &mut w, vp % 2, vp / 2, true) {
+        if !b.touch(vp % 2, vp / 2, true) {
             // No frame until page-outs complete.
-            w.complete(&mut st, usize::MAX);
-            assert!(touch(
-                &mut st,
-                &mut cx,
-                &mut pager,
-                &mut w,
-                vp % 2,
-                vp / 2,
-                true
-            ));
+            b.complete(usize::MAX);
+            assert!(b.touch(vp % 2, vp / 2, true));
         }
-        st.check();
-        conserved(&st);
+        b.st.check();
+        conserved(&b.st);
     }
-    let a = st.agelist();
+    let a = b.st.agelist();
     assert_eq!(a.target, 61, "2% of 3072 frames");
     assert!(a.c.moved > 0, "the scan moved frames to the list: {a:?}");
     // Changed pages entering the list were written early.
-    assert!(a.c.early_writes > 0 && !w.pending.is_empty(), "{a:?}");
-    assert_eq!(st.sample(0).xs_total, 0, "no XSTOR");
-    assert_eq!(st.sample(0).c.xstor_out, 0);
+    assert!(a.c.early_writes > 0 && !b.w.pending.is_empty(), "{a:?}");
+    assert_eq!(b.st.sample(0).xs_total, 0, "no XSTOR");
+    assert_eq!(b.st.sample(0).c.xstor_out, 0);
 }
 
 #[test]
 fn early_written_frames_are_reused_without_io() {
-    let mut st = storage(5.0, true, 1);
-    let mut core = Core::new(SEC);
-    let mut cx = Cx::new(&mut core, 0);
-    let mut pager = FakePager::default();
-    let mut w = Writes::default();
-    st.create_space(0);
-    let mut vp = 0;
+    let mut b = Bench::new(5.0, true, 1);
     // Touch new pages until the first replenishment ran, completing every
     // write at once (the early writes end while their frames are on the
     // list).
-    while st.agelist().c.replenish < 3 {
-        assert!(touch(&mut st, &mut cx, &mut pager, &mut w, 0, vp, true));
-        w.complete(&mut st, usize::MAX);
-        st.check();
-        conserved(&st);
-        vp += 1;
-    }
-    let a = st.agelist();
+    b.fill_until(0, true, |st| st.agelist().c.replenish >= 3);
+    let a = b.st.agelist();
     assert!(a.c.early_writes > 0, "{a:?}");
     assert!(
         a.c.freed_written > 0 && a.c.freed_written == a.c.freed_no_io,
@@ -215,26 +248,15 @@ fn early_written_frames_are_reused_without_io() {
     // or still running at the first replenishment, before any write could
     // complete): none needed a page-out at the head.
     assert_eq!(a.c.paged_out, 0, "{a:?}");
-    assert_eq!(a.c.freed_no_io + a.c.freed_wait, st.sample(0).c.steals);
-    assert!(w.pending.is_empty());
+    assert_eq!(a.c.freed_no_io + a.c.freed_wait, b.st.sample(0).c.steals);
+    assert!(b.w.pending.is_empty());
 }
 
 #[test]
 fn without_early_writes_the_head_pages_out() {
-    let mut st = storage(2.0, false, 1);
-    let mut core = Core::new(SEC);
-    let mut cx = Cx::new(&mut core, 0);
-    let mut pager = FakePager::default();
-    let mut w = Writes::default();
-    st.create_space(0);
-    let mut vp = 0;
-    while st.agelist().c.replenish < 3 {
-        assert!(touch(&mut st, &mut cx, &mut pager, &mut w, 0, vp, true));
-        w.complete(&mut st, usize::MAX);
-        st.check();
-        vp += 1;
-    }
-    let a = st.agelist();
+    let mut b = Bench::new(2.0, false, 1);
+    b.fill_until(0, true, |st| st.agelist().c.replenish >= 3);
+    let a = b.st.agelist();
     assert_eq!(a.c.early_writes, 0);
     assert_eq!(a.c.freed_no_io, 0, "changed pages need their write: {a:?}");
     assert!(a.c.paged_out > 0, "{a:?}");
@@ -242,81 +264,62 @@ fn without_early_writes_the_head_pages_out() {
 
 #[test]
 fn a_page_referenced_on_the_aging_list_is_reclaimed_without_io() {
-    let mut st = storage(5.0, true, 1);
-    let mut core = Core::new(SEC);
-    let mut cx = Cx::new(&mut core, 0);
-    let mut pager = FakePager::default();
-    let mut w = Writes::default();
-    st.create_space(0);
-    let mut vp = 0;
-    while st.agelist().frames == 0 {
-        assert!(touch(&mut st, &mut cx, &mut pager, &mut w, 0, vp, true));
-        w.complete(&mut st, usize::MAX);
-        vp += 1;
-    }
+    let mut b = Bench::new(5.0, true, 1);
+    let vp = b.fill_until(0, true, |st| st.agelist().frames > 0);
     // Reference every page whose frame is on the aging list (IBR pages:
     // resident in the twin's table, reference bit off).
     let aged: Vec<u32> = (0..vp)
         .filter(|&p| {
-            let e = st.entry(0, p).e;
-            tag(e) == T_RES && st.flags[idx(e) as usize] & F_AGED != 0
+            let e = b.st.entry(0, p).e;
+            tag(e) == T_RES && b.st.flags[idx(e) as usize] & F_AGED != 0
         })
         .collect();
     assert!(!aged.is_empty());
     for &p in &aged {
-        touch(&mut st, &mut cx, &mut pager, &mut w, 0, p, false);
+        b.touch(0, p, false);
     }
-    let before = st.agelist().c;
-    let outs_before = w.next_block;
+    let want = b.st.agelist().c.reclaimed + aged.len() as u64;
     // Drive reuse: new pages until every referenced frame reached the head.
-    while st.agelist().c.reclaimed < before.reclaimed + aged.len() as u64 {
-        assert!(touch(&mut st, &mut cx, &mut pager, &mut w, 0, vp, false));
-        w.complete(&mut st, usize::MAX);
-        st.check();
-        vp += 1;
-        assert!(vp < 8192, "the referenced frames never reached the head");
-    }
+    b.fill_until(vp, false, |st| st.agelist().c.reclaimed >= want);
     // The referenced pages are still resident, in the same frames, and
     // their reclaim wrote nothing.
     for &p in &aged {
-        assert_eq!(tag(st.entry(0, p).e), T_RES, "page {p} stayed resident");
+        assert_eq!(tag(b.st.entry(0, p).e), T_RES, "page {p} stayed resident");
     }
-    let _ = outs_before;
-    assert_eq!(pager.released.len(), 0, "no slot released: no page changed");
+    assert_eq!(
+        b.pager.released.len(),
+        0,
+        "no slot released: no page changed"
+    );
 }
 
 #[test]
 fn a_fault_during_the_early_write_takes_the_frame_off_the_list() {
-    let mut st = storage(2.0, true, 1);
-    let mut core = Core::new(SEC);
-    let mut cx = Cx::new(&mut core, 0);
-    let mut pager = FakePager::default();
-    let mut w = Writes::default();
-    st.create_space(0);
+    let mut b = Bench::new(2.0, true, 1);
     let mut vp = 0;
-    while w.pending.is_empty() {
-        assert!(touch(&mut st, &mut cx, &mut pager, &mut w, 0, vp, true));
+    while b.w.pending.is_empty() {
+        assert!(b.touch(0, vp, true));
         vp += 1;
     }
-    let (g, p) = *w
-        .pending
-        .iter()
-        .find(|&&(g, p)| st.flags[st.entry(g, p).blk as usize] & F_AGED != 0)
-        .expect("an early write of a frame still on the list");
-    assert_eq!(tag(st.entry(g, p).e), T_PAGEOUT);
-    let aged = st.agelist().frames;
-    touch(&mut st, &mut cx, &mut pager, &mut w, g, p, false);
-    assert_eq!(st.agelist().frames, aged - 1);
-    assert_eq!(st.agelist().c.reclaimed_fault, 1);
-    st.check();
+    let (g, p) =
+        *b.w.pending
+            .iter()
+            .find(|&&(g, p)| b.st.flags[b.st.entry(g, p).blk as usize] & F_AGED != 0)
+            .expect("an early write of a frame still on the list");
+    assert_eq!(tag(b.st.entry(g, p).e), T_PAGEOUT);
+    let aged = b.st.agelist().frames;
+    b.touch(g, p, false);
+    assert_eq!(b.st.agelist().frames, aged - 1);
+    assert_eq!(b.st.agelist().c.reclaimed_fault, 1);
+    b.st.check();
     // The write had not started (still queued): paging drops it, the page
     // keeps its frame, unlocked, and the early write is no longer in flight.
-    w.complete(&mut st, usize::MAX);
-    let pe = st.entry(g, p);
+    b.complete(usize::MAX);
+    let pe = b.st.entry(g, p);
     assert_eq!(tag(pe.e), T_RES);
-    assert_eq!(st.flags[idx(pe.e) as usize] & (F_LOCK | F_AGED), 0);
-    assert_eq!(st.agelist().early_inflight, 0);
-    st.check();
+    assert_eq!(b.st.flags[idx(pe.e) as usize] & (F_LOCK | F_AGED), 0);
+    assert_eq!(b.st.agelist().early_inflight, 0);
+    b.st.check();
 }
 
 #[test]
@@ -357,32 +360,25 @@ proptest! {
         size in 1.0f64..10.0,
         ew in any::<bool>(),
     ) {
-        let mut st = storage(size, ew, 3);
-        let mut core = Core::new(SEC);
-        let mut cx = Cx::new(&mut core, 0);
-        let mut pager = FakePager::default();
-        let mut w = Writes::default();
-        for g in 0..3 {
-            st.create_space(g);
-        }
+        let mut b = Bench::new(size, ew, 3);
         for (g, vp, write, done) in ops {
-            if !touch(&mut st, &mut cx, &mut pager, &mut w, g, vp, write) {
+            if !b.touch(g, vp, write) {
                 // No frame now: the writes complete.
-                w.complete(&mut st, usize::MAX);
+                b.complete(usize::MAX);
             }
             if done == 0 {
-                w.complete(&mut st, 7);
+                b.complete(7);
             }
-            st.check();
-            conserved(&st);
+            b.st.check();
+            conserved(&b.st);
         }
-        w.complete(&mut st, usize::MAX);
-        st.check();
-        conserved(&st);
-        let a = st.agelist();
+        b.complete(usize::MAX);
+        b.st.check();
+        conserved(&b.st);
+        let a = b.st.agelist();
         prop_assert_eq!(
             a.c.freed_no_io + a.c.freed_wait + a.c.paged_out,
-            st.sample(0).c.steals
+            b.st.sample(0).c.steals
         );
         prop_assert_eq!(a.early_inflight, 0);
     }
