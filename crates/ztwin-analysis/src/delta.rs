@@ -352,12 +352,14 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
                 // an integer; i64 converts in one instruction, i128 does not).
                 let lim_time = (MAX_TIME_PER_S * seconds) as i64 as i128;
                 let lim_count = (MAX_COUNT_PER_S * seconds) as i64 as i128;
-                for ((c, pv), r) in cur.iter().zip(&p.vals).zip(rules) {
-                    let lim = if r.time { lim_time } else { lim_count };
+                let n = cur.len().min(p.vals.len()).min(rules.len());
+                out.reserve(n);
+                for ((c, pv), r) in cur[..n].iter().zip(&p.vals[..n]).zip(&rules[..n]) {
                     match (c, pv) {
                         (Some(c), Some(pv)) => {
-                            if !r.down && c >= pv {
-                                let d = c - pv;
+                            let lim = if r.time { lim_time } else { lim_count };
+                            if !r.down && *c >= *pv {
+                                let d = *c - *pv;
                                 if d > lim {
                                     self.bad = (out.len(), to_f64(d) / seconds);
                                     result = false;
@@ -403,8 +405,12 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         p.seq = seq;
         p.tod = tod;
         p.gen = gen;
-        p.vals.clear();
-        p.vals.extend_from_slice(cur);
+        if p.vals.len() == cur.len() {
+            p.vals.copy_from_slice(cur);
+        } else {
+            p.vals.clear();
+            p.vals.extend_from_slice(cur);
+        }
         if !result {
             return None;
         }

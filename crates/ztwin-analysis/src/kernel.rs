@@ -9,7 +9,9 @@
 
 use crate::delta::{div_int, to_f64, Fx, Map, Tracker, Val, IMPLAUSIBLE, TOD_PER_S};
 use crate::fields::{bits_int, num, raw_bytes, text, text_bytes, Resolver};
-use crate::schema::{self, add, add_level, cpu, device, exposure, lpar, merge, system, user};
+use crate::schema::{
+    self, add, add_level, cpu, device, exposure, lpar, merge, merge_sums, system, user,
+};
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 use ztwin_monitor::layout::{group_entries, RecordLayout};
@@ -154,8 +156,11 @@ impl<K, const N: usize> Default for Keyed<K, N> {
 }
 
 impl<K: std::hash::Hash + Eq + Clone, const N: usize> Keyed<K, N> {
-    fn merge(&mut self, cols: &[schema::Col], key: &K, v: &[f64; N]) {
+    /// Merge `v` into `key`'s sums; `sums`: every column of `cols` merges
+    /// by sum (the schema's `SUMS`).
+    fn merge(&mut self, cols: &[schema::Col], sums: bool, key: &K, v: &[f64; N]) {
         match self.index.get(key) {
+            Some(&i) if sums => merge_sums(&mut self.rows[i].1, v),
             Some(&i) => merge(cols, &mut self.rows[i].1, v),
             None => {
                 self.index.insert(key.clone(), self.rows.len());
@@ -1728,7 +1733,7 @@ impl Kernel {
         }
         if let Some(sys) = iv {
             for (key, p, flags) in per {
-                self.totals.cpu.merge(cpu::COLS, &key, &p);
+                self.totals.cpu.merge(cpu::COLS, cpu::SUMS, &key, &p);
                 self.batch.cpu.push(Row {
                     interval: sys.index,
                     key,
@@ -1860,7 +1865,7 @@ impl Kernel {
                 raw[lpar::seconds] = d.seconds;
                 add(&mut raw, lpar::dispatch, tod_s(d.d[0]));
                 add(&mut raw, lpar::overhead, tod_s(d.d[1]));
-                self.totals.lpar.merge(lpar::COLS, &key, &raw);
+                self.totals.lpar.merge(lpar::COLS, lpar::SUMS, &key, &raw);
                 match per.iter_mut().find(|(k, _, _)| *k == key) {
                     Some(e) => {
                         e.1 = raw;
@@ -2103,7 +2108,7 @@ impl Kernel {
                 active += 1;
                 raw[user::active_seconds] = seconds;
             }
-            self.totals.user.merge(user::COLS, &uid, &raw);
+            self.totals.user.merge(user::COLS, user::SUMS, &uid, &raw);
             let s = sys.seconds;
             add(&mut sys.v, system::users_counted, Some(s));
             for &(k, sk) in SYS_USER_KEYS {
@@ -2251,7 +2256,9 @@ impl Kernel {
                 self.implausible(b, format!("device {devno:04X}"), why);
                 continue;
             }
-            self.totals.device.merge(device::COLS, &devno, &raw);
+            self.totals
+                .device
+                .merge(device::COLS, device::SUMS, &devno, &raw);
             if dev_class.is_none() || dev_class == Some(0x04) {
                 let (resp, serv) = device_resp_serv(&raw);
                 let io = if raw[device::ssch].is_nan() {
@@ -2367,7 +2374,9 @@ impl Kernel {
             for (c, v) in ASP_LEVEL_COLS.iter().zip(&levels) {
                 add_level(&mut raw, *c, f64o(*v), seconds);
             }
-            self.totals.exposure.merge(exposure::COLS, &devno, &raw);
+            self.totals
+                .exposure
+                .merge(exposure::COLS, exposure::SUMS, &devno, &raw);
             for (c, s) in [
                 (exposure::ssch_reads, system::exp_ssch_reads),
                 (exposure::ssch_writes, system::exp_ssch_writes),

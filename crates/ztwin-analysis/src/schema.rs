@@ -43,6 +43,18 @@ pub const fn merge_of(name: &str) -> Merge {
     Merge::Sum
 }
 
+/// Whether every column of `cols` merges by sum (no `min_`/`max_` column).
+pub const fn sums_only(cols: &[Col]) -> bool {
+    let mut i = 0;
+    while i < cols.len() {
+        if !matches!(cols[i].kind, Merge::Sum) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 macro_rules! schema {
     ($(#[$m:meta])* $module:ident { $($name:ident : $int:expr),* $(,)? }) => {
         $(#[$m])*
@@ -57,6 +69,8 @@ macro_rules! schema {
             $(pub const $name: usize = ix::I::$name as usize;)*
             pub const COLS: &[Col] = &[$(Col { name: stringify!($name), int: $int, kind: merge_of(stringify!($name)) }),*];
             pub const N: usize = COLS.len();
+            /// Every column merges by sum ([`super::merge_sums`] applies).
+            pub const SUMS: bool = super::sums_only(COLS);
         }
     };
 }
@@ -244,6 +258,24 @@ pub fn merge(cols: &[Col], into: &mut [f64], other: &[f64]) {
     }
 }
 
+/// [`merge`] for a schema whose columns all merge by sum ([`sums_only`]):
+/// the same result without looking at each column's kind, written as
+/// selects so that the compiler can do several columns at once.
+#[inline]
+pub fn merge_sums(into: &mut [f64], other: &[f64]) {
+    for (o, &v) in into.iter_mut().zip(other) {
+        let old = *o;
+        let sum = old + v;
+        *o = if v.is_nan() {
+            old
+        } else if old.is_nan() {
+            v
+        } else {
+            sum
+        };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,6 +294,22 @@ mod tests {
             system::COLS[system::avail_frames + 1].name,
             "min_avail_frames"
         );
+    }
+
+    #[test]
+    fn merge_sums_is_merge_for_sum_schemas() {
+        let sums = [user::SUMS, device::SUMS, cpu::SUMS, lpar::SUMS];
+        assert_eq!(sums, [true; 4]);
+        assert_eq!([exposure::SUMS, system::SUMS], [false; 2]);
+        let vals = [f64::NAN, 0.0, -0.0, 1.5, -2.0, 1e300, f64::INFINITY];
+        for &a in &vals {
+            for &b in &vals {
+                let (mut x, mut y) = ([a; 1], [a; 1]);
+                merge(&device::COLS[2..3], &mut x, &[b]);
+                merge_sums(&mut y, &[b]);
+                assert_eq!(x[0].to_bits(), y[0].to_bits(), "{a} {b}");
+            }
+        }
     }
 
     #[test]
