@@ -256,7 +256,9 @@ impl Model {
     }
 
     /// Virtual CPU `v`'s major-fault read, if one is due (its `k`-th CPU
-    /// in guest `g`). `false`: the burst ends.
+    /// in guest `g`). `false`: the burst ends. Called at every step of a
+    /// Linux burst: the check stays inline, the read out of line.
+    #[inline]
     pub(super) fn linux_swap_read(
         &mut self,
         cx: &mut Cx,
@@ -266,9 +268,24 @@ impl Model {
         b: &mut Burst,
     ) -> bool {
         let x = self.linux.guest_mut(g).expect("a Linux guest");
-        let Some((d, slot)) = x.rt.reads.get(k).copied().flatten() else {
-            return true;
-        };
+        match x.rt.reads.get(k).copied().flatten() {
+            None => true,
+            Some((d, slot)) => self.linux_swap_read_due(cx, g, v, k, (d, slot), b),
+        }
+    }
+
+    /// [`Self::linux_swap_read`]'s read of `slot` from swap device `d`.
+    #[inline(never)]
+    fn linux_swap_read_due(
+        &mut self,
+        cx: &mut Cx,
+        g: u32,
+        v: u32,
+        k: usize,
+        (d, slot): (u16, u32),
+        b: &mut Burst,
+    ) -> bool {
+        let x = self.linux.guest_mut(g).expect("a Linux guest");
         if let Target::Vdisk(vdev) = x.rt.targets[d as usize] {
             if let Some(kd) = self.vdisk.find(g, vdev) {
                 let space = self.vdisk.disk(kd).space;
