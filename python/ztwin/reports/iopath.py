@@ -92,6 +92,25 @@ def cad_figures(d: dict[str, float | None], secs: float) -> dict[str, Any]:
     }
 
 
+def cad_columns(wide: int = 6) -> list[Column]:
+    """The columns of :func:`cad_figures` (CACHEXT; CTLUNIT, whose sums need
+    ``wide`` columns for the total and non-sequential reads)."""
+    return [
+        Column("total_rate", ["Total", "Cache"], wide, 1),
+        Column("read_nseq_rate", ["Read", "N-Seq"], wide, 1),
+        Column("read_seq_rate", ["Read", "Seq"], 6, 1),
+        Column("write_rate", ["", "FW"], 6, 1),
+        Column("bypass_rate", ["", "Bypas"], 6, 1),
+        Column("staged_rate", ["", "Stage"], 6, 1),
+        Column("read_hit_pct", ["Read", "Hits"], 5, 0),
+        Column("write_hit_pct", ["", "DFW"], 5, 0),
+        Column("dfw_delayed_rate", ["DFW", "Dly/s"], 5, 1),
+    ]
+
+
+CAD_GROUPS = [Group("Rate/s", "total_rate", "staged_rate"), Group("Percent", "read_hit_pct", "write_hit_pct")]
+
+
 def cachext(iv: Intervals, **_: Any) -> Report:
     """Per cached device: cache requests per second and hit percentages; a
     device whose control unit returned no data (caching off: pinned data, a
@@ -112,18 +131,10 @@ def cachext(iv: Intervals, **_: Any) -> Report:
     table = Table(
         [
             Column("addr", ["", "Addr"], 4, None),
-            Column("total_rate", ["Total", "Cache"], 6, 1),
-            Column("read_nseq_rate", ["Read", "N-Seq"], 6, 1),
-            Column("read_seq_rate", ["Read", "Seq"], 6, 1),
-            Column("write_rate", ["", "FW"], 6, 1),
-            Column("bypass_rate", ["", "Bypas"], 6, 1),
-            Column("staged_rate", ["", "Stage"], 6, 1),
-            Column("read_hit_pct", ["Read", "Hits"], 5, 0),
-            Column("write_hit_pct", ["", "DFW"], 5, 0),
-            Column("dfw_delayed_rate", ["DFW", "Dly/s"], 5, 1),
+            *cad_columns(),
             Column("_state", ["", "Status"], 8, None),
         ],
-        [Group("Rate/s", "total_rate", "staged_rate"), Group("Percent", "read_hit_pct", "write_hit_pct")],
+        list(CAD_GROUPS),
     )
     return new_report(iv, "CACHEXT", "FCX177", "Cache Extended Functions", rows=rows, keys=CACHEXT_KEYS, table=table)
 

@@ -16,7 +16,18 @@ from typing import Any
 from ztwin.reports import direct
 from ztwin.reports.common import MEAN, hexaddr, interval_column, new_report
 from ztwin.reports.core import Intervals
-from ztwin.reports.iopath import CAD_COUNTERS, _delta, _frames, _lcu_key, _pct, _window, cad_figures, hpp_pools
+from ztwin.reports.iopath import (
+    CAD_COUNTERS,
+    CAD_GROUPS,
+    _delta,
+    _frames,
+    _lcu_key,
+    _pct,
+    _window,
+    cad_columns,
+    cad_figures,
+    hpp_pools,
+)
 from ztwin.reports.model import Chart, Report
 from ztwin.reports.text import Column, Group, Table
 
@@ -217,17 +228,9 @@ def ctlunit(iv: Intervals, **_: Any) -> Report:
             Column("cu", ["Control", "Unit"], 15, None, left=True),
             Column("devices", ["", "Devs"], 4, 0),
             Column("no_data", ["No", "Data"], 4, 0),
-            Column("total_rate", ["Total", "Cache"], 7, 1),
-            Column("read_nseq_rate", ["Read", "N-Seq"], 7, 1),
-            Column("read_seq_rate", ["Read", "Seq"], 6, 1),
-            Column("write_rate", ["", "FW"], 6, 1),
-            Column("bypass_rate", ["", "Bypas"], 6, 1),
-            Column("staged_rate", ["", "Stage"], 6, 1),
-            Column("read_hit_pct", ["Read", "Hits"], 5, 0),
-            Column("write_hit_pct", ["", "DFW"], 5, 0),
-            Column("dfw_delayed_rate", ["DFW", "Dly/s"], 5, 1),
+            *cad_columns(wide=7),
         ],
-        [Group("Rate/s", "total_rate", "staged_rate"), Group("Percent", "read_hit_pct", "write_hit_pct")],
+        list(CAD_GROUPS),
     )
     return new_report(iv, "CTLUNIT", "ZTWIN", "Cached Control Units", rows=rows, keys=CTLUNIT_KEYS, table=table)
 
