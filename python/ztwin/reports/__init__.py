@@ -22,6 +22,7 @@ from ztwin.reports import agelist as _agelist
 from ztwin.reports import config as _config
 from ztwin.reports import devices as _devices
 from ztwin.reports import iopath as _iopath
+from ztwin.reports import iosum as _iosum
 from ztwin.reports import linux as _linux
 from ztwin.reports import lpar as _lpar
 from ztwin.reports import nss as _nss
@@ -247,6 +248,20 @@ EXTRA_REPORTS: dict[str, ReportSpec] = {
     "CACHEXT": ReportSpec("CACHEXT", "FCX177", "Cache Extended Functions", _iopath.cachext, direct=("MRIODCAD",)),
     "CHANNEL": ReportSpec("CHANNEL", "FCX161", "Channel Load", _iopath.channel, direct=("MRSYTEPM",)),
     "HPALIAS": ReportSpec("HPALIAS", "FCX327", "HyperPAV Alias Activity", _iopath.hpalias, direct=("MRIODHPP",)),
+    "HPSHARE": ReportSpec(
+        "HPSHARE",
+        "ZTWIN",
+        "HyperPAV Share Activity",
+        _iosum.hpshare,
+        records=("MRIODDEV", "MRMTRDEV", "MRPRCPRP"),
+        direct=("MRIODHPP",),
+    ),
+    "MDCSTOR": ReportSpec(
+        "MDCSTOR", "ZTWIN", "Minidisk Cache Storage by Time", _iosum.mdcstor, direct=("MRSYTRSG", "MRSYTXSG")
+    ),
+    "CTLUNIT": ReportSpec(
+        "CTLUNIT", "ZTWIN", "Cached Control Units", _iosum.ctlunit, records=("MRMTRDEV",), direct=("MRIODCAD",)
+    ),
     "LCU": ReportSpec(
         "LCU",
         "ZTWIN",

@@ -71,6 +71,46 @@ CACHEXT_KEYS = [
 ]  # fmt: skip
 
 
+CAD_COUNTERS = ("NRDREQ", "NRDHIT", "SQRDREQ", "SQRDHIT", "WRTREQ", "DFWHIT", "DFWDLY", "BYPASS", "STAGED")
+
+
+def cad_figures(d: dict[str, float | None], secs: float) -> dict[str, Any]:
+    """CACHEXT's figures from MRIODCAD counters' growth ``d`` over ``secs``:
+    requests per second and read and DASD fast write hit percentages."""
+    reads = (d["NRDREQ"] or 0) + (d["SQRDREQ"] or 0)
+    return {
+        "total_rate": _rate(reads + (d["WRTREQ"] or 0), secs),
+        "read_nseq_rate": _rate(d["NRDREQ"], secs),
+        "read_seq_rate": _rate(d["SQRDREQ"], secs),
+        "write_rate": _rate(d["WRTREQ"], secs),
+        "read_hit_pct": _pct((d["NRDHIT"] or 0) + (d["SQRDHIT"] or 0), reads),
+        "write_hit_pct": _pct(d["DFWHIT"], d["WRTREQ"]),
+        "dfw_delayed_rate": _rate(d["DFWDLY"], secs),
+        "bypass_rate": _rate(d["BYPASS"], secs),
+        "staged_rate": _rate(d["STAGED"], secs),
+        "seconds": secs,
+    }
+
+
+def cad_columns(wide: int = 6) -> list[Column]:
+    """The columns of :func:`cad_figures` (CACHEXT; CTLUNIT, whose sums need
+    ``wide`` columns for the total and non-sequential reads)."""
+    return [
+        Column("total_rate", ["Total", "Cache"], wide, 1),
+        Column("read_nseq_rate", ["Read", "N-Seq"], wide, 1),
+        Column("read_seq_rate", ["Read", "Seq"], 6, 1),
+        Column("write_rate", ["", "FW"], 6, 1),
+        Column("bypass_rate", ["", "Bypas"], 6, 1),
+        Column("staged_rate", ["", "Stage"], 6, 1),
+        Column("read_hit_pct", ["Read", "Hits"], 5, 0),
+        Column("write_hit_pct", ["", "DFW"], 5, 0),
+        Column("dfw_delayed_rate", ["DFW", "Dly/s"], 5, 1),
+    ]
+
+
+CAD_GROUPS = [Group("Rate/s", "total_rate", "staged_rate"), Group("Percent", "read_hit_pct", "write_hit_pct")]
+
+
 def cachext(iv: Intervals, **_: Any) -> Report:
     """Per cached device: cache requests per second and hit percentages; a
     device whose control unit returned no data (caching off: pinned data, a
@@ -84,40 +124,17 @@ def cachext(iv: Intervals, **_: Any) -> Report:
             if len(ok) >= 2:
                 a, b = ok.iloc[0], ok.iloc[-1]
                 secs = (b["tod"] - a["tod"]).total_seconds()
-                d = {c: _delta(a, b, f"IODCAD_{c}") for c in
-                     ("NRDREQ", "NRDHIT", "SQRDREQ", "SQRDHIT", "WRTREQ", "DFWHIT", "DFWDLY", "BYPASS", "STAGED")}
-                reads = (d["NRDREQ"] or 0) + (d["SQRDREQ"] or 0)
-                total = reads + (d["WRTREQ"] or 0)
-                row.update(
-                    total_rate=_rate(total, secs),
-                    read_nseq_rate=_rate(d["NRDREQ"], secs),
-                    read_seq_rate=_rate(d["SQRDREQ"], secs),
-                    write_rate=_rate(d["WRTREQ"], secs),
-                    read_hit_pct=_pct((d["NRDHIT"] or 0) + (d["SQRDHIT"] or 0), reads),
-                    write_hit_pct=_pct(d["DFWHIT"], d["WRTREQ"]),
-                    dfw_delayed_rate=_rate(d["DFWDLY"], secs),
-                    bypass_rate=_rate(d["BYPASS"], secs),
-                    staged_rate=_rate(d["STAGED"], secs),
-                    seconds=secs,
-                )
+                row.update(cad_figures({c: _delta(a, b, f"IODCAD_{c}") for c in CAD_COUNTERS}, secs))
             rows.append(row)
     for r in rows:
         r["_state"] = "no data" if r["no_data"] else ""
     table = Table(
         [
             Column("addr", ["", "Addr"], 4, None),
-            Column("total_rate", ["Total", "Cache"], 6, 1),
-            Column("read_nseq_rate", ["Read", "N-Seq"], 6, 1),
-            Column("read_seq_rate", ["Read", "Seq"], 6, 1),
-            Column("write_rate", ["", "FW"], 6, 1),
-            Column("bypass_rate", ["", "Bypas"], 6, 1),
-            Column("staged_rate", ["", "Stage"], 6, 1),
-            Column("read_hit_pct", ["Read", "Hits"], 5, 0),
-            Column("write_hit_pct", ["", "DFW"], 5, 0),
-            Column("dfw_delayed_rate", ["DFW", "Dly/s"], 5, 1),
+            *cad_columns(),
             Column("_state", ["", "Status"], 8, None),
         ],
-        [Group("Rate/s", "total_rate", "staged_rate"), Group("Percent", "read_hit_pct", "write_hit_pct")],
+        list(CAD_GROUPS),
     )
     return new_report(iv, "CACHEXT", "FCX177", "Cache Extended Functions", rows=rows, keys=CACHEXT_KEYS, table=table)
 
@@ -181,28 +198,35 @@ def channel(iv: Intervals, **_: Any) -> Report:
 HPALIAS_KEYS = ["pool", "bases", "aliases", "tries_rate", "fail_pct", "min_free", "max_free", "seconds"]
 
 
+def hpp_pools(iv: Intervals) -> dict[int, dict[str, Any]]:
+    """Per HyperPAV pool of MRIODHPP in the window: bases and aliases, fewest
+    and most free (last sample), alias gets per second, the share that found
+    none free, the fewest free over the window's samples and the SSID (the
+    pool token)."""
+    f = _window(iv, _frames(iv, ["MRIODHPP"]).get("MRIODHPP", pd.DataFrame(columns=["tod"])))
+    out: dict[int, dict[str, Any]] = {}
+    for pool, g in f.groupby("IODHPP_HPPOOLNM", sort=True) if not f.empty else ():
+        a, b = g.iloc[0], g.iloc[-1]
+        secs = (b["tod"] - a["tod"]).total_seconds()
+        tries, fails = _delta(a, b, "IODHPP_HPPTRIES"), _delta(a, b, "IODHPP_HPPFAILS")
+        out[int(pool)] = {
+            "bases": int(b["IODHPP_HPPNBASE"]),
+            "aliases": int(b["IODHPP_HPPNALIS"]),
+            "tries_rate": _rate(tries, secs),
+            "fail_pct": _pct(fails, tries),
+            "min_free": int(b["IODHPP_HPPMINCT"]),
+            "max_free": int(b["IODHPP_HPPMAXCT"]),
+            "window_min_free": int(g["IODHPP_HPPMINCT"].min()),
+            "ssid": f"{int(b['IODHPP_HPPTOKEN']):04X}",
+            "seconds": secs,
+        }
+    return out
+
+
 def hpalias(iv: Intervals, **_: Any) -> Report:
     """Per HyperPAV pool (MRIODHPP): attempts to get an alias per second, the
     share that found none, fewest and most aliases free."""
-    f = _window(iv, _frames(iv, ["MRIODHPP"]).get("MRIODHPP", pd.DataFrame(columns=["tod"])))
-    rows: list[dict[str, Any]] = []
-    if not f.empty:
-        for pool, g in f.groupby("IODHPP_HPPOOLNM", sort=True):
-            a, b = g.iloc[0], g.iloc[-1]
-            secs = (b["tod"] - a["tod"]).total_seconds()
-            tries, fails = _delta(a, b, "IODHPP_HPPTRIES"), _delta(a, b, "IODHPP_HPPFAILS")
-            rows.append(
-                {
-                    "pool": int(pool),
-                    "bases": int(b["IODHPP_HPPNBASE"]),
-                    "aliases": int(b["IODHPP_HPPNALIS"]),
-                    "tries_rate": _rate(tries, secs),
-                    "fail_pct": _pct(fails, tries),
-                    "min_free": int(b["IODHPP_HPPMINCT"]),
-                    "max_free": int(b["IODHPP_HPPMAXCT"]),
-                    "seconds": secs,
-                }
-            )
+    rows = [{"pool": pool, **{k: p[k] for k in HPALIAS_KEYS if k != "pool"}} for pool, p in hpp_pools(iv).items()]
     table = Table(
         [
             Column("pool", ["", "Pool"], 4, 0),
@@ -259,19 +283,11 @@ def lcu(iv: Intervals, **_: Any) -> Report:
             continue
         groups.setdefault(key, []).append(devno)
     pav = pav_figures(iv)
-    pools: dict[int, dict[str, Any]] = {}
-    if any(k[0] for k in groups):
-        f = _window(iv, _frames(iv, ["MRIODHPP"]).get("MRIODHPP", pd.DataFrame(columns=["tod"])))
-        for pool, g in f.groupby("IODHPP_HPPOOLNM", sort=True) if not f.empty else ():
-            a, b = g.iloc[0], g.iloc[-1]
-            secs = (b["tod"] - a["tod"]).total_seconds()
-            tries, fails = _delta(a, b, "IODHPP_HPPTRIES"), _delta(a, b, "IODHPP_HPPFAILS")
-            pools[int(pool)] = {
-                "ssid": f"{int(b['IODHPP_HPPTOKEN']):04X}",
-                "hpav_gets_rate": _rate(tries, secs),
-                "hpav_fail_pct": _pct(fails, tries),
-                "hpav_min_free": int(g["IODHPP_HPPMINCT"].min()),
-            }
+    pools = {
+        pool: {"ssid": p["ssid"], "hpav_gets_rate": p["tries_rate"], "hpav_fail_pct": p["fail_pct"],
+               "hpav_min_free": p["window_min_free"]}
+        for pool, p in (hpp_pools(iv) if any(k[0] for k in groups) else {}).items()
+    }  # fmt: skip
     rows: list[dict[str, Any]] = []
     for (pool, chp), devs in sorted(groups.items(), key=lambda kv: (kv[0][0] == 0, kv[0], kv[1][0])):
         raws = [iv.devices[d] for d in devs]

@@ -188,7 +188,7 @@ def test_devlog_shows_the_jump_interval_by_interval(files: dict[str, Path]) -> N
 
 
 def test_reports_are_empty_on_files_without_the_records(basic_file: Path) -> None:
-    reps = build(basic_file, ["CACHEXT", "CHANNEL", "HPALIAS", "MDCACHE", "LCU"])
+    reps = build(basic_file, ["CACHEXT", "CHANNEL", "HPALIAS", "MDCACHE", "LCU", "HPSHARE", "MDCSTOR", "CTLUNIT"])
     assert all(r.rows == [] for r in reps.values())
 
 
@@ -199,6 +199,9 @@ def test_reports_are_empty_on_files_without_the_records(basic_file: Path) -> Non
     ("LCU", "hpav", None, None),
     ("MDCACHE", "mdc", "10:01:00", None),
     ("DEVLOG", "pinned", "09:08:00", "09:13:00"),
+    ("HPSHARE", "hpav", None, None),
+    ("MDCSTOR", "mdc", "10:01:00", None),
+    ("CTLUNIT", "hpav", None, None),
 ])  # fmt: skip
 def test_text_matches_snapshot(files: dict[str, Path], name: str, file: str, start: str | None, end: str | None) -> None:
     text = build(files[file], [name], start, end)[name].to_text(WHEN)
@@ -227,6 +230,16 @@ def test_html_pages_render_in_a_browser(files: dict[str, Path], tmp_path: Path) 
     assert "Logical Control Unit Activity" in dom and "Pool 1" in dom
     dom = render_dom(out / "device.html")
     assert "HPBASE" in dom and "HPALIAS" in dom
+    out = tmp_path / "html-sum"
+    assert main(["report", str(files["hpav"]), "--html", str(out), "-r", "HPSHARE", "-r", "CTLUNIT"]) == 0
+    dom = render_dom(out / "hpshare.html")
+    assert "HyperPAV Share Activity" in dom and "2000" in dom and "&gt;&gt;Pool&lt;&lt;" in dom
+    dom = render_dom(out / "ctlunit.html")
+    assert "Cached Control Units" in dom and "Pool 1" in dom
+    out = tmp_path / "html-mdc"
+    assert main(["report", str(files["mdc"]), "--html", str(out), "-r", "MDCSTOR", "--from", "10:01:00"]) == 0
+    dom = render_dom(out / "mdcstor.html")
+    assert "Minidisk Cache Storage by Time" in dom and "&gt;&gt;Mean&gt;&gt;" in dom
 
 
 @pytest.mark.parametrize("name", ["DEVICE", "DEVCONF"])
@@ -275,3 +288,53 @@ def test_devconf_path_slots_follow_the_logical_path_mask() -> None:
     assert slots(MTRDEV_RDEVCHPS="not hex at all!!", MTRDEV_RDEVLPM="C0") == ()
     assert slots(MTRDEV_RDEVCHPS="0A00000000000000", MTRDEV_RDEVLPM="zz") == ((0x0A, True),)
     assert DeviceConf(2).path_slots == () and not DeviceConf(2).edev
+
+
+def test_hpshare_pool_line_and_bases_add_up(files: dict[str, Path]) -> None:
+    reps = build(files["hpav"], ["HPSHARE", "HPALIAS", "DEVICE"])
+    pool, *bases = reps["HPSHARE"].rows
+    (hp,) = reps["HPALIAS"].rows
+    dev = reps["DEVICE"].rows
+    assert pool["addr"] == ">>Pool<<" and [r["addr"] for r in bases] == ["2000", "2001", "2002", "2003"]
+    assert (pool["pool"], pool["bases"], pool["aliases"]) == (1, 4, 2) and all(r["pool"] == 1 for r in bases)
+    assert pool["gets_rate"] == pytest.approx(hp["tries_rate"]) and pool["fail_pct"] == pytest.approx(hp["fail_pct"])
+    # the bases' shares of the pool's alias starts make 100%; each is DEVICE's figure
+    assert sum(r["share_pct"] for r in bases) == pytest.approx(100.0)
+    for r in bases:
+        assert r["share_pct"] == pytest.approx(_dev(dev, r["addr"])["hpav_share_pct"])
+        assert r["alias_io_rate"] == pytest.approx(_dev(dev, r["addr"])["alias_io_rate"])
+    # every alias start is an SSCH on one of the pool's alias subchannels
+    on_aliases = sum(r["io_rate"] for r in dev if r.get("pav") == "HPALIAS")
+    assert pool["alias_io_rate"] == pytest.approx(on_aliases, rel=0.01) and pool["alias_io_rate"] > 0
+    assert 0 < pool["alias_pct"] < 100
+    # no HyperPAV (static PAV only): no rows
+    assert build(files["mdc"], ["HPSHARE"], "10:01:00")["HPSHARE"].rows == []
+
+
+def test_mdcstor_intervals_follow_the_records(files: dict[str, Path]) -> None:
+    reps = build(files["mdc"], ["MDCSTOR", "MDCACHE"], "10:01:00")
+    mean, *ivs = reps["MDCSTOR"].rows
+    (m,) = reps["MDCACHE"].rows
+    assert mean["interval_end"] == ">>Mean>>" and len(ivs) >= 2
+    # the last interval's levels are MDCACHE's figures at the window's end
+    assert (ivs[-1]["main_frames"], ivs[-1]["main_ideal"]) == (m["main_frames"], m["main_target"])
+    assert all(0 < r["main_frames"] <= r["main_max"] for r in ivs)
+    assert mean["main_frames"] == pytest.approx(sum(r["main_frames"] for r in ivs) / len(ivs))
+    for r in ivs:
+        assert r["ideal_pct"] == pytest.approx(100.0 * r["main_frames"] / r["main_ideal"])
+
+
+def test_ctlunit_sums_cachext_per_control_unit(files: dict[str, Path]) -> None:
+    reps = build(files["hpav"], ["CTLUNIT", "CACHEXT"])
+    (cu,) = reps["CTLUNIT"].rows
+    dev = reps["CACHEXT"].rows
+    assert (cu["cu"], cu["devices"], cu["no_data"]) == ("Pool 1", 4, 0)
+    for k in ("total_rate", "read_nseq_rate", "read_seq_rate", "write_rate", "staged_rate"):
+        assert cu[k] == pytest.approx(sum(r[k] for r in dev)), k
+    # the read hit % is weighted by the reads, not the mean of the devices'
+    reads = [r["read_nseq_rate"] + r["read_seq_rate"] for r in dev]
+    want = sum(r["read_hit_pct"] * n for r, n in zip(dev, reads, strict=True) if n) / sum(reads)
+    assert cu["read_hit_pct"] == pytest.approx(want)
+    # a control unit whose only device stops caching: counted as no data
+    (cu,) = build(files["pinned"], ["CTLUNIT"], "09:11:00", "09:15:00")["CTLUNIT"].rows
+    assert (cu["cu"], cu["devices"], cu["no_data"], cu.get("total_rate")) == ("CHP 0A 2A 4A", 1, 1, None)
