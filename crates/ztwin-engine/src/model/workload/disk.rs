@@ -189,18 +189,8 @@ impl Model {
                         units,
                         insert: true,
                     } => {
-                        let slot = self.mdc.begin_stage(StageReq {
-                            vol,
-                            first,
-                            units,
-                            unit_pages: unit,
-                            guest: g,
-                            vcpu: v,
-                            insert: true,
-                        });
-                        let rq = Request::read(units * unit, Kind::Mdc);
                         s.inflight += 1;
-                        b.io = Some(self.io.alloc_req(cx, vol, rq, Origin::Mdc { slot }));
+                        b.io = Some(self.mdc_stage_read(cx, vol, first, units, unit, g, v));
                         b.outcome = after_io;
                     }
                     Lookup::Miss { .. } | Lookup::Bypass => {
@@ -381,5 +371,34 @@ impl Model {
             }
         }
         self.cpu.io_wait_over(v);
+    }
+}
+
+impl Model {
+    /// A read miss that MDC inserts: `units` cache units of `unit` pages from
+    /// unit `first` of volume `vol` are staged for guest `g`'s virtual CPU
+    /// `v`; returns the staging read's I/O request (the burst waits on it).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn mdc_stage_read(
+        &mut self,
+        cx: &mut Cx,
+        vol: u32,
+        first: u32,
+        units: u32,
+        unit: u32,
+        g: u32,
+        v: u32,
+    ) -> u32 {
+        let slot = self.mdc.begin_stage(StageReq {
+            vol,
+            first,
+            units,
+            unit_pages: unit,
+            guest: g,
+            vcpu: v,
+            insert: true,
+        });
+        let rq = Request::read(units * unit, Kind::Mdc);
+        self.io.alloc_req(cx, vol, rq, Origin::Mdc { slot })
     }
 }

@@ -26,7 +26,7 @@ use super::{jittered, us_f, WorkState};
 use crate::core::units::Ns;
 use crate::model::cpu::{Burst, Outcome};
 use crate::model::io::{Kind, Origin, Request};
-use crate::model::mdc::{Lookup, StageReq};
+use crate::model::mdc::Lookup;
 use crate::model::storage::{tag, T_NONE};
 use crate::model::{Cx, Model};
 
@@ -301,17 +301,7 @@ impl Model {
                 units,
                 insert: true,
             } => {
-                let slot = self.mdc.begin_stage(StageReq {
-                    vol,
-                    first,
-                    units,
-                    unit_pages: unit,
-                    guest: g,
-                    vcpu: v,
-                    insert: true,
-                });
-                let rq = Request::read(units * unit, Kind::Mdc);
-                b.io = Some(self.io.alloc_req(cx, vol, rq, Origin::Mdc { slot }));
+                b.io = Some(self.mdc_stage_read(cx, vol, first, units, unit, g, v));
                 b.outcome = Outcome::IoWait;
                 let x = self.linux.guest_mut(g).expect("a Linux guest");
                 x.rt.wait_begins(k, wait_at);
