@@ -82,7 +82,7 @@ def test_the_twins_own_data_is_plausible(good: Path) -> None:
 # (record, field, bit, match, what the warning says)
 FLIPS = [
     ("MRIODDEV", "IODDEV_SCMCNTIM", 30, {"IODDEV_RDEVDEV": 0x0A00}, "IODDEV_SCMCNTIM rose by"),
-    ("MRIODDEV", "IODDEV_SCMCNTIM", 25, {"IODDEV_RDEVDEV": 0x0A01}, "busy (connect + disconnect time over the interval)"),
+    ("MRIODDEV", "IODDEV_SCMCNTIM", 25, {"IODDEV_RDEVDEV": 0x0A01}, "busy (pending + disconnect + connect time over the interval)"),
     ("MRUSEACT", "USEACT_VMDTTIME", 42, {"USEACT_VMDUSER": "LINUX1"}, "s of processor time in"),
     ("MRSYTPRP", "SYTPRP_PFXUTIME", 40, {"SYTPRP_PFXCPUAD": 1}, "SYTPRP_PFXUTIME"),
     ("MRSTOASP", "STOASP_EXPCTPRD", 30, {"STOASP_RDEVDEV": 0x0A00}, "STOASP_EXPCTPRD rose by"),

@@ -899,22 +899,22 @@ fn opt(v: f64) -> Option<f64> {
 }
 
 /// Why a device interval's figures cannot be, if they cannot: a subchannel
-/// busy (connected or disconnected) for more than the interval (5% for
-/// clock jitter), or a service time per I/O beyond [`MAX_SERVICE_S`]. Times
-/// are in the measurement block's 128 µs units.
+/// busy (function pending, connected or disconnected: one start function at
+/// a time) for more than the interval (5% for clock jitter), or a service
+/// time per I/O beyond [`MAX_SERVICE_S`]. Times are in the measurement
+/// block's 128 µs units.
 fn device_implausible(r: &[f64; device::N]) -> Option<String> {
     const UNIT_S: f64 = 128e-6;
     let nz = |v: f64| if v.is_nan() { 0.0 } else { v };
     let t = r[device::seconds];
-    let busy = (nz(r[device::conn]) + nz(r[device::disc])) * UNIT_S;
-    if t > 0.0 && busy > 1.05 * t + 0.01 {
+    let serv = (nz(r[device::conn]) + nz(r[device::pend]) + nz(r[device::disc])) * UNIT_S;
+    if t > 0.0 && serv > 1.05 * t + 0.01 {
         return Some(format!(
-            "{:.0}% busy (connect + disconnect time over the interval)",
-            100.0 * busy / t
+            "{:.0}% busy (pending + disconnect + connect time over the interval)",
+            100.0 * serv / t
         ));
     }
     let io = nz(r[device::measured]);
-    let serv = (nz(r[device::conn]) + nz(r[device::pend]) + nz(r[device::disc])) * UNIT_S;
     if io >= 1.0 && serv / io > MAX_SERVICE_S {
         return Some(format!("{:.0} ms service time per I/O", 1000.0 * serv / io));
     }

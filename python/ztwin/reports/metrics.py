@@ -156,7 +156,9 @@ def device_metrics(raw: In, o: Ops = S) -> dict[str, Any]:
     Rates over the seconds the device had samples; pend/disc/conn per measured
     I/O; serv = pend + disc + conn; the average queue (requests waiting) from
     high-frequency samples; queue wait by Little's law (queue / I/O rate);
-    resp = serv + queue wait; busy = (conn + disc) time over elapsed time.
+    resp = serv + queue wait; busy = (pend + disc + conn) time over elapsed
+    time, i.e. I/O rate x service time, as Perfkit's FCX108 %Busy (the
+    published lines of S1 and S7 reproduce it; docs/fidelity.md, DEVICE %Busy).
     """
     col = o.col
     seconds = col(raw, "seconds")
@@ -171,7 +173,7 @@ def device_metrics(raw: In, o: Ops = S) -> dict[str, Any]:
     # resp adds the wait when there is one (an empty queue adds 0.0)
     has_wait = o.and_(o.present(queued), o.or_(o.is_zero(queued), o.truthy(io_rate)))
     resp = o.add(serv, o.where(has_wait, wait_ms, 0.0))
-    busy_time = o.sum(col(raw, "conn"), col(raw, "disc"))
+    busy_time = o.sum(col(raw, "pend"), col(raw, "conn"), col(raw, "disc"))
     busy = o.pct(o.div(o.mul(busy_time, SCM_MS), 1000.0), seconds)
     return {
         "io_rate": io_rate,

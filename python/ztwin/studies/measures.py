@@ -215,11 +215,13 @@ def hf_samples(data: Data, t0: float, t1: float) -> float:
 
 
 def paging_busy_sum(data: Data, t0: float, t1: float) -> float:
-    """Sum over paging volumes of %busy = (connect + disconnect) / T (MRIODDEV)."""
+    """Sum over paging volumes of %busy = (pending + disconnect + connect) / T
+    (MRIODDEV), as DEVICE's ``busy_pct``."""
     dev = data.frames["MRIODDEV"]
     paging = dev[_is_paging(data)]
-    d = deltas(paging, ["IODDEV_RDEVDEV"], ["IODDEV_SCMCNTIM", "IODDEV_SCMDDTIM"], data.at(t0), data.at(t1))
-    return float((100 * (d["IODDEV_SCMCNTIM"] + d["IODDEV_SCMDDTIM"]) * 128e-6 / d["T"]).sum())
+    cols = ["IODDEV_SCMCNTIM", "IODDEV_SCMDDTIM", "IODDEV_SCMFPTIM"]
+    d = deltas(paging, ["IODDEV_RDEVDEV"], cols, data.at(t0), data.at(t1))
+    return float((100 * (d["IODDEV_SCMCNTIM"] + d["IODDEV_SCMDDTIM"] + d["IODDEV_SCMFPTIM"]) * 128e-6 / d["T"]).sum())
 
 
 def paging_service_ms(data: Data, t0: float, t1: float) -> float:

@@ -54,7 +54,8 @@ def run(quick: bool, workdir: Path) -> StudyResult:
     res.rel("S3-C6", "DASD connect time, ms", "calibrated", f"{S108} Conn", m.weighted(alld, "conn_ms", "io_rate"), 1.4)
     res.in_range("S3-C7", "DASD response per 1-min interval, ms", "predicted", "FCX225 DASD Resp by interval (shown 12:55-13:03)",
                  tuple(m.values(ivs[:9], "dasd_resp_ms")), 2.4, 3.3,
-                 note="the published >>Mean>> 3.7 lies above every interval shown; the first nine intervals are compared")
+                 note="the published >>Mean>> 3.7 lies above every interval shown (I/O-weighted 2.9 ms): the 61 minutes not "
+                      "shown average about 3.8 ms; the first nine intervals are compared")
 
     conf = r.reports(*w)["SYSCONF"].rows[0]
     types = sorted({p["type"] for p in conf.get("processors") or []})
@@ -82,6 +83,11 @@ def run(quick: bool, workdir: Path) -> StudyResult:
     res.rel("S3-P8", "users in eligible list", "predicted", f"{S225} Users in Elist", s.get("users_in_elist"), 0.0, tol=0, abs_tol=0.05)
     res.rel("S3-P9", "PGIN+PGOUT/s", "predicted", f"{S225} PGIN+PGOUT", s.get("page_rate"), 14.0)
     res.rel("S3-P10", "DASD page Read+Write/s", "predicted", f"{S225} Read+Write", s.get("read_write_rate"), 0.2, abs_tol=0.1)
+    res.in_range("S3-P32", "PGIN+PGOUT per 1-min interval, pages/s", "predicted",
+                 "FCX225 PGIN+PGOUT by interval (shown 12:55-13:03: .0 in eight, 1.5 in one)",
+                 tuple(m.values(ivs[:9], "page_rate")), 0.0, 1.5,
+                 note="the first nine intervals; the >>Mean>> 14.0 (S3-P9) then needs 16/s over the 61 minutes not shown: "
+                      "the published paging is an episode outside the shown intervals, not a steady rate")
 
     us = r.ustat(*w)
     sysu = us.get(m.SYSTEM, {})

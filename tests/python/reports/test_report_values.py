@@ -295,13 +295,13 @@ def test_device_exact(basic_file: Path) -> None:
     assert d["serv_ms"] == approx(3.456)
     assert d["queued"] == approx(0.5)
     assert d["resp_ms"] == approx(3.456 + 1000 * 0.5 / 50)  # Little: 0.5 queued / 50 per s
-    assert d["busy_pct"] == approx(16.0)  # (20 + 5) * 128 us * 50/s
+    assert d["busy_pct"] == approx(17.28)  # (2 + 5 + 20) * 128 us * 50/s: I/O rate x service, as Perfkit
     assert d["cp_owned"] is True
     e = rows["0201"]  # 16-bit SCM counts that wrap at 65536
     assert e["io_rate"] == approx(10.0)
     assert e["serv_ms"] == approx(3.328)
     assert e["resp_ms"] == approx(3.328)
-    assert e["busy_pct"] == approx(3.2)
+    assert e["busy_pct"] == approx(3.328)  # 10/s x 3.328 ms
     n = rows["0300"]  # came online at 10:03: one interval
     assert n["seconds"] == approx(60.0)
     assert n["io_rate"] == approx(10.0)
