@@ -365,16 +365,6 @@ impl Sample {
     pub fn get(&self, i: usize) -> Option<i64> {
         (i < MAX_FIELDS && self.present >> i & 1 == 1).then(|| self.v[i])
     }
-
-    fn set_from(&mut self, o: &Sample) {
-        if self.v.len() == o.v.len() {
-            self.v.copy_from_slice(&o.v);
-        } else {
-            self.v.clear();
-            self.v.extend_from_slice(&o.v);
-        }
-        self.present = o.present;
-    }
 }
 
 /// A delta that is absent (either sample lacks the field). Deltas that are
@@ -397,7 +387,18 @@ pub fn delta_f64(d: i64) -> Option<f64> {
 /// when [`ABSENT`]).
 #[inline(always)]
 pub fn delta_seconds(d: i64) -> Option<f64> {
-    (d != ABSENT).then(|| div_int(d as i128, TOD_PER_S as i128))
+    (d != ABSENT).then(|| tod_seconds(d))
+}
+
+/// `d` TOD units as seconds, what [`div_int`] gives (below 2^53 one double
+/// division, without its 128-bit tests).
+#[inline(always)]
+pub fn tod_seconds(d: i64) -> f64 {
+    if (d as u64) < 1 << 53 {
+        d as f64 / TOD_PER_S as f64
+    } else {
+        div_int(d as i128, TOD_PER_S as i128)
+    }
 }
 
 struct Prev<G> {
@@ -477,14 +478,15 @@ fn fell(r: &Rule, pv: i64, c: i64, lim: i64) -> Step {
 }
 
 impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
-    /// Store a sample without differencing (outside the window).
-    pub fn note(&mut self, key: K, seq: u64, tod: u64, gen: G, cur: &Sample) {
+    /// Store a sample without differencing (outside the window). The
+    /// sample is taken: `cur` is left holding another one's buffer.
+    pub fn note(&mut self, key: K, seq: u64, tod: u64, gen: G, cur: &mut Sample) {
         match self.prev.get_mut(&key) {
             Some(p) => {
                 p.seq = seq;
                 p.tod = tod;
                 p.gen = gen;
-                p.vals.set_from(cur);
+                std::mem::swap(&mut p.vals, cur);
             }
             None => {
                 self.prev.insert(
@@ -493,7 +495,7 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
                         seq,
                         tod,
                         gen,
-                        vals: cur.clone(),
+                        vals: std::mem::take(cur),
                     },
                 );
             }
@@ -502,7 +504,8 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
 
     /// The deltas from the key's previous sample when it is in the preceding
     /// set (`seq - 1`) and of the same generation; the sample is stored as the
-    /// new previous one either way. `out` receives the deltas.
+    /// new previous one either way (taken, as [`Tracker::note`] takes it).
+    /// `out` receives the deltas.
     #[allow(clippy::too_many_arguments)]
     pub fn delta<'o>(
         &mut self,
@@ -510,7 +513,7 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         seq: u64,
         tod: u64,
         gen: G,
-        cur: &Sample,
+        cur: &mut Sample,
         rules: Rules<'_>,
         out: &'o mut Vec<i64>,
     ) -> Option<Delta<'o>> {
@@ -529,7 +532,11 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         let mut flags = 0u8;
         let mut seconds = 0.0;
         if ok {
-            seconds = div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128);
+            seconds = if tod >= prev_tod {
+                tod_seconds((tod - prev_tod) as i64)
+            } else {
+                div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128)
+            };
             if seconds <= 0.0 {
                 result = false;
             } else {
@@ -614,7 +621,7 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         p.seq = seq;
         p.tod = tod;
         p.gen = gen;
-        p.vals.set_from(cur);
+        std::mem::swap(&mut p.vals, cur);
         if !result {
             return None;
         }
@@ -664,6 +671,19 @@ mod tests {
             assert_eq!(div_int(v, d), want, "{v}");
         }
         assert_eq!(div_int(6, 4), 1.5);
+        for v in [
+            0i64,
+            1,
+            4095,
+            1 << 52,
+            (1 << 53) - 1,
+            1 << 53,
+            (1 << 53) + 1,
+            (1 << 60) + 12345,
+            i64::MAX,
+        ] {
+            assert_eq!(tod_seconds(v), div_int(v as i128, d), "{v}");
+        }
         assert_eq!(div_int(1 << 60, 1 << 3), (1u64 << 57) as f64);
         // ties go to even: (2^54 + 2) / 2 = 2^53 + 1 -> 2^53 (even)
         assert_eq!(div_int((1i128 << 54) + 2, 2), 9_007_199_254_740_992.0);
@@ -707,22 +727,54 @@ mod tests {
         let mut out = Vec::new();
         let s = TOD_PER_S;
         assert!(t
-            .delta(1, 1, 60 * s, 0, &v(Some(10)), Rules::new(&rules), &mut out)
+            .delta(
+                1,
+                1,
+                60 * s,
+                0,
+                &mut v(Some(10)),
+                Rules::new(&rules),
+                &mut out
+            )
             .is_none());
         let d = t
-            .delta(1, 2, 120 * s, 0, &v(Some(25)), Rules::new(&rules), &mut out)
+            .delta(
+                1,
+                2,
+                120 * s,
+                0,
+                &mut v(Some(25)),
+                Rules::new(&rules),
+                &mut out,
+            )
             .unwrap();
         assert_eq!((d.seconds, d.d[0]), (60.0, 15));
         // a set without the key in between: baseline
         assert!(t
-            .delta(1, 4, 240 * s, 0, &v(Some(30)), Rules::new(&rules), &mut out)
+            .delta(
+                1,
+                4,
+                240 * s,
+                0,
+                &mut v(Some(30)),
+                Rules::new(&rules),
+                &mut out
+            )
             .is_none());
         // another generation: baseline
         assert!(t
-            .delta(1, 5, 300 * s, 1, &v(Some(40)), Rules::new(&rules), &mut out)
+            .delta(
+                1,
+                5,
+                300 * s,
+                1,
+                &mut v(Some(40)),
+                Rules::new(&rules),
+                &mut out
+            )
             .is_none());
         let d = t
-            .delta(1, 6, 360 * s, 1, &v(None), Rules::new(&rules), &mut out)
+            .delta(1, 6, 360 * s, 1, &mut v(None), Rules::new(&rules), &mut out)
             .unwrap();
         assert_eq!(d.d[0], ABSENT);
         assert_eq!(given(d.d[0]), None);
@@ -735,7 +787,7 @@ mod tests {
         let v = |a: i128, b: u64| sample(&rules, &[Some(a), Some((b * TOD_PER_S) as i128)]);
         let mut out = Vec::new();
         let s = TOD_PER_S;
-        t.delta(1, 1, 60 * s, 0, &v(10, 0), Rules::new(&rules), &mut out);
+        t.delta(1, 1, 60 * s, 0, &mut v(10, 0), Rules::new(&rules), &mut out);
         // 60 s: a CPU time of 60 x 64 processors is the most; 3 hours is not
         assert!(t
             .delta(
@@ -743,7 +795,7 @@ mod tests {
                 2,
                 120 * s,
                 0,
-                &v(20, 3 * 3600),
+                &mut v(20, 3 * 3600),
                 Rules::new(&rules),
                 &mut out
             )
@@ -751,11 +803,27 @@ mod tests {
         assert_eq!((t.why, t.bad.0), (IMPLAUSIBLE, 1));
         // the next sample only sets a baseline, the one after it counts again
         assert!(t
-            .delta(1, 3, 180 * s, 0, &v(30, 3600), Rules::new(&rules), &mut out)
+            .delta(
+                1,
+                3,
+                180 * s,
+                0,
+                &mut v(30, 3600),
+                Rules::new(&rules),
+                &mut out
+            )
             .is_none());
         assert_eq!(t.why, BASELINE);
         let d = t
-            .delta(1, 4, 240 * s, 0, &v(40, 3660), Rules::new(&rules), &mut out)
+            .delta(
+                1,
+                4,
+                240 * s,
+                0,
+                &mut v(40, 3660),
+                Rules::new(&rules),
+                &mut out,
+            )
             .unwrap();
         assert_eq!(d.d, [10, (60 * s) as i64]);
         // a flipped high bit of a 32-bit counter (2^31 in 60 s)
@@ -765,7 +833,7 @@ mod tests {
                 5,
                 300 * s,
                 0,
-                &v(40 + (1 << 31), 3720),
+                &mut v(40 + (1 << 31), 3720),
                 Rules::new(&rules),
                 &mut out
             )
@@ -941,7 +1009,7 @@ mod tests {
                 1,
                 t0,
                 (),
-                &sample(rules, prev),
+                &mut sample(rules, prev),
                 Rules::new(rules),
                 &mut out
             )
@@ -951,7 +1019,7 @@ mod tests {
             2,
             t0 + t,
             (),
-            &sample(rules, cur),
+            &mut sample(rules, cur),
             Rules::new(rules),
             &mut out,
         );

@@ -1623,11 +1623,11 @@ impl Kernel {
                 let cputy = if fam == 0 { num(rec, defs[6]) } else { None };
                 let rl = rl_all.range(1..1 + n);
                 let Some(sys) = iv.as_deref_mut() else {
-                    self.cpu_tr[fam].note(key, seq, b.tod, (), &self.vals);
+                    self.cpu_tr[fam].note(key, seq, b.tod, (), &mut self.vals);
                     continue;
                 };
                 let Some(d) =
-                    self.cpu_tr[fam].delta(key, seq, b.tod, (), &self.vals, rl, &mut self.out)
+                    self.cpu_tr[fam].delta(key, seq, b.tod, (), &mut self.vals, rl, &mut self.out)
                 else {
                     self.set_flags |= self.cpu_tr[fam].why;
                     if self.cpu_tr[fam].why == IMPLAUSIBLE {
@@ -1759,12 +1759,12 @@ impl Kernel {
             self.vals.read(rec, &defs[..nc]);
             let rl = rl_all.range(0..nc);
             let Some(sys) = iv.as_deref_mut() else {
-                self.glob_tr[g].note((), seq, b.tod, (), &self.vals);
+                self.glob_tr[g].note((), seq, b.tod, (), &mut self.vals);
                 continue;
             };
             let s = sys.seconds;
             if let Some(d) =
-                self.glob_tr[g].delta((), seq, b.tod, (), &self.vals, rl, &mut self.out)
+                self.glob_tr[g].delta((), seq, b.tod, (), &mut self.vals, rl, &mut self.out)
             {
                 self.set_flags |= d.flags;
                 add(&mut sys.v, sec, Some(s));
@@ -1835,13 +1835,18 @@ impl Kernel {
                 let key = (pname.clone(), cpu_);
                 self.vals.read(entry, &g[3..5]);
                 if index.is_none() {
-                    self.lcpu_tr.note(key, seq, b.tod, (), &self.vals);
+                    self.lcpu_tr.note(key, seq, b.tod, (), &mut self.vals);
                     continue;
                 }
-                let Some(d) =
-                    self.lcpu_tr
-                        .delta(key.clone(), seq, b.tod, (), &self.vals, rl, &mut self.out)
-                else {
+                let Some(d) = self.lcpu_tr.delta(
+                    key.clone(),
+                    seq,
+                    b.tod,
+                    (),
+                    &mut self.vals,
+                    rl,
+                    &mut self.out,
+                ) else {
                     self.set_flags |= self.lcpu_tr.why;
                     if self.lcpu_tr.why == IMPLAUSIBLE {
                         let why = Self::rise_reason(&g[3..5], self.lcpu_tr.bad);
@@ -1962,7 +1967,7 @@ impl Kernel {
                 let g = (gen, num(rec, defs[2]).map(|t| t / 4096));
                 self.vals.read(rec, &defs[3..6]);
                 if iv.is_none() {
-                    self.act_time.note(key, seq, b.tod, g, &self.vals);
+                    self.act_time.note(key, seq, b.tod, g, &mut self.vals);
                     continue;
                 }
                 let Some(d) = self.act_time.delta(
@@ -1970,7 +1975,7 @@ impl Kernel {
                     seq,
                     b.tod,
                     g,
-                    &self.vals,
+                    &mut self.vals,
                     rl.range(3..6),
                     &mut self.out,
                 ) else {
@@ -2020,7 +2025,7 @@ impl Kernel {
                 let g = (gen, base_on);
                 self.vals.read(rec, &defs[6..13]);
                 let store = if iv.is_none() {
-                    self.act_store.note(uid, seq, b.tod, g, &self.vals);
+                    self.act_store.note(uid, seq, b.tod, g, &mut self.vals);
                     None
                 } else {
                     let d = self.act_store.delta(
@@ -2028,7 +2033,7 @@ impl Kernel {
                         seq,
                         b.tod,
                         g,
-                        &self.vals,
+                        &mut self.vals,
                         rl.range(6..13),
                         &mut self.out,
                     );
@@ -2063,13 +2068,18 @@ impl Kernel {
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
                 self.vals.read(rec, &defs[2..]);
                 if iv.is_none() {
-                    self.hf_tr.note(key, seq, b.tod, hgen, &self.vals);
+                    self.hf_tr.note(key, seq, b.tod, hgen, &mut self.vals);
                     continue;
                 }
-                let Some(d) =
-                    self.hf_tr
-                        .delta(key, seq, b.tod, hgen, &self.vals, rl.from(2), &mut self.out)
-                else {
+                let Some(d) = self.hf_tr.delta(
+                    key,
+                    seq,
+                    b.tod,
+                    hgen,
+                    &mut self.vals,
+                    rl.from(2),
+                    &mut self.out,
+                ) else {
                     self.set_flags |= self.hf_tr.why;
                     if self.hf_tr.why == IMPLAUSIBLE {
                         let why = Self::rise_reason(&defs[2..], self.hf_tr.bad);
@@ -2179,13 +2189,13 @@ impl Kernel {
             }
             self.vals.read(rec, &defs[DEV_COUNTERS..]);
             let Some(sys) = iv.as_deref_mut() else {
-                self.dev_tr.note(devno, seq, b.tod, gen, &self.vals);
+                self.dev_tr.note(devno, seq, b.tod, gen, &mut self.vals);
                 continue;
             };
             let rl = rl_all.from(DEV_COUNTERS);
-            let Some(d) = self
-                .dev_tr
-                .delta(devno, seq, b.tod, gen, &self.vals, rl, &mut self.out)
+            let Some(d) =
+                self.dev_tr
+                    .delta(devno, seq, b.tod, gen, &mut self.vals, rl, &mut self.out)
             else {
                 self.set_flags |= self.dev_tr.why;
                 if self.dev_tr.why == IMPLAUSIBLE {
@@ -2319,13 +2329,13 @@ impl Kernel {
             let gen = self.dev_gen.get(&devno).copied().unwrap_or(0);
             self.vals.read(rec, &defs[3..9]);
             let Some(sys) = iv.as_deref_mut() else {
-                self.asp_tr.note(devno, seq, b.tod, gen, &self.vals);
+                self.asp_tr.note(devno, seq, b.tod, gen, &mut self.vals);
                 continue;
             };
             let rl = rl_all.range(3..9);
-            let Some(d) = self
-                .asp_tr
-                .delta(devno, seq, b.tod, gen, &self.vals, rl, &mut self.out)
+            let Some(d) =
+                self.asp_tr
+                    .delta(devno, seq, b.tod, gen, &mut self.vals, rl, &mut self.out)
             else {
                 self.set_flags |= self.asp_tr.why;
                 if self.asp_tr.why == IMPLAUSIBLE {
