@@ -348,16 +348,17 @@ impl Sample {
     #[inline]
     pub fn read(&mut self, rec: &[u8], defs: &[Option<&FieldDef>]) {
         self.v.clear();
-        self.present = 0;
-        for (i, f) in defs.iter().enumerate() {
-            match stored(rec, *f) {
-                Some(x) if i < MAX_FIELDS => {
-                    self.present |= 1 << i;
-                    self.v.push(x);
+        self.v.resize(defs.len(), 0);
+        let mut present = 0u64;
+        for (i, (f, v)) in defs.iter().zip(self.v.iter_mut()).enumerate() {
+            if let Some(x) = stored(rec, *f) {
+                if i < MAX_FIELDS {
+                    present |= 1 << i;
+                    *v = x;
                 }
-                _ => self.v.push(0),
             }
         }
+        self.present = present;
     }
 
     /// Field `i`'s stored value, `None` when absent.
@@ -477,6 +478,39 @@ fn fell(r: &Rule, pv: i64, c: i64, lim: i64) -> Step {
     }
 }
 
+/// Every field's difference into `o` as if it rose by at most its limit:
+/// stored values compare in the fields' own order, and the difference of
+/// an ordered pair is exact as a u64. The bits of the fields that fell (or,
+/// counting down, rose) or rose by more than their limit are returned.
+/// `DOWN`: some field counts down (else none is looked at).
+#[inline(always)]
+fn scan<const DOWN: bool>(
+    cv: &[i64],
+    pvv: &[i64],
+    o: &mut [i64],
+    rules: Rules<'_>,
+    lim_time: i64,
+    lim_count: i64,
+) -> u64 {
+    let mut slow = 0u64;
+    for (i, ((&c, &pv), o)) in cv.iter().zip(pvv).zip(o.iter_mut()).enumerate() {
+        let (hi, lo) = if DOWN && rules.down >> i & 1 != 0 {
+            (pv, c)
+        } else {
+            (c, pv)
+        };
+        let lim = if rules.time >> i & 1 != 0 {
+            lim_time
+        } else {
+            lim_count
+        };
+        let d = hi.wrapping_sub(lo);
+        *o = d;
+        slow |= ((hi < lo || d as u64 > lim as u64) as u64) << i;
+    }
+    slow
+}
+
 impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
     /// Store a sample without differencing (outside the window). The
     /// sample is taken: `cur` is left holding another one's buffer.
@@ -553,23 +587,11 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
                 // of an ordered pair is exact as a u64. A field that fell
                 // (or counting down, rose) or rose by more is marked for the
                 // rules below.
-                let mut slow = 0u64;
-                for i in 0..m {
-                    let (c, pv) = (cv[i], pvv[i]);
-                    let (hi, lo) = if rules.down >> i & 1 != 0 {
-                        (pv, c)
-                    } else {
-                        (c, pv)
-                    };
-                    let lim = if rules.time >> i & 1 != 0 {
-                        lim_time
-                    } else {
-                        lim_count
-                    };
-                    let d = hi.wrapping_sub(lo);
-                    o[i] = d;
-                    slow |= ((hi < lo || d as u64 > lim as u64) as u64) << i;
-                }
+                let slow = if rules.down == 0 {
+                    scan::<false>(cv, pvv, o, rules, lim_time, lim_count)
+                } else {
+                    scan::<true>(cv, pvv, o, rules, lim_time, lim_count)
+                };
                 let all = if m == 64 { !0 } else { (1u64 << m) - 1 };
                 let both = cur.present & p.vals.present & all;
                 let mut absent = !both & all;
