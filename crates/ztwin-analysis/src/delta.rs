@@ -204,9 +204,6 @@ fn div_round(v: u128, d: u128) -> f64 {
     (m53 as f64) * 2f64.powi(exp + extra)
 }
 
-/// A field's value as an integer (numeric fields; a TOD is its raw value).
-pub type Val = Option<i128>;
-
 /// The most a time counter in TOD units can grow per second: 64 processors'
 /// worth (no key of the monitor records, a logical CPU, a user's virtual CPU
 /// or a partition, runs on more), with 5% for clock jitter.
@@ -217,6 +214,12 @@ pub const MAX_TIME_PER_S: f64 = 64.0 * 1.05 * TOD_PER_S as f64;
 /// a flipped high bit of a 32-bit counter gives.
 pub const MAX_COUNT_PER_S: f64 = 5.0e6;
 
+/// The most fields one tracker differences (one presence bit each).
+pub const MAX_FIELDS: usize = 64;
+
+/// Bit flipped in a 64-bit unsigned field's stored value ([`Rule::wide`]).
+const BIAS: i64 = i64::MIN;
+
 /// How one tracked field is differenced.
 #[derive(Clone, Copy, Debug)]
 pub struct Rule {
@@ -225,15 +228,177 @@ pub struct Rule {
     /// A time in TOD units (its plausible rise is [`MAX_TIME_PER_S`], else
     /// [`MAX_COUNT_PER_S`]).
     pub time: bool,
+    /// A 64-bit unsigned field (U8, TOD, duration): its [`Sample`] value is
+    /// the unsigned value with the top bit flipped, so that `i64` order is
+    /// the unsigned order and a difference is exact in wrapping arithmetic.
+    pub wide: bool,
 }
 
 impl Rule {
     pub fn of(f: Option<&FieldDef>, down: bool) -> Rule {
+        let ty = f.map(|f| f.ty);
         Rule {
             modulus: f.and_then(|f| wrap_modulus(f.ty)),
             down,
-            time: matches!(f.map(|f| f.ty), Some(FieldType::Tod) | Some(FieldType::Dur)),
+            time: matches!(ty, Some(FieldType::Tod) | Some(FieldType::Dur)),
+            wide: matches!(
+                ty,
+                Some(FieldType::U8) | Some(FieldType::Tod) | Some(FieldType::Dur)
+            ),
         }
+    }
+
+    /// The field's value as an integer from its stored [`Sample`] value.
+    #[inline]
+    pub fn value(&self, stored: i64) -> i128 {
+        if self.wide {
+            (stored ^ BIAS) as u64 as i128
+        } else {
+            stored as i128
+        }
+    }
+
+    /// The stored value of an integer `v` of the field (the inverse of
+    /// [`Rule::value`] for values the field can hold).
+    #[inline]
+    pub fn store(&self, v: i128) -> i64 {
+        if self.wide {
+            (v as u64 as i64) ^ BIAS
+        } else {
+            v as i64
+        }
+    }
+}
+
+/// The rules of a tracker's fields, with the bits of its times and of its
+/// fields that count down (bit `i` for field `i`), so that differencing does
+/// not read a [`Rule`] per field.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules<'a> {
+    pub all: &'a [Rule],
+    time: u64,
+    down: u64,
+}
+
+impl<'a> Rules<'a> {
+    pub fn new(all: &'a [Rule]) -> Rules<'a> {
+        let mut time = 0;
+        let mut down = 0;
+        for (i, r) in all.iter().enumerate().take(MAX_FIELDS) {
+            time |= (r.time as u64) << i;
+            down |= (r.down as u64) << i;
+        }
+        Rules { all, time, down }
+    }
+
+    /// The rules of fields `range` (field `range.start` becomes field 0).
+    #[inline]
+    pub fn range(self, range: std::ops::Range<usize>) -> Rules<'a> {
+        let sh = |m: u64| m.checked_shr(range.start as u32).unwrap_or(0);
+        Rules {
+            all: &self.all[range.clone()],
+            time: sh(self.time),
+            down: sh(self.down),
+        }
+    }
+
+    /// The rules of the fields from `start` on.
+    #[inline]
+    pub fn from(self, start: usize) -> Rules<'a> {
+        self.range(start..self.all.len())
+    }
+}
+
+/// A numeric field as a [`Sample`] stores it (the encoding [`Rule::of`] the
+/// same field decodes): 64-bit unsigned fields (U8, TOD, duration) with the
+/// top bit flipped, every other numeric field as its value (all fit an
+/// `i64`). `None` when absent or not numeric.
+#[inline(always)]
+pub fn stored(rec: &[u8], f: Option<&FieldDef>) -> Option<i64> {
+    #[inline(always)]
+    fn be<const N: usize>(rec: &[u8], off: usize) -> Option<[u8; N]> {
+        rec.get(off..off + N)
+            .map(|b| b.try_into().unwrap_or([0; N]))
+    }
+    let f = f?;
+    let off = f.offset as usize;
+    Some(match f.ty {
+        FieldType::U4 => u32::from_be_bytes(be(rec, off)?) as i64,
+        FieldType::U8 | FieldType::Tod | FieldType::Dur => i64::from_be_bytes(be(rec, off)?) ^ BIAS,
+        FieldType::U1 => *rec.get(off)? as i64,
+        FieldType::U2 => u16::from_be_bytes(be(rec, off)?) as i64,
+        FieldType::S2 => i16::from_be_bytes(be(rec, off)?) as i64,
+        FieldType::S4 => i32::from_be_bytes(be(rec, off)?) as i64,
+        FieldType::S8 => i64::from_be_bytes(be(rec, off)?),
+        FieldType::Char(_) | FieldType::Bits(_) | FieldType::VarText { .. } => return None,
+    })
+}
+
+/// One sample of a key's counters: a value per field ([`stored`]) and a bit
+/// per field that is present (bit `i` for field `i`; at most [`MAX_FIELDS`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sample {
+    pub v: Vec<i64>,
+    pub present: u64,
+}
+
+impl Sample {
+    /// The sample of `defs`' fields in `rec` (a field beyond
+    /// [`MAX_FIELDS`] is absent).
+    #[inline]
+    pub fn read(&mut self, rec: &[u8], defs: &[Option<&FieldDef>]) {
+        self.v.clear();
+        self.v.resize(defs.len(), 0);
+        let mut present = 0u64;
+        for (i, (f, v)) in defs.iter().zip(self.v.iter_mut()).enumerate() {
+            if let Some(x) = stored(rec, *f) {
+                if i < MAX_FIELDS {
+                    present |= 1 << i;
+                    *v = x;
+                }
+            }
+        }
+        self.present = present;
+    }
+
+    /// Field `i`'s stored value, `None` when absent.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<i64> {
+        (i < MAX_FIELDS && self.present >> i & 1 == 1).then(|| self.v[i])
+    }
+}
+
+/// A delta that is absent (either sample lacks the field). Deltas that are
+/// given are in `0..=i64::MAX`: a larger rise is [`IMPLAUSIBLE`] in any T.
+pub const ABSENT: i64 = i64::MIN;
+
+/// A delta as an option ([`ABSENT`] is `None`).
+#[inline(always)]
+pub fn given(d: i64) -> Option<i64> {
+    (d != ABSENT).then_some(d)
+}
+
+/// A delta as a double (`None` when [`ABSENT`]).
+#[inline(always)]
+pub fn delta_f64(d: i64) -> Option<f64> {
+    (d != ABSENT).then_some(d as f64)
+}
+
+/// A delta of a time in TOD units as seconds, correctly rounded (`None`
+/// when [`ABSENT`]).
+#[inline(always)]
+pub fn delta_seconds(d: i64) -> Option<f64> {
+    (d != ABSENT).then(|| tod_seconds(d))
+}
+
+/// `d` TOD units as seconds, what [`div_int`] gives (below 2^53 one double
+/// division, without its 128-bit tests).
+#[inline(always)]
+pub fn tod_seconds(d: i64) -> f64 {
+    if (d as u64) < 1 << 53 {
+        d as f64 / TOD_PER_S as f64
+    } else {
+        div_int(d as i128, TOD_PER_S as i128)
     }
 }
 
@@ -241,7 +406,7 @@ struct Prev<G> {
     seq: u64,
     tod: u64,
     gen: G,
-    vals: Vec<Val>,
+    vals: Sample,
 }
 
 /// Previous samples of one record family's counters, per key.
@@ -266,10 +431,10 @@ impl<K: Hash + Eq, G: PartialEq> Default for Tracker<K, G> {
 }
 
 /// What [`Tracker::delta`] returns: T in seconds and one delta per field
-/// (`None` where either sample lacks the field).
+/// ([`ABSENT`] where either sample lacks the field).
 pub struct Delta<'a> {
     pub seconds: f64,
-    pub d: &'a [Option<i128>],
+    pub d: &'a [i64],
     /// [`WRAPPED`] and [`GLITCH`] bits of this sample.
     pub flags: u8,
 }
@@ -290,16 +455,72 @@ pub const BASELINE: u8 = 8;
 /// every sum, and the key's next sample is a new baseline.
 pub const IMPLAUSIBLE: u8 = 16;
 
+/// What differencing one field gave.
+enum Step {
+    /// The delta of a counter that fell (a wrap or a glitch).
+    Rose(i64),
+    /// It rose by more than `lim`: the rise.
+    Over(f64),
+    /// A 64-bit time was reset.
+    Reset,
+}
+
+/// A field whose counter fell (or, counting down, rose): [`counter_delta`]
+/// on the values, as the rules have it.
+#[cold]
+#[inline(never)]
+fn fell(r: &Rule, pv: i64, c: i64, lim: i64) -> Step {
+    match counter_delta(r.value(pv), r.value(c), r.modulus, r.down) {
+        Some(d) if d > lim as i128 => Step::Over(to_f64(d)),
+        // d <= lim <= i64::MAX
+        Some(d) => Step::Rose(d as i64),
+        None => Step::Reset,
+    }
+}
+
+/// Every field's difference into `o` as if it rose by at most its limit:
+/// stored values compare in the fields' own order, and the difference of
+/// an ordered pair is exact as a u64. The bits of the fields that fell (or,
+/// counting down, rose) or rose by more than their limit are returned.
+/// `DOWN`: some field counts down (else none is looked at).
+#[inline(always)]
+fn scan<const DOWN: bool>(
+    cv: &[i64],
+    pvv: &[i64],
+    o: &mut [i64],
+    rules: Rules<'_>,
+    lim_time: i64,
+    lim_count: i64,
+) -> u64 {
+    let mut slow = 0u64;
+    for (i, ((&c, &pv), o)) in cv.iter().zip(pvv).zip(o.iter_mut()).enumerate() {
+        let (hi, lo) = if DOWN && rules.down >> i & 1 != 0 {
+            (pv, c)
+        } else {
+            (c, pv)
+        };
+        let lim = if rules.time >> i & 1 != 0 {
+            lim_time
+        } else {
+            lim_count
+        };
+        let d = hi.wrapping_sub(lo);
+        *o = d;
+        slow |= ((hi < lo || d as u64 > lim as u64) as u64) << i;
+    }
+    slow
+}
+
 impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
-    /// Store a sample without differencing (outside the window).
-    pub fn note(&mut self, key: K, seq: u64, tod: u64, gen: G, cur: &[Val]) {
+    /// Store a sample without differencing (outside the window). The
+    /// sample is taken: `cur` is left holding another one's buffer.
+    pub fn note(&mut self, key: K, seq: u64, tod: u64, gen: G, cur: &mut Sample) {
         match self.prev.get_mut(&key) {
             Some(p) => {
                 p.seq = seq;
                 p.tod = tod;
                 p.gen = gen;
-                p.vals.clear();
-                p.vals.extend_from_slice(cur);
+                std::mem::swap(&mut p.vals, cur);
             }
             None => {
                 self.prev.insert(
@@ -308,7 +529,7 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
                         seq,
                         tod,
                         gen,
-                        vals: cur.to_vec(),
+                        vals: std::mem::take(cur),
                     },
                 );
             }
@@ -317,7 +538,8 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
 
     /// The deltas from the key's previous sample when it is in the preceding
     /// set (`seq - 1`) and of the same generation; the sample is stored as the
-    /// new previous one either way. `out` receives the deltas.
+    /// new previous one either way (taken, as [`Tracker::note`] takes it).
+    /// `out` receives the deltas.
     #[allow(clippy::too_many_arguments)]
     pub fn delta<'o>(
         &mut self,
@@ -325,9 +547,9 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         seq: u64,
         tod: u64,
         gen: G,
-        cur: &[Val],
-        rules: &[Rule],
-        out: &'o mut Vec<Option<i128>>,
+        cur: &mut Sample,
+        rules: Rules<'_>,
+        out: &'o mut Vec<i64>,
     ) -> Option<Delta<'o>> {
         out.clear();
         self.why = BASELINE;
@@ -344,54 +566,70 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         let mut flags = 0u8;
         let mut seconds = 0.0;
         if ok {
-            seconds = div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128);
+            seconds = if tod >= prev_tod {
+                tod_seconds((tod - prev_tod) as i64)
+            } else {
+                div_int(tod as i128 - prev_tod as i128, TOD_PER_S as i128)
+            };
             if seconds <= 0.0 {
                 result = false;
             } else {
                 // The most a field can rise in T (d > max x T, exactly: d is
-                // an integer; i64 converts in one instruction, i128 does not).
-                let lim_time = (MAX_TIME_PER_S * seconds) as i64 as i128;
-                let lim_count = (MAX_COUNT_PER_S * seconds) as i64 as i128;
-                let n = cur.len().min(p.vals.len()).min(rules.len());
-                out.reserve(n);
-                for ((c, pv), r) in cur[..n].iter().zip(&p.vals[..n]).zip(&rules[..n]) {
-                    match (c, pv) {
-                        (Some(c), Some(pv)) => {
-                            let lim = if r.time { lim_time } else { lim_count };
-                            if !r.down && *c >= *pv {
-                                let d = *c - *pv;
-                                if d > lim {
-                                    self.bad = (out.len(), to_f64(d) / seconds);
-                                    result = false;
-                                    self.why = IMPLAUSIBLE;
-                                    break;
-                                }
-                                out.push(Some(d));
-                            } else {
-                                match counter_delta(*pv, *c, r.modulus, r.down) {
-                                    Some(d) if d > lim => {
-                                        self.bad = (out.len(), to_f64(d) / seconds);
-                                        result = false;
-                                        self.why = IMPLAUSIBLE;
-                                        break;
-                                    }
-                                    Some(d) => {
-                                        let fell = if r.down { c > pv } else { c < pv };
-                                        if fell {
-                                            flags |=
-                                                if r.modulus.is_some() { WRAPPED } else { GLITCH };
-                                        }
-                                        out.push(Some(d))
-                                    }
-                                    None => {
-                                        result = false;
-                                        self.why = RESET;
-                                        break;
-                                    }
-                                }
-                            }
+                // an integer). Both are in 0..=i64::MAX.
+                let lim_time = (MAX_TIME_PER_S * seconds) as i64;
+                let lim_count = (MAX_COUNT_PER_S * seconds) as i64;
+                let n = cur.v.len().min(p.vals.v.len()).min(rules.all.len());
+                out.resize(n, ABSENT);
+                let m = n.min(MAX_FIELDS);
+                let (cv, pvv, o) = (&cur.v[..m], &p.vals.v[..m], &mut out[..m]);
+                // Every field as if it rose by at most its limit: stored
+                // values compare in the fields' own order, and the difference
+                // of an ordered pair is exact as a u64. A field that fell
+                // (or counting down, rose) or rose by more is marked for the
+                // rules below.
+                let slow = if rules.down == 0 {
+                    scan::<false>(cv, pvv, o, rules, lim_time, lim_count)
+                } else {
+                    scan::<true>(cv, pvv, o, rules, lim_time, lim_count)
+                };
+                let all = if m == 64 { !0 } else { (1u64 << m) - 1 };
+                let both = cur.present & p.vals.present & all;
+                let mut absent = !both & all;
+                while absent != 0 {
+                    o[absent.trailing_zeros() as usize] = ABSENT;
+                    absent &= absent - 1;
+                }
+                // The marked fields in order: the first that rose too much
+                // or was reset decides; a wrap or a glitch flags the sample.
+                let mut slow = slow & both;
+                while slow != 0 {
+                    let i = slow.trailing_zeros() as usize;
+                    slow &= slow - 1;
+                    let r = &rules.all[i];
+                    let (c, pv) = (cv[i], pvv[i]);
+                    let lim = if r.time { lim_time } else { lim_count };
+                    let (hi, lo) = if r.down { (pv, c) } else { (c, pv) };
+                    let step = if hi >= lo {
+                        Step::Over(hi.wrapping_sub(lo) as u64 as f64)
+                    } else {
+                        fell(r, pv, c, lim)
+                    };
+                    match step {
+                        Step::Rose(d) => {
+                            flags |= if r.modulus.is_some() { WRAPPED } else { GLITCH };
+                            o[i] = d;
                         }
-                        _ => out.push(None),
+                        Step::Over(d) => {
+                            self.bad = (i, d / seconds);
+                            result = false;
+                            self.why = IMPLAUSIBLE;
+                            break;
+                        }
+                        Step::Reset => {
+                            result = false;
+                            self.why = RESET;
+                            break;
+                        }
                     }
                 }
             }
@@ -405,12 +643,7 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         p.seq = seq;
         p.tod = tod;
         p.gen = gen;
-        if p.vals.len() == cur.len() {
-            p.vals.copy_from_slice(cur);
-        } else {
-            p.vals.clear();
-            p.vals.extend_from_slice(cur);
-        }
+        std::mem::swap(&mut p.vals, cur);
         if !result {
             return None;
         }
@@ -460,62 +693,123 @@ mod tests {
             assert_eq!(div_int(v, d), want, "{v}");
         }
         assert_eq!(div_int(6, 4), 1.5);
+        for v in [
+            0i64,
+            1,
+            4095,
+            1 << 52,
+            (1 << 53) - 1,
+            1 << 53,
+            (1 << 53) + 1,
+            (1 << 60) + 12345,
+            i64::MAX,
+        ] {
+            assert_eq!(tod_seconds(v), div_int(v as i128, d), "{v}");
+        }
         assert_eq!(div_int(1 << 60, 1 << 3), (1u64 << 57) as f64);
         // ties go to even: (2^54 + 2) / 2 = 2^53 + 1 -> 2^53 (even)
         assert_eq!(div_int((1i128 << 54) + 2, 2), 9_007_199_254_740_992.0);
         assert_eq!(div_int((1i128 << 54) + 6, 2), 9_007_199_254_740_996.0);
     }
 
+    /// Rules of a 32-bit counter and a 64-bit time.
+    fn rule(modulus: Option<i128>, time: bool) -> Rule {
+        Rule {
+            modulus,
+            down: false,
+            time,
+            wide: time,
+        }
+    }
+
+    /// A sample of integer values as the tracker stores them under `rules`.
+    fn sample(rules: &[Rule], vals: &[Option<i128>]) -> Sample {
+        let mut s = Sample::default();
+        for (i, (r, v)) in rules.iter().zip(vals).enumerate() {
+            match v {
+                Some(v) => {
+                    s.present |= 1 << i;
+                    s.v.push(r.store(*v));
+                }
+                None => s.v.push(0),
+            }
+        }
+        s
+    }
+
+    fn opts(d: &[i64]) -> Vec<Option<i128>> {
+        d.iter().map(|&x| given(x).map(i128::from)).collect()
+    }
+
     #[test]
     fn baselines_generations_and_sets() {
         let mut t: Tracker<u32, u32> = Tracker::default();
-        let rules = [Rule {
-            modulus: Some(1 << 32),
-            down: false,
-            time: false,
-        }];
+        let rules = [rule(Some(1 << 32), false)];
+        let v = |x: Option<i128>| sample(&rules, &[x]);
         let mut out = Vec::new();
         let s = TOD_PER_S;
         assert!(t
-            .delta(1, 1, 60 * s, 0, &[Some(10)], &rules, &mut out)
+            .delta(
+                1,
+                1,
+                60 * s,
+                0,
+                &mut v(Some(10)),
+                Rules::new(&rules),
+                &mut out
+            )
             .is_none());
         let d = t
-            .delta(1, 2, 120 * s, 0, &[Some(25)], &rules, &mut out)
+            .delta(
+                1,
+                2,
+                120 * s,
+                0,
+                &mut v(Some(25)),
+                Rules::new(&rules),
+                &mut out,
+            )
             .unwrap();
-        assert_eq!((d.seconds, d.d[0]), (60.0, Some(15)));
+        assert_eq!((d.seconds, d.d[0]), (60.0, 15));
         // a set without the key in between: baseline
         assert!(t
-            .delta(1, 4, 240 * s, 0, &[Some(30)], &rules, &mut out)
+            .delta(
+                1,
+                4,
+                240 * s,
+                0,
+                &mut v(Some(30)),
+                Rules::new(&rules),
+                &mut out
+            )
             .is_none());
         // another generation: baseline
         assert!(t
-            .delta(1, 5, 300 * s, 1, &[Some(40)], &rules, &mut out)
+            .delta(
+                1,
+                5,
+                300 * s,
+                1,
+                &mut v(Some(40)),
+                Rules::new(&rules),
+                &mut out
+            )
             .is_none());
         let d = t
-            .delta(1, 6, 360 * s, 1, &[None], &rules, &mut out)
+            .delta(1, 6, 360 * s, 1, &mut v(None), Rules::new(&rules), &mut out)
             .unwrap();
-        assert_eq!(d.d[0], None);
+        assert_eq!(d.d[0], ABSENT);
+        assert_eq!(given(d.d[0]), None);
     }
 
     #[test]
     fn implausible_rises_give_nothing_and_a_new_baseline() {
         let mut t: Tracker<u32, u32> = Tracker::default();
-        let rules = [
-            Rule {
-                modulus: Some(1 << 32),
-                down: false,
-                time: false,
-            },
-            Rule {
-                modulus: None,
-                down: false,
-                time: true,
-            },
-        ];
+        let rules = [rule(Some(1 << 32), false), rule(None, true)];
+        let v = |a: i128, b: u64| sample(&rules, &[Some(a), Some((b * TOD_PER_S) as i128)]);
         let mut out = Vec::new();
         let s = TOD_PER_S;
-        let t64 = |secs: u64| Some((secs * s) as i128);
-        t.delta(1, 1, 60 * s, 0, &[Some(10), t64(0)], &rules, &mut out);
+        t.delta(1, 1, 60 * s, 0, &mut v(10, 0), Rules::new(&rules), &mut out);
         // 60 s: a CPU time of 60 x 64 processors is the most; 3 hours is not
         assert!(t
             .delta(
@@ -523,21 +817,37 @@ mod tests {
                 2,
                 120 * s,
                 0,
-                &[Some(20), t64(3 * 3600)],
-                &rules,
+                &mut v(20, 3 * 3600),
+                Rules::new(&rules),
                 &mut out
             )
             .is_none());
         assert_eq!((t.why, t.bad.0), (IMPLAUSIBLE, 1));
         // the next sample only sets a baseline, the one after it counts again
         assert!(t
-            .delta(1, 3, 180 * s, 0, &[Some(30), t64(3600)], &rules, &mut out)
+            .delta(
+                1,
+                3,
+                180 * s,
+                0,
+                &mut v(30, 3600),
+                Rules::new(&rules),
+                &mut out
+            )
             .is_none());
         assert_eq!(t.why, BASELINE);
         let d = t
-            .delta(1, 4, 240 * s, 0, &[Some(40), t64(3660)], &rules, &mut out)
+            .delta(
+                1,
+                4,
+                240 * s,
+                0,
+                &mut v(40, 3660),
+                Rules::new(&rules),
+                &mut out,
+            )
             .unwrap();
-        assert_eq!(d.d, [Some(10), Some((60 * s) as i128)]);
+        assert_eq!(d.d, [10, (60 * s) as i64]);
         // a flipped high bit of a 32-bit counter (2^31 in 60 s)
         assert!(t
             .delta(
@@ -545,11 +855,303 @@ mod tests {
                 5,
                 300 * s,
                 0,
-                &[Some(40 + (1 << 31)), t64(3720)],
-                &rules,
+                &mut v(40 + (1 << 31), 3720),
+                Rules::new(&rules),
                 &mut out
             )
             .is_none());
         assert_eq!((t.why, t.bad.0), (IMPLAUSIBLE, 0));
+    }
+
+    /// The stored values keep each type's order and range: the extremes of
+    /// every width read back as themselves and compare as the integers do.
+    #[test]
+    fn stored_values_keep_order_and_range() {
+        use ztwin_monitor::layout::{Confidence, FieldDef};
+        let types = [
+            (FieldType::U1, 1usize, false),
+            (FieldType::U2, 2, false),
+            (FieldType::S2, 2, true),
+            (FieldType::U4, 4, false),
+            (FieldType::S4, 4, true),
+            (FieldType::U8, 8, false),
+            (FieldType::S8, 8, true),
+            (FieldType::Tod, 8, false),
+            (FieldType::Dur, 8, false),
+        ];
+        for (ty, w, signed) in types {
+            let f = FieldDef {
+                name: "X",
+                offset: 0,
+                ty,
+                src: Confidence::Inferred,
+            };
+            let r = Rule::of(Some(&f), false);
+            let bits = 8 * w as u32;
+            let (lo, hi): (i128, i128) = if signed {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
+            let mut prev: Option<(i128, i64)> = None;
+            for v in [lo, lo + 1, -1, 0, 1, hi / 2, hi / 2 + 1, hi - 1, hi] {
+                if v < lo || v > hi {
+                    continue;
+                }
+                let bytes = (v as u128).to_be_bytes();
+                let rec = &bytes[16 - w..];
+                let st = stored(rec, Some(&f)).unwrap();
+                assert_eq!(r.value(st), v, "{ty:?} {v}");
+                assert_eq!(r.store(v), st, "{ty:?} {v}");
+                if let Some((pv, ps)) = prev {
+                    assert_eq!(pv.cmp(&v), ps.cmp(&st), "{ty:?} {pv} {v}");
+                }
+                prev = Some((v, st));
+                // cut short: absent
+                assert_eq!(stored(&rec[..w - 1], Some(&f)), None);
+            }
+        }
+    }
+
+    /// The tracker's rules as they were on `Option<i128>` values (the
+    /// reference the `i64` representation must agree with): the deltas and
+    /// flags, or why there are none and (for [`IMPLAUSIBLE`]) the field and
+    /// its rise per second.
+    type RefOut = Result<(Vec<Option<i128>>, u8), (u8, usize, f64)>;
+
+    fn reference(prev: &[Option<i128>], cur: &[Option<i128>], rules: &[Rule], t: f64) -> RefOut {
+        let lim_time = (MAX_TIME_PER_S * t) as i64 as i128;
+        let lim_count = (MAX_COUNT_PER_S * t) as i64 as i128;
+        let mut out = Vec::new();
+        let mut flags = 0;
+        for ((c, pv), r) in cur.iter().zip(prev).zip(rules) {
+            let (Some(c), Some(pv)) = (c, pv) else {
+                out.push(None);
+                continue;
+            };
+            let lim = if r.time { lim_time } else { lim_count };
+            match counter_delta(*pv, *c, r.modulus, r.down) {
+                Some(d) if d > lim => return Err((IMPLAUSIBLE, out.len(), to_f64(d) / t)),
+                Some(d) => {
+                    if if r.down { c > pv } else { c < pv } {
+                        flags |= if r.modulus.is_some() { WRAPPED } else { GLITCH };
+                    }
+                    out.push(Some(d));
+                }
+                None => return Err((RESET, 0, 0.0)),
+            }
+        }
+        Ok((out, flags))
+    }
+
+    /// Values near the edges: wraps at 2^8, 2^16, 2^32, a 64-bit counter at
+    /// 2^64 - 1, signed extremes, the count-down start, resets (a fall below
+    /// half), glitches (a smaller fall), absent fields.
+    #[test]
+    fn edges_agree_with_the_reference() {
+        let u64max = u64::MAX as i128;
+        let cases: [(Rule, &[i128]); 7] = [
+            (
+                Rule::of(None, false),
+                &[0, 1, 255, 65535, 1 << 31, (1 << 32) - 1],
+            ),
+            (rule(Some(1 << 8), false), &[0, 1, 100, 254, 255]),
+            (rule(Some(1 << 16), false), &[0, 1, 64, 65000, 65534, 65535]),
+            (
+                rule(Some(1 << 32), false),
+                &[0, 1, 500, (1 << 32) - 100, (1 << 32) - 1],
+            ),
+            (
+                rule(None, true),
+                &[
+                    0,
+                    1,
+                    1 << 40,
+                    (1 << 63) - 1,
+                    1 << 63,
+                    u64max - 1000,
+                    u64max - 1,
+                    u64max,
+                ],
+            ),
+            (
+                Rule {
+                    modulus: None,
+                    down: true,
+                    time: true,
+                    wide: true,
+                },
+                &[
+                    DOWN_START - 5000,
+                    DOWN_START - 4000,
+                    DOWN_START - 800,
+                    DOWN_START - 10,
+                    DOWN_START,
+                    u64max,
+                    0,
+                ],
+            ),
+            (
+                // S8: signed 64 bits, no wrap
+                Rule {
+                    modulus: None,
+                    down: false,
+                    time: false,
+                    wide: false,
+                },
+                &[i64::MIN as i128, -1, 0, 1, 1 << 40, i64::MAX as i128],
+            ),
+        ];
+        let mut n = 0;
+        for (r, vals) in cases {
+            let rules = [r];
+            for &a in vals {
+                for &b in vals {
+                    for secs in [1u64, 60, 3600, 1 << 30] {
+                        check(&rules, &[Some(a)], &[Some(b)], secs * TOD_PER_S);
+                        n += 1;
+                    }
+                }
+            }
+            check(&rules, &[None], &[Some(vals[0])], 60 * TOD_PER_S);
+            check(&rules, &[Some(vals[0])], &[None], 60 * TOD_PER_S);
+        }
+        assert!(n > 500, "{n}");
+    }
+
+    /// One key's two samples `t` TOD units apart through the tracker, against
+    /// the reference.
+    fn check(rules: &[Rule], prev: &[Option<i128>], cur: &[Option<i128>], t: u64) {
+        let mut tr: Tracker<u32, ()> = Tracker::default();
+        let mut out = Vec::new();
+        let t0 = 1000 * TOD_PER_S;
+        assert!(tr
+            .delta(
+                7,
+                1,
+                t0,
+                (),
+                &mut sample(rules, prev),
+                Rules::new(rules),
+                &mut out
+            )
+            .is_none());
+        let got = tr.delta(
+            7,
+            2,
+            t0 + t,
+            (),
+            &mut sample(rules, cur),
+            Rules::new(rules),
+            &mut out,
+        );
+        let seconds = div_int(t as i128, TOD_PER_S as i128);
+        let want = reference(prev, cur, rules, seconds);
+        match (got, want) {
+            (Some(d), Ok((w, flags))) => {
+                assert_eq!(opts(d.d), w, "{prev:?} -> {cur:?} in {t}");
+                assert_eq!(d.flags, flags, "{prev:?} -> {cur:?}");
+                assert_eq!(d.seconds, seconds);
+            }
+            (None, Err((why, field, rate))) => {
+                assert_eq!(tr.why, why, "{prev:?} -> {cur:?} in {t}");
+                if why == IMPLAUSIBLE {
+                    assert_eq!(tr.bad, (field, rate), "{prev:?} -> {cur:?}");
+                }
+            }
+            (got, want) => panic!(
+                "{prev:?} -> {cur:?} in {t}: got {:?}, want {want:?}",
+                got.map(|d| opts(d.d))
+            ),
+        }
+    }
+
+    mod property {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// A field type's rule and a value of it, near an edge more often
+        /// than not.
+        fn field() -> impl Strategy<Value = (u8, bool)> {
+            (0u8..6, any::<bool>())
+        }
+
+        fn rule_of(kind: u8, down: bool) -> Rule {
+            match kind {
+                0 => rule(Some(1 << 8), false),
+                1 => rule(Some(1 << 16), false),
+                2 => rule(Some(1 << 32), false),
+                3 => Rule {
+                    modulus: None,
+                    down,
+                    time: true,
+                    wide: true,
+                },
+                4 => Rule {
+                    modulus: None,
+                    down: false,
+                    time: false,
+                    wide: true,
+                },
+                _ => Rule {
+                    modulus: None,
+                    down: false,
+                    time: false,
+                    wide: false,
+                },
+            }
+        }
+
+        fn value(kind: u8, raw: u64, near: u8, absent: bool) -> Option<i128> {
+            if absent {
+                return None;
+            }
+            let (lo, hi): (i128, i128) = match kind {
+                0 => (0, 255),
+                1 => (0, 65535),
+                2 => (0, (1 << 32) - 1),
+                3 | 4 => (0, u64::MAX as i128),
+                _ => (i64::MIN as i128, i64::MAX as i128),
+            };
+            let span = (hi - lo) as u128 + 1;
+            let small = (raw % 4096) as i128;
+            Some(match near {
+                0 => lo + small,
+                1 => hi - small,
+                2 => ((lo + hi) / 2 + small).min(hi),
+                _ => lo + (raw as u128 % span) as i128,
+            })
+        }
+
+        proptest! {
+            #[test]
+            fn i64_samples_agree_with_option_i128(
+                fields in proptest::collection::vec(
+                    (field(), any::<u64>(), 0u8..4, any::<u64>(), 0u8..4, 0u8..10, any::<i32>()),
+                    1..30,
+                ),
+                secs in prop_oneof![Just(1u64), Just(60), 1u64..100_000, Just(1 << 30)],
+            ) {
+                let rules: Vec<Rule> = fields.iter().map(|((k, d), ..)| rule_of(*k, *d)).collect();
+                let mut prev = Vec::new();
+                let mut cur = Vec::new();
+                for ((k, _), a, na, b, nb, miss, step) in &fields {
+                    let pv = value(*k, *a, *na, *miss == 0);
+                    // the next value: another anywhere, or a small step from
+                    // the previous one (a rise, or a fall: a wrap or a glitch)
+                    let c = match (pv, nb) {
+                        (Some(p), 0 | 1) => {
+                            let lohi = value(*k, 0, 0, false).unwrap()..=value(*k, 0, 1, false).unwrap();
+                            let n = p + *step as i128;
+                            Some(if lohi.contains(&n) { n } else { p })
+                        }
+                        _ => value(*k, *b, *nb, *miss == 1),
+                    };
+                    prev.push(pv);
+                    cur.push(c);
+                }
+                check(&rules, &prev, &cur, secs * TOD_PER_S);
+            }
+        }
     }
 }

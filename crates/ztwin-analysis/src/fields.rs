@@ -1,13 +1,13 @@
 //! Fields read by IBM name through the layout tables (never by offset), so a
 //! change of a layout in `ztwin-monitor` flows through to the kernel.
 
-use crate::delta::Rule;
+use crate::delta::{Rule, Rules};
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 use ztwin_monitor::layout::{decode_field_ref, FieldDef, FieldType, RecordLayout, ValueRef};
 
 /// Field definitions of a name list in one layout, and their delta rules.
-pub type Defs = (&'static [Option<&'static FieldDef>], &'static [Rule]);
+pub type Defs = (&'static [Option<&'static FieldDef>], Rules<'static>);
 
 /// The field definitions of a list of IBM names in one layout, resolved once
 /// per layout (a record family can meet layouts of several releases).
@@ -93,7 +93,7 @@ impl Resolver {
             .collect();
         (
             Box::leak(v.into_boxed_slice()),
-            Box::leak(rules.into_boxed_slice()),
+            Rules::new(Box::leak(rules.into_boxed_slice())),
         )
     }
 }
@@ -243,8 +243,8 @@ mod tests {
         let down = Resolver::new(NAMES, &[]).with_down("SYTPRP_PFXUTIME");
         let mut down = down;
         assert_ne!(
-            down.get(l).1.as_ptr(),
-            Resolver::new(NAMES, &[]).get(l).1.as_ptr()
+            down.get(l).1.all.as_ptr(),
+            Resolver::new(NAMES, &[]).get(l).1.all.as_ptr()
         );
         assert!(down.defs(l)[1].is_some());
     }

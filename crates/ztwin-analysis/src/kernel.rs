@@ -7,7 +7,10 @@
 //! same key's sample in the previous set and the interval's sums are added.
 //! Only that set and one previous sample per key are held.
 
-use crate::delta::{div_int, to_f64, Fx, Map, Tracker, Val, IMPLAUSIBLE, TOD_PER_S};
+use crate::delta::{
+    delta_f64, delta_seconds, div_int, given, to_f64, Fx, Map, Sample, Tracker, IMPLAUSIBLE,
+    TOD_PER_S,
+};
 use crate::fields::{bits_int, num, raw_bytes, text, text_bytes, Resolver};
 use crate::schema::{
     self, add, add_level, cpu, device, exposure, lpar, merge, merge_sums, system, user,
@@ -883,10 +886,6 @@ fn f64o(v: Option<i128>) -> Option<f64> {
     v.map(to_f64)
 }
 
-fn tod_s(v: Option<i128>) -> Option<f64> {
-    v.map(|x| div_int(x, TOD_PER_S as i128))
-}
-
 fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     match (a, b) {
         (Some(a), Some(b)) if b != 0.0 => Some(a / b),
@@ -1060,8 +1059,8 @@ pub struct Kernel {
     asp_tr: Tracker<i64, u64>,
     ev_res: Resolver,
     // scratch
-    vals: Vec<Val>,
-    out: Vec<Option<i128>>,
+    vals: Sample,
+    out: Vec<i64>,
     // results
     pub batch: Batch,
     pub totals: Totals,
@@ -1167,7 +1166,7 @@ impl Kernel {
             asp_res: Resolver::new(ASP_NAMES, &[]),
             asp_tr: Tracker::default(),
             ev_res: Resolver::new(EVENT_NAMES, &[]),
-            vals: Vec::new(),
+            vals: Sample::default(),
             out: Vec::new(),
             batch: Batch::default(),
             totals: Totals {
@@ -1620,18 +1619,15 @@ impl Kernel {
                 if fam == 0 && !cpus_seen.contains(&key) {
                     cpus_seen.push(key);
                 }
-                self.vals.clear();
-                for f in &defs[1..1 + n] {
-                    self.vals.push(num(rec, *f));
-                }
+                self.vals.read(rec, &defs[1..1 + n]);
                 let cputy = if fam == 0 { num(rec, defs[6]) } else { None };
-                let rl = &rl_all[1..1 + n];
+                let rl = rl_all.range(1..1 + n);
                 let Some(sys) = iv.as_deref_mut() else {
-                    self.cpu_tr[fam].note(key, seq, b.tod, (), &self.vals);
+                    self.cpu_tr[fam].note(key, seq, b.tod, (), &mut self.vals);
                     continue;
                 };
                 let Some(d) =
-                    self.cpu_tr[fam].delta(key, seq, b.tod, (), &self.vals, rl, &mut self.out)
+                    self.cpu_tr[fam].delta(key, seq, b.tod, (), &mut self.vals, rl, &mut self.out)
                 else {
                     self.set_flags |= self.cpu_tr[fam].why;
                     if self.cpu_tr[fam].why == IMPLAUSIBLE {
@@ -1647,7 +1643,7 @@ impl Kernel {
                     // each fit in T (5% and 10 ms for clock jitter).
                     let t = d.seconds;
                     let over = (0..4).find_map(|j| {
-                        tod_s(d.d[j])
+                        delta_seconds(d.d[j])
                             .filter(|&v| v > 1.05 * t + 0.01)
                             .map(|v| (j, v))
                     });
@@ -1680,11 +1676,11 @@ impl Kernel {
                         }
                     }
                     let (usr, sys_, wait, emul, spin) = (
-                        tod_s(d.d[0]),
-                        tod_s(d.d[1]),
-                        tod_s(d.d[2]),
-                        tod_s(d.d[3]),
-                        tod_s(d.d[4]),
+                        delta_seconds(d.d[0]),
+                        delta_seconds(d.d[1]),
+                        delta_seconds(d.d[2]),
+                        delta_seconds(d.d[3]),
+                        delta_seconds(d.d[4]),
                     );
                     // Busy is the time not waiting, but never more than the
                     // CPU timers counted (user + system): on a shared CEC a
@@ -1716,8 +1712,8 @@ impl Kernel {
                     }
                 } else {
                     for (c, v) in cols.iter().zip(d.d) {
-                        add(p, *c, f64o(*v));
-                        add(&mut sys.v, self.cpu_sys[*c], f64o(*v));
+                        add(p, *c, delta_f64(*v));
+                        add(&mut sys.v, self.cpu_sys[*c], delta_f64(*v));
                     }
                 }
             }
@@ -1760,23 +1756,20 @@ impl Kernel {
             let rec = &arena[b.at..b.at + b.len];
             let (defs, rl_all) = self.glob_res[g].get(b.layout);
             let nc = counters.len();
-            self.vals.clear();
-            for f in &defs[..nc] {
-                self.vals.push(num(rec, *f));
-            }
-            let rl = &rl_all[..nc];
+            self.vals.read(rec, &defs[..nc]);
+            let rl = rl_all.range(0..nc);
             let Some(sys) = iv.as_deref_mut() else {
-                self.glob_tr[g].note((), seq, b.tod, (), &self.vals);
+                self.glob_tr[g].note((), seq, b.tod, (), &mut self.vals);
                 continue;
             };
             let s = sys.seconds;
             if let Some(d) =
-                self.glob_tr[g].delta((), seq, b.tod, (), &self.vals, rl, &mut self.out)
+                self.glob_tr[g].delta((), seq, b.tod, (), &mut self.vals, rl, &mut self.out)
             {
                 self.set_flags |= d.flags;
                 add(&mut sys.v, sec, Some(s));
                 for ((c, _), v) in counters.iter().zip(d.d) {
-                    add(&mut sys.v, *c, f64o(*v));
+                    add(&mut sys.v, *c, delta_f64(*v));
                 }
             } else {
                 self.set_flags |= self.glob_tr[g].why;
@@ -1830,7 +1823,7 @@ impl Kernel {
                 info.cpu_type = text(rec, defs[3]);
             }
             let g = &defs[CUP_NAMES.len()..];
-            let rl = &rl_all[CUP_NAMES.len() + 3..CUP_NAMES.len() + 5];
+            let rl = rl_all.range(CUP_NAMES.len() + 3..CUP_NAMES.len() + 5);
             for entry in group_entries(rec, b.layout) {
                 let cpu_ = num(entry, g[0]).map(|x| x as i64);
                 let (w, t) = (num(entry, g[1]).map(|x| x as i64), text(entry, g[2]));
@@ -1840,17 +1833,20 @@ impl Kernel {
                     None => lc.push((cpu_, w, t)),
                 }
                 let key = (pname.clone(), cpu_);
-                self.vals.clear();
-                self.vals.push(num(entry, g[3]));
-                self.vals.push(num(entry, g[4]));
+                self.vals.read(entry, &g[3..5]);
                 if index.is_none() {
-                    self.lcpu_tr.note(key, seq, b.tod, (), &self.vals);
+                    self.lcpu_tr.note(key, seq, b.tod, (), &mut self.vals);
                     continue;
                 }
-                let Some(d) =
-                    self.lcpu_tr
-                        .delta(key.clone(), seq, b.tod, (), &self.vals, rl, &mut self.out)
-                else {
+                let Some(d) = self.lcpu_tr.delta(
+                    key.clone(),
+                    seq,
+                    b.tod,
+                    (),
+                    &mut self.vals,
+                    rl,
+                    &mut self.out,
+                ) else {
                     self.set_flags |= self.lcpu_tr.why;
                     if self.lcpu_tr.why == IMPLAUSIBLE {
                         let why = Self::rise_reason(&g[3..5], self.lcpu_tr.bad);
@@ -1863,8 +1859,8 @@ impl Kernel {
                 self.set_flags |= flags;
                 let mut raw = [f64::NAN; lpar::N];
                 raw[lpar::seconds] = d.seconds;
-                add(&mut raw, lpar::dispatch, tod_s(d.d[0]));
-                add(&mut raw, lpar::overhead, tod_s(d.d[1]));
+                add(&mut raw, lpar::dispatch, delta_seconds(d.d[0]));
+                add(&mut raw, lpar::overhead, delta_seconds(d.d[1]));
                 self.totals.lpar.merge(lpar::COLS, lpar::SUMS, &key, &raw);
                 match per.iter_mut().find(|(k, _, _)| *k == key) {
                     Some(e) => {
@@ -1969,18 +1965,20 @@ impl Kernel {
                 let (defs, rl) = self.act_res.get(b.layout);
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
                 let g = (gen, num(rec, defs[2]).map(|t| t / 4096));
-                self.vals.clear();
-                for f in &defs[3..6] {
-                    self.vals.push(num(rec, *f));
-                }
+                self.vals.read(rec, &defs[3..6]);
                 if iv.is_none() {
-                    self.act_time.note(key, seq, b.tod, g, &self.vals);
+                    self.act_time.note(key, seq, b.tod, g, &mut self.vals);
                     continue;
                 }
-                let Some(d) =
-                    self.act_time
-                        .delta(key, seq, b.tod, g, &self.vals, &rl[3..6], &mut self.out)
-                else {
+                let Some(d) = self.act_time.delta(
+                    key,
+                    seq,
+                    b.tod,
+                    g,
+                    &mut self.vals,
+                    rl.range(3..6),
+                    &mut self.out,
+                ) else {
                     self.set_flags |= self.act_time.why;
                     if self.act_time.why == IMPLAUSIBLE {
                         let why = Self::rise_reason(&defs[3..6], self.act_time.bad);
@@ -1990,7 +1988,11 @@ impl Kernel {
                     continue;
                 };
                 let (t, dflags) = (d.seconds, d.flags);
-                let (ttime, vtime, vio) = (tod_s(d.d[0]), tod_s(d.d[1]), f64o(d.d[2]));
+                let (ttime, vtime, vio) = (
+                    delta_seconds(d.d[0]),
+                    delta_seconds(d.d[1]),
+                    delta_f64(d.d[2]),
+                );
                 // A virtual CPU's processor time cannot exceed what the
                 // logical processors give in T (5% for clock jitter).
                 let cpus = if self.set_cpus == 0 {
@@ -2021,12 +2023,9 @@ impl Kernel {
                 let (defs, rl) = self.act_res.get(b.layout);
                 base_on = num(rec, defs[2]).map(|t| t / 4096);
                 let g = (gen, base_on);
-                self.vals.clear();
-                for f in &defs[6..13] {
-                    self.vals.push(num(rec, *f));
-                }
+                self.vals.read(rec, &defs[6..13]);
                 let store = if iv.is_none() {
-                    self.act_store.note(uid, seq, b.tod, g, &self.vals);
+                    self.act_store.note(uid, seq, b.tod, g, &mut self.vals);
                     None
                 } else {
                     let d = self.act_store.delta(
@@ -2034,8 +2033,8 @@ impl Kernel {
                         seq,
                         b.tod,
                         g,
-                        &self.vals,
-                        &rl[6..13],
+                        &mut self.vals,
+                        rl.range(6..13),
                         &mut self.out,
                     );
                     if d.is_none() && self.act_store.why == IMPLAUSIBLE {
@@ -2052,7 +2051,7 @@ impl Kernel {
                     seconds = seconds.or(Some(s));
                     raw[user::store_seconds] = s;
                     for (c, v) in ACT_STORE_COLS.iter().zip(&self.out) {
-                        add(&mut raw, *c, f64o(*v));
+                        add(&mut raw, *c, delta_f64(*v));
                     }
                     for (c, f) in ACT_LEVEL_COLS.iter().zip(&defs[13..20]) {
                         if let Some(v) = num(rec, *f) {
@@ -2067,18 +2066,20 @@ impl Kernel {
                 let rec = &arena[b.at..b.at + b.len];
                 let (defs, rl) = self.hf_res.get(b.layout);
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
-                self.vals.clear();
-                for f in &defs[2..] {
-                    self.vals.push(num(rec, *f));
-                }
+                self.vals.read(rec, &defs[2..]);
                 if iv.is_none() {
-                    self.hf_tr.note(key, seq, b.tod, hgen, &self.vals);
+                    self.hf_tr.note(key, seq, b.tod, hgen, &mut self.vals);
                     continue;
                 }
-                let Some(d) =
-                    self.hf_tr
-                        .delta(key, seq, b.tod, hgen, &self.vals, &rl[2..], &mut self.out)
-                else {
+                let Some(d) = self.hf_tr.delta(
+                    key,
+                    seq,
+                    b.tod,
+                    hgen,
+                    &mut self.vals,
+                    rl.from(2),
+                    &mut self.out,
+                ) else {
                     self.set_flags |= self.hf_tr.why;
                     if self.hf_tr.why == IMPLAUSIBLE {
                         let why = Self::rise_reason(&defs[2..], self.hf_tr.bad);
@@ -2090,7 +2091,7 @@ impl Kernel {
                 uflags |= d.flags;
                 seconds = seconds.or(Some(d.seconds));
                 for (c, v) in HF_COLS.iter().zip(d.d) {
-                    add(&mut raw, *c, f64o(*v));
+                    add(&mut raw, *c, delta_f64(*v));
                 }
             }
             // give the (now empty) buffers back for the next set
@@ -2186,18 +2187,15 @@ impl Kernel {
                 // here only its bytes are kept when they change
                 info.dirty |= changed(&mut info.raw_volser, text_bytes(rec, defs[1]));
             }
-            self.vals.clear();
-            for f in &defs[DEV_COUNTERS..] {
-                self.vals.push(num(rec, *f));
-            }
+            self.vals.read(rec, &defs[DEV_COUNTERS..]);
             let Some(sys) = iv.as_deref_mut() else {
-                self.dev_tr.note(devno, seq, b.tod, gen, &self.vals);
+                self.dev_tr.note(devno, seq, b.tod, gen, &mut self.vals);
                 continue;
             };
-            let rl = &rl_all[DEV_COUNTERS..];
-            let Some(d) = self
-                .dev_tr
-                .delta(devno, seq, b.tod, gen, &self.vals, rl, &mut self.out)
+            let rl = rl_all.from(DEV_COUNTERS);
+            let Some(d) =
+                self.dev_tr
+                    .delta(devno, seq, b.tod, gen, &mut self.vals, rl, &mut self.out)
             else {
                 self.set_flags |= self.dev_tr.why;
                 if self.dev_tr.why == IMPLAUSIBLE {
@@ -2209,7 +2207,9 @@ impl Kernel {
             seen = true;
             let flags = d.flags;
             self.set_flags |= flags;
-            let dd = d.d;
+            // as integers wide enough for the sums below
+            let dd: [Option<i128>; 13] =
+                std::array::from_fn(|i| d.d.get(i).copied().and_then(given).map(i128::from));
             let (hfqueue, hfbusy, scmssch, scmcount) = (dd[0], dd[1], dd[2], dd[3]);
             let (conn, pend, disc, cuq, scgssch, scgcount, mdc) =
                 (dd[4], dd[5], dd[6], dd[7], dd[8], dd[9], dd[10]);
@@ -2327,18 +2327,15 @@ impl Kernel {
                 }
             }
             let gen = self.dev_gen.get(&devno).copied().unwrap_or(0);
-            self.vals.clear();
-            for f in &defs[3..9] {
-                self.vals.push(num(rec, *f));
-            }
+            self.vals.read(rec, &defs[3..9]);
             let Some(sys) = iv.as_deref_mut() else {
-                self.asp_tr.note(devno, seq, b.tod, gen, &self.vals);
+                self.asp_tr.note(devno, seq, b.tod, gen, &mut self.vals);
                 continue;
             };
-            let rl = &rl_all[3..9];
-            let Some(d) = self
-                .asp_tr
-                .delta(devno, seq, b.tod, gen, &self.vals, rl, &mut self.out)
+            let rl = rl_all.range(3..9);
+            let Some(d) =
+                self.asp_tr
+                    .delta(devno, seq, b.tod, gen, &mut self.vals, rl, &mut self.out)
             else {
                 self.set_flags |= self.asp_tr.why;
                 if self.asp_tr.why == IMPLAUSIBLE {
@@ -2351,7 +2348,8 @@ impl Kernel {
             let flags = d.flags;
             self.set_flags |= flags;
             let seconds = d.seconds;
-            let (srd, swr, prd, pwr, scm, scg) = (d.d[0], d.d[1], d.d[2], d.d[3], d.d[4], d.d[5]);
+            let dd: [Option<i128>; 6] = std::array::from_fn(|i| given(d.d[i]).map(i128::from));
+            let (srd, swr, prd, pwr, scm, scg) = (dd[0], dd[1], dd[2], dd[3], dd[4], dd[5]);
             let mut raw = [f64::NAN; exposure::N];
             raw[exposure::seconds] = seconds;
             raw[exposure::intervals] = 1.0;

@@ -210,7 +210,8 @@ pub fn empty<const N: usize>() -> [f64; N] {
 pub fn add(row: &mut [f64], i: usize, v: Option<f64>) {
     if let Some(v) = v {
         let o = row[i];
-        row[i] = if o.is_nan() { 0.0 + v } else { o + v };
+        // absent (NaN) counts as 0.0: a select, not a branch
+        row[i] = if o.is_nan() { 0.0 } else { o } + v;
     }
 }
 
