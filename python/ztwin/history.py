@@ -56,6 +56,12 @@ INGEST_THREADS = 1
 #: to 80% of the machine's memory: the database's size).
 READ_MEMORY = "32MB"
 READ_THREADS = 2
+#: Rows per Arrow batch when the floating-point columns of a window are
+#: folded into its totals (fewer, larger batches: less work per row in
+#: Python; a batch of the user table's folded columns is about 2 MB).
+FOLD_ROWS = 16384
+#: The key of the key-to-row map among :meth:`History._integer_totals`' columns.
+_KEY_ROW = object()
 
 
 class HistoryError(Exception):
@@ -686,7 +692,8 @@ class History:
         win = Window.parse(_text(start), _text(end))
         iv = Intervals(f"{self.path} (system {sysid})", Config(), win)
         tot: dict[str, Any] = {}
-        rows, tot["system"], first, last = self._stream("system", sysid, start, end, ends)
+        rw = self._rows_where(sysid, start, end, ends)
+        rows, tot["system"], first, last = self._stream("system", sysid, start, end, ends, rw)
         assert first is not None and last is not None
         info["data_start_us"] = _us(first)
         info["data_end_us"] = _us(last)
@@ -695,27 +702,53 @@ class History:
         if detail:
             from ztwin.reports.core import SERIES
 
-            cpu, tot["cpu"], _, _ = self._stream("cpu", sysid, start, end, ends)
-            lpar, tot["lpar"], _, _ = self._stream("lpar", sysid, start, end, ends)
+            cpu, tot["cpu"], _, _ = self._stream("cpu", sysid, start, end, ends, rw)
+            lpar, tot["lpar"], _, _ = self._stream("lpar", sysid, start, end, ends, rw)
             iv.intervals = IntervalSeq(rows, cpu, lpar)
             for attr, ent, keys in SERIES:
-                store, tot[ent], _, _ = self._stream(ent, sysid, start, end, ends)
+                store, tot[ent], _, _ = self._stream(ent, sysid, start, end, ends, rw)
                 setattr(iv, attr, SeriesMap(store, keys, ent))
         else:
             iv.intervals = IntervalSeq(rows)
             want = set(ENTITIES if totals is None else totals)
             for e in ENTITIES:
                 if e != "system":
-                    tot[e] = self._totals_sql(e, sysid, start, end, e in want)
+                    tot[e] = self._totals_sql(e, sysid, start, end, e in want, rw)
         finish(iv, tot, info)
         return iv
 
-    def _totals_sql(self, entity: str, system: str, start: Any, end: Any, wanted: bool = True) -> pa.Table:
+    def _rows_where(self, system: str, start: Any, end: Any, ends: pa.Array) -> tuple[str, list[Any]]:
+        """The condition (alias ``e``) that picks the rows of the window's
+        intervals (``ends``: their ``end_tod``, ascending) in any table. A
+        row of any table carries its interval's start, end and ``end_tod``
+        (the kernel's rows, :func:`_insert`), so when the window's intervals
+        are all the system's intervals from its first ``end_tod`` to its
+        last (no other interval ends between them: checked here), the
+        window is that ``end_tod`` range, which DuckDB tests on the stored
+        integer and prunes by its zone maps instead of computing two
+        rounded times per row; else the times as :meth:`_where` gives them."""
+        lo, hi = ends[0].as_py(), ends[-1].as_py()
+        n = _one(self.connection, f"SELECT count(*) FROM {table_name('system')} "
+                 "WHERE system = ? AND end_tod BETWEEN ? AND ?", [system, lo, hi])  # fmt: skip
+        if n is not None and n[0] == len(ends):
+            return " WHERE e.system = ? AND e.end_tod BETWEEN ? AND ?", [system, lo, hi]
+        return self._where(system, start, end, "e")
+
+    def _totals_sql(self, entity: str, system: str, start: Any, end: Any, wanted: bool = True,
+                    rows_where: tuple[str, list[Any]] | None = None) -> pa.Table:  # fmt: skip
         """Window totals per key of ``entity``, as the kernel sums them (each
         sum a left fold over the intervals in time order, ``min_``/``max_``
-        columns by minimum and maximum; keys in first-seen order), streamed:
-        the rows come from DuckDB as Arrow batches and a native fold
-        (``ztwin._native.fold_by_keys``) adds them into per-key sums.
+        columns by minimum and maximum; keys in first-seen order).
+
+        Integer columns are summed by DuckDB (``GROUP BY`` the key): exact,
+        and equal to the kernel's fold in 64-bit floats whenever every
+        partial sum is an integer below 2**53, which holds when the column
+        has no negative value in the window and its total is below 2**53
+        (checked per key; a column that fails is folded as below). The
+        floating-point columns, whose sums depend on the order of the
+        additions, are streamed from DuckDB as Arrow batches and folded
+        natively (``ztwin._native.fold_by_keys``), which also gives the
+        keys' first-seen order.
 
         The rows are read in the order they were stored, which is interval
         order unless files were ingested out of time order; the order is
@@ -731,19 +764,78 @@ class History:
         out_schema = pa.schema([schema.field(k) for k in keys] + vals)
         if not wanted:
             return pa.Table.from_batches([], schema=out_schema)
-        where, args = self._where(system, start, end, "e")
-        cols = ", ".join(f'e."{c}"' for c in [*keys, "end_tod", "ord", *(f.name for f in vals)])
+        where, args = rows_where or self._where(system, start, end, "e")
+        exact = self._integer_totals(name, keys, [f for f in vals if pa.types.is_integer(f.type)], where, args)
+        folded = [f.name for f in vals if f.name not in exact]
+        cols = ", ".join(f'e."{c}"' for c in [*keys, "end_tod", "ord", *folded])
         sql = f"SELECT {cols} FROM {name} e{where}"
-        from ztwin.reports.store import BATCH_ROWS
-
         for ordered in (False, True):  # stored out of interval order: sorted by DuckDB
-            fold = _Fold(keys, [f.name for f in vals])
+            fold = _Fold(keys, folded)
             reader = self.connection.query(sql + (" ORDER BY e.end_tod, e.ord" if ordered else ""), params=args)
-            if all(fold.add(b, check_order=not ordered) for b in reader.to_arrow_reader(BATCH_ROWS)):
+            if all(fold.add(b, check_order=not ordered) for b in reader.to_arrow_reader(FOLD_ROWS)):
                 break
-        return fold.table(out_schema)
+        part = fold.table(pa.schema([schema.field(k) for k in keys] + [schema.field(c) for c in folded]))
+        if not exact:
+            return part.select(out_schema.names)
+        # the exact sums in the fold's (first-seen) key order
+        rows = exact.pop(_KEY_ROW)
+        at = [rows[k] for k in zip(*(part.column(k).to_pylist() for k in keys), strict=True)] if keys else [0] * part.num_rows
+        import numpy as np
 
-    def _stream(self, entity: str, system: str, start: Any, end: Any, ends: pa.Array
+        from ztwin.reports.store import to_arrow
+
+        take = to_arrow(np.array(at, dtype=np.int64), pa.int64())
+        arrays = {c: part.column(c) for c in [*keys, *folded]}
+        for c, arr in exact.items():
+            arrays[c] = arr.take(take).cast(schema.field(c).type)
+        return pa.Table.from_arrays([arrays[c] for c in out_schema.names], schema=out_schema)
+
+    def _integer_totals(self, name: str, keys: list[str], ints: list[pa.Field], where: str,
+                        args: list[Any]) -> dict[Any, Any]:  # fmt: skip
+        """The integer columns' window totals per key that DuckDB sums
+        exactly as the kernel's fold does (see :meth:`_totals_sql`): column
+        name -> Arrow array (int64, one row per key, null where the key has
+        no value), and under ``_KEY_ROW`` each key's row. Columns whose
+        fold could round are left out (they are folded)."""
+        import numpy as np
+        import pyarrow as pa
+
+        from ztwin.reports.store import array_f64
+
+        if not ints:
+            return {}
+        exprs = [f'e."{k}"' for k in keys]
+        for f in ints:
+            c = f'e."{f.name}"'
+            if f.name.startswith(("min_", "max_")):
+                exprs.append(f"{f.name[:3]}({c})::DOUBLE")
+            else:
+                exprs += [f"sum({c})::DOUBLE", f"min({c})"]
+        group = " GROUP BY " + ", ".join(exprs[: len(keys)]) if keys else ""
+        t = self.connection.query(f"SELECT {', '.join(exprs)} FROM {name} e{where}{group}",
+                                  params=args).to_arrow_table()  # fmt: skip
+        out: dict[Any, Any] = {}
+        i = len(keys)
+        limit = float(2**53)
+        for f in ints:
+            total = t.column(i).combine_chunks()
+            v = array_f64(total)
+            ok = bool(np.all(np.isnan(v) | (np.abs(v) < limit)))
+            if f.name.startswith(("min_", "max_")):
+                i += 1
+            else:
+                low = array_f64(t.column(i + 1).combine_chunks())
+                ok = ok and bool(np.all(np.isnan(low) | (low >= 0)))
+                i += 2
+            if ok:
+                out[f.name] = total
+        if out:
+            out[_KEY_ROW] = {k: r for r, k in enumerate(zip(*(t.column(k).to_pylist() for k in range(len(keys))),
+                                                              strict=True))} if keys else {(): 0}  # fmt: skip
+        return out
+
+    def _stream(self, entity: str, system: str, start: Any, end: Any, ends: pa.Array,
+                rows_where: tuple[str, list[Any]] | None = None,
                 ) -> tuple[ColumnStore, pa.Table, datetime | None, datetime | None]:  # fmt: skip
         """The rows of ``entity`` in the window, in a column store in the
         kernel's per-interval layout (interval index, start, end, keys, flags,
@@ -760,27 +852,30 @@ class History:
         name = table_name(entity)
         if not _has_table(self.connection, name):
             raise HistoryError(f"{self.path}: table {name} is missing")
-        where, args = self._where(system, start, end, "e")
+        where, args = rows_where or self._where(system, start, end, "e")
         sql = f"SELECT e.* FROM {name} e{where}"
         keys = KEYS[entity]
+
+        stored = self.connection.query(f"SELECT * FROM {name} LIMIT 0").to_arrow_table().schema
+        # the kernel's column order (built from the names: an empty batch
+        # made from the schema would import pandas, 0.3 s)
+        if entity == "system":
+            head = ["start", "end", "start_tod", "end_tod", "flags"]
+            order = [*head, *(c for c in stored.names if c not in head and c not in ("system", "ord"))]
+        else:
+            order = [c for c in stored.names if c not in ("system", "ord", "end_tod")]
 
         def layout(b: pa.RecordBatch, first: int) -> pa.RecordBatch:
             """The kernel's layout of one batch (``first``: its first row)."""
             if entity == "system":
-                cols = ["start", "end", "start_tod", "end_tod", "flags"]
-                rest = [c for c in b.schema.names if c not in cols and c not in ("system", "ord")]
                 idx = to_arrow(np.arange(first, first + b.num_rows, dtype=np.uint64), pa.uint64())
-                b = b.select([*cols, *rest])
             else:
                 idx = pc.index_in(b.column("end_tod"), value_set=ends).cast(pa.uint64())
-                b = b.select([c for c in b.schema.names if c not in ("system", "ord", "end_tod")])
+            b = b.select(order)
             return pa.RecordBatch.from_arrays([idx, *b.columns], names=["interval", *b.schema.names])
 
-        stored = self.connection.query(f"SELECT * FROM {name} LIMIT 0").to_arrow_table().schema
-        empty = layout(pa.RecordBatch.from_pylist([], schema=stored), 0)
-        names = empty.schema.names
-        vals = names[names.index("flags") + 1:]
-        out_schema = pa.schema([empty.schema.field(k) for k in [*keys, *vals]])
+        vals = order[order.index("flags") + 1:]
+        out_schema = pa.schema([stored.field(k) for k in [*keys, *vals]])
         for ordered in (False, True):
             got = ColumnStore()
             fold = _Fold(keys, vals)
@@ -917,7 +1012,8 @@ class _Fold:
                     order.append(k)
             codes = np.fromiter((seen[k] for k in kt), dtype=np.int64, count=n)
         self._grow()
-        fold_by_keys(codes, [array_f64(src.column(v)) for v in self.vals], self.kinds, self.acc)
+        if self.vals:
+            fold_by_keys(codes, [array_f64(src.column(v)) for v in self.vals], self.kinds, self.acc)
         return True
 
     def _grow(self) -> None:
