@@ -204,14 +204,14 @@ def test_integer_totals_summed_by_duckdb_equal_the_fold(tmp_path: Path, monkeypa
     db = tmp_path / "h.duckdb"
     history.ingest(db, [f])
     taken: list[set[str]] = []
-    orig = history.History._integer_totals
+    orig = history.History._grouped
 
-    def spy(self: history.History, *a: Any) -> dict[Any, Any]:
+    def spy(self: history.History, *a: Any) -> Any:
         out = orig(self, *a)
-        taken.append({c for c in out if isinstance(c, str)})
+        taken.append(set(out.exact))
         return out
 
-    monkeypatch.setattr(history.History, "_integer_totals", spy)
+    monkeypatch.setattr(history.History, "_grouped", spy)
     with history.open(db) as h:
         for e in ("user", "device", "exposure", "cpu"):
             got = h._totals_sql(e, "TESTSYS", None, None)
@@ -230,6 +230,19 @@ def test_integer_totals_summed_by_duckdb_equal_the_fold(tmp_path: Path, monkeypa
         assert "virtual_io" not in taken[0] and "page_reads" not in taken[0] and "faults" in taken[0], taken
         t = got.to_pylist()
         assert t[3]["faults"] is None and t[1]["virtual_io"] < t[0]["virtual_io"]
+    # keys whose hashes collide, or rows whose hash is no grouped key's: folded by the keys themselves
+    monkeypatch.setattr(history.History, "_grouped", orig)
+    with history.open(db) as h:
+        want = _folded(h, "user")
+        for hashes, hash_sql in ((None, None), (True, "hash(e.userid) + 1")):
+            def broken(self: history.History, *a: Any, hashes: Any = hashes, hash_sql: Any = hash_sql) -> Any:
+                out = orig(self, *a)
+                out.hashes = out.hashes if hashes else None
+                out.hash_sql = hash_sql or out.hash_sql
+                return out
+
+            monkeypatch.setattr(history.History, "_grouped", broken)
+            assert h._totals_sql("user", "TESTSYS", None, None).equals(want), (hashes, hash_sql)
 
 
 def test_a_window_of_overlapping_intervals_is_read_by_time(tmp_path: Path, files: dict[str, Path],
