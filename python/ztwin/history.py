@@ -825,7 +825,8 @@ class History:
         key_rows = zip(*(t.column(i).to_pylist() for i in range(len(keys))), strict=True) if keys else [()] * t.num_rows
         out = _Grouped(list(key_rows), hash_sql)
         hashes = array_i64(t.column(len(keys)).combine_chunks()).view(np.uint64)
-        out.hashes = hashes if len(np.unique(hashes)) == len(hashes) else None
+        # (a set: np.unique loads numpy's lazily imported modules, 0.05 s)
+        out.hashes = hashes if len(set(hashes.tolist())) == len(hashes) else None
         i = len(keys) + 1
         limit = float(2**53)
         for f in ints:
