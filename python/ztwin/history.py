@@ -987,6 +987,29 @@ class _Grouped:
         return pa.Table.from_arrays(arrays, schema=schema)
 
 
+#: Slots of the table that finds a key's row from its hash (:func:`_slot_table`).
+_SLOT_MASK = (1 << 16) - 1
+
+
+def _slot_table(hashes: Any) -> tuple[Any, Any] | None:
+    """(shift, table) such that ``table[(h >> shift) & _SLOT_MASK]`` is the
+    row of hash ``h`` among ``hashes`` (16 bits of the hashes that differ
+    for every key, a lookup several times faster than a binary search), or
+    None when no such 16 bits are found (hundreds of keys or more)."""
+    import numpy as np
+
+    n = len(hashes)
+    if n == 0 or n > 512:
+        return None
+    for shift in range(0, 49, 4):
+        slots = (hashes >> np.uint64(shift)) & np.uint64(_SLOT_MASK)
+        if len(set(slots.tolist())) == n:
+            table = np.zeros(_SLOT_MASK + 1, dtype=np.int64)
+            table[slots.astype(np.intp)] = np.arange(n, dtype=np.int64)
+            return np.uint64(shift), table
+    return None
+
+
 class _HashFold:
     """Window totals of the floating-point columns folded from batches of
     (key hash, end_tod, ord, values...) rows as they come: sums a left fold
@@ -998,8 +1021,10 @@ class _HashFold:
     def __init__(self, hashes: Any, kinds: list[str]) -> None:
         import numpy as np
 
+        self.hashes = hashes
         self.sort = np.argsort(hashes, kind="stable")
         self.sorted = hashes[self.sort]
+        self.lut = _slot_table(hashes)
         self.kinds = kinds
         self.acc = [np.full(len(hashes), np.nan) for _ in kinds]
         self.seen = np.zeros(len(hashes), dtype=bool)
@@ -1026,11 +1051,15 @@ class _HashFold:
                 return False
             self.last = (int(end[-1]), int(ordc[-1]))
         h = array_i64(batch.column(0)).view(np.uint64)
-        pos = np.minimum(np.searchsorted(self.sorted, h), max(len(self.sorted) - 1, 0))
-        if len(self.sorted) == 0 or not np.array_equal(self.sorted[pos], h):
+        if self.lut is not None:
+            shift, table = self.lut
+            codes = table[((h >> shift) & np.uint64(_SLOT_MASK)).astype(np.intp)]
+        else:  # many keys: a binary search (about 45 ns a row)
+            pos = np.minimum(np.searchsorted(self.sorted, h), max(len(self.sorted) - 1, 0))
+            codes = self.sort[pos]
+        if len(self.hashes) == 0 or not np.array_equal(self.hashes[codes], h):
             self.complete = False
             return True
-        codes = self.sort[pos]
         new = ~self.seen[codes]
         if new.any():
             for c in codes[new].tolist():

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pytest
 
@@ -243,6 +244,16 @@ def test_integer_totals_summed_by_duckdb_equal_the_fold(tmp_path: Path, monkeypa
 
             monkeypatch.setattr(history.History, "_grouped", broken)
             assert h._totals_sql("user", "TESTSYS", None, None).equals(want), (hashes, hash_sql)
+        # many keys: the rows found by a binary search over the hashes instead of the slot table
+        monkeypatch.setattr(history.History, "_grouped", orig)
+        monkeypatch.setattr(history, "_slot_table", lambda hashes: None)
+        assert h._totals_sql("user", "TESTSYS", None, None).equals(want)
+    monkeypatch.undo()
+    assert history._slot_table(np.arange(600, dtype=np.uint64)) is None
+    slots = history._slot_table(np.array([5, 5 + (1 << 16), 7 << 16], dtype=np.uint64))
+    assert slots is not None
+    shift, table = slots
+    assert int(shift) == 4 and table[0] == 0 and table[(1 << 12)] == 1 and table[7 << 12] == 2
 
 
 def test_a_window_of_overlapping_intervals_is_read_by_time(tmp_path: Path, files: dict[str, Path],
