@@ -53,9 +53,17 @@ INGEST_MEMORY = "256MB"
 INGEST_THREADS = 1
 #: DuckDB's memory limit and threads while a window's rows are streamed
 #: into the reports (DuckDB otherwise keeps every block it read cached, up
-#: to 80% of the machine's memory: the database's size).
+#: to 80% of the machine's memory: the database's size). One thread: the
+#: reports read its results one stream at a time, and a second thread cost
+#: CPU for no shorter run (30-day reports 0.82-0.84 s CPU against
+#: 0.86-0.92, all reports of 32 days 2.76-2.88 against 3.03-3.34 s;
+#: BENCHMARKS.md, issue 11).
 READ_MEMORY = "32MB"
-READ_THREADS = 2
+READ_THREADS = 1
+#: Rows per Arrow batch when the floating-point columns of a window are
+#: folded into its totals (fewer, larger batches: less work per row in
+#: Python; a batch of the user table's folded columns is about 2 MB).
+FOLD_ROWS = 16384
 
 
 class HistoryError(Exception):
@@ -686,7 +694,8 @@ class History:
         win = Window.parse(_text(start), _text(end))
         iv = Intervals(f"{self.path} (system {sysid})", Config(), win)
         tot: dict[str, Any] = {}
-        rows, tot["system"], first, last = self._stream("system", sysid, start, end, ends)
+        rw = self._rows_where(sysid, start, end, ends)
+        rows, tot["system"], first, last = self._stream("system", sysid, start, end, ends, rw)
         assert first is not None and last is not None
         info["data_start_us"] = _us(first)
         info["data_end_us"] = _us(last)
@@ -695,27 +704,56 @@ class History:
         if detail:
             from ztwin.reports.core import SERIES
 
-            cpu, tot["cpu"], _, _ = self._stream("cpu", sysid, start, end, ends)
-            lpar, tot["lpar"], _, _ = self._stream("lpar", sysid, start, end, ends)
+            cpu, tot["cpu"], _, _ = self._stream("cpu", sysid, start, end, ends, rw)
+            lpar, tot["lpar"], _, _ = self._stream("lpar", sysid, start, end, ends, rw)
             iv.intervals = IntervalSeq(rows, cpu, lpar)
             for attr, ent, keys in SERIES:
-                store, tot[ent], _, _ = self._stream(ent, sysid, start, end, ends)
+                store, tot[ent], _, _ = self._stream(ent, sysid, start, end, ends, rw)
                 setattr(iv, attr, SeriesMap(store, keys, ent))
         else:
             iv.intervals = IntervalSeq(rows)
             want = set(ENTITIES if totals is None else totals)
             for e in ENTITIES:
                 if e != "system":
-                    tot[e] = self._totals_sql(e, sysid, start, end, e in want)
+                    tot[e] = self._totals_sql(e, sysid, start, end, e in want, rw)
         finish(iv, tot, info)
         return iv
 
-    def _totals_sql(self, entity: str, system: str, start: Any, end: Any, wanted: bool = True) -> pa.Table:
+    def _rows_where(self, system: str, start: Any, end: Any, ends: pa.Array) -> tuple[str, list[Any]]:
+        """The condition (alias ``e``) that picks the rows of the window's
+        intervals (``ends``: their ``end_tod``, ascending) in any table. A
+        row of any table carries its interval's start, end and ``end_tod``
+        (the kernel's rows, :func:`_insert`), so when the window's intervals
+        are all the system's intervals from its first ``end_tod`` to its
+        last (no other interval ends between them: checked here), the
+        window is that ``end_tod`` range, which DuckDB tests on the stored
+        integer and prunes by its zone maps instead of computing two
+        rounded times per row; else the times as :meth:`_where` gives them."""
+        lo, hi = ends[0].as_py(), ends[-1].as_py()
+        n = _one(self.connection, f"SELECT count(*) FROM {table_name('system')} "
+                 "WHERE system = ? AND end_tod BETWEEN ? AND ?", [system, lo, hi])  # fmt: skip
+        if n is not None and n[0] == len(ends):
+            return " WHERE e.system = ? AND e.end_tod BETWEEN ? AND ?", [system, lo, hi]
+        return self._where(system, start, end, "e")
+
+    def _totals_sql(self, entity: str, system: str, start: Any, end: Any, wanted: bool = True,
+                    rows_where: tuple[str, list[Any]] | None = None) -> pa.Table:  # fmt: skip
         """Window totals per key of ``entity``, as the kernel sums them (each
         sum a left fold over the intervals in time order, ``min_``/``max_``
-        columns by minimum and maximum; keys in first-seen order), streamed:
-        the rows come from DuckDB as Arrow batches and a native fold
-        (``ztwin._native.fold_by_keys``) adds them into per-key sums.
+        columns by minimum and maximum; keys in first-seen order).
+
+        One ``GROUP BY`` the key gives the keys and the integer columns'
+        totals: DuckDB sums integers exactly, which equals the kernel's fold
+        in 64-bit floats whenever every partial sum is an integer below
+        2**53; that holds when the column has no negative value in the
+        window and its total is below 2**53 (checked per key; a column that
+        fails is folded as below). The floating-point columns, whose sums
+        depend on the order of the additions, are streamed from DuckDB as
+        Arrow batches with each row's key as DuckDB's 64-bit hash of it (a
+        number, read without converting texts; the keys' hashes checked to
+        be distinct) and folded natively in row order
+        (``ztwin._native.fold_by_keys``), which also gives the keys'
+        first-seen order.
 
         The rows are read in the order they were stored, which is interval
         order unless files were ingested out of time order; the order is
@@ -731,19 +769,81 @@ class History:
         out_schema = pa.schema([schema.field(k) for k in keys] + vals)
         if not wanted:
             return pa.Table.from_batches([], schema=out_schema)
-        where, args = self._where(system, start, end, "e")
-        cols = ", ".join(f'e."{c}"' for c in [*keys, "end_tod", "ord", *(f.name for f in vals)])
+        where, args = rows_where or self._where(system, start, end, "e")
+        g = self._grouped(name, keys, [f for f in vals if pa.types.is_integer(f.type)], where, args)
+        folded = [f.name for f in vals if f.name not in g.exact]
+        kinds = ["min" if v.startswith("min_") else "max" if v.startswith("max_") else "sum" for v in folded]
+        if g.hashes is not None:
+            cols = ", ".join([g.hash_sql, "e.end_tod", "e.ord", *(f'e."{c}"' for c in folded)])
+            sql = f"SELECT {cols} FROM {name} e{where}"
+            for ordered in (False, True):  # stored out of interval order: sorted by DuckDB
+                fold = _HashFold(g.hashes, kinds)
+                reader = self.connection.query(sql + (" ORDER BY e.end_tod, e.ord" if ordered else ""), params=args)
+                if all(fold.add(b, check_order=not ordered) for b in reader.to_arrow_reader(FOLD_ROWS)):
+                    break
+            if fold.complete:
+                return g.table(out_schema, fold.first_seen(), dict(zip(folded, fold.acc, strict=True)))
+        # keys whose hashes collide (or rows whose key was not grouped): folded by the keys themselves
+        cols = ", ".join(f'e."{c}"' for c in [*keys, "end_tod", "ord", *folded])
         sql = f"SELECT {cols} FROM {name} e{where}"
-        from ztwin.reports.store import BATCH_ROWS
-
-        for ordered in (False, True):  # stored out of interval order: sorted by DuckDB
-            fold = _Fold(keys, [f.name for f in vals])
+        for ordered in (False, True):
+            kfold = _Fold(keys, folded)
             reader = self.connection.query(sql + (" ORDER BY e.end_tod, e.ord" if ordered else ""), params=args)
-            if all(fold.add(b, check_order=not ordered) for b in reader.to_arrow_reader(BATCH_ROWS)):
+            if all(kfold.add(b, check_order=not ordered) for b in reader.to_arrow_reader(FOLD_ROWS)):
                 break
-        return fold.table(out_schema)
+        import numpy as np
 
-    def _stream(self, entity: str, system: str, start: Any, end: Any, ends: pa.Array
+        kfold._grow()
+        rows = {k: r for r, k in enumerate(g.keys)}
+        order = np.array([rows[k] for k in kfold.order], dtype=np.int64)
+        by_row = {}
+        for c, a in zip(folded, kfold.acc, strict=True):
+            by_row[c] = np.full(len(g.keys), np.nan)
+            by_row[c][order] = a
+        return g.table(out_schema, order, by_row)
+
+    def _grouped(self, name: str, keys: list[str], ints: list[pa.Field], where: str, args: list[Any]) -> _Grouped:
+        """The keys of the window's rows (one ``GROUP BY``), their hashes,
+        and the integer columns' totals that DuckDB sums exactly as the
+        kernel's fold does (see :meth:`_totals_sql`)."""
+        import numpy as np
+
+        from ztwin.reports.store import array_f64, array_i64
+
+        kcols = [f'e."{k}"' for k in keys]
+        hash_sql = f"hash({', '.join(kcols)})" if keys else "0::UBIGINT"
+        exprs = [*kcols, hash_sql]
+        for f in ints:
+            c = f'e."{f.name}"'
+            if f.name.startswith(("min_", "max_")):
+                exprs.append(f"{f.name[:3]}({c})::DOUBLE")
+            else:
+                exprs += [f"sum({c})::DOUBLE", f"min({c})"]
+        group = " GROUP BY " + ", ".join(kcols) if keys else ""
+        t = self.connection.query(f"SELECT {', '.join(exprs)} FROM {name} e{where}{group}",
+                                  params=args).to_arrow_table()  # fmt: skip
+        key_rows = zip(*(t.column(i).to_pylist() for i in range(len(keys))), strict=True) if keys else [()] * t.num_rows
+        out = _Grouped(list(key_rows), hash_sql)
+        hashes = array_i64(t.column(len(keys)).combine_chunks()).view(np.uint64)
+        # (a set: np.unique loads numpy's lazily imported modules, 0.05 s)
+        out.hashes = hashes if len(set(hashes.tolist())) == len(hashes) else None
+        i = len(keys) + 1
+        limit = float(2**53)
+        for f in ints:
+            v = array_f64(t.column(i).combine_chunks())
+            ok = bool(np.all(np.isnan(v) | (np.abs(v) < limit)))
+            if f.name.startswith(("min_", "max_")):
+                i += 1
+            else:
+                low = array_f64(t.column(i + 1).combine_chunks())
+                ok = ok and bool(np.all(np.isnan(low) | (low >= 0)))
+                i += 2
+            if ok:
+                out.exact[f.name] = v
+        return out
+
+    def _stream(self, entity: str, system: str, start: Any, end: Any, ends: pa.Array,
+                rows_where: tuple[str, list[Any]] | None = None,
                 ) -> tuple[ColumnStore, pa.Table, datetime | None, datetime | None]:  # fmt: skip
         """The rows of ``entity`` in the window, in a column store in the
         kernel's per-interval layout (interval index, start, end, keys, flags,
@@ -753,34 +853,38 @@ class History:
         end, row) order; if they are not, they are read again sorted."""
         import numpy as np
         import pyarrow as pa
-        import pyarrow.compute as pc
 
         from ztwin.reports.store import BATCH_ROWS, ColumnStore, to_arrow
 
         name = table_name(entity)
         if not _has_table(self.connection, name):
             raise HistoryError(f"{self.path}: table {name} is missing")
-        where, args = self._where(system, start, end, "e")
+        where, args = rows_where or self._where(system, start, end, "e")
         sql = f"SELECT e.* FROM {name} e{where}"
         keys = KEYS[entity]
+
+        stored = self.connection.query(f"SELECT * FROM {name} LIMIT 0").to_arrow_table().schema
+        # the kernel's column order (built from the names: an empty batch
+        # made from the schema would import pandas, 0.3 s)
+        if entity == "system":
+            head = ["start", "end", "start_tod", "end_tod", "flags"]
+            order = [*head, *(c for c in stored.names if c not in head and c not in ("system", "ord"))]
+        else:
+            order = [c for c in stored.names if c not in ("system", "ord", "end_tod")]
 
         def layout(b: pa.RecordBatch, first: int) -> pa.RecordBatch:
             """The kernel's layout of one batch (``first``: its first row)."""
             if entity == "system":
-                cols = ["start", "end", "start_tod", "end_tod", "flags"]
-                rest = [c for c in b.schema.names if c not in cols and c not in ("system", "ord")]
                 idx = to_arrow(np.arange(first, first + b.num_rows, dtype=np.uint64), pa.uint64())
-                b = b.select([*cols, *rest])
             else:
+                import pyarrow.compute as pc
+
                 idx = pc.index_in(b.column("end_tod"), value_set=ends).cast(pa.uint64())
-                b = b.select([c for c in b.schema.names if c not in ("system", "ord", "end_tod")])
+            b = b.select(order)
             return pa.RecordBatch.from_arrays([idx, *b.columns], names=["interval", *b.schema.names])
 
-        stored = self.connection.query(f"SELECT * FROM {name} LIMIT 0").to_arrow_table().schema
-        empty = layout(pa.RecordBatch.from_pylist([], schema=stored), 0)
-        names = empty.schema.names
-        vals = names[names.index("flags") + 1:]
-        out_schema = pa.schema([empty.schema.field(k) for k in [*keys, *vals]])
+        vals = order[order.index("flags") + 1:]
+        out_schema = pa.schema([stored.field(k) for k in [*keys, *vals]])
         for ordered in (False, True):
             got = ColumnStore()
             fold = _Fold(keys, vals)
@@ -856,6 +960,123 @@ def totals_from_intervals(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]
     return out
 
 
+@dataclass
+class _Grouped:
+    """The keys of a window's rows in one table (as DuckDB grouped them),
+    their 64-bit hashes (None when two collide) and the integer columns'
+    exact totals (float64 per key, NaN where a key has no value)."""
+
+    keys: list[tuple[Any, ...]]
+    hash_sql: str
+    hashes: Any = None
+    exact: dict[str, Any] = field(default_factory=dict)
+
+    def table(self, schema: pa.Schema, order: Any, folded: Mapping[str, Any]) -> pa.Table:
+        """The totals table: the keys in ``order`` (their rows here, in
+        first-seen order), then every value column of ``schema`` from
+        :attr:`exact` or ``folded`` (float64 per key row), in its type."""
+        import pyarrow as pa
+
+        from ztwin.reports.store import py_to_arrow
+
+        nk = len(schema) - len(self.exact) - len(folded)
+        arrays = [py_to_arrow([self.keys[r][i] for r in order], schema.field(i).type) for i in range(nk)]
+        for f in list(schema)[nk:]:
+            v = self.exact[f.name] if f.name in self.exact else folded[f.name]
+            arrays.append(_typed(v[order], f.type))
+        return pa.Table.from_arrays(arrays, schema=schema)
+
+
+#: Slots of the table that finds a key's row from its hash (:func:`_slot_table`).
+_SLOT_MASK = (1 << 16) - 1
+
+
+def _slot_table(hashes: Any) -> tuple[Any, Any] | None:
+    """(shift, table) such that ``table[(h >> shift) & _SLOT_MASK]`` is the
+    row of hash ``h`` among ``hashes`` (16 bits of the hashes that differ
+    for every key, a lookup several times faster than a binary search), or
+    None when no such 16 bits are found (hundreds of keys or more)."""
+    import numpy as np
+
+    n = len(hashes)
+    if n == 0 or n > 512:
+        return None
+    for shift in range(0, 49, 4):
+        slots = (hashes >> np.uint64(shift)) & np.uint64(_SLOT_MASK)
+        if len(set(slots.tolist())) == n:
+            table = np.zeros(_SLOT_MASK + 1, dtype=np.int64)
+            table[slots.astype(np.intp)] = np.arange(n, dtype=np.int64)
+            return np.uint64(shift), table
+    return None
+
+
+class _HashFold:
+    """Window totals of the floating-point columns folded from batches of
+    (key hash, end_tod, ord, values...) rows as they come: sums a left fold
+    in row order, ``min``/``max`` kinds by minimum and maximum (as
+    :class:`_Fold`), per key row of :class:`_Grouped` (found by its hash);
+    the key rows in first-seen order. ``complete`` is False when a row's
+    hash is not a grouped key's (then nothing more is folded)."""
+
+    def __init__(self, hashes: Any, kinds: list[str]) -> None:
+        import numpy as np
+
+        self.hashes = hashes
+        self.sort = np.argsort(hashes, kind="stable")
+        self.sorted = hashes[self.sort]
+        self.lut = _slot_table(hashes)
+        self.kinds = kinds
+        self.acc = [np.full(len(hashes), np.nan) for _ in kinds]
+        self.seen = np.zeros(len(hashes), dtype=bool)
+        self.order: list[int] = []
+        self.last: tuple[int, int] | None = None
+        self.complete = True
+
+    def add(self, batch: pa.RecordBatch, *, check_order: bool) -> bool:
+        """Fold one batch; False, folding nothing, when ``check_order``
+        finds its rows not in (end_tod, ord) order after the batches
+        before."""
+        import numpy as np
+
+        from ztwin._native import fold_by_keys
+        from ztwin.reports.store import array_f64, array_i64
+
+        n = batch.num_rows
+        if n == 0 or not self.complete:
+            return True
+        if check_order:
+            end, ordc = array_i64(batch.column(1)), array_i64(batch.column(2))
+            ok = (end[1:] > end[:-1]) | ((end[1:] == end[:-1]) & (ordc[1:] > ordc[:-1]))
+            if not ok.all() or (self.last is not None and (int(end[0]), int(ordc[0])) <= self.last):
+                return False
+            self.last = (int(end[-1]), int(ordc[-1]))
+        h = array_i64(batch.column(0)).view(np.uint64)
+        if self.lut is not None:
+            shift, table = self.lut
+            codes = table[((h >> shift) & np.uint64(_SLOT_MASK)).astype(np.intp)]
+        else:  # many keys: a binary search (about 45 ns a row)
+            pos = np.minimum(np.searchsorted(self.sorted, h), max(len(self.sorted) - 1, 0))
+            codes = self.sort[pos]
+        if len(self.hashes) == 0 or not np.array_equal(self.hashes[codes], h):
+            self.complete = False
+            return True
+        new = ~self.seen[codes]
+        if new.any():
+            for c in codes[new].tolist():
+                if not self.seen[c]:
+                    self.seen[c] = True
+                    self.order.append(c)
+        if self.kinds:
+            fold_by_keys(codes, [array_f64(batch.column(3 + j)) for j in range(len(self.kinds))], self.kinds,
+                         self.acc)  # fmt: skip
+        return True
+
+    def first_seen(self) -> Any:
+        import numpy as np
+
+        return np.array(self.order, dtype=np.int64)
+
+
 class _Fold:
     """Window totals per key folded from batches of rows as they come (keys
     numbered in first-seen order; sums a left fold in row order,
@@ -880,7 +1101,6 @@ class _Fold:
         batches before."""
         import numpy as np
         import pyarrow as pa
-        import pyarrow.compute as pc
 
         from ztwin._native import fold_by_keys
         from ztwin.reports.store import array_f64, array_i64, i64, py_to_arrow
@@ -902,6 +1122,8 @@ class _Fold:
                 order.append(())
             codes = np.zeros(n, dtype=np.int64)
         elif len(self.keys) == 1:
+            import pyarrow.compute as pc
+
             col = src.column(self.keys[0])
             for k in pc.unique(col).to_pylist():
                 if k not in seen:
@@ -917,7 +1139,8 @@ class _Fold:
                     order.append(k)
             codes = np.fromiter((seen[k] for k in kt), dtype=np.int64, count=n)
         self._grow()
-        fold_by_keys(codes, [array_f64(src.column(v)) for v in self.vals], self.kinds, self.acc)
+        if self.vals:
+            fold_by_keys(codes, [array_f64(src.column(v)) for v in self.vals], self.kinds, self.acc)
         return True
 
     def _grow(self) -> None:
@@ -975,9 +1198,12 @@ def _typed(a: Any, typ: pa.DataType) -> pa.Array:
     from ztwin.reports.store import to_arrow
 
     mask = np.isnan(a)
+    # (built in the type when it is 64-bit: a cast imports pyarrow.compute, 0.1 s)
     if pa.types.is_integer(typ):
-        return to_arrow(np.where(mask, 0, a).astype(np.int64), pa.int64(), mask).cast(typ)
-    return to_arrow(np.where(mask, 0.0, a), pa.float64(), mask).cast(typ)
+        ints = to_arrow(np.where(mask, 0, a).astype(np.int64), pa.int64(), mask)
+        return ints if typ == pa.int64() else ints.cast(typ)
+    floats = to_arrow(np.where(mask, 0.0, a), pa.float64(), mask)
+    return floats if typ == pa.float64() else floats.cast(typ)
 
 
 __all__ = [

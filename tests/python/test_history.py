@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pytest
 
@@ -181,6 +182,108 @@ def test_totals_from_rows_stored_out_of_interval_order(tmp_path: Path, files: di
         rev = h.connection.execute("SELECT sum(ttime ORDER BY end_tod DESC) = sum(ttime ORDER BY end_tod) "
                                    "FROM user_intervals GROUP BY userid").fetchall()  # fmt: skip
     assert not all(r[0] for r in rev)
+
+
+def _folded(h: history.History, entity: str, where: str = "") -> pa.Table:
+    """Window totals of ``entity`` folded natively over every value column,
+    rows in interval order (the reference the SQL sums must equal)."""
+    keys = history.KEYS[entity]
+    t = h.connection.query(f"SELECT * FROM {history.table_name(entity)} e{where} ORDER BY end_tod, ord").to_arrow_table()
+    vals = [c for c in t.column_names if c not in {"system", "start", "end", "end_tod", "ord", "flags", *keys}]
+    fold = history._Fold(keys, vals)
+    for b in t.to_batches():
+        assert fold.add(b, check_order=True)
+    return fold.table(pa.schema([t.schema.field(c) for c in [*keys, *vals]]))
+
+
+def test_integer_totals_summed_by_duckdb_equal_the_fold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The integer columns' window totals come from DuckDB's SUM/MIN/MAX
+    when the fold in 64-bit floats is exact (no negative value, totals below
+    2**53); a column with a negative value or a total beyond 2**53 is folded
+    natively: either way the totals equal the fold's to the last bit."""
+    f = write_varied(tmp_path / "v.monwrite", intervals=40, users=4, devices=5)
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [f])
+    taken: list[set[str]] = []
+    orig = history.History._grouped
+
+    def spy(self: history.History, *a: Any) -> Any:
+        out = orig(self, *a)
+        taken.append(set(out.exact))
+        return out
+
+    monkeypatch.setattr(history.History, "_grouped", spy)
+    with history.open(db) as h:
+        for e in ("user", "device", "exposure", "cpu"):
+            got = h._totals_sql(e, "TESTSYS", None, None)
+            assert got.equals(_folded(h, e)), e
+        assert {"virtual_io", "page_reads"} <= taken[0] and "ssch" in taken[1], taken
+    # a negative delta in one column, one value past 2**53 in another, nulls in a third
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE user_intervals SET virtual_io = -7 WHERE userid = 'LNX00001' AND ord % 3 = 1").fetchall()
+    con.execute("UPDATE user_intervals SET page_reads = 9007199254740993 + ord WHERE userid = 'LNX00002'").fetchall()
+    con.execute("UPDATE user_intervals SET faults = NULL WHERE userid = 'LNX00003'").fetchall()
+    con.close()
+    taken.clear()
+    with history.open(db) as h:
+        got = h._totals_sql("user", "TESTSYS", None, None)
+        assert got.equals(_folded(h, "user"))
+        assert "virtual_io" not in taken[0] and "page_reads" not in taken[0] and "faults" in taken[0], taken
+        t = got.to_pylist()
+        assert t[3]["faults"] is None and t[1]["virtual_io"] < t[0]["virtual_io"]
+    # keys whose hashes collide, or rows whose hash is no grouped key's: folded by the keys themselves
+    monkeypatch.setattr(history.History, "_grouped", orig)
+    with history.open(db) as h:
+        want = _folded(h, "user")
+        for hashes, hash_sql in ((None, None), (True, "hash(e.userid) + 1")):
+            def broken(self: history.History, *a: Any, hashes: Any = hashes, hash_sql: Any = hash_sql) -> Any:
+                out = orig(self, *a)
+                out.hashes = out.hashes if hashes else None
+                out.hash_sql = hash_sql or out.hash_sql
+                return out
+
+            monkeypatch.setattr(history.History, "_grouped", broken)
+            assert h._totals_sql("user", "TESTSYS", None, None).equals(want), (hashes, hash_sql)
+        # many keys: the rows found by a binary search over the hashes instead of the slot table
+        monkeypatch.setattr(history.History, "_grouped", orig)
+        monkeypatch.setattr(history, "_slot_table", lambda hashes: None)
+        assert h._totals_sql("user", "TESTSYS", None, None).equals(want)
+    monkeypatch.undo()
+    assert history._slot_table(np.arange(600, dtype=np.uint64)) is None
+    slots = history._slot_table(np.array([5, 5 + (1 << 16), 7 << 16], dtype=np.uint64))
+    assert slots is not None
+    shift, table = slots
+    assert int(shift) == 4 and table[0] == 0 and table[(1 << 12)] == 1 and table[7 << 12] == 2
+
+
+def test_a_window_of_overlapping_intervals_is_read_by_time(tmp_path: Path, files: dict[str, Path],
+                                                          capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """A window is read as the range of its intervals' end_tod when no other
+    interval of the system ends inside that range; else (an interval that
+    starts before the window and ends in it) by the times, as before."""
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["grown"]])
+    win = ["--from", "2024-03-01 10:05:00", "--to", "2024-03-01 10:17:00"]
+    with history.open(db) as h:
+        ends = h.connection.query("SELECT end_tod FROM system_intervals WHERE date_trunc('second', start + "
+                                  "INTERVAL 500 millisecond) >= TIMESTAMP '2024-03-01 10:05:00' AND date_trunc("
+                                  "'second', \"end\" + INTERVAL 500 millisecond) <= TIMESTAMP '2024-03-01 10:17:00' "
+                                  "ORDER BY end_tod").to_arrow_table().column(0).combine_chunks()  # fmt: skip
+        assert "end_tod BETWEEN" in h._rows_where("TESTSYS", win[1], win[3], ends)[0]
+    assert main(["report", "--db", str(db), *win, "--format", "json", "-r", "USTAT", "-r", "DEVICE"]) == 0
+    before = capsys.readouterr().out
+    # an interval from before the window that ends inside it (with one user row)
+    con = duckdb.connect(str(db))
+    mid = ends[3].as_py() + 1
+    con.execute("INSERT INTO system_intervals BY NAME SELECT * REPLACE (start - INTERVAL 20 MINUTE AS start, "
+                f"{mid}::UBIGINT AS end_tod) FROM system_intervals WHERE end_tod = {ends[3].as_py()}").fetchall()  # fmt: skip
+    con.execute(f"INSERT INTO user_intervals BY NAME SELECT * REPLACE (start - INTERVAL 20 MINUTE AS start, "
+                f"{mid}::UBIGINT AS end_tod) FROM user_intervals WHERE end_tod = {ends[3].as_py()}").fetchall()  # fmt: skip
+    con.close()
+    with history.open(db) as h:
+        assert "end_tod BETWEEN" not in h._rows_where("TESTSYS", win[1], win[3], ends)[0]
+    assert main(["report", "--db", str(db), *win, "--format", "json", "-r", "USTAT", "-r", "DEVICE"]) == 0
+    assert capsys.readouterr().out == before
 
 
 def test_reports_when_the_read_bound_is_too_small(tmp_path: Path, files: dict[str, Path],
