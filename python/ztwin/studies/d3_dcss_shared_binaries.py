@@ -161,7 +161,9 @@ def run(quick: bool, workdir: Path) -> StudyResult:
     res.in_range("D3-P1", "DCSS pages resident, MB (median over the run)", "predicted",
                  f"{SRC}, Figure 19", statistics.median(s[0] for s in pages) / MB if pages else None, 5.0, 20.0,
                  published="'Most of the time, 10 MB of the DCSS in main memory'",
-                 note="CP must take the DCSS's frames that the transactions no longer execute")
+                 note="CP's pass 1 ages the copy's frames as a user's and takes those unreferenced at two looks "
+                 "in a row (docs/fidelity.md D3): what stays is the hot 10 MB and the pages touched since the "
+                 "last scans")
     res.in_range("D3-P2", "DCSS pages resident, MB (peak)", "predicted", f"{SRC}, Figure 19",
                  max((s[0] for s in pages), default=0) / MB if pages else None, 25.0, 100.0,
                  published="'A peak value is 50 MB'")

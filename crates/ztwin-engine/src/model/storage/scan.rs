@@ -36,6 +36,12 @@ impl Storage {
     /// every frame left was referenced since the last scan, passes 1 and 2
     /// fall short and the emergency pass runs (the S4 case study: referenced
     /// VDISK pages "tend to stick and be ejectable by only emergency scan").
+    /// A saved segment's read-only copy (a spool-backed space,
+    /// [`Storage::set_spool_backed`]) is the exception: pass 1 walks its list
+    /// as a user's, clearing reference bits and taking frames unreferenced at
+    /// [`AGE_PASS1`] looks in a row (the D3 chapter: under pressure an XIP
+    /// DCSS's pages go to XSTOR while the guests run, about 10 MB of 400
+    /// staying resident; that they stuck like S4's VDISK pages kept them all).
     /// Changed pages that find no free XSTOR block are left in the page-out
     /// buffer; they count toward the scan's target (their frames join the
     /// list when the writes complete), so a scan does not go on stealing from
@@ -126,7 +132,9 @@ impl Storage {
         target: usize,
     ) -> bool {
         let gi = g as usize;
-        if cat == Cat::Shared && pass == Pass::First {
+        // A saved segment's read-only copy (spool-backed) is walked as a
+        // user's list below; other shared spaces (VDISKs) get one look.
+        if cat == Cat::Shared && pass == Pass::First && !self.spaces[gi].spool {
             // One look at the space's list: its unreferenced frames.
             self.steal_unreferenced_shared(cx, pager, g, target);
             self.spaces[gi].walk = 0;
@@ -252,7 +260,8 @@ impl Storage {
     /// scan's visit of a user's frame list and the reorder of that list
     /// (spec topic 1.3); a system-owned space is no user, so nothing but the
     /// emergency pass (which takes the frame) ends a shared frame's
-    /// referenced state \[K, inferred from the case study and topic 1.3\].
+    /// referenced state \[K, inferred from the case study and topic 1.3\]
+    /// (a saved segment's spool-backed copy excepted: [`Self::demand_scan`]).
     /// The only shared frames with the bit off are then those that came in
     /// unreferenced (a block read's companions, `Space::unref`): they are
     /// examined first, and when they do not reach the target the pass is

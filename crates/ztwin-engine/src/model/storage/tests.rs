@@ -456,6 +456,51 @@ fn referenced_shared_frames_are_left_to_the_emergency_pass() {
 }
 
 #[test]
+fn a_spool_backed_segment_copy_is_aged_and_taken_in_pass_one() {
+    // As the VDISK case above, but the space is a saved segment's read-only
+    // copy (spool-backed, D3): pass 1 walks its list as a user's, clearing
+    // the reference bits it finds on, and takes the frames it finds off at
+    // AGE_PASS1 looks in a row; pass 2 still passes it over.
+    let mut st = storage();
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    let dpa = st.dpa();
+    let s = st.create_system_space(8192);
+    st.set_spool_backed(s);
+    let filled = dpa - 200;
+    touch_as(&mut st, &mut cx, &mut pager, s, 0..filled);
+    touch_as(&mut st, &mut cx, &mut pager, 0, 0..2000);
+    let c = st.sample(0).c;
+    assert!(c.scans >= 3, "{} scans", c.scans);
+    assert!(c.shared_by_pass[0] > 0, "pass 1 took none: {c:?}");
+    assert_eq!(c.shared_by_pass[1], 0, "pass 2 visited the shared space");
+    assert_eq!(
+        st.space(s).resident as u64,
+        filled as u64 - c.shared_by_pass[0] - c.shared_by_pass[2]
+    );
+    // Pages of the copy referenced before every allocation (the hot
+    // binaries) are never taken: each look finds their bit on.
+    let hot: Vec<u32> = (0..filled)
+        .filter(|&vp| tag(st.entry(s, vp).e) == T_RES)
+        .take(100)
+        .collect();
+    assert_eq!(hot.len(), 100);
+    let scans0 = c.scans;
+    for vp in 2000..4000 {
+        for &h in &hot {
+            assert_eq!(tag(st.entry(s, h).e), T_RES, "hot page {h} was taken");
+            st.table_mut(s)[h as usize].e |= P_REF;
+        }
+        touch_as(&mut st, &mut cx, &mut pager, 0, vp..vp + 1);
+    }
+    let c = st.sample(0).c;
+    assert!(c.scans > scans0 + 2, "{c:?}");
+    st.check();
+}
+
+#[test]
 fn an_unreferenced_shared_frame_goes_in_pass_one() {
     let mut st = storage();
     let mut core = Core::new(SEC);
