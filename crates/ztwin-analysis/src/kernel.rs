@@ -13,7 +13,7 @@ use crate::delta::{
 };
 use crate::fields::{bits_int, num, raw_bytes, text, text_bytes, Resolver};
 use crate::schema::{
-    self, add, add_level, cpu, device, exposure, lpar, merge, merge_sums, system, user,
+    self, add, add_level, add_row, cpu, device, exposure, lpar, merge, merge_sums, system, user,
 };
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
@@ -1938,6 +1938,15 @@ impl Kernel {
             );
         }
         let mut active = 0u64;
+        // The system's user columns, summed here per user column in the
+        // users' order (as `add` into the system row would) and put back
+        // into the system row once for the set.
+        let mut usum = [f64::NAN; user::N];
+        if let Some(sys) = iv.as_deref() {
+            for &(k, sk) in SYS_USER_KEYS.iter().chain(SYS_LEVEL_KEYS) {
+                usum[k] = sys.v[sk];
+            }
+        }
         for &uid in &order {
             let u = uid as usize;
             let gen = self.user_gen.get(u).copied().unwrap_or(0);
@@ -2112,14 +2121,11 @@ impl Kernel {
             self.totals.user.merge(user::COLS, user::SUMS, &uid, &raw);
             let s = sys.seconds;
             add(&mut sys.v, system::users_counted, Some(s));
-            for &(k, sk) in SYS_USER_KEYS {
-                add(&mut sys.v, sk, opt(raw[k]));
-            }
+            // The level columns are present only with store_seconds (a
+            // store delta sets them all), so every present column adds.
+            add_row(&mut usum, &raw);
             if !raw[user::store_seconds].is_nan() {
                 add(&mut sys.v, system::users_store_n, Some(s));
-                for &(k, sk) in SYS_LEVEL_KEYS {
-                    add(&mut sys.v, sk, opt(raw[k]));
-                }
             }
             self.set_flags |= uflags;
             if self.opts.users.wants(&self.user_ids.names[u]) {
@@ -2134,6 +2140,9 @@ impl Kernel {
         if let Some(sys) = iv {
             let s = sys.seconds;
             add(&mut sys.v, system::users_active, Some(active as f64 * s));
+            for &(k, sk) in SYS_USER_KEYS.iter().chain(SYS_LEVEL_KEYS) {
+                sys.v[sk] = usum[k];
+            }
         }
         self.u_order = order;
     }
@@ -2535,6 +2544,16 @@ static NO_LAYOUT: &RecordLayout = &RecordLayout {
 mod reads_tests {
     use super::*;
     use ztwin_monitor::layout::by_name;
+
+    /// The users' system columns are gathered and put back by their user
+    /// column: each user column and each system column once.
+    #[test]
+    fn sys_user_keys_are_one_to_one() {
+        let keys: Vec<_> = SYS_USER_KEYS.iter().chain(SYS_LEVEL_KEYS).collect();
+        let users: HashSet<usize> = keys.iter().map(|k| k.0).collect();
+        let systems: HashSet<usize> = keys.iter().map(|k| k.1).collect();
+        assert_eq!((users.len(), systems.len()), (keys.len(), keys.len()));
+    }
 
     /// Every name the kernel reads is a field of its record (`MR` + prefix),
     /// in a group entry or the fixed part, and its record is one the kernel
