@@ -8,8 +8,8 @@
 //! Only that set and one previous sample per key are held.
 
 use crate::delta::{
-    delta_f64, delta_seconds, div_int, given, to_f64, Fx, Map, Sample, Tracker, IMPLAUSIBLE,
-    TOD_PER_S,
+    delta_f64, delta_seconds, div_int, given, to_f64, Fx, Map, Sample, Tracker, ABSENT,
+    IMPLAUSIBLE, TOD_PER_S,
 };
 use crate::fields::{bits_int, num, raw_bytes, text, text_bytes, Resolver};
 use crate::schema::{
@@ -734,6 +734,21 @@ const HF_COLS: [usize; 25] = [
     user::hf_e,
     user::hf_e,
 ];
+/// How many of HF_COLS are the user columns from `hf_total` in order (the
+/// rest add into `hf_e`).
+const HF_ONE_TO_ONE: usize = 21;
+const _: () = {
+    let mut j = 0;
+    while j < HF_COLS.len() {
+        let want = if j < HF_ONE_TO_ONE {
+            user::hf_total + j
+        } else {
+            user::hf_e
+        };
+        assert!(HF_COLS[j] == want);
+        j += 1;
+    }
+};
 /// User columns added into the system sums, and their system columns.
 const SYS_USER_KEYS: &[(usize, usize)] = &[
     (user::ttime, system::user_ttime),
@@ -2099,8 +2114,19 @@ impl Kernel {
                 };
                 uflags |= d.flags;
                 seconds = seconds.or(Some(d.seconds));
-                for (c, v) in HF_COLS.iter().zip(d.d) {
-                    add(&mut raw, *c, delta_f64(*v));
+                // HF_COLS: the user columns from hf_total one to one, then
+                // four into hf_e (HF_ONE_TO_ONE); absent deltas as NaN.
+                let mut hf = [f64::NAN; HF_COLS.len()];
+                for (h, &v) in hf.iter_mut().zip(d.d) {
+                    *h = if v == ABSENT { f64::NAN } else { v as f64 };
+                }
+                let (one, e) = hf.split_at(HF_ONE_TO_ONE);
+                add_row(
+                    &mut raw[user::hf_total..user::hf_total + HF_ONE_TO_ONE],
+                    one,
+                );
+                for &v in e {
+                    add(&mut raw, user::hf_e, opt(v));
                 }
             }
             // give the (now empty) buffers back for the next set
