@@ -8,12 +8,12 @@
 //! Only that set and one previous sample per key are held.
 
 use crate::delta::{
-    delta_f64, delta_seconds, div_int, given, to_f64, Fx, Map, Sample, Tracker, IMPLAUSIBLE,
-    TOD_PER_S,
+    delta_f64, delta_seconds, div_int, given, to_f64, Fx, Map, Sample, Tracker, ABSENT,
+    IMPLAUSIBLE, TOD_PER_S,
 };
 use crate::fields::{bits_int, num, raw_bytes, text, text_bytes, Resolver};
 use crate::schema::{
-    self, add, add_level, cpu, device, exposure, lpar, merge, merge_sums, system, user,
+    self, add, add_level, add_row, cpu, device, exposure, lpar, merge, merge_sums, system, user,
 };
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
@@ -734,6 +734,21 @@ const HF_COLS: [usize; 25] = [
     user::hf_e,
     user::hf_e,
 ];
+/// How many of HF_COLS are the user columns from `hf_total` in order (the
+/// rest add into `hf_e`).
+const HF_ONE_TO_ONE: usize = 21;
+const _: () = {
+    let mut j = 0;
+    while j < HF_COLS.len() {
+        let want = if j < HF_ONE_TO_ONE {
+            user::hf_total + j
+        } else {
+            user::hf_e
+        };
+        assert!(HF_COLS[j] == want);
+        j += 1;
+    }
+};
 /// User columns added into the system sums, and their system columns.
 const SYS_USER_KEYS: &[(usize, usize)] = &[
     (user::ttime, system::user_ttime),
@@ -1938,6 +1953,15 @@ impl Kernel {
             );
         }
         let mut active = 0u64;
+        // The system's user columns, summed here per user column in the
+        // users' order (as `add` into the system row would) and put back
+        // into the system row once for the set.
+        let mut usum = [f64::NAN; user::N];
+        if let Some(sys) = iv.as_deref() {
+            for &(k, sk) in SYS_USER_KEYS.iter().chain(SYS_LEVEL_KEYS) {
+                usum[k] = sys.v[sk];
+            }
+        }
         for &uid in &order {
             let u = uid as usize;
             let gen = self.user_gen.get(u).copied().unwrap_or(0);
@@ -2090,8 +2114,19 @@ impl Kernel {
                 };
                 uflags |= d.flags;
                 seconds = seconds.or(Some(d.seconds));
-                for (c, v) in HF_COLS.iter().zip(d.d) {
-                    add(&mut raw, *c, delta_f64(*v));
+                // HF_COLS: the user columns from hf_total one to one, then
+                // four into hf_e (HF_ONE_TO_ONE); absent deltas as NaN.
+                let mut hf = [f64::NAN; HF_COLS.len()];
+                for (h, &v) in hf.iter_mut().zip(d.d) {
+                    *h = if v == ABSENT { f64::NAN } else { v as f64 };
+                }
+                let (one, e) = hf.split_at(HF_ONE_TO_ONE);
+                add_row(
+                    &mut raw[user::hf_total..user::hf_total + HF_ONE_TO_ONE],
+                    one,
+                );
+                for &v in e {
+                    add(&mut raw, user::hf_e, opt(v));
                 }
             }
             // give the (now empty) buffers back for the next set
@@ -2112,14 +2147,11 @@ impl Kernel {
             self.totals.user.merge(user::COLS, user::SUMS, &uid, &raw);
             let s = sys.seconds;
             add(&mut sys.v, system::users_counted, Some(s));
-            for &(k, sk) in SYS_USER_KEYS {
-                add(&mut sys.v, sk, opt(raw[k]));
-            }
+            // The level columns are present only with store_seconds (a
+            // store delta sets them all), so every present column adds.
+            add_row(&mut usum, &raw);
             if !raw[user::store_seconds].is_nan() {
                 add(&mut sys.v, system::users_store_n, Some(s));
-                for &(k, sk) in SYS_LEVEL_KEYS {
-                    add(&mut sys.v, sk, opt(raw[k]));
-                }
             }
             self.set_flags |= uflags;
             if self.opts.users.wants(&self.user_ids.names[u]) {
@@ -2134,6 +2166,9 @@ impl Kernel {
         if let Some(sys) = iv {
             let s = sys.seconds;
             add(&mut sys.v, system::users_active, Some(active as f64 * s));
+            for &(k, sk) in SYS_USER_KEYS.iter().chain(SYS_LEVEL_KEYS) {
+                sys.v[sk] = usum[k];
+            }
         }
         self.u_order = order;
     }
@@ -2535,6 +2570,16 @@ static NO_LAYOUT: &RecordLayout = &RecordLayout {
 mod reads_tests {
     use super::*;
     use ztwin_monitor::layout::by_name;
+
+    /// The users' system columns are gathered and put back by their user
+    /// column: each user column and each system column once.
+    #[test]
+    fn sys_user_keys_are_one_to_one() {
+        let keys: Vec<_> = SYS_USER_KEYS.iter().chain(SYS_LEVEL_KEYS).collect();
+        let users: HashSet<usize> = keys.iter().map(|k| k.0).collect();
+        let systems: HashSet<usize> = keys.iter().map(|k| k.1).collect();
+        assert_eq!((users.len(), systems.len()), (keys.len(), keys.len()));
+    }
 
     /// Every name the kernel reads is a field of its record (`MR` + prefix),
     /// in a group entry or the fixed part, and its record is one the kernel

@@ -215,6 +215,19 @@ pub fn add(row: &mut [f64], i: usize, v: Option<f64>) {
     }
 }
 
+/// [`add`] of each present value of `other` into `into`, column by column
+/// (an absent sum taken as 0.0: `0.0 + v`, which is not [`merge_sums`]'s
+/// `v` for `v = -0.0`), written as selects so that the compiler can do
+/// several columns at once.
+#[inline]
+pub fn add_row(into: &mut [f64], other: &[f64]) {
+    for (o, &v) in into.iter_mut().zip(other) {
+        let old = *o;
+        let sum = if old.is_nan() { 0.0 } else { old } + v;
+        *o = if v.is_nan() { old } else { sum };
+    }
+}
+
 /// A level (frames, slots, queue length) weighted by the seconds it stands
 /// for, plus its minimum and maximum (columns `i`, `i + 1`, `i + 2`).
 #[inline]
@@ -311,6 +324,42 @@ mod tests {
                 assert_eq!(x[0].to_bits(), y[0].to_bits(), "{a} {b}");
             }
         }
+    }
+
+    #[test]
+    fn add_row_is_add_per_column() {
+        let vals = [
+            f64::NAN,
+            0.0,
+            -0.0,
+            1.5,
+            -2.0,
+            1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                let (mut x, mut y) = ([a; 1], [a; 1]);
+                add(&mut x, 0, (!b.is_nan()).then_some(b));
+                add_row(&mut y, &[b]);
+                assert_eq!(x[0].to_bits(), y[0].to_bits(), "{a} {b}");
+            }
+        }
+        // a whole row, in the order the users come
+        let rows = [
+            [f64::NAN, 1.0, -0.0],
+            [2.0, f64::NAN, -0.0],
+            [0.5, 0.25, 3.0],
+        ];
+        let (mut x, mut y) = ([f64::NAN; 3], [f64::NAN; 3]);
+        for r in &rows {
+            for (i, &v) in r.iter().enumerate() {
+                add(&mut x, i, (!v.is_nan()).then_some(v));
+            }
+            add_row(&mut y, r);
+        }
+        assert_eq!(x.map(f64::to_bits), y.map(f64::to_bits));
     }
 
     #[test]
