@@ -321,7 +321,7 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
             for entity, f in sink.files.items():
                 name = table_name(entity)
                 # the system id is the first column; the file has the rest
-                reader = pa.ipc.open_stream(pa.OSFile(str(f)))
+                reader = _spooled_batches(f)
                 con.register("ztwin_spool", reader)
                 try:
                     if _has_table(con, name):
@@ -419,6 +419,40 @@ class _Spool:
         for w in self.writers.values():
             w.close()
         self.writers.clear()
+
+
+def _spooled_batches(f: Path) -> pa.RecordBatchReader:
+    """The batches of a spool file, read in place through a read-only memory
+    map (DuckDB's Arrow scan reads them without a copy), the map's pages
+    before the batch handed out released as it goes (``MADV_DONTNEED``:
+    resident memory stays about one batch, not the file; a page touched
+    again is read again from the file, so a release never changes a value).
+    512 MB ingested: about 4% less CPU than reading copies, 20-35 MB less
+    peak RSS (BENCHMARKS.md, issue 11 at d7d2daa)."""
+    import mmap
+
+    import pyarrow as pa
+
+    fd = os.open(str(f), os.O_RDONLY)
+    try:
+        m = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+    finally:
+        os.close(fd)
+    src = pa.BufferReader(pa.py_buffer(m))
+    stream = pa.ipc.open_stream(src)
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        released = 0  # bytes of the map released so far
+        end = 0  # where the batch handed out before ends
+        for b in stream:
+            start, end = end, src.tell()
+            cut = start - start % mmap.PAGESIZE
+            if cut > released and hasattr(m, "madvise"):  # (not on Windows)
+                m.madvise(mmap.MADV_DONTNEED, released, cut - released)
+                released = cut
+            yield b
+
+    return pa.RecordBatchReader.from_batches(stream.schema, batches())
 
 
 def _info_json(info: Mapping[str, Any]) -> dict[str, Any]:

@@ -453,3 +453,24 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, files: dict[str, Path]
         assert rc == 2, (args, err)
         assert err.count("\n") == 1 and msg in err and "Traceback" not in err, (args, err)
     assert not (tmp_path / "none.duckdb").exists()
+
+
+def test_spooled_batches_read_in_place_equal_the_written_ones(tmp_path: Path) -> None:
+    """The spool's batches read through the memory map (the pages before
+    each batch released as it goes) are the written ones, batch for batch."""
+    f = tmp_path / "user.arrows"
+    rng = np.random.default_rng(11)
+    tables = [pa.table({"a": rng.standard_normal(n), "b": np.arange(n, dtype=np.int64) * k,
+                        "c": pa.array([f"U{i % 7}" for i in range(n)])})
+              for k, n in enumerate((70000, 1, 0, 33333, 65536), 1)]  # fmt: skip
+    with pa.ipc.new_stream(str(f), tables[0].schema) as w:
+        for t in tables:
+            w.write_table(t)
+    got = list(history._spooled_batches(f))
+    want = [b for t in tables for b in t.to_batches()]
+    assert len(got) == len(want) and all(g.equals(w) for g, w in zip(got, want, strict=True))
+    # and DuckDB reads the same rows from it
+    con = duckdb.connect()
+    con.register("s", history._spooled_batches(f))
+    n, total = con.execute("SELECT count(*), sum(b) FROM s").fetchall()[0]
+    assert (n, total) == (sum(t.num_rows for t in tables), sum(int(t["b"].to_numpy().sum()) for t in tables))
