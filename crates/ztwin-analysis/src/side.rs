@@ -136,7 +136,10 @@ enum Place {
 /// NSS's side records, reduced as they are read (see the module's text).
 #[derive(Default)]
 pub struct SegmentSide {
-    types: BTreeMap<(u8, u16), Option<Type>>,
+    /// Per domain, per record number: 0 not seen yet, 1 not read, 2 + i
+    /// the type `types[i]` (a lookup per record of the file).
+    slots: Vec<Vec<u8>>,
+    types: Vec<Type>,
     /// The window: first interval's start, last interval's end (µs since 1970).
     pub lo: Option<i64>,
     pub hi: Option<i64>,
@@ -185,40 +188,54 @@ impl SegmentSide {
         !self.inexact && (self.lo.is_none() || self.bound_used.is_none_or(|b| Some(b) <= self.lo))
     }
 
-    /// Whether the record's type is one read (its fields found at its first
+    /// The record's type among those read (its fields found at its first
     /// record with a layout).
-    fn known(&mut self, r: &RecordRef<'_>) -> bool {
-        let key = (r.header.domain, r.header.record);
-        if let Entry::Vacant(slot) = self.types.entry(key) {
-            let Some(l) = r.layout else { return false };
-            let by_name = |names: &[&str]| names.iter().map(|n| l.field(n)).collect();
-            let t = match l.name {
-                "MRSTOSHR" => Some((Kind::Shr, by_name(&SHR_FIELDS))),
-                "MRSYTSHS" => Some((Kind::Shs, by_name(&SHS_FIELDS))),
-                "MRSTOASP" => Some((Kind::Asp, by_name(&ASP_FIELDS))),
-                n => EVENTS.iter().position(|e| *e == n).map(|i| {
-                    let p = &n[2..];
-                    let fields = vec![
-                        l.field(&format!("{p}_SDFFN")),
-                        l.field(&format!("{p}_SDFIDNUM")),
-                    ];
-                    (Kind::Event(i as u8), fields)
-                }),
-            };
-            slot.insert(t.map(|(kind, fields)| Type { kind, fields }));
+    #[inline]
+    fn known(&mut self, r: &RecordRef<'_>) -> Option<usize> {
+        let (d, n) = (r.header.domain as usize, r.header.record as usize);
+        match self.slots.get(d).and_then(|v| v.get(n)) {
+            Some(0) | None => self.first_of_type(r, d, n),
+            Some(1) => None,
+            Some(&c) => Some(c as usize - 2),
         }
-        matches!(self.types.get(&key), Some(Some(_)))
+    }
+
+    #[cold]
+    fn first_of_type(&mut self, r: &RecordRef<'_>, d: usize, n: usize) -> Option<usize> {
+        let l = r.layout?;
+        let by_name = |names: &[&str]| names.iter().map(|n| l.field(n)).collect();
+        let t = match l.name {
+            "MRSTOSHR" => Some((Kind::Shr, by_name(&SHR_FIELDS))),
+            "MRSYTSHS" => Some((Kind::Shs, by_name(&SHS_FIELDS))),
+            "MRSTOASP" => Some((Kind::Asp, by_name(&ASP_FIELDS))),
+            name => EVENTS.iter().position(|e| *e == name).map(|i| {
+                let p = &name[2..];
+                let fields = vec![
+                    l.field(&format!("{p}_SDFFN")),
+                    l.field(&format!("{p}_SDFIDNUM")),
+                ];
+                (Kind::Event(i as u8), fields)
+            }),
+        };
+        let ix = t.map(|(kind, fields)| {
+            self.types.push(Type { kind, fields });
+            self.types.len() - 1
+        });
+        if self.slots.len() <= d {
+            self.slots.resize(d + 1, Vec::new());
+        }
+        let v = &mut self.slots[d];
+        if v.len() <= n {
+            v.resize(n + 1, 0);
+        }
+        v[n] = ix.map_or(1, |i| i as u8 + 2);
+        ix
     }
 
     /// Read one record (file order).
     pub fn record(&mut self, r: &RecordRef<'_>) {
-        if !self.known(r) {
-            return;
-        }
-        let key = (r.header.domain, r.header.record);
-        let Some(Some(t)) = self.types.get(&key) else {
-            return;
-        };
+        let Some(ix) = self.known(r) else { return };
+        let t = &self.types[ix];
         let f = |i: usize| t.fields[i].and_then(|d| decode_field(r.bytes, d));
         let mut row = Row {
             offset: r.offset,
