@@ -321,6 +321,7 @@ class IntervalKernel:
         ranges: list[tuple[int, int]] | None = None,
         ignore: list[str] | None = None,
         side: tuple[list[str], list[str] | None, list[str]] | None = None,
+        nss: bool = False,
     ) -> None: ...
     def step(self, max_intervals: int = 0) -> bool: ...
     def side_columns(self) -> dict[str, dict[str, Any]] | None:
@@ -328,6 +329,18 @@ class IntervalKernel:
         records read so far (``scan_rest`` included), as :func:`read_columns`
         gives them, of the records whose ``nonzero`` fields (those they have)
         are present and not zero; handed over. None without ``side``."""
+    def nss_summary(self) -> dict[str, Any] | None:
+        """NSS's records reduced as they were read (``nss=True``; None
+        without): ``lo``/``hi`` the window it used (the first interval's
+        start, the last one's end, microseconds since 1970), ``exact``
+        whether its assumptions held; ``spool`` (device, volser, counters of
+        the last record at or before ``lo`` or None, of the last in the
+        window or None) in device order, counters as CALSPOOL, CPVALOCD,
+        EXPCTPWR, EXPCTPRD, SCGSSCH; ``shs`` (samples, sum of SYSTADCS, sum
+        of RSASHARE, maximum RSASHARE) or None; ``segments`` (name, last
+        offset, its spool ID, users shared, users exclusive, resident pages'
+        sum, maximum, samples) per name as decoded; ``events`` (offset, tod,
+        record name, SDFFN, SDFIDNUM) in the window."""
     def take(self) -> dict[str, ArrowTable]: ...
     def totals(self) -> dict[str, ArrowTable]: ...
     def stats(self) -> Stats: ...

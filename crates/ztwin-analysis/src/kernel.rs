@@ -1290,6 +1290,12 @@ impl Kernel {
     }
 
     /// Local time in microseconds since 1970 of a TOD value.
+    /// The end (TOD) of the last sample set closed, in the window or not:
+    /// the start of the next interval ([`crate::side`] follows it).
+    pub fn last_set_end(&self) -> Option<u64> {
+        self.prev_end
+    }
+
     fn local_us(&self, tod: u64) -> i64 {
         (tod / 4096) as i64 - EPOCH_1900_US + self.zone_s * 1_000_000
     }

@@ -29,6 +29,7 @@ pub mod fields;
 pub mod format;
 pub mod kernel;
 pub mod schema;
+pub mod side;
 #[cfg(feature = "arrow")]
 pub mod tables;
 

@@ -4,6 +4,7 @@
 //! polars and DuckDB take them without a copy.
 
 use crate::columns::Side;
+use crate::convert::{value_to_py, TodAs};
 use crate::errors::fatal;
 use crate::reader::{
     open_mapped, read_options, record_dict, stats_dict, KernelReader, PageRelease,
@@ -16,6 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict, PyList, PySet, PyString};
 use std::collections::HashSet;
 use ztwin_analysis::kernel::KeptRecord;
+use ztwin_analysis::side::{SegmentSide, EVENTS};
 use ztwin_analysis::tables::{interval_batches, schema, total_batches, ENTITIES};
 use ztwin_analysis::{Kernel, Options, Select, TimeSpec};
 use ztwin_monitor::{Header, RecordRef};
@@ -140,6 +142,7 @@ fn drive<R: std::io::Read + std::io::Seek>(
     target: u64,
     mut release: Option<&mut PageRelease>,
     mut side: Option<&mut Side>,
+    mut nss: Option<&mut SegmentSide>,
 ) -> Result<bool, ztwin_monitor::FatalError> {
     while let Some(r) = reader.next_record()? {
         if let Some(rel) = release.as_deref_mut() {
@@ -148,7 +151,12 @@ fn drive<R: std::io::Read + std::io::Seek>(
         if let Some(s) = side.as_deref_mut() {
             s.record(&r);
         }
-        if !kernel.record(&r) {
+        let more = kernel.record(&r);
+        if let Some(s) = nss.as_deref_mut() {
+            s.record(&r);
+            s.follow(kernel);
+        }
+        if !more {
             return Ok(false);
         }
         if kernel.intervals() >= target {
@@ -164,12 +172,16 @@ fn drain<R: std::io::Read + std::io::Seek>(
     reader: &mut ztwin_monitor::Reader<R>,
     mut release: Option<&mut PageRelease>,
     mut side: Option<&mut Side>,
+    mut nss: Option<&mut SegmentSide>,
 ) -> Result<(), ztwin_monitor::FatalError> {
     while let Some(r) = reader.next_record()? {
         if let Some(rel) = release.as_deref_mut() {
             rel.at(r.offset);
         }
         if let Some(s) = side.as_deref_mut() {
+            s.record(&r);
+        }
+        if let Some(s) = nss.as_deref_mut() {
             s.record(&r);
         }
     }
@@ -188,12 +200,14 @@ pub struct IntervalKernel {
     done: bool,
     /// Columns of other record types gathered on the same read (`side=`).
     side: Option<Side>,
+    /// NSS's side records reduced on the same read (`nss=True`).
+    nss: Option<SegmentSide>,
 }
 
 #[pymethods]
 impl IntervalKernel {
     #[new]
-    #[pyo3(signature = (path, start=None, end=None, users=None, devices=None, exposures=None, release=None, layouts=None, ranges=None, ignore=None, side=None))]
+    #[pyo3(signature = (path, start=None, end=None, users=None, devices=None, exposures=None, release=None, layouts=None, ranges=None, ignore=None, side=None, nss=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -208,6 +222,7 @@ impl IntervalKernel {
         ranges: Option<Vec<(u64, u64)>>,
         ignore: Option<Vec<String>>,
         side: Option<SideRequest>,
+        nss: bool,
     ) -> PyResult<Self> {
         let read = read_options(release, layouts.as_ref())?;
         let side = match side {
@@ -230,6 +245,7 @@ impl IntervalKernel {
             kernel: Kernel::new(opts),
             done: false,
             side,
+            nss: nss.then(SegmentSide::new),
         })
     }
 
@@ -243,19 +259,24 @@ impl IntervalKernel {
         let reader = &mut self.reader;
         let kernel = &mut self.kernel;
         let side = self.side.as_mut();
+        let nss = self.nss.as_mut();
         let target = if max_intervals == 0 {
             u64::MAX
         } else {
             kernel.intervals() + max_intervals
         };
         let res = py.detach(|| match reader {
-            KernelReader::Mapped(r, release) => drive(r, kernel, target, Some(release), side),
-            KernelReader::Buffered(r) => drive(r, kernel, target, None, side),
+            KernelReader::Mapped(r, release) => drive(r, kernel, target, Some(release), side, nss),
+            KernelReader::Buffered(r) => drive(r, kernel, target, None, side, nss),
         });
         match res {
             Ok(true) => Ok(true),
             Ok(false) => {
                 self.kernel.finish();
+                if let Some(s) = self.nss.as_mut() {
+                    s.follow(&self.kernel);
+                    s.close();
+                }
                 self.done = true;
                 Ok(false)
             }
@@ -303,6 +324,51 @@ impl IntervalKernel {
         }
     }
 
+    /// NSS's side records reduced (`nss=True`; see `_native.pyi`), None
+    /// without `nss`.
+    fn nss_summary<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(s) = self.nss.as_ref() else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("exact", s.exact())?;
+        d.set_item("lo", s.lo)?;
+        d.set_item("hi", s.hi)?;
+        let spool = PyList::empty(py);
+        for (dev, v) in &s.spool {
+            let first = v.first.map(|f| f.1.to_vec());
+            let last = v.last.map(|f| f.1.to_vec());
+            let volser = value_to_py(py, v.volser.as_ref(), TodAs::UnixMicros)?;
+            spool.append((dev, volser, first, last))?;
+        }
+        d.set_item("spool", spool)?;
+        let (n, a, b, m) = s.shs;
+        d.set_item("shs", (n > 0).then_some((n, a, b, m)))?;
+        let segs = PyList::empty(py);
+        for (name, g) in &s.segments {
+            let name = value_to_py(py, name.as_ref(), TodAs::UnixMicros)?;
+            let (off, sid, ush, uex) = g.last;
+            segs.append((
+                name,
+                off,
+                sid,
+                ush,
+                uex,
+                g.resident_sum,
+                g.resident_max,
+                g.samples,
+            ))?;
+        }
+        d.set_item("segments", segs)?;
+        let events = PyList::empty(py);
+        for e in &s.events {
+            let name = value_to_py(py, e.name.as_ref(), TodAs::UnixMicros)?;
+            events.append((e.offset, e.tod, EVENTS[e.kind as usize], name, e.spoolid))?;
+        }
+        d.set_item("events", events)?;
+        Ok(Some(d))
+    }
+
     /// The reader's statistics so far (as `Reader.stats()`).
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         stats_dict(py, self.reader.stats())
@@ -320,9 +386,10 @@ impl IntervalKernel {
         }
         let reader = &mut self.reader;
         let side = self.side.as_mut();
+        let nss = self.nss.as_mut();
         let res = py.detach(|| match reader {
-            KernelReader::Mapped(r, release) => drain(r, Some(release), side),
-            KernelReader::Buffered(r) => drain(r, None, side),
+            KernelReader::Mapped(r, release) => drain(r, Some(release), side, nss),
+            KernelReader::Buffered(r) => drain(r, None, side, nss),
         });
         res.map_err(|e| fatal(py, &e))?;
         stats_dict(py, self.reader.stats())

@@ -57,17 +57,6 @@ def _write(reports: dict[str, Report], fmt: str, out: TextIO) -> None:
         r.write_text(out, when)
 
 
-def _side_records(names: list[str]) -> tuple[list[str], list[str] | None, list[str]] | None:
-    """The records (and fields) the reports read directly from the file that
-    the interval pass can gather on its read (NSS's), so that they need no
-    read of their own."""
-    if "NSS" not in names:
-        return None
-    from ztwin.reports.nss import SIDE
-
-    return SIDE
-
-
 def _trend_opts(args: argparse.Namespace) -> dict[str, object]:
     from ztwin.reports.trend import parse_hours
 
@@ -108,7 +97,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                           users=set(users) if users and needs_logs else None,
                           note=lambda n: print(f"ztwin report: note: {n}", file=sys.stderr),
                           detail=any(spec(n).detail for n in names),
-                          side=_side_records(names))  # fmt: skip
+                          nss="NSS" in names)  # fmt: skip
     except SegmentError as e:
         return _error(str(e))
     except MonwriteError as e:

@@ -640,6 +640,9 @@ class Intervals:
     #: Columns of other records (``read_columns``' form) gathered on the
     #: kernel's read of the whole file (``collect_file(side=...)``), or None.
     side: dict[str, dict[str, Any]] | None = None
+    #: NSS's records reduced on the kernel's read of the whole file
+    #: (``collect_file(nss=True)``, ``IntervalKernel.nss_summary``), or None.
+    nss: dict[str, Any] | None = None
     _total: tuple[int, Raw] | None = field(default=None, repr=False)
 
     @property
@@ -957,6 +960,7 @@ def collect_file(
     note: Callable[[str], None] | None = None,
     detail: bool = False,
     side: tuple[list[str], list[str] | None, list[str]] | None = None,
+    nss: bool = False,
 ) -> Intervals:
     """:func:`collect` over the collections :func:`ztwin.segments.choose`
     picks for ``system``/``segment``; ``note`` is called with each of the
@@ -964,7 +968,9 @@ def collect_file(
     :func:`collect`. ``side``: (record names, fields, fields that must not
     be zero) whose columns the kernel's reader also gathers (``Intervals.side``, as ``read_columns``
     gives them) when it reads the whole file (one collection, no
-    ``system``/``segment``); otherwise ``Intervals.side`` is None.
+    ``system``/``segment``); otherwise ``Intervals.side`` is None. ``nss``:
+    the same read reduces NSS's records as it goes (``Intervals.nss``), on
+    the same condition.
 
     Without ``system`` and ``segment`` most files hold one collection, which
     ``choose`` would read whole: then the file is read once, the kernel's own
@@ -977,7 +983,7 @@ def collect_file(
 
     if system is None and segment is None:
         iv = _collect(path, start, end, users=users, devices=devices, exposures=exposures, one_collection=True,
-                      detail=detail, side=side)  # fmt: skip
+                      detail=detail, side=side, nss=nss)  # fmt: skip
         if iv is not None:
             return iv
     plan = choose(path, system=system, segment=segment)
@@ -1044,6 +1050,7 @@ def _collect(
     detail: bool = False,
     ignore: Sequence[str] = (),
     side: tuple[list[str], list[str] | None, list[str]] | None = None,
+    nss: bool = False,
 ) -> Intervals | None:
     """:func:`collect`; with ``one_collection`` (and no ``segments``) None
     when the whole file turns out to hold other than one collection."""
@@ -1064,6 +1071,7 @@ def _collect(
         segments,
         list(ignore) or None,
         side if one_collection else None,
+        nss=nss and one_collection,
     )
     iv = Intervals(str(path), Config(), window)
     detail = detail or any(s is not None for s in (users, devices, exposures))
@@ -1082,6 +1090,7 @@ def _collect(
             return None
         # the whole file was read: the side records are all of the file's
         iv.side = k.side_columns()
+        iv.nss = k.nss_summary()
     info = k.info()
     if info["window_error"]:
         assert window.start is not None and window.end is not None

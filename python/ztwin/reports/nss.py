@@ -10,11 +10,16 @@ of the period (MRSTOSHS saved, MRSTOSHL loaded by its first user, MRSTOSHD
 removed by its last); and each spool volume (MRSTOASP with SPOOL slots): its
 slots, slots in use and the pages written and read in the period.
 
-The records are read in a pass of their own over the file (they are not part
-of the interval kernel's catalog): only these record types, as columns
-(:func:`ztwin.monitor.tables`, decoded in Rust), then in file order, limited to
-the window's intervals (compared to the microsecond); from the history database
-(``--db``) the report is empty and says so.
+The records are not part of the interval kernel's catalog. When the kernel
+reads the whole file (``ztwin report``: ``collect_file(nss=True)``), its read
+also folds them into what the report shows, as it goes
+(``ztwin_analysis::side``: per segment name, per spool volume, MRSYTSHS sums;
+memory flat in file size), limited to the window's intervals (compared to the
+microsecond). Otherwise, or when that fold's window is not the report's or
+its assumptions did not hold (``exact``), they are read in a pass of their
+own: only these record types, as columns (:func:`ztwin.monitor.tables`,
+decoded in Rust), in file order, with the same limits. From the history
+database (``--db``) the report is empty and says so.
 """
 
 from __future__ import annotations
@@ -85,8 +90,10 @@ class _Rows:
         return [""] * self.n if col is None else [_text(v) for v in col]
 
 
-#: The records and fields NSS reads: gathered by the interval pass
-#: (``collect_file(side=SIDE)``, ``Intervals.side``) when it reads the whole file.
+#: The records and fields NSS reads (a read of their own), also as columns
+#: gathered by the interval pass (``collect_file(side=SIDE)``,
+#: ``Intervals.side``: every row of the file; ``ztwin report`` folds them
+#: instead, ``nss=True``).
 SIDE = (list(_NAMES), [f for fs in _FIELDS.values() for f in fs], ["STOASP_CALSPOOL"])
 
 
@@ -136,75 +143,135 @@ def _last_of(codes: np.ndarray) -> dict[int, int]:
     return dict(zip(u.tolist(), (len(codes) - 1 - rev).tolist(), strict=True))
 
 
+_SPOOL_KEYS = ("CALSPOOL", "CPVALOCD", "EXPCTPWR", "EXPCTPRD", "SCGSSCH")
+
+
+def _when(tod: int) -> str:
+    return (datetime(1970, 1, 1) + timedelta(microseconds=int(tod))).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+class _Found:
+    """What the report shows of the records, within the window ``lo``-``hi``
+    (microseconds since 1970): per segment name its last sample's spool ID
+    and users, its resident pages' sum, maximum and samples; MRSYTSHS'
+    samples, sums and maximum; the events in file order; per spool volume
+    its volser and the counters of its last record before and in the
+    window."""
+
+    def __init__(self) -> None:
+        self.segs: dict[str, dict[str, Any]] = {}
+        self.shs: tuple[int, int, int, int] | None = None
+        self.events: list[tuple[str, str, str, int]] = []
+        self.spool: dict[int, dict[str, Any]] = {}
+
+
+def _from_columns(tabs: dict[str, _Rows], lo: int, hi: int) -> _Found:
+    """From the records as columns (a read of their own)."""
+    out = _Found()
+    found: list[tuple[int, str, str, str, int]] = []
+    for name, what in _EVENTS.items():
+        t = tabs.get(name)
+        if t is None:
+            continue
+        p = name[2:]
+        tods = t.tod
+        sel = np.flatnonzero((lo <= tods) & (tods <= hi))
+        if len(sel) == 0:
+            continue
+        names = t.texts(f"{p}_SDFFN")
+        sids = t.ints(f"{p}_SDFIDNUM")
+        for i in sel.tolist():
+            found.append((int(t.offset[i]), _when(tods[i]), what, names[i], int(sids[i])))
+    out.events = [e[1:] for e in sorted(found, key=lambda e: e[0])]
+    t = tabs.get("MRSTOASP")
+    if t is not None:
+        tods = t.tod
+        devs = t.ints("STOASP_RDEVDEV")
+        volsers = t.cols.get("STOASP_CALVSER")
+        cols = {k: t.ints(f"STOASP_{k}") for k in _SPOOL_KEYS}
+        firsts = _last_of(devs[::-1])
+        before = np.flatnonzero(tods <= lo)
+        during = np.flatnonzero((lo < tods) & (tods <= hi))
+        first_at = {d: int(before[i]) for d, i in _last_of(devs[before]).items()}
+        last_at = {d: int(during[i]) for d, i in _last_of(devs[during]).items()}
+        for d in sorted(firsts):
+            row0 = len(devs) - 1 - firsts[d]
+            out.spool[d] = {
+                "volser": _text(volsers[row0]) if volsers is not None else "",
+                **{w: None if at is None else {k: int(c[at]) for k, c in cols.items()}
+                   for w, at in (("first", first_at.get(d)), ("last", last_at.get(d)))},
+            }  # fmt: skip
+    t = tabs.get("MRSYTSHS")
+    if t is not None:
+        sel = (lo < t.tod) & (t.tod <= hi)
+        if sel.any():
+            a, b = t.ints("SYTSHS_SYSTADCS")[sel].tolist(), t.ints("SYTSHS_RSASHARE")[sel].tolist()
+            out.shs = (len(a), sum(a), sum(b), max(b))
+    t = tabs.get("MRSTOSHR")
+    if t is not None:
+        sel = np.flatnonzero((lo < t.tod) & (t.tod <= hi))
+        all_names = t.texts("STOSHR_SNTNAME")
+        names = [all_names[i] for i in sel.tolist()]
+        codes: dict[str, int] = {}
+        code = np.fromiter((codes.setdefault(nm, len(codes)) for nm in names), dtype=np.int64, count=len(names))
+        res = t.ints("STOSHR_ASCCTPRS")[sel]
+        last = _last_of(code)
+        spoolids = t.ints("STOSHR_SDFIDNUM")[sel]
+        ush = t.ints("STOSHR_SNTUSRSH")[sel]
+        uex = t.ints("STOSHR_SNTUSREX")[sel]
+        count = np.bincount(code, minlength=len(codes))
+        for nm, c in codes.items():
+            mine = res[code == c]
+            i = last[c]
+            out.segs[nm] = {"name": nm, "spoolid": int(spoolids[i]), "users_shared": int(ush[i]),
+                            "users_exclusive": int(uex[i]), "sum": int(mine.sum()), "max": int(mine.max()),
+                            "n": int(count[c])}  # fmt: skip
+    return out
+
+
+def _from_summary(s: dict[str, Any]) -> _Found:
+    """From the kernel read's reduction (``IntervalKernel(nss=True)``,
+    ``nss_summary``): the same, folded as the file was read."""
+    out = _Found()
+    found = [(off, _when(tod), _EVENTS[rec], _text(name), int(sid)) for off, tod, rec, name, sid in s["events"]]
+    out.events = [e[1:] for e in sorted(found, key=lambda e: e[0])]
+    for dev, volser, first, last in s["spool"]:
+        out.spool[dev] = {
+            "volser": _text(volser),
+            **{w: None if v is None else dict(zip(_SPOOL_KEYS, v, strict=True))
+               for w, v in (("first", first), ("last", last))},
+        }  # fmt: skip
+    if s["shs"] is not None:
+        out.shs = tuple(s["shs"])
+    lasts: dict[str, int] = {}
+    for name, off, sid, ush, uex, total, top, n in s["segments"]:
+        nm = _text(name)  # names that differ only in blanks are one segment
+        g = out.segs.get(nm)
+        if g is None:
+            out.segs[nm] = {"name": nm, "sum": 0, "max": top, "n": 0}
+            g = out.segs[nm]
+        if off > lasts.get(nm, -1):
+            lasts[nm] = off
+            g.update(spoolid=sid, users_shared=ush, users_exclusive=uex)
+        g["sum"] += total
+        g["max"] = max(g["max"], top)
+        g["n"] += n
+    return out
+
+
 def nss(iv: Intervals, **_: Any) -> Report:
-    segs: dict[str, dict[str, Any]] = {}
-    shs: list[tuple[int, int]] = []
-    events: list[tuple[str, str, str, int]] = []
-    spool: dict[int, dict[str, Any]] = {}
+    found = _Found()
     from_file = Path(iv.path).is_file()
     rows = []
     if iv.intervals and from_file:
         lo = _tod(iv, 0, "start_tod") // 4096 - EPOCH_1900_US
         hi = _tod(iv, -1, "end_tod") // 4096 - EPOCH_1900_US
-        tabs = _tables(iv.path, iv.side)
-        found: list[tuple[int, str, str, str, int]] = []
-        for name, what in _EVENTS.items():
-            t = tabs.get(name)
-            if t is None:
-                continue
-            p = name[2:]
-            tods = t.tod
-            sel = np.flatnonzero((lo <= tods) & (tods <= hi))
-            if len(sel) == 0:
-                continue
-            names = t.texts(f"{p}_SDFFN")
-            sids = t.ints(f"{p}_SDFIDNUM")
-            for i in sel.tolist():
-                when = (datetime(1970, 1, 1) + timedelta(microseconds=int(tods[i]))).strftime("%Y-%m-%dT%H:%M:%S")
-                found.append((int(t.offset[i]), when, what, names[i], int(sids[i])))
-        events = [e[1:] for e in sorted(found, key=lambda e: e[0])]
-        t = tabs.get("MRSTOASP")
-        if t is not None:
-            tods = t.tod
-            devs = t.ints("STOASP_RDEVDEV")
-            volsers = t.cols.get("STOASP_CALVSER")
-            cols = {k: t.ints(f"STOASP_{k}") for k in ("CALSPOOL", "CPVALOCD", "EXPCTPWR", "EXPCTPRD", "SCGSSCH")}
-            firsts = _last_of(devs[::-1])
-            before = np.flatnonzero(tods <= lo)
-            during = np.flatnonzero((lo < tods) & (tods <= hi))
-            first_at = {d: int(before[i]) for d, i in _last_of(devs[before]).items()}
-            last_at = {d: int(during[i]) for d, i in _last_of(devs[during]).items()}
-            for d in sorted(firsts):
-                row0 = len(devs) - 1 - firsts[d]
-                spool[d] = {
-                    "volser": _text(volsers[row0]) if volsers is not None else "",
-                    **{w: None if at is None else {k: int(c[at]) for k, c in cols.items()}
-                       for w, at in (("first", first_at.get(d)), ("last", last_at.get(d)))},
-                }  # fmt: skip
-        t = tabs.get("MRSYTSHS")
-        if t is not None:
-            sel = (lo < t.tod) & (t.tod <= hi)
-            shs = list(zip(t.ints("SYTSHS_SYSTADCS")[sel].tolist(), t.ints("SYTSHS_RSASHARE")[sel].tolist(),
-                           strict=True))  # fmt: skip
-        t = tabs.get("MRSTOSHR")
-        if t is not None:
-            sel = np.flatnonzero((lo < t.tod) & (t.tod <= hi))
-            all_names = t.texts("STOSHR_SNTNAME")
-            names = [all_names[i] for i in sel.tolist()]
-            codes: dict[str, int] = {}
-            code = np.fromiter((codes.setdefault(nm, len(codes)) for nm in names), dtype=np.int64, count=len(names))
-            res = t.ints("STOSHR_ASCCTPRS")[sel]
-            last = _last_of(code)
-            spoolids = t.ints("STOSHR_SDFIDNUM")[sel]
-            ush = t.ints("STOSHR_SNTUSRSH")[sel]
-            uex = t.ints("STOSHR_SNTUSREX")[sel]
-            count = np.bincount(code, minlength=len(codes))
-            for nm, c in codes.items():
-                mine = res[code == c]
-                i = last[c]
-                segs[nm] = {"name": nm, "spoolid": int(spoolids[i]), "users_shared": int(ush[i]),
-                            "users_exclusive": int(uex[i]), "sum": int(mine.sum()), "max": int(mine.max()),
-                            "n": int(count[c])}  # fmt: skip
+        s = iv.nss
+        if s is not None and s["exact"] and (s["lo"], s["hi"]) == (lo, hi):
+            found = _from_summary(s)
+        else:
+            found = _from_columns(_tables(iv.path, iv.side), lo, hi)
+    segs, shs, events, spool = found.segs, found.shs, found.events, found.spool
     for s in sorted(segs.values(), key=lambda s: (s["name"], s["spoolid"])):
         rows.append(
             {
@@ -233,10 +300,10 @@ def nss(iv: Intervals, **_: Any) -> Report:
     if not from_file:
         pre.append("  (read from MONWRITE files only: the history database does not keep these records)")
     elif shs:
-        n = len(shs)
-        pre.append(f"  Active DCSSs (mean)                 {fmt_num(sum(a for a, _ in shs) / n, 1, 12)}")
-        pre.append(f"  Resident shared frames (mean)       {fmt_num(sum(b for _, b in shs) / n, 0, 12)}")
-        pre.append(f"  Resident shared frames (max)        {fmt_num(max(b for _, b in shs), 0, 12)}")
+        n, dcss, frames, top = shs
+        pre.append(f"  Active DCSSs (mean)                 {fmt_num(dcss / n, 1, 12)}")
+        pre.append(f"  Resident shared frames (mean)       {fmt_num(frames / n, 0, 12)}")
+        pre.append(f"  Resident shared frames (max)        {fmt_num(top, 0, 12)}")
     else:
         pre.append("  (no saved segments in the selected period)")
     post = ["", "Saved segment events:"]

@@ -110,3 +110,33 @@ def test_records_gathered_on_the_interval_pass_equal_a_read_of_their_own(
         side_text = build_from(iv, ["NSS"])["NSS"].to_text(WHEN)
         iv.side = None  # the report reads the records itself
         assert build_from(iv, ["NSS"])["NSS"].to_text(WHEN) == side_text
+
+
+def test_records_reduced_on_the_interval_pass_give_the_same_report(
+    dcss_run: tuple[Path, tuple[str, ...]],
+) -> None:
+    """``collect_file(nss=True)``: the kernel's read folds NSS's records as it
+    goes (issue 11: memory flat in file size); the report equals the one
+    from the records read whole, for windows that start and end inside the
+    file (records before the first interval, records after the last one);
+    a summary whose window is not the report's is not used."""
+    from ztwin.reports import build_from
+    from ztwin.reports.core import collect_file
+
+    path, _ = dcss_run
+    windows = ((None, None), ("15:02:00", "15:04:00"), ("15:03:00", None), (None, "15:03:00"))
+    for window in windows:
+        iv = collect_file(path, *window, nss=True)
+        s = iv.nss
+        assert s is not None and s["exact"], window
+        assert iv.side is None
+        assert s["spool"], "the spool volumes are seen"
+        reduced = build_from(iv, ["NSS"])["NSS"].to_text(WHEN)
+        iv.nss = None  # the report reads the records itself
+        whole = build_from(iv, ["NSS"])["NSS"].to_text(WHEN)
+        assert reduced == whole, window
+        if window == (None, None):
+            assert s["shs"] is not None and s["segments"] and s["events"]
+            assert "DCSSR" in reduced and "loaded (first user)" in reduced
+        iv.nss = {**s, "lo": s["lo"] + 1, "events": [], "segments": [], "spool": [], "shs": None}
+        assert build_from(iv, ["NSS"])["NSS"].to_text(WHEN) == whole, "a summary of another window is not used"
