@@ -23,8 +23,12 @@ def test_swap_device_choice_short_form(tmp_path: Path) -> None:
     # Figure 10: CPU per transaction: bigger guest lowest; DCSS below VDISK.
     assert by["D2-P3"].ok and by["D2-P4"].ok
     one = res.info["single"]
-    # The DASD guest waits for its swap I/O: clearly the slowest.
-    assert one["disk"]["tps"] < 0.6 * one["vdisk"]["tps"]
+    # The DASD guest waits for its swap I/O: clearly the slowest, though the
+    # VDISK guest pays the lock's hold (800 us per I/O) on its own CPU time
+    # (docs/fidelity.md, D2-C1).
+    assert one["disk"]["tps"] < 0.85 * one["vdisk"]["tps"]
+    # ... which shows as its CPU per transaction, the highest of all.
+    assert max(one, key=lambda n: one[n]["cpu_ms_per_tx"]) == "vdisk"
     # Linux's own swap work shows as system time, most with the VDISK (CP's
     # DIAG path costs the guest its driver work) and none without swap.
     assert one["no-swap"]["system_pct"] < one["dcss-sn"]["system_pct"] < one["vdisk"]["system_pct"]

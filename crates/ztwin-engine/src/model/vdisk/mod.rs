@@ -29,7 +29,7 @@
 //! **Interface** (zero-time calls; the wiring in `mod.rs` and `cp.rs`
 //! creates and destroys the address spaces): [`Vdisks::define`],
 //! [`Vdisks::detach`], [`Vdisks::set_syslim`], [`Vdisks::set_userlim`],
-//! [`Vdisks::find`], [`Vdisks::serialise`], [`Vdisks::count_io`]; for the
+//! [`Vdisks::find`], [`Vdisks::io_cp`], [`Vdisks::count_io`]; for the
 //! monitor and QUERY VDISK: [`Vdisks::disks`], [`Vdisks::limits`],
 //! [`Vdisks::in_use`].
 //!
@@ -73,8 +73,6 @@ pub struct Vdisk {
     /// Not yet detached.
     pub live: bool,
     pub c: VdiskCounters,
-    /// When its latest I/O's hold of the serialisation ends.
-    lock_end: Ns,
 }
 
 impl Vdisk {
@@ -203,7 +201,6 @@ impl Vdisks {
             directory,
             live: true,
             c: VdiskCounters::default(),
-            lock_end: 0,
         });
         (self.disks.len() - 1) as u32
     }
@@ -254,23 +251,25 @@ impl Vdisks {
         self.io_ns + self.page_ns * pages as Ns
     }
 
-    /// An I/O on VDISK `k` takes the serialisation at `t`: the time it spins
-    /// first. The serialisation is held `lock_us` per I/O, one lock for all
-    /// VDISKs of the system: holds never overlap, whatever order the bursts
-    /// asked in (see [`lock`]). A VDISK's own I/Os queue behind each other's
-    /// holds without spinning (CP works off one device's requests in turn
-    /// while the guest runs on; the twin does not put the hold on the
-    /// guest's time), so the guest spins only for other VDISKs' holds, and
-    /// one guest alone never spins.
+    /// A virtual CPU's I/O of `pages` pages on VDISK `k`, issued at `t`:
+    /// its CP time, charged to the guest (T/V) and ending the I/O, so the
+    /// virtual CPU's next instruction (its next I/O) comes after it. The I/O
+    /// is synchronous for the issuing virtual CPU (DIAGNOSE X'250', or an
+    /// SSCH CP completes before it returns): CP takes the system's one VDISK
+    /// serialisation, spinning while another processor holds it, then does
+    /// the I/O's work with it held for the first `lock_us` of that work.
+    /// The hold is the holder's CPU time (a spin lock is held by a running
+    /// processor), so the I/O's CP time is its cost (`io_us` + `page_us` per
+    /// page) or the hold, whichever is longer. Holds never overlap, whatever
+    /// order the bursts asked in (see [`lock`]); a guest's own earlier hold
+    /// ended before its next I/O (its time is past it), so one guest alone
+    /// never spins and never holds the lock beyond its own progress.
     #[inline]
-    pub fn serialise(&mut self, k: u32, t: Ns) -> Ns {
-        let d = &mut self.disks[k as usize];
-        let from = t.max(d.lock_end);
-        let start = self.lock.take(from);
-        d.lock_end = start + self.lock_ns;
-        let spin = start - from;
-        d.c.spin_ns += spin;
-        spin
+    pub fn io_cp(&mut self, k: u32, t: Ns, pages: u32) -> Ns {
+        let start = self.lock.take(t);
+        let spin = start - t;
+        self.disks[k as usize].c.spin_ns += spin;
+        spin + self.io_cost(pages).max(self.lock_ns)
     }
 
     #[cfg(test)]

@@ -333,10 +333,10 @@ impl Model {
                     return true;
                 };
                 let t = cx.now() + b.virt + cx.charge.cp + cx.charge.sys;
-                // Spinning on the serialisation is CP time in this guest's
-                // I/O path: it delays the guest (its burst) and is charged to it.
-                cx.charge.cp += self.vdisk.serialise(kd, t);
-                cx.charge.cp += self.vdisk.io_cost(n);
+                // The I/O is synchronous: the spin on the serialisation and
+                // CP's work (the hold in it) delay the guest (its burst) and
+                // are charged to it.
+                cx.charge.cp += self.vdisk.io_cp(kd, t, n);
                 self.vdisk.count_io(kd, n, write, 0);
                 self.cpu.count_virtual_io(v);
                 true
