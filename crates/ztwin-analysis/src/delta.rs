@@ -252,7 +252,7 @@ impl Rule {
     #[inline]
     pub fn value(&self, stored: i64) -> i128 {
         if self.wide {
-            (stored ^ BIAS) as u64 as i128
+            unbias(stored) as i128
         } else {
             stored as i128
         }
@@ -307,6 +307,13 @@ impl<'a> Rules<'a> {
     pub fn from(self, start: usize) -> Rules<'a> {
         self.range(start..self.all.len())
     }
+}
+
+/// A 64-bit unsigned field's value from its stored form (the top bit
+/// flipped back: [`stored`]).
+#[inline(always)]
+pub fn unbias(stored: i64) -> u64 {
+    (stored ^ BIAS) as u64
 }
 
 /// A numeric field as a [`Sample`] stores it (the encoding [`Rule::of`] the

@@ -106,29 +106,17 @@ static INTERNED: LazyLock<Mutex<HashMap<InternKey, Defs>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// A numeric field as an integer (`None` when absent or not numeric; a TOD
-/// is its raw value). The kernel's hottest read: the big-endian integer is
-/// taken straight by the field's type, what `decode_field_ref` gives for a
-/// numeric field (a test checks they agree on every layout's fields).
+/// is its raw value): the big-endian integer taken straight by the field's
+/// type ([`crate::delta::stored`], the kernel's hottest read), what
+/// `decode_field_ref` gives for a numeric field (a test checks they agree on
+/// every layout's fields).
 #[inline(always)]
 pub fn num(rec: &[u8], f: Option<&FieldDef>) -> Option<i128> {
-    #[inline(always)]
-    fn be<const N: usize>(rec: &[u8], off: usize) -> Option<[u8; N]> {
-        rec.get(off..off + N)
-            .map(|b| b.try_into().unwrap_or([0; N]))
-    }
     let f = f?;
-    let off = f.offset as usize;
+    let v = crate::delta::stored(rec, Some(f))?;
     Some(match f.ty {
-        FieldType::U4 => u32::from_be_bytes(be(rec, off)?) as i128,
-        FieldType::U8 | FieldType::Tod | FieldType::Dur => {
-            u64::from_be_bytes(be(rec, off)?) as i128
-        }
-        FieldType::U1 => *rec.get(off)? as i128,
-        FieldType::U2 => u16::from_be_bytes(be(rec, off)?) as i128,
-        FieldType::S2 => i16::from_be_bytes(be(rec, off)?) as i128,
-        FieldType::S4 => i32::from_be_bytes(be(rec, off)?) as i128,
-        FieldType::S8 => i64::from_be_bytes(be(rec, off)?) as i128,
-        FieldType::Char(_) | FieldType::Bits(_) | FieldType::VarText { .. } => return None,
+        FieldType::U8 | FieldType::Tod | FieldType::Dur => crate::delta::unbias(v) as i128,
+        _ => v as i128,
     })
 }
 
