@@ -29,11 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from ztwin.monitor import arrow_tables
-from ztwin.reports import build
 from ztwin.studies import STUDIES
 from ztwin.studies.base import Check, StudyResult, _r, studies_dir
-from ztwin.studies.measures import Data, Run, cpu_busy_pct
-from ztwin.twin import Scenario
+from ztwin.studies.measures import Data, Run, cpu_busy_pct, linux_query_run
 
 NAME = "dcss-shared-binaries"
 TITLE = STUDIES[NAME].title
@@ -63,11 +61,6 @@ def scenario_text(place: str, guest_mb: int) -> str:
     return text.replace('virtual_storage = "768M"', f'virtual_storage = "{guest_mb}M"', 1)
 
 
-def _hms(s: float) -> str:
-    s = int(s)
-    return f"15:{s // 60:02d}:{s % 60:02d}"
-
-
 def dcss_pages(path: Path) -> list[tuple[int, int, int]]:
     """(resident, XSTOR, DASD) pages of the XIP segment's copy at each sample
     (MRSTOASI of the space named DCSS$...)."""
@@ -84,14 +77,8 @@ def dcss_pages(path: Path) -> list[tuple[int, int, int]]:
 def run_variant(name: str, end: float, workdir: Path) -> dict[str, Any]:
     place, mb = VARIANTS[name]
     text = scenario_text(place, mb)
-    scen = workdir / f"d3-{name}.toml"
-    scen.write_text(text)
-    out = workdir / f"d3-{name}.monwrite"
-    Scenario.load(scen).run(out, duration=end)
+    out, cpu, tps = linux_query_run(text, f"d3-{name}", end, WINDOW, workdir)
     t0 = end - WINDOW
-    cpu = build(out, ["LXCPU"], start=_hms(t0), end=_hms(end))["LXCPU"].rows
-    tx_s = float(re.search(r"cpu_per_query_us = ([0-9.]+)", text).group(1)) / 1e6  # type: ignore[union-attr]
-    tps = sum((r["user_pct"] or 0.0) / 100 * r["cpus"] for r in cpu) / tx_s
     data = Data.load(out)
     procs = int(re.search(r"processors = (\d+)", text).group(1))  # type: ignore[union-attr]
     busy_ifl = cpu_busy_pct(data, t0, end) / 100 * procs

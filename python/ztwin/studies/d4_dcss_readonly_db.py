@@ -26,11 +26,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ztwin.reports import build
 from ztwin.studies import STUDIES
 from ztwin.studies.base import StudyResult, studies_dir
-from ztwin.studies.measures import Data, cpu_busy_pct
-from ztwin.twin import Scenario
+from ztwin.studies.measures import Data, cpu_busy_pct, linux_query_run
 
 NAME = "dcss-readonly-db"
 TITLE = STUDIES[NAME].title
@@ -53,21 +51,10 @@ def scenario_text(variant: str) -> str:
     return text
 
 
-def _hms(s: float) -> str:
-    s = int(s)
-    return f"15:{s // 60:02d}:{s % 60:02d}"
-
-
 def run_variant(variant: str, end: float, workdir: Path) -> dict[str, Any]:
     text = scenario_text(variant)
-    scen = workdir / f"d4-{variant}.toml"
-    scen.write_text(text)
-    out = workdir / f"d4-{variant}.monwrite"
-    Scenario.load(scen).run(out, duration=end)
+    out, cpu, qps = linux_query_run(text, f"d4-{variant}", end, WINDOW, workdir)
     t0 = end - WINDOW
-    cpu = build(out, ["LXCPU"], start=_hms(t0), end=_hms(end))["LXCPU"].rows
-    q_s = float(re.search(r"cpu_per_query_us = ([0-9.]+)", text).group(1)) / 1e6  # type: ignore[union-attr]
-    qps = sum((r["user_pct"] or 0.0) / 100 * r["cpus"] for r in cpu) / q_s
     data = Data.load(out)
     return {
         "guests": len(cpu),

@@ -362,3 +362,32 @@ def eligible_max(data: Data, t0: float, t1: float) -> int:
     u = data.frames["MRSYTUWT"]
     u = u[(u["tod"] >= data.at(t0)) & (u["tod"] <= data.at(t1))]
     return int(u["SYTUWT_SRMCELIG"].max()) if len(u) else 0
+
+
+def linux_query_run(
+    text: str, name: str, end: float, window: float, workdir: Path
+) -> tuple[Path, Sequence[dict[str, Any]], float]:
+    """Run one variant of a Linux `linux_db` study (the scenario ``text``,
+    written to ``workdir/NAME.toml``) for ``end`` seconds from 15:00:00 and
+    read its last ``window`` seconds: the MONWRITE file, the LXCPU rows
+    (APPLDATA) and the queries per second, the guests' user CPU over one
+    query's CPU (the scenario's ``cpu_per_query_us``, an input)."""
+    import re
+
+    from ztwin.twin import Scenario
+
+    def hms(s: float) -> str:
+        s = int(s)
+        return f"15:{s // 60:02d}:{s % 60:02d}"
+
+    scen = workdir / f"{name}.toml"
+    scen.write_text(text)
+    out = workdir / f"{name}.monwrite"
+    Scenario.load(scen).run(out, duration=end)
+    cpu = build(out, ["LXCPU"], start=hms(end - window), end=hms(end))["LXCPU"].rows
+    m = re.search(r"cpu_per_query_us = ([0-9.]+)", text)
+    if m is None:
+        raise ValueError(f"{name}: the scenario has no cpu_per_query_us")
+    rate = sum((r["user_pct"] or 0.0) / 100 * r["cpus"] for r in cpu) / (float(m.group(1)) / 1e6)
+    return out, cpu, rate
+
