@@ -187,7 +187,7 @@ def store(db: str | os.PathLike[str], t: ZosTables) -> int:
         except BaseException:
             con.execute("ROLLBACK").fetchall()
             raise
-        return t.paging.num_rows
+        return int(t.paging.num_rows)
     finally:
         con.close()
 

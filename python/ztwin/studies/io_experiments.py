@@ -16,6 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from ztwin.monitor import tables
 from ztwin.reports import build, collect
 from ztwin.studies.base import StudyResult, studies_dir
 from ztwin.studies import measures as m
@@ -40,7 +41,7 @@ def _cp_s_per_s(s: dict[str, Any]) -> float | None:
     busy, emul, online = s.get("cpu_busy_pct"), s.get("cpu_emul_pct"), s.get("cpus_online")
     if busy is None or emul is None or online is None:
         return None
-    return (busy - emul) / 100 * online
+    return float(busy - emul) / 100 * float(online)
 
 
 def _virt_s_per_s(s: dict[str, Any]) -> float | None:
@@ -137,8 +138,8 @@ def edev_format(quick: bool, workdir: Path) -> StudyResult:
 
 def _end(r: m.Run) -> float:
     """Seconds from monitoring start to the last sample."""
-    sysrec = m.tables(r.path, ["MRSYTSYP"])["MRSYTSYP"]
-    first = m.tables(r.path, ["MRMTRSYS"])["MRMTRSYS"]["tod"].min()
+    sysrec = tables(r.path, ["MRSYTSYP"])["MRSYTSYP"]
+    first = tables(r.path, ["MRMTRSYS"])["MRMTRSYS"]["tod"].min()
     return float((sysrec["tod"].max() - first).total_seconds())
 
 

@@ -114,7 +114,8 @@ def check_channel_busy(ctx: Context, rule: Rule) -> Finding | None:
     index = {iv.index: k for k, iv in enumerate(ctx.intervals)}
 
     def value(iv: Interval, chp: int) -> float | None:
-        return series[chp]["busy"][index[iv.index]]
+        busy: float | None = series[chp]["busy"][index[iv.index]]
+        return busy
 
     graded = grade_each(rule, ctx.intervals, sorted(series), value)
     if not graded:
@@ -158,7 +159,7 @@ def check_cache_off(ctx: Context, rule: Rule) -> Finding | None:
     t0, t1 = ctx.intervals[0].start, ctx.intervals[-1].end
     inside = df[(local > t0 + timedelta(seconds=1)) & (local <= t1 + timedelta(seconds=1))]
     before = df[local <= t0 + timedelta(seconds=1)]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for devno, g in inside.groupby("IODCAD_RDEVDEV", sort=True):
         status = g["IODCAD_STATUS"].fillna(0).astype("int64")
         off = float((status == -2).mean())
@@ -167,7 +168,8 @@ def check_cache_off(ctx: Context, rule: Rule) -> Finding | None:
         prev = before[(before["IODCAD_RDEVDEV"] == devno) & (before["IODCAD_STATUS"].fillna(0).astype("int64") == 0)]
         was_cached = not prev.empty
         dev = ctx.period.device(int(devno))
-        disc = mean_over(ctx.intervals, lambda iv, d=int(devno): dev_fig(iv, d, "disc_ms"))
+        d = int(devno)
+        disc = mean_over(ctx.intervals, lambda iv: dev_fig(iv, d, "disc_ms"))
         rows.append({"addr": dev.addr, "volser": dev.volser, "no_data_pct": round(100 * off, 1),
                      "cached_before": was_cached, "disc_ms": disc})
     if not rows:

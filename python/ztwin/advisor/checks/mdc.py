@@ -122,13 +122,15 @@ def check_mdc_off(ctx: Context, rule: Rule) -> Finding | None:
         devs.update(iv.devices)
     aliases = ctx.period.aliases()
     alias_devs = {a for v in aliases.values() for a in v}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for d in sorted(devs):
         dev = ctx.period.device(d)
         if not dev.dasd or dev.paging or d in alias_devs or d not in cache:
             continue
         # the volume's I/O: its own and its aliases'
-        io = sum(mean_over(ctx.intervals, lambda iv, x=x: dev_fig(iv, x, "io_rate")) or 0.0 for x in (d, *aliases.get(d, [])))
+        io = 0.0
+        for x in (d, *aliases.get(d, [])):
+            io += mean_over(ctx.intervals, lambda iv: dev_fig(iv, x, "io_rate")) or 0.0
         avoid = mean_over(ctx.intervals, lambda iv: dev_fig(iv, d, "avoid_rate")) or 0.0
         c = cache[d]
         read_pct, hit_pct = c["read_pct"], c["cu_read_hit_pct"]

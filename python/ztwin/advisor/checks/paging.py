@@ -522,9 +522,10 @@ def check_paging_edev_cpu(ctx: Context, rule: Rule) -> Finding | None:
         return float(busy) / 100.0 * float(n) * (1.0 - 1.0 / float(tv)) * 1e6 / float(moved)
 
     us = mean_over(ivs, cp_us)
-    if us is None or us < rule.level("warning"):
+    warn, crit = rule.level("warning"), rule.level("critical")
+    if us is None or warn is None or us < warn:
         return None
-    sev = "critical" if us >= rule.level("critical") else "warning"
+    sev = "critical" if crit is not None and us >= crit else "warning"
     moved = mean_over(ivs, lambda iv: iv.sys.get("read_write_rate"))
     rows = [{"addr": ctx.period.device(d).label, "type": ctx.period.device(d).dvid, "pages": pages[d]} for d in sorted(fba)]
     return Finding(
