@@ -1,7 +1,8 @@
-"""D4 dcss-readonly-db (the full run: three 240 s runs of about a second
-each): five Linux guests query a read-only database on a shared minidisk
-without and with the minidisk cache, and in a DCSS mounted -o xip. Figures
-from the decoded records (LXCPU over the last minute, MRSYTPRP)."""
+"""D4 dcss-readonly-db (the full run: three 1500 s runs, about 25 s
+together): five Linux guests query a read-only database on a shared
+minidisk without and with the minidisk cache, and in a DCSS mounted -o xip.
+Figures from the decoded records in steady state (LXCPU over the last 300 s,
+MRSYTPRP)."""
 
 from __future__ import annotations
 
@@ -25,9 +26,12 @@ def test_readonly_db(tmp_path: Path) -> None:
     # guests wait for the shared volume most of the time.
     assert v["dcss"]["iowait_pct"] == 0.0
     assert v["no-mdc"]["iowait_pct"] > 40.0
-    # The minidisk cache helps once warm; the DCSS case is CPU-bound.
+    # The minidisk cache helps once warm; the DCSS case is CPU-bound (the
+    # guests' ten virtual CPUs on the ten IFLs), the minidisk case bound by
+    # the shared volume, its CPUs mostly waiting.
     assert v["dcss"]["queries_s"] > v["mdc"]["queries_s"] > v["no-mdc"]["queries_s"]
-    assert v["dcss"]["lpar_busy_pct"] > 50.0
+    assert v["dcss"]["lpar_busy_pct"] > 90.0
+    assert v["no-mdc"]["lpar_busy_pct"] < 20.0
 
 
 def _scenario(tmp_path: Path, segment_line: str, extra: str = "") -> Path:
