@@ -32,7 +32,8 @@ from typing import Any
 
 from ztwin.studies import STUDIES
 from ztwin.studies.base import StudyResult, studies_dir
-from ztwin.studies.measures import Data, cpu_busy_pct, linux_query_run
+from ztwin.reports import build
+from ztwin.studies.measures import Data, cpu_busy_pct, linux_query_clock, linux_query_run
 
 NAME = "dcss-readonly-db"
 TITLE = STUDIES[NAME].title
@@ -46,6 +47,8 @@ END = QUICK_END = 1500.0
 WINDOW = 300.0
 SRC = "D4 'Sharing read-only data using DCSS'"
 VARIANTS = ("no-mdc", "mdc", "dcss")
+#: The database's minidisk volume (the scenario's [[dasd]]).
+VOLUME = "6000"
 
 
 def scenario_text(variant: str) -> str:
@@ -62,11 +65,21 @@ def run_variant(variant: str, end: float, workdir: Path) -> dict[str, Any]:
     out, cpu, qps = linux_query_run(text, f"d4-{variant}", end, WINDOW, workdir)
     t0 = end - WINDOW
     data = Data.load(out)
+    # What bounds each case: the database volume (DEVICE, FCX108) and the
+    # minidisk cache (MDCACHE, FCX134) over the window.
+    rep = build(out, ["DEVICE", "MDCACHE"], start=linux_query_clock(t0), end=linux_query_clock(end))
+    vol = next((r for r in rep["DEVICE"].rows if r["addr"] == VOLUME), {})
+    mdc = rep["MDCACHE"].rows[0] if rep["MDCACHE"].rows else {}
     return {
         "guests": len(cpu),
         "queries_s": qps,
         "lpar_busy_pct": cpu_busy_pct(data, t0, end),
         "iowait_pct": sum(r["iowait_pct"] or 0.0 for r in cpu) / max(len(cpu), 1),
+        "volume_io_s": vol.get("io_rate"),
+        "volume_busy_pct": vol.get("busy_pct"),
+        "volume_serv_ms": vol.get("serv_ms"),
+        "mdc_reads_s": mdc.get("read_rate"),
+        "mdc_hit_pct": mdc.get("hit_pct"),
     }
 
 

@@ -364,6 +364,15 @@ def eligible_max(data: Data, t0: float, t1: float) -> int:
     return int(u["SYTUWT_SRMCELIG"].max()) if len(u) else 0
 
 
+def linux_query_clock(s: float) -> str:
+    """The clock time of `s` seconds into a `linux_query_run` run (it starts
+    at 15:00:00; before midnight)."""
+    t = int(s)
+    if not 0 <= t < 9 * 3600:
+        raise ValueError(f"linux_query_run: {s} s is not within the run's day (15:00:00 to 24:00:00)")
+    return f"{15 + t // 3600:02d}:{t // 60 % 60:02d}:{t % 60:02d}"
+
+
 def linux_query_run(
     text: str, name: str, end: float, window: float, workdir: Path
 ) -> tuple[Path, Sequence[dict[str, Any]], float]:
@@ -376,15 +385,11 @@ def linux_query_run(
 
     from ztwin.twin import Scenario
 
-    def hms(s: float) -> str:
-        s = int(s)
-        return f"15:{s // 60:02d}:{s % 60:02d}"
-
     scen = workdir / f"{name}.toml"
     scen.write_text(text)
     out = workdir / f"{name}.monwrite"
     Scenario.load(scen).run(out, duration=end)
-    cpu = build(out, ["LXCPU"], start=hms(end - window), end=hms(end))["LXCPU"].rows
+    cpu = build(out, ["LXCPU"], start=linux_query_clock(end - window), end=linux_query_clock(end))["LXCPU"].rows
     m = re.search(r"cpu_per_query_us = ([0-9.]+)", text)
     if m is None:
         raise ValueError(f"{name}: the scenario has no cpu_per_query_us")
