@@ -33,7 +33,7 @@ from typing import Any
 from ztwin.studies import STUDIES
 from ztwin.studies.base import StudyResult, studies_dir
 from ztwin.reports import build
-from ztwin.studies.measures import Data, cpu_busy_pct, linux_query_clock, linux_query_run
+from ztwin.studies.measures import Data, cpu_busy_pct, linux_query_clock, linux_query_rate, linux_query_run
 
 NAME = "dcss-readonly-db"
 TITLE = STUDIES[NAME].title
@@ -70,6 +70,9 @@ def run_variant(variant: str, end: float, workdir: Path) -> dict[str, Any]:
     rep = build(out, ["DEVICE", "MDCACHE"], start=linux_query_clock(t0), end=linux_query_clock(end))
     vol = next((r for r in rep["DEVICE"].rows if r["addr"] == VOLUME), {})
     mdc = rep["MDCACHE"].rows[0] if rep["MDCACHE"].rows else {}
+    # Steady state: the window's two halves (queries/s) should agree.
+    mid = t0 + WINDOW / 2
+    halves = [linux_query_rate(out, text, a, b, variant)[1] for a, b in ((t0, mid), (mid, end))]
     return {
         "guests": len(cpu),
         "queries_s": qps,
@@ -80,6 +83,7 @@ def run_variant(variant: str, end: float, workdir: Path) -> dict[str, Any]:
         "volume_serv_ms": vol.get("serv_ms"),
         "mdc_reads_s": mdc.get("read_rate"),
         "mdc_hit_pct": mdc.get("hit_pct"),
+        "queries_s_halves": halves,
     }
 
 

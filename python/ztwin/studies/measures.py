@@ -379,20 +379,29 @@ def linux_query_run(
     """Run one variant of a Linux `linux_db` study (the scenario ``text``,
     written to ``workdir/NAME.toml``) for ``end`` seconds from 15:00:00 and
     read its last ``window`` seconds: the MONWRITE file, the LXCPU rows
-    (APPLDATA) and the queries per second, the guests' user CPU over one
-    query's CPU (the scenario's ``cpu_per_query_us``, an input)."""
-    import re
-
+    (APPLDATA) and the queries per second (:func:`linux_query_rate`)."""
     from ztwin.twin import Scenario
 
     scen = workdir / f"{name}.toml"
     scen.write_text(text)
     out = workdir / f"{name}.monwrite"
     Scenario.load(scen).run(out, duration=end)
-    cpu = build(out, ["LXCPU"], start=linux_query_clock(end - window), end=linux_query_clock(end))["LXCPU"].rows
+    cpu, rate = linux_query_rate(out, text, end - window, end, name)
+    return out, cpu, rate
+
+
+def linux_query_rate(
+    out: Path, text: str, t0: float, t1: float, name: str = "run"
+) -> tuple[Sequence[dict[str, Any]], float]:
+    """The LXCPU rows of a `linux_query_run` file from ``t0`` to ``t1`` s and
+    the queries (transactions) per second: the guests' user CPU over one
+    query's CPU (the scenario ``text``'s ``cpu_per_query_us``)."""
+    import re
+
+    cpu = build(out, ["LXCPU"], start=linux_query_clock(t0), end=linux_query_clock(t1))["LXCPU"].rows
     m = re.search(r"cpu_per_query_us = ([0-9.]+)", text)
     if m is None:
         raise ValueError(f"{name}: the scenario has no cpu_per_query_us")
     rate = sum((r["user_pct"] or 0.0) / 100 * r["cpus"] for r in cpu) / (float(m.group(1)) / 1e6)
-    return out, cpu, rate
+    return cpu, rate
 
