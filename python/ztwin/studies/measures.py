@@ -364,30 +364,44 @@ def eligible_max(data: Data, t0: float, t1: float) -> int:
     return int(u["SYTUWT_SRMCELIG"].max()) if len(u) else 0
 
 
+def linux_query_clock(s: float) -> str:
+    """The clock time of `s` seconds into a `linux_query_run` run (it starts
+    at 15:00:00; before midnight)."""
+    t = int(s)
+    if not 0 <= t < 9 * 3600:
+        raise ValueError(f"linux_query_run: {s} s is not within the run's day (15:00:00 to 24:00:00)")
+    return f"{15 + t // 3600:02d}:{t // 60 % 60:02d}:{t % 60:02d}"
+
+
 def linux_query_run(
     text: str, name: str, end: float, window: float, workdir: Path
 ) -> tuple[Path, Sequence[dict[str, Any]], float]:
     """Run one variant of a Linux `linux_db` study (the scenario ``text``,
     written to ``workdir/NAME.toml``) for ``end`` seconds from 15:00:00 and
     read its last ``window`` seconds: the MONWRITE file, the LXCPU rows
-    (APPLDATA) and the queries per second, the guests' user CPU over one
-    query's CPU (the scenario's ``cpu_per_query_us``, an input)."""
-    import re
-
+    (APPLDATA) and the queries per second (:func:`linux_query_rate`)."""
     from ztwin.twin import Scenario
-
-    def hms(s: float) -> str:
-        s = int(s)
-        return f"15:{s // 60:02d}:{s % 60:02d}"
 
     scen = workdir / f"{name}.toml"
     scen.write_text(text)
     out = workdir / f"{name}.monwrite"
     Scenario.load(scen).run(out, duration=end)
-    cpu = build(out, ["LXCPU"], start=hms(end - window), end=hms(end))["LXCPU"].rows
+    cpu, rate = linux_query_rate(out, text, end - window, end, name)
+    return out, cpu, rate
+
+
+def linux_query_rate(
+    out: Path, text: str, t0: float, t1: float, name: str = "run"
+) -> tuple[Sequence[dict[str, Any]], float]:
+    """The LXCPU rows of a `linux_query_run` file from ``t0`` to ``t1`` s and
+    the queries (transactions) per second: the guests' user CPU over one
+    query's CPU (the scenario ``text``'s ``cpu_per_query_us``)."""
+    import re
+
+    cpu = build(out, ["LXCPU"], start=linux_query_clock(t0), end=linux_query_clock(t1))["LXCPU"].rows
     m = re.search(r"cpu_per_query_us = ([0-9.]+)", text)
     if m is None:
         raise ValueError(f"{name}: the scenario has no cpu_per_query_us")
     rate = sum((r["user_pct"] or 0.0) / 100 * r["cpus"] for r in cpu) / (float(m.group(1)) / 1e6)
-    return out, cpu, rate
+    return cpu, rate
 
