@@ -23,8 +23,10 @@ swap use). Direct scans (pgscand) are not in any record the twin writes
 
 The scenario is ``studies/swap-device-choice.toml``; the study sets each
 variant's swap device, guest size and guest count. Its ``[vdisk] lock_us``
-(the hold of CP's one VDISK lock per I/O) is calibrated on the knee of the
-VDISK guests' I/O rate (D2-C1, docs/fidelity.md).
+(the hold of the model's one VDISK lock per I/O) is calibrated on the knee of
+the VDISK guests' I/O rate (D2-C1, docs/fidelity.md). No CP source names a
+lock all VDISK I/Os share: the VDISK I/O lock in CP's data areas (QDISK's
+QDILOCK) is one per VDISK (docs/fidelity.md, D2, "Which lock?").
 """
 
 from __future__ import annotations
@@ -261,7 +263,9 @@ def run(quick: bool, workdir: Path) -> StudyResult:
                 note="calibrates [vdisk] lock_us (800 us in the scenario), the hold per I/O of the system's one VDISK "
                 "serialisation (one lock: each guest has its own VDISK), held on the issuing guest's CPU time (the I/O "
                 "is synchronous): the lock saturates gradually, and the hold that meets the knee (2000 us: 1.09) makes "
-                "one VDISK guest slower than one on DASD, so 800 us stays (docs/fidelity.md, D2-C1). VDISK I/Os/s by "
+                "one VDISK guest slower than one on DASD, so 800 us stays (docs/fidelity.md, D2-C1); no CP source names "
+                "a lock all VDISK I/Os share (CP's VDISK I/O lock, QDISK's QDILOCK, is per VDISK: docs/fidelity.md, D2, "
+                "'Which lock?'). VDISK I/Os/s by "
                 f"guests: {({k: round(vio[k]) for k in SCALE})}")
     v = rel["vdisk"]
     claim(res, "D2-P10", "VDISK stops scaling at 4 guests: 4 within 5% of 2, 8 within 5% of 4",

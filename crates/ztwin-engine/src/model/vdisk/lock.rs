@@ -1,5 +1,12 @@
-//! CP's VDISK serialisation: one lock for the whole system, held `hold` ns
+//! The VDISK serialisation: one lock for the whole system, held `hold` ns
 //! per VDISK I/O (DIAGNOSE or SSCH to any user's VDISK).
+//!
+//! It stands for the lock the DCSS paper blames for VDISK swapping not
+//! scaling ("lock contention", each guest with its own VDISK). CP's data
+//! areas name no such lock: the VDISK I/O lock they document is one per
+//! VDISK (QDISK's QDILOCK), and the VDISK-wide lockwords (QDGBL's QDGALOCK,
+//! QDGCLOCK) serialise allocation, not I/O; which shared lock it is, and its
+//! hold, are not known (`docs/fidelity.md`, D2, "Which lock?").
 //!
 //! The twin computes each burst to its end before the next one, so the
 //! I/Os of bursts that overlap in simulated time arrive here out of time

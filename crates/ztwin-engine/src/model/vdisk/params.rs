@@ -95,7 +95,9 @@ pub struct Params {
     /// Time one VDISK I/O holds the system's VDISK serialisation (one lock
     /// for all VDISKs), microseconds. The DCSS paper (D2) names "lock
     /// contention" as why VDISK swapping stops scaling at four guests, each
-    /// with its own VDISK, so the lock is system-wide; its hold is not
+    /// with its own VDISK, so the lock is system-wide (which lock is not
+    /// known: CP's documented VDISK I/O lock, QDISK's QDILOCK, is one per
+    /// VDISK; `docs/fidelity.md`, D2); its hold is not
     /// published: the default 1 \[E\] is small (S6's 280 users do about 4,500
     /// VDISK I/Os/s on z/VM 5.2 without a visible limit), D2's scenario
     /// calibrates its own on the knee (`docs/fidelity.md`, D2). Waiting
