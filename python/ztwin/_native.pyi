@@ -320,15 +320,9 @@ class IntervalKernel:
         layouts: StrPath | None = None,
         ranges: list[tuple[int, int]] | None = None,
         ignore: list[str] | None = None,
-        side: tuple[list[str], list[str] | None, list[str]] | None = None,
         nss: bool = False,
     ) -> None: ...
     def step(self, max_intervals: int = 0) -> bool: ...
-    def side_columns(self) -> dict[str, dict[str, Any]] | None:
-        """The columns of the ``side=(record names, fields, nonzero)``
-        records read so far (``scan_rest`` included), as :func:`read_columns`
-        gives them, of the records whose ``nonzero`` fields (those they have)
-        are present and not zero; handed over. None without ``side``."""
     def nss_summary(self) -> dict[str, Any] | None:
         """NSS's records reduced as they were read (``nss=True``; None
         without): ``lo``/``hi`` the window it used (the first interval's

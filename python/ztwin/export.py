@@ -123,7 +123,9 @@ def export_db(db: str | Path, fmt: str, out: str | Path, system: str | None = No
                 written.append(dest)
             else:
                 path = out / f"{e}.csv"
-                con.execute(f"COPY ({src} ORDER BY system, end_tod) TO '{_q(str(path))}' (HEADER, DELIMITER ',')",
+                # ord: the kernel's row order within an interval (without it, DuckDB's
+                # parallel sort gave rows of equal end_tod in a different order each run)
+                con.execute(f"COPY ({src} ORDER BY system, end_tod, ord) TO '{_q(str(path))}' (HEADER, DELIMITER ',')",
                             args).fetchall()  # fmt: skip
                 written.append(path)
         return written

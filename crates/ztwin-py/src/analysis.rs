@@ -3,7 +3,6 @@
 //! implement the Arrow PyCapsule interface (`__arrow_c_stream__`), so pyarrow,
 //! polars and DuckDB take them without a copy.
 
-use crate::columns::Side;
 use crate::convert::{value_to_py, TodAs};
 use crate::errors::fatal;
 use crate::reader::{
@@ -141,15 +140,11 @@ fn drive<R: std::io::Read + std::io::Seek>(
     kernel: &mut Kernel,
     target: u64,
     mut release: Option<&mut PageRelease>,
-    mut side: Option<&mut Side>,
     mut nss: Option<&mut SegmentSide>,
 ) -> Result<bool, ztwin_monitor::FatalError> {
     while let Some(r) = reader.next_record()? {
         if let Some(rel) = release.as_deref_mut() {
             rel.at(r.offset);
-        }
-        if let Some(s) = side.as_deref_mut() {
-            s.record(&r);
         }
         let more = kernel.record(&r);
         if let Some(s) = nss.as_deref_mut() {
@@ -171,15 +166,11 @@ fn drive<R: std::io::Read + std::io::Seek>(
 fn drain<R: std::io::Read + std::io::Seek>(
     reader: &mut ztwin_monitor::Reader<R>,
     mut release: Option<&mut PageRelease>,
-    mut side: Option<&mut Side>,
     mut nss: Option<&mut SegmentSide>,
 ) -> Result<(), ztwin_monitor::FatalError> {
     while let Some(r) = reader.next_record()? {
         if let Some(rel) = release.as_deref_mut() {
             rel.at(r.offset);
-        }
-        if let Some(s) = side.as_deref_mut() {
-            s.record(&r);
         }
         if let Some(s) = nss.as_deref_mut() {
             s.record(&r);
@@ -188,18 +179,12 @@ fn drain<R: std::io::Read + std::io::Seek>(
     Ok(())
 }
 
-/// `side=`: record names, the fields to decode (None: all), fields that
-/// must not be zero.
-type SideRequest = (Vec<String>, Option<Vec<String>>, Vec<String>);
-
 /// One pass of the interval kernel over a MONWRITE file, in steps.
 #[pyclass(module = "ztwin._native")]
 pub struct IntervalKernel {
     reader: KernelReader,
     kernel: Kernel,
     done: bool,
-    /// Columns of other record types gathered on the same read (`side=`).
-    side: Option<Side>,
     /// NSS's side records reduced on the same read (`nss=True`).
     nss: Option<SegmentSide>,
 }
@@ -207,7 +192,7 @@ pub struct IntervalKernel {
 #[pymethods]
 impl IntervalKernel {
     #[new]
-    #[pyo3(signature = (path, start=None, end=None, users=None, devices=None, exposures=None, release=None, layouts=None, ranges=None, ignore=None, side=None, nss=false))]
+    #[pyo3(signature = (path, start=None, end=None, users=None, devices=None, exposures=None, release=None, layouts=None, ranges=None, ignore=None, nss=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -221,16 +206,9 @@ impl IntervalKernel {
         layouts: Option<std::path::PathBuf>,
         ranges: Option<Vec<(u64, u64)>>,
         ignore: Option<Vec<String>>,
-        side: Option<SideRequest>,
         nss: bool,
     ) -> PyResult<Self> {
         let read = read_options(release, layouts.as_ref())?;
-        let side = match side {
-            Some((names, fields, nonzero)) => {
-                Some(Side::new(read.layouts, &names, fields, nonzero)?)
-            }
-            None => None,
-        };
         let opts = Options {
             ignore: ignore.unwrap_or_default(),
             from: time_spec(start)?,
@@ -244,7 +222,6 @@ impl IntervalKernel {
             reader: open_mapped(py, &path, read)?,
             kernel: Kernel::new(opts),
             done: false,
-            side,
             nss: nss.then(SegmentSide::new),
         })
     }
@@ -258,7 +235,6 @@ impl IntervalKernel {
         }
         let reader = &mut self.reader;
         let kernel = &mut self.kernel;
-        let side = self.side.as_mut();
         let nss = self.nss.as_mut();
         let target = if max_intervals == 0 {
             u64::MAX
@@ -266,8 +242,8 @@ impl IntervalKernel {
             kernel.intervals() + max_intervals
         };
         let res = py.detach(|| match reader {
-            KernelReader::Mapped(r, release) => drive(r, kernel, target, Some(release), side, nss),
-            KernelReader::Buffered(r) => drive(r, kernel, target, None, side, nss),
+            KernelReader::Mapped(r, release) => drive(r, kernel, target, Some(release), nss),
+            KernelReader::Buffered(r) => drive(r, kernel, target, None, nss),
         });
         match res {
             Ok(true) => Ok(true),
@@ -311,17 +287,6 @@ impl IntervalKernel {
             d.set_item(*name, table(schema(name, false), batch))?;
         }
         Ok(d)
-    }
-
-    /// The columns of the `side=` record types read so far, as
-    /// `read_columns` returns them (`{record name: {column: values}}`), and
-    /// handed over; None without `side=`.
-    fn side_columns<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let release = self.reader.stats().release;
-        match self.side.as_mut() {
-            Some(s) => s.take_py(py, release).map(Some),
-            None => Ok(None),
-        }
     }
 
     /// NSS's side records reduced (`nss=True`; see `_native.pyi`), None
@@ -385,11 +350,10 @@ impl IntervalKernel {
             ));
         }
         let reader = &mut self.reader;
-        let side = self.side.as_mut();
         let nss = self.nss.as_mut();
         let res = py.detach(|| match reader {
-            KernelReader::Mapped(r, release) => drain(r, Some(release), side, nss),
-            KernelReader::Buffered(r) => drain(r, None, side, nss),
+            KernelReader::Mapped(r, release) => drain(r, Some(release), nss),
+            KernelReader::Buffered(r) => drain(r, None, nss),
         });
         res.map_err(|e| fatal(py, &e))?;
         stats_dict(py, self.reader.stats())

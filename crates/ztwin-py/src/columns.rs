@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use ztwin_monitor::layout::{decode_field, decode_group, FieldDef, LayoutSet, RecordLayout, Value};
+use ztwin_monitor::layout::{decode_field, decode_group, LayoutSet, RecordLayout, Value};
 use ztwin_monitor::{tod, FatalError, RecordRef, Stats};
 
 /// Decoded entries of one record's repeating group.
@@ -132,91 +132,6 @@ fn wanted_keys(set: &'static LayoutSet, names: &[String]) -> PyResult<BTreeSet<(
         keys.insert((l.domain, l.record));
     }
     Ok(keys)
-}
-
-/// Columns of a few record types gathered while another pass (the interval
-/// kernel's) reads the file: the same columns `read_columns` gives, without
-/// a second read.
-pub struct Side {
-    set: &'static LayoutSet,
-    wanted: BTreeSet<(u8, u16)>,
-    only: Option<BTreeSet<String>>,
-    /// Fields that must be present and not zero for a record that has them
-    /// to be kept (MRSTOASP's CALSPOOL: spool volumes only).
-    nonzero: Vec<String>,
-    /// Per record type, its fields among `nonzero` (found at its first record).
-    checks: BTreeMap<(u8, u16), Vec<&'static FieldDef>>,
-    by_type: ByType,
-}
-
-impl Side {
-    pub fn new(
-        set: &'static LayoutSet,
-        names: &[String],
-        fields: Option<Vec<String>>,
-        nonzero: Vec<String>,
-    ) -> PyResult<Side> {
-        Ok(Side {
-            set,
-            wanted: wanted_keys(set, names)?,
-            only: fields.map(|f| f.into_iter().collect()),
-            nonzero,
-            checks: BTreeMap::new(),
-            by_type: ByType::new(),
-        })
-    }
-
-    /// Keep the record's row if its type is wanted (and its `nonzero`
-    /// fields are not zero).
-    #[inline]
-    pub fn record(&mut self, r: &RecordRef<'_>) {
-        let key = (r.header.domain, r.header.record);
-        if !self.wanted.contains(&key) {
-            return;
-        }
-        if !self.nonzero.is_empty() {
-            let nonzero = &self.nonzero;
-            let checks = self.checks.entry(key).or_insert_with(|| {
-                r.layout.map_or_else(Vec::new, |l| {
-                    l.fields
-                        .iter()
-                        .filter(|f| nonzero.iter().any(|n| n == f.name))
-                        .collect()
-                })
-            });
-            for f in checks.iter() {
-                match decode_field(r.bytes, f) {
-                    Some(Value::U(v)) if v != 0 => {}
-                    Some(Value::I(v)) if v != 0 => {}
-                    _ => return,
-                }
-            }
-        }
-        push_row(&mut self.by_type, r, self.only.as_ref());
-    }
-
-    /// `{record name: {column: values}}` as `read_columns` returns it (wanted
-    /// types without records: empty columns in the layout of the release
-    /// read); the rows gathered are handed over.
-    pub fn take_py<'py>(
-        &mut self,
-        py: Python<'py>,
-        release: ztwin_monitor::layout::Release,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        let mut by_type = std::mem::take(&mut self.by_type);
-        for key in &self.wanted {
-            if let Some(l) = self.set.lookup(key.0, key.1, release) {
-                by_type
-                    .entry(*key)
-                    .or_insert_with(|| TypeColumns::new(l, self.only.as_ref()));
-            }
-        }
-        let out = PyDict::new(py);
-        for cols in by_type.into_values() {
-            out.set_item(cols.layout.name, cols.into_py(py)?)?;
-        }
-        Ok(out)
-    }
 }
 
 /// Read every record with a known layout (or only the wanted types) into

@@ -637,9 +637,6 @@ class Intervals:
     implausible_count: int = 0
     stats: Stats | None = None
     stopped_early: bool = False
-    #: Columns of other records (``read_columns``' form) gathered on the
-    #: kernel's read of the whole file (``collect_file(side=...)``), or None.
-    side: dict[str, dict[str, Any]] | None = None
     #: NSS's records reduced on the kernel's read of the whole file
     #: (``collect_file(nss=True)``, ``IntervalKernel.nss_summary``), or None.
     nss: dict[str, Any] | None = None
@@ -879,11 +876,11 @@ def add_intervals(iv: Intervals, tables: Mapping[str, Any], *, detail: bool, ser
     if not isinstance(seq, IntervalSeq):
         if len(seq):
             raise ValueError("cannot add kernel tables to Intervals built from objects")
-        seq = iv.intervals = IntervalSeq(ColumnStore(), ColumnStore() if detail else None,
-                                         ColumnStore() if detail else None)  # fmt: skip
+        seq = iv.intervals = IntervalSeq(ColumnStore(coalesce=True), ColumnStore(coalesce=True) if detail else None,
+                                         ColumnStore(coalesce=True) if detail else None)  # fmt: skip
         if series:
             for attr, ent, keys in SERIES:
-                setattr(iv, attr, SeriesMap(ColumnStore(), keys, ent))
+                setattr(iv, attr, SeriesMap(ColumnStore(coalesce=True), keys, ent))
     sys_t = _table(tables["system"])
     if sys_t.num_rows:
         first = sys_t.column("interval")[0].as_py()
@@ -959,18 +956,14 @@ def collect_file(
     exposures: Selection = None,
     note: Callable[[str], None] | None = None,
     detail: bool = False,
-    side: tuple[list[str], list[str] | None, list[str]] | None = None,
     nss: bool = False,
 ) -> Intervals:
     """:func:`collect` over the collections :func:`ztwin.segments.choose`
     picks for ``system``/``segment``; ``note`` is called with each of the
     plan's notes before the collections are read; ``detail`` as for
-    :func:`collect`. ``side``: (record names, fields, fields that must not
-    be zero) whose columns the kernel's reader also gathers (``Intervals.side``, as ``read_columns``
-    gives them) when it reads the whole file (one collection, no
-    ``system``/``segment``); otherwise ``Intervals.side`` is None. ``nss``:
-    the same read reduces NSS's records as it goes (``Intervals.nss``), on
-    the same condition.
+    :func:`collect`. ``nss``: the kernel's read reduces NSS's records as it
+    goes (``Intervals.nss``) when it reads the whole file (one collection,
+    no ``system``/``segment``); otherwise ``Intervals.nss`` is None.
 
     Without ``system`` and ``segment`` most files hold one collection, which
     ``choose`` would read whole: then the file is read once, the kernel's own
@@ -983,7 +976,7 @@ def collect_file(
 
     if system is None and segment is None:
         iv = _collect(path, start, end, users=users, devices=devices, exposures=exposures, one_collection=True,
-                      detail=detail, side=side, nss=nss)  # fmt: skip
+                      detail=detail, nss=nss)  # fmt: skip
         if iv is not None:
             return iv
     plan = choose(path, system=system, segment=segment)
@@ -1049,7 +1042,6 @@ def _collect(
     one_collection: bool = False,
     detail: bool = False,
     ignore: Sequence[str] = (),
-    side: tuple[list[str], list[str] | None, list[str]] | None = None,
     nss: bool = False,
 ) -> Intervals | None:
     """:func:`collect`; with ``one_collection`` (and no ``segments``) None
@@ -1070,7 +1062,6 @@ def _collect(
         ro["layouts"],
         segments,
         list(ignore) or None,
-        side if one_collection else None,
         nss=nss and one_collection,
     )
     iv = Intervals(str(path), Config(), window)
@@ -1088,8 +1079,7 @@ def _collect(
         whole = k.scan_rest()
         if whole["segment_count"] != 1 or len(whole["segments"]) != 1:
             return None
-        # the whole file was read: the side records are all of the file's
-        iv.side = k.side_columns()
+        # the whole file was read: NSS's records are all of the file's
         iv.nss = k.nss_summary()
     info = k.info()
     if info["window_error"]:
@@ -1100,8 +1090,12 @@ def _collect(
     return iv
 
 
-#: Intervals converted per kernel step in :func:`collect`.
-COLLECT_STEP = 2000
+#: Intervals converted per kernel step in :func:`collect`: the kernel's rows
+#: and their Arrow tables of one step are what the read holds besides the
+#: column stores (2000 gave 20-25 MB more peak RSS on a 2 GB bench file;
+#: the stores gather the steps' rows into whole batches, so the reports
+#: read batches of the same size either way).
+COLLECT_STEP = 500
 
 
 def implausible_text(iv: Intervals) -> str | None:

@@ -90,28 +90,21 @@ class _Rows:
         return [""] * self.n if col is None else [_text(v) for v in col]
 
 
-#: The records and fields NSS reads (a read of their own), also as columns
-#: gathered by the interval pass (``collect_file(side=SIDE)``,
-#: ``Intervals.side``: every row of the file; ``ztwin report`` folds them
-#: instead, ``nss=True``).
-SIDE = (list(_NAMES), [f for fs in _FIELDS.values() for f in fs], ["STOASP_CALSPOOL"])
+#: The records and fields NSS reads when it reads them itself (``ztwin
+#: report`` has the kernel's read fold them instead, ``nss=True``).
+READ = (list(_NAMES), [f for fs in _FIELDS.values() for f in fs])
 
 
-def _tables(path: str, side: dict[str, Any] | None = None) -> dict[str, _Rows]:
+def _tables(path: str) -> dict[str, _Rows]:
     """The records this report reads by record name, in file order (only the
     fields read; of MRSTOASP only the spool volumes' records, CALSPOOL not
     zero). Read as Python columns (``read_columns``): no Arrow conversion,
-    which would import pandas. ``side``: the same columns the interval pass
-    gathered on its read of the whole file (then the file is not read
-    again). The interval pass over the file (collect) has already warned
-    about its damage; this read does not warn again."""
-    if side is not None and all(n in side for n in _NAMES):
-        columns = side
-    else:
-        from ztwin._native import read_columns
-        from ztwin.monitor import _READ_OPTIONS
+    which would import pandas. The interval pass over the file (collect)
+    has already warned about its damage; this read does not warn again."""
+    from ztwin._native import read_columns
+    from ztwin.monitor import _READ_OPTIONS
 
-        columns, _ = read_columns(path, SIDE[0], fields=SIDE[1], **_READ_OPTIONS)
+    columns, _ = read_columns(path, READ[0], fields=READ[1], **_READ_OPTIONS)
     out = {}
     for name, cols in columns.items():
         if not cols["offset"]:
@@ -270,7 +263,7 @@ def nss(iv: Intervals, **_: Any) -> Report:
         if s is not None and s["exact"] and (s["lo"], s["hi"]) == (lo, hi):
             found = _from_summary(s)
         else:
-            found = _from_columns(_tables(iv.path, iv.side), lo, hi)
+            found = _from_columns(_tables(iv.path), lo, hi)
     segs, shs, events, spool = found.segs, found.shs, found.events, found.spool
     for s in sorted(segs.values(), key=lambda s: (s["name"], s["spoolid"])):
         rows.append(

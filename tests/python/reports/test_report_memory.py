@@ -1,9 +1,10 @@
 """Reading and reporting keeps memory flat in the number of intervals: the
 kernel's tables are taken a step at a time, kept as Arrow batches and spilled
 to a temporary file beyond a budget (ztwin.reports.store), and the by-time
-reports are computed and written a batch at a time. The step and the budget
-are made small here so that a small file already uses both; a file five
-times longer then costs no more memory."""
+reports are computed and written a batch at a time. The step, the batch
+size (the stores gather the steps' rows into batches of BATCH_ROWS) and the
+budget are made small here so that a small file already uses them all; a
+file five times longer then costs no more memory."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import resource, sys
 import ztwin.reports.core as core, ztwin.reports.store as store
 core.COLLECT_STEP = 100
 store.SPILL_BYTES = 256 * 1024
+store.BATCH_ROWS = 64
 from ztwin.reports import build_from, collect
 def peak(): return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 iv = collect(sys.argv[1])

@@ -84,34 +84,6 @@ def test_cli_run_prints_the_console(tmp_path: Path) -> None:
     assert "CP console" in p.stderr and "HCP440I" in p.stderr
 
 
-def test_records_gathered_on_the_interval_pass_equal_a_read_of_their_own(
-    dcss_run: tuple[Path, tuple[str, ...]],
-) -> None:
-    """``collect_file(side=nss.SIDE)``: the kernel's reader gathers NSS's
-    records on its read of the whole file (windowed too: the part after the
-    window is read without aggregating); the columns equal read_columns' of
-    the spool volumes' MRSTOASP and of the other records, and the report is
-    the same either way."""
-    from ztwin._native import read_columns
-    from ztwin.reports import build_from
-    from ztwin.reports.core import collect_file
-    from ztwin.reports.nss import SIDE
-
-    path, _ = dcss_run
-    names, fields, _ = SIDE
-    own, _ = read_columns(str(path), names, fields=fields)
-    asp = own["MRSTOASP"]
-    keep = [i for i, v in enumerate(asp["STOASP_CALSPOOL"]) if v]
-    assert 0 < len(keep) < len(asp["offset"]), "the file has paging and spool volumes"
-    own["MRSTOASP"] = {k: [v[i] for i in keep] for k, v in asp.items()}
-    for window in ((None, None), ("15:02:00", "15:04:00")):
-        iv = collect_file(path, *window, side=SIDE)
-        assert iv.side == own
-        side_text = build_from(iv, ["NSS"])["NSS"].to_text(WHEN)
-        iv.side = None  # the report reads the records itself
-        assert build_from(iv, ["NSS"])["NSS"].to_text(WHEN) == side_text
-
-
 def test_records_reduced_on_the_interval_pass_give_the_same_report(
     dcss_run: tuple[Path, tuple[str, ...]],
 ) -> None:
@@ -129,7 +101,6 @@ def test_records_reduced_on_the_interval_pass_give_the_same_report(
         iv = collect_file(path, *window, nss=True)
         s = iv.nss
         assert s is not None and s["exact"], window
-        assert iv.side is None
         assert s["spool"], "the spool volumes are seen"
         reduced = build_from(iv, ["NSS"])["NSS"].to_text(WHEN)
         iv.nss = None  # the report reads the records itself
