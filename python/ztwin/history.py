@@ -45,6 +45,8 @@ KEYS = {"system": [], "cpu": ["cpu"], "lpar": ["partition", "cpu"], "user": ["us
         "exposure": ["devno"]}  # fmt: skip
 #: Intervals read per step while ingesting.
 CHUNK = 500
+#: Steps the ingest's kernel thread may have ready beyond the one it works on.
+STEPS_AHEAD = 1
 #: DuckDB's memory limit while ingesting (beyond it, it spills to disk).
 INGEST_MEMORY = "256MB"
 #: DuckDB's threads while ingesting: its inserts read one Arrow stream at a
@@ -318,6 +320,7 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
                 return _insert(sink, sysid, tables, stored, res)
 
             first = step_rows(tables, st)
+            del tables  # (not kept alive through the inserts)
             if more:
                 steps = _steps(k, step_rows)
             while first is None:  # up to the first step with new rows (a grown file's stored part)
@@ -325,10 +328,9 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
             if first is _DONE:
                 first = None
 
-            def live() -> Iterator[pa.RecordBatch]:
-                assert first is not None
+            def live(held: list[pa.Table]) -> Iterator[pa.RecordBatch]:
                 try:
-                    yield from first.to_batches()
+                    yield from held.pop().to_batches()  # (the first table not kept alive through the insert)
                     for t in steps:
                         if t is not None:
                             yield from t.to_batches()
@@ -342,7 +344,8 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
                 if first is not None:
                     import pyarrow as pa
 
-                    _store(con, table_name(LIVE), sysid, pa.RecordBatchReader.from_batches(first.schema, live()))
+                    held, schema, first = [first], first.schema, None
+                    _store(con, table_name(LIVE), sysid, pa.RecordBatchReader.from_batches(schema, live(held)))
                 sink.close()
                 for entity, f in sink.files.items():
                     _store(con, table_name(entity), sysid, _spooled_batches(f))
@@ -402,7 +405,7 @@ def _steps(k: Any, work: Callable[[dict[str, Any], Mapping[str, Any]], Any]) -> 
     import queue
     import threading
 
-    q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=2)
+    q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=STEPS_AHEAD)
     stop = threading.Event()
 
     def produce() -> None:
