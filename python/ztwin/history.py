@@ -295,10 +295,11 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
     res = IngestResult(str(path), system or "?")
     failed: list[BaseException] = []  # what stopped the live rows' stream
     # The live entity's new rows go into the database while the kernel reads
-    # (one INSERT streaming from its steps); the other entities' new rows
-    # are spooled to Arrow IPC stream files (memory stays flat in the
-    # file's size) and moved in after it, in the same transaction, one
-    # INSERT per table streaming its file.
+    # (one INSERT streaming from its steps; DuckDB writes the row groups of
+    # such a large insert to the database file before the commit, and its
+    # memory stayed within INGEST_MEMORY on a 4 GB file); the other entities'
+    # new rows are spooled to Arrow IPC stream files and moved in after it,
+    # in the same transaction, one INSERT per table streaming its file.
     with tempfile.TemporaryDirectory(prefix="ztwin-ingest-") as spool:
         sink = _Spool(Path(spool))
         steps: Iterator[pa.Table | None] = iter(())
