@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 import sys
 import tempfile
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
@@ -349,7 +349,7 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
                     _store(con, table_name(LIVE), sysid, pa.RecordBatchReader.from_batches(schema, live(held)))
                 sink.close()
                 for entity, f in sink.files.items():
-                    _store(con, table_name(entity), sysid, _spooled_batches(f))
+                    _store(con, table_name(entity), sysid, _watched(_spooled_batches(f), failed))
                 info = k.info()
                 st = k.stats()
                 res.damage = [dict(d) for d in st["damage"]]
@@ -367,10 +367,14 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
                      json.dumps(_info_json(info), default=_json_default)],
                 )  # fmt: skip
                 _run(con, "COMMIT")
-            except BaseException:
+            except BaseException as e:
                 _run(con, "ROLLBACK")
-                if failed:  # the kernel's or the spool's error, not DuckDB's report of it
+                with suppress(Exception):
+                    con.unregister("ztwin_spool")
+                if failed:  # the kernel's or the spool's error (or an interrupt), not DuckDB's report of it
                     raise failed[0] from None
+                if isinstance(e, RuntimeError) and str(e) == "Query interrupted":
+                    raise KeyboardInterrupt from None  # (DuckDB's report of a SIGINT during a statement)
                 raise
         finally:
             if isinstance(steps, Generator):
@@ -391,8 +395,29 @@ def _store(con: duckdb.DuckDBPyConnection, name: str, sysid: str, reader: pa.Rec
             _run(con, f"INSERT INTO {name} BY NAME SELECT ?::VARCHAR AS system, * FROM ztwin_spool", [sysid])
         else:
             _run(con, f"CREATE TABLE {name} AS SELECT ?::VARCHAR AS system, * FROM ztwin_spool", [sysid])
-    finally:
-        con.unregister("ztwin_spool")
+    except BaseException:
+        # (in the aborted transaction this fails too; the error that
+        # aborted it is the one to tell, and the ROLLBACK drops the view)
+        with suppress(Exception):
+            con.unregister("ztwin_spool")
+        raise
+    con.unregister("ztwin_spool")
+
+
+def _watched(reader: pa.RecordBatchReader, failed: list[BaseException]) -> pa.RecordBatchReader:
+    """``reader``'s batches, an error in reading them kept in ``failed`` (DuckDB
+    reports it as its own error: an interrupt would become an "internal
+    error")."""
+    import pyarrow as pa
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        try:
+            yield from reader
+        except BaseException as e:
+            failed.append(e)
+            raise
+
+    return pa.RecordBatchReader.from_batches(reader.schema, batches())
 
 
 #: The end of :func:`_steps` (``next(steps, _DONE)``).

@@ -538,3 +538,39 @@ def test_ingest_rows_equal_the_python_reference(files: dict[str, Path]) -> None:
             assert g.num_rows == w.num_rows and g.equals(w.cast(g.schema)), entity
     assert {(False, True), (True, False), (True, True)} <= kinds
     assert mine == set(ends)
+
+
+def test_an_interrupt_while_inserting_leaves_the_database_as_it_was(tmp_path: Path, files: dict[str, Path],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Ctrl-C while DuckDB reads a spooled table (or the streamed one) is
+    a KeyboardInterrupt, not DuckDB's report of it, and nothing is added."""
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    real_spool, real_insert = history._spooled_batches, history._insert
+
+    def spool_interrupted(f: Path) -> pa.RecordBatchReader:
+        r = real_spool(f)
+
+        def batches() -> Any:
+            yield from list(r)[:1]
+            raise KeyboardInterrupt
+
+        return pa.RecordBatchReader.from_batches(r.schema, batches())
+
+    calls = []
+
+    def insert_interrupted(*a: Any, **k: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_insert(*a, **k)
+
+    monkeypatch.setattr(history, "CHUNK", 5)
+    for name, fake in (("_spooled_batches", spool_interrupted), ("_insert", insert_interrupted)):
+        with monkeypatch.context() as m:
+            m.setattr(history, name, fake)
+            with pytest.raises(KeyboardInterrupt):
+                history.ingest(db, [files["grown"]], system="OTHER")
+        assert counts(db) == rows(19), name
+        with history.open(db) as h:
+            assert h.systems() == ["TESTSYS"] and h.files().num_rows == 1, name
