@@ -362,3 +362,11 @@ def fold_by_keys(codes: Any, columns: list[Any], kinds: list[str], outs: list[An
     """Fold float64 ``columns`` into the writable float64 buffers ``outs`` by
     the int64 key numbers ``codes``, in row order (NaN skipped; "sum" a left
     fold, "min", "max"); repeated calls continue the folds."""
+
+def ingest_rows(tables: dict[str, ArrowTable], stored: set[int]) -> tuple[dict[str, ArrowTable] | None, int, int]:
+    """``ztwin ingest``'s rows of one ``IntervalKernel.take()``: every table
+    cut to the intervals whose end (the system row's ``end_tod``) is not in
+    ``stored``, ``interval`` dropped, ``end_tod`` (not on the system table)
+    and ``ord`` (0, 1, ... over the kept rows) appended; with the counts of
+    intervals added and skipped. ``stored`` gains the added ends. None
+    instead of the tables when no interval is new."""

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import json
 import os
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -45,6 +45,8 @@ KEYS = {"system": [], "cpu": ["cpu"], "lpar": ["partition", "cpu"], "user": ["us
         "exposure": ["devno"]}  # fmt: skip
 #: Intervals read per step while ingesting.
 CHUNK = 500
+#: Steps the ingest's kernel thread may have ready beyond the one it works on.
+STEPS_AHEAD = 1
 #: DuckDB's memory limit while ingesting (beyond it, it spills to disk).
 INGEST_MEMORY = "256MB"
 #: DuckDB's threads while ingesting: its inserts read one Arrow stream at a
@@ -64,6 +66,9 @@ READ_THREADS = 1
 #: folded into its totals (fewer, larger batches: less work per row in
 #: Python; a batch of the user table's folded columns is about 2 MB).
 FOLD_ROWS = 16384
+#: The entity whose new rows go into the database as the kernel reads the
+#: file (the largest table; the others are spooled first).
+LIVE = "user"
 
 
 class HistoryError(Exception):
@@ -280,10 +285,7 @@ class _Progress:
 def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str | None = None,
                 progress: bool = False) -> IngestResult:
     """Ingest one file in one transaction (see :func:`ingest`)."""
-    import pyarrow as pa
-
     from ztwin._native import IntervalKernel
-    from ztwin.reports.core import _table
 
     k = IntervalKernel(str(path), None, None, "all", "all", "all")
     size = Path(path).stat().st_size
@@ -291,87 +293,153 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
     stored: set[int] | None = None
     sysid = system
     res = IngestResult(str(path), system or "?")
-    # The new rows are spooled to Arrow IPC stream files first (memory stays
-    # flat in the file's size: DuckDB would hold every row appended in an
-    # open transaction in memory), then moved into the database in one
-    # transaction, one INSERT per table streaming its file.
+    failed: list[BaseException] = []  # what stopped the live rows' stream
+    # The live entity's new rows go into the database while the kernel reads
+    # (one INSERT streaming from its steps; DuckDB writes the row groups of
+    # such a large insert to the database file before the commit, and its
+    # memory stayed within INGEST_MEMORY on a 4 GB file); the other entities'
+    # new rows are spooled to Arrow IPC stream files and moved in after it,
+    # in the same transaction, one INSERT per table streaming its file.
     with tempfile.TemporaryDirectory(prefix="ztwin-ingest-") as spool:
         sink = _Spool(Path(spool))
+        steps: Iterator[pa.Table | None] = iter(())
         try:
-            # The kernel reads the next step in a thread of its own (it runs
-            # without the GIL) while this one spools the step before.
-            for tables, info, st in _steps(k):
-                tables = {e: _table(t) for e, t in tables.items()}
-                if sysid is None:
-                    sysid = _system_of(info) or "UNKNOWN"
-                res.system = sysid
-                if stored is None:
-                    stored = _stored_ends(con, sysid)
-                _insert(sink, sysid, tables, stored, res)
+            # The first step here (its configuration names the system), the
+            # others in a thread of its own (the kernel runs without the GIL),
+            # which also cuts and spools each step's rows, while this one
+            # inserts the live rows of the step before.
+            more = k.step(CHUNK)
+            tables, info, st = k.take(), k.info(), k.stats()
+            if sysid is None:
+                sysid = _system_of(info) or "UNKNOWN"
+            res.system = sysid
+            stored = _stored_ends(con, sysid)
+
+            def step_rows(tables: dict[str, Any], st: Mapping[str, Any]) -> pa.Table | None:
+                assert sysid is not None and stored is not None
                 bar.update(min(size, st["groups"] * 4096 + st["records"] * 200))
-        finally:
-            sink.close()
-        info = k.info()
-        st = k.stats()
-        res.damage = [dict(d) for d in st["damage"]]
-        res.damage_count = st["damage_count"]
-        assert sysid is not None
-        _run(con, "BEGIN TRANSACTION")
-        try:
-            for entity, f in sink.files.items():
-                name = table_name(entity)
-                # the system id is the first column; the file has the rest
-                reader = _spooled_batches(f)
-                con.register("ztwin_spool", reader)
+                return _insert(sink, sysid, tables, stored, res)
+
+            first = step_rows(tables, st)
+            del tables  # (not kept alive through the inserts)
+            if more:
+                steps = _steps(k, step_rows)
+            while first is None:  # up to the first step with new rows (a grown file's stored part)
+                first = next(steps, _DONE)
+            if first is _DONE:
+                first = None
+
+            def live(held: list[pa.Table]) -> Iterator[pa.RecordBatch]:
                 try:
-                    if _has_table(con, name):
-                        _add_new_columns(con, name, reader.schema)
-                    if not _has_table(con, name):
-                        _run(con, f"CREATE TABLE {name} AS SELECT ?::VARCHAR AS system, * FROM ztwin_spool", [sysid])
-                    else:
-                        _run(con, f"INSERT INTO {name} BY NAME SELECT ?::VARCHAR AS system, * FROM ztwin_spool",
-                             [sysid])  # fmt: skip
-                finally:
+                    yield from held.pop().to_batches()  # (the first table not kept alive through the insert)
+                    for t in steps:
+                        if t is not None:
+                            yield from t.to_batches()
+                except BaseException as e:
+                    failed.append(e)
+                    raise
+
+            assert sysid is not None
+            _run(con, "BEGIN TRANSACTION")
+            try:
+                if first is not None:
+                    import pyarrow as pa
+
+                    held, schema, first = [first], first.schema, None
+                    _store(con, table_name(LIVE), sysid, pa.RecordBatchReader.from_batches(schema, live(held)))
+                sink.close()
+                for entity, f in sink.files.items():
+                    _store(con, table_name(entity), sysid, _watched(_spooled_batches(f), failed))
+                info = k.info()
+                st = k.stats()
+                res.damage = [dict(d) for d in st["damage"]]
+                res.damage_count = st["damage_count"]
+                for d in res.damage:
+                    _run(con, "INSERT INTO damage VALUES (?, ?, ?, ?, ?, ?)",
+                         [sysid, str(path), d["offset"], d["end"], d["kind"], d["reason"]])  # fmt: skip
+                sys_rows = _one(con, "SELECT min(\"end\"), max(\"end\") FROM system_intervals WHERE system = ?",
+                                [sysid]) if _has_table(con, "system_intervals") else (None, None)  # fmt: skip
+                _run(
+                    con,
+                    "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?)",
+                    [sysid, str(path), size, _head_sha(path), res.intervals_added, sys_rows[0] if sys_rows else None,
+                     sys_rows[1] if sys_rows else None, st["damage_count"], st["damaged_bytes"],
+                     json.dumps(_info_json(info), default=_json_default)],
+                )  # fmt: skip
+                _run(con, "COMMIT")
+            except BaseException as e:
+                _run(con, "ROLLBACK")
+                with suppress(Exception):
                     con.unregister("ztwin_spool")
-            for d in res.damage:
-                _run(con, "INSERT INTO damage VALUES (?, ?, ?, ?, ?, ?)",
-                     [sysid, str(path), d["offset"], d["end"], d["kind"], d["reason"]])  # fmt: skip
-            sys_rows = _one(con, "SELECT min(\"end\"), max(\"end\") FROM system_intervals WHERE system = ?",
-                            [sysid]) if _has_table(con, "system_intervals") else (None, None)  # fmt: skip
-            _run(
-                con,
-                "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, now()::TIMESTAMP, ?)",
-                [sysid, str(path), size, _head_sha(path), res.intervals_added, sys_rows[0] if sys_rows else None,
-                 sys_rows[1] if sys_rows else None, st["damage_count"], st["damaged_bytes"],
-                 json.dumps(_info_json(info), default=_json_default)],
-            )  # fmt: skip
-            _run(con, "COMMIT")
-        except BaseException:
-            _run(con, "ROLLBACK")
-            raise
+                if failed:  # the kernel's or the spool's error (or an interrupt), not DuckDB's report of it
+                    raise failed[0] from None
+                if isinstance(e, RuntimeError) and str(e) == "Query interrupted":
+                    raise KeyboardInterrupt from None  # (DuckDB's report of a SIGINT during a statement)
+                raise
         finally:
+            if isinstance(steps, Generator):
+                steps.close()
+            sink.close()
             bar.update(size)
             bar.close()
     return res
 
 
-def _steps(k: Any) -> Iterator[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
-    """The kernel's steps (tables, info after the first step, stats), read
-    ahead by one step in a thread; the kernel's errors are raised here."""
+def _store(con: duckdb.DuckDBPyConnection, name: str, sysid: str, reader: pa.RecordBatchReader) -> None:
+    """Add the rows of ``reader`` to table ``name`` (created if missing), the
+    system id as their first column."""
+    con.register("ztwin_spool", reader)
+    try:
+        if _has_table(con, name):
+            _add_new_columns(con, name, reader.schema)
+            _run(con, f"INSERT INTO {name} BY NAME SELECT ?::VARCHAR AS system, * FROM ztwin_spool", [sysid])
+        else:
+            _run(con, f"CREATE TABLE {name} AS SELECT ?::VARCHAR AS system, * FROM ztwin_spool", [sysid])
+    except BaseException:
+        # (in the aborted transaction this fails too; the error that
+        # aborted it is the one to tell, and the ROLLBACK drops the view)
+        with suppress(Exception):
+            con.unregister("ztwin_spool")
+        raise
+    con.unregister("ztwin_spool")
+
+
+def _watched(reader: pa.RecordBatchReader, failed: list[BaseException]) -> pa.RecordBatchReader:
+    """``reader``'s batches, an error in reading them kept in ``failed`` (DuckDB
+    reports it as its own error: an interrupt would become an "internal
+    error")."""
+    import pyarrow as pa
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        try:
+            yield from reader
+        except BaseException as e:
+            failed.append(e)
+            raise
+
+    return pa.RecordBatchReader.from_batches(reader.schema, batches())
+
+
+#: The end of :func:`_steps` (``next(steps, _DONE)``).
+_DONE: Any = object()
+
+
+def _steps(k: Any, work: Callable[[dict[str, Any], Mapping[str, Any]], Any]) -> Generator[Any, None, None]:
+    """``work(tables, stats)`` of the kernel's next steps, each step read and
+    worked on in a thread, one step ahead of the caller; the kernel's (and
+    ``work``'s) errors are raised here."""
     import queue
     import threading
 
-    q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=2)
+    q: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=STEPS_AHEAD)
     stop = threading.Event()
 
     def produce() -> None:
         try:
-            more, first = True, True
+            more = True
             while more and not stop.is_set():
                 more = k.step(CHUNK)
-                item = (k.take(), k.info() if first else {}, k.stats())
-                first = False
-                q.put(("step", item))
+                q.put(("step", work(k.take(), k.stats())))
             q.put(("done", None))
         except BaseException as e:  # noqa: BLE001 - handed to the caller
             q.put(("error", e))
@@ -502,45 +570,33 @@ def _stored_ends(con: duckdb.DuckDBPyConnection, system: str) -> set[int]:
     return {r[0] for r in con.execute("SELECT end_tod FROM system_intervals WHERE system = ?", [system]).fetchall()}
 
 
-def _insert(sink: _Spool, system: str, tables: Mapping[str, pa.Table], stored: set[int],
-            res: IngestResult) -> None:
-    """The rows of one step not stored yet, with their end time (``end_tod``)
-    and their order in the interval (``ord``), into ``sink`` (the system id
-    is added when they move into the database)."""
-    import numpy as np
-    import pyarrow as pa
+def _insert(sink: _Spool, system: str, tables: dict[str, Any], stored: set[int],
+            res: IngestResult) -> pa.Table | None:
+    """The rows of one step's intervals not stored yet (their end, ``end_tod``,
+    not in ``stored``, which gains them), with each row's interval end and
+    its order among the step's rows (``ord``: the kernel's first-seen order
+    of keys within an interval), into ``sink`` (the system id is added when
+    they move into the database); the :data:`LIVE` entity's returned
+    instead (None: the step adds no interval). The rows are cut and shaped
+    natively (``_native.ingest_rows``)."""
+    from ztwin._native import ingest_rows
+    from ztwin.reports.core import _table
 
-    from ztwin.reports.store import array_i64, to_arrow
-
-    st = tables["system"]
-    if st.num_rows == 0:
-        return
-    ends = array_i64(st.column("end_tod").combine_chunks()).view(np.uint64)
-    idx = array_i64(st.column("interval").combine_chunks())
-    new = np.fromiter((int(e) not in stored for e in ends.tolist()), dtype=bool, count=len(ends))
-    res.intervals_skipped += int((~new).sum())
-    res.intervals_added += int(new.sum())
-    if not new.any():
-        return
-    base = int(idx[0])
-    everything = bool(new.all())
+    new, added, skipped = ingest_rows(tables, stored)
+    res.intervals_added += added
+    res.intervals_skipped += skipped
+    if new is None:
+        return None
+    live = None
     for entity in ENTITIES:
-        # every table gets its file (a first ingest creates every table, empty or not)
-        t = tables[entity].combine_chunks()
-        iv = array_i64(t.column("interval").combine_chunks())
-        if not everything:
-            rows = np.flatnonzero(new[iv - base])
-            t = t.take(to_arrow(rows.astype(np.int64), pa.int64()))
-            iv = iv[rows]
-        n = t.num_rows
-        if entity != "system":
-            # intervals of one step are consecutive: the end of row r is ends[interval - base]
-            t = t.append_column("end_tod", to_arrow(ends[iv - base], pa.uint64()))
-        # the order of the kernel's rows within an interval (first-seen order of keys)
-        t = t.append_column("ord", to_arrow(np.arange(n, dtype=np.int64), pa.int64()))
-        sink.add(entity, t.drop_columns(["interval"]))
-        res.rows_added[entity] = res.rows_added.get(entity, 0) + n
-    stored.update(int(e) for e in ends[new].tolist())
+        # every table gets its rows (a first ingest creates every table, empty or not)
+        t = _table(new[entity])
+        res.rows_added[entity] = res.rows_added.get(entity, 0) + t.num_rows
+        if entity == LIVE:
+            live = t
+        else:
+            sink.add(entity, t)
+    return live
 
 
 def ingest(db: str | Path, files: Iterable[str | Path], *, system: str | None = None, progress: bool = False,

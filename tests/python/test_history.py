@@ -474,3 +474,103 @@ def test_spooled_batches_read_in_place_equal_the_written_ones(tmp_path: Path) ->
     con.register("s", history._spooled_batches(f))
     n, total = con.execute("SELECT count(*), sum(b) FROM s").fetchall()[0]
     assert (n, total) == (sum(t.num_rows for t in tables), sum(int(t["b"].to_numpy().sum()) for t in tables))
+
+
+def _rows_reference(tables: dict[str, pa.Table], stored: set[int]) -> tuple[dict[str, pa.Table] | None, int, int]:
+    """The stored form of one step's rows as ingest made it in Python before
+    ``_native.ingest_rows`` (numpy masks, ``take``, appended columns)."""
+    st = tables["system"]
+    if st.num_rows == 0:
+        return None, 0, 0
+    ends = st.column("end_tod").to_numpy().astype(np.uint64)
+    idx = st.column("interval").to_numpy().astype(np.int64)
+    new = np.array([int(e) not in stored for e in ends.tolist()], dtype=bool)
+    added, skipped = int(new.sum()), int((~new).sum())
+    if not new.any():
+        return None, added, skipped
+    base = int(idx[0])
+    out = {}
+    for entity in history.ENTITIES:
+        t = tables[entity]
+        iv = t.column("interval").to_numpy().astype(np.int64)
+        rows = np.flatnonzero(new[iv - base])
+        t, iv = t.take(pa.array(rows, pa.int64())), iv[rows]
+        if entity != "system":
+            t = t.append_column("end_tod", pa.array(ends[iv - base], pa.uint64()))
+        t = t.append_column("ord", pa.array(np.arange(t.num_rows, dtype=np.int64), pa.int64()))
+        out[entity] = t.drop_columns(["interval"])
+    stored.update(int(e) for e in ends[new].tolist())
+    return out, added, skipped
+
+
+def test_ingest_rows_equal_the_python_reference(files: dict[str, Path]) -> None:
+    """The native cut and shape of a step's rows (``_native.ingest_rows``)
+    equal the numpy reference on steps with every, no, and some intervals
+    stored (not consecutive ones), and the stored ends grow alike."""
+    from ztwin._native import ingest_rows
+    from ztwin.reports.core import _table
+
+    k = IntervalKernel(str(files["grown"]), None, None, "all", "all", "all")
+    steps = []
+    more = True
+    while more:
+        more = k.step(7)
+        steps.append(k.take())
+    ends = [int(e) for s in steps for e in _table(s["system"]).column("end_tod").to_pylist()]
+    assert len(ends) == 29 and len(steps) >= 4
+    # stored before: every end of the first step, none of the second, every third one after
+    first = {int(e) for e in _table(steps[0]["system"]).column("end_tod").to_pylist()}
+    stored = first | set(ends[len(first) + 7::3])
+    mine, ref = set(stored), set(stored)
+    kinds = set()
+    for s in steps:
+        tables = {e: _table(t) for e, t in s.items()}
+        got, a, sk = ingest_rows(s, mine)
+        want, wa, wsk = _rows_reference(tables, ref)
+        assert (a, sk) == (wa, wsk) and mine == ref
+        kinds.add((a > 0, sk > 0))
+        assert (got is None) == (want is None)
+        if got is None or want is None:
+            continue
+        for entity in history.ENTITIES:
+            g, w = _table(got[entity]), want[entity]
+            assert g.schema.names == w.schema.names and g.schema.types == w.schema.types, entity
+            assert g.num_rows == w.num_rows and g.equals(w.cast(g.schema)), entity
+    assert {(False, True), (True, False), (True, True)} <= kinds
+    assert mine == set(ends)
+
+
+def test_an_interrupt_while_inserting_leaves_the_database_as_it_was(tmp_path: Path, files: dict[str, Path],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Ctrl-C while DuckDB reads a spooled table (or the streamed one) is
+    a KeyboardInterrupt, not DuckDB's report of it, and nothing is added."""
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    real_spool, real_insert = history._spooled_batches, history._insert
+
+    def spool_interrupted(f: Path) -> pa.RecordBatchReader:
+        r = real_spool(f)
+
+        def batches() -> Any:
+            yield from list(r)[:1]
+            raise KeyboardInterrupt
+
+        return pa.RecordBatchReader.from_batches(r.schema, batches())
+
+    calls = []
+
+    def insert_interrupted(*a: Any, **k: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_insert(*a, **k)
+
+    monkeypatch.setattr(history, "CHUNK", 5)
+    for name, fake in (("_spooled_batches", spool_interrupted), ("_insert", insert_interrupted)):
+        with monkeypatch.context() as m:
+            m.setattr(history, name, fake)
+            with pytest.raises(KeyboardInterrupt):
+                history.ingest(db, [files["grown"]], system="OTHER")
+        assert counts(db) == rows(19), name
+        with history.open(db) as h:
+            assert h.systems() == ["TESTSYS"] and h.files().num_rows == 1, name

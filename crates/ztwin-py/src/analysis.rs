@@ -28,8 +28,14 @@ fn arrow_err(e: ArrowError) -> PyErr {
 /// Record batches of one schema, exported through the Arrow C stream interface.
 #[pyclass(module = "ztwin._native", frozen)]
 pub struct ArrowTable {
-    schema: SchemaRef,
-    batches: Vec<RecordBatch>,
+    pub(crate) schema: SchemaRef,
+    pub(crate) batches: Vec<RecordBatch>,
+}
+
+impl ArrowTable {
+    pub(crate) fn new(schema: SchemaRef, batches: Vec<RecordBatch>) -> Self {
+        ArrowTable { schema, batches }
+    }
 }
 
 #[pymethods]

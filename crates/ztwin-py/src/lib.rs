@@ -19,6 +19,7 @@ mod console;
 mod convert;
 mod dump;
 mod errors;
+mod ingest;
 mod layouts;
 mod reader;
 mod rows;
@@ -50,6 +51,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(columns::read_columns, m)?)?;
     m.add_function(wrap_pyfunction!(rows::format_rows, m)?)?;
     m.add_function(wrap_pyfunction!(rows::fold_by_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(ingest::ingest_rows, m)?)?;
     m.add_function(wrap_pyfunction!(reader::scan, m)?)?;
     m.add_function(wrap_pyfunction!(appldata::appldata_records, m)?)?;
     m.add("ScenarioError", m.py().get_type::<twin::ScenarioError>())?;
