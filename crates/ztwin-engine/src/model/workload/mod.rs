@@ -522,6 +522,7 @@ impl Model {
                 pages_per_io,
                 cpu_per_io_us,
                 enabled_wait,
+                cp_overhead,
                 ..
             } => {
                 let vw = &mut self.work.vcpus[vi];
@@ -543,6 +544,9 @@ impl Model {
                         }
                         b.virt = (*left).min(budget);
                         *left -= b.virt;
+                        if *cp_overhead > 0.0 {
+                            cx.charge.cp += (b.virt as f64 * cp_overhead) as Ns;
+                        }
                         if *left == 0 {
                             *phase = 1;
                         }

@@ -118,6 +118,10 @@ pub enum Workload {
         /// dispatch list), not in I/O wait. Off: CMS's synchronous I/O wait.
         #[serde(default)]
         enabled_wait: bool,
+        /// As for the thrasher: CP time per unit of virtual time (work the
+        /// model does not detail), besides the virtual I/O's own CP cost.
+        #[serde(default)]
+        cp_overhead: f64,
     },
     /// CMS file I/O to a minidisk through CP's virtual I/O (and the minidisk
     /// cache when it is on): one virtual CPU reads (and writes) blocks, one
@@ -554,6 +558,9 @@ impl Workload {
                 if burst.0 < 10 * US {
                     return err("burst", "must be at least 10us".into());
                 }
+            }
+            Workload::MinidiskIo { cp_overhead, .. } if !(0.0..=10.0).contains(cp_overhead) => {
+                return err("cp_overhead", "must be a fraction between 0 and 10".into());
             }
             Workload::MinidiskIo {
                 device,

@@ -125,6 +125,7 @@ fn minidisk_volumes_are_checked() {
         pages_per_io: 1,
         cpu_per_io_us: 1.0,
         enabled_wait: true,
+        cp_overhead: 0.0,
     };
     let v = |device: &str, share: f64, count: u32| VolumeShare {
         device: device.into(),
