@@ -90,6 +90,10 @@ pub enum Outcome {
     FrameWait,
     /// Waiting for a minidisk I/O (already started).
     IoWait,
+    /// Waiting for its own I/O (already started) in an enabled wait state,
+    /// as Linux does: CP sees an idle virtual CPU (test idle while its guest
+    /// is in the dispatch list), not I/O wait.
+    IoEnabledWait,
     /// Nothing to do for this long.
     Think(Ns),
     /// The workload has nothing more to do.
@@ -186,6 +190,9 @@ struct Vcpu {
     /// The I/O it is about to wait for completed while its burst was still
     /// running: do not wait when the burst ends.
     woken: bool,
+    /// Its `IoWait` is an enabled wait (`Outcome::IoEnabledWait`): sampled
+    /// as test idle, not I/O wait.
+    enabled_wait: bool,
     /// The state it left when it became ready (what it is still waiting for
     /// while CP finishes the interrupt work that made it ready).
     waited: VState,
@@ -323,6 +330,7 @@ impl Cpus {
                         hf: HfCounters::default(),
                         vio: 0,
                         woken: false,
+                        enabled_wait: false,
                         waited: VState::Idle,
                         in_prefix: false,
                         last_cpu: NO_CPU,
@@ -834,7 +842,9 @@ impl Cpus {
         }
         match b.outcome {
             Outcome::Slice => self.ready_or_eligible(v),
-            Outcome::PageWait | Outcome::IoWait if woken => self.ready_or_eligible(v),
+            Outcome::PageWait | Outcome::IoWait | Outcome::IoEnabledWait if woken => {
+                self.ready_or_eligible(v)
+            }
             // Frames freed while the burst ran (a fast page-out) woke no one:
             // it takes one at its next dispatch rather than wait for the next.
             Outcome::FrameWait if st.frames_free() => self.ready_or_eligible(v),
@@ -844,7 +854,10 @@ impl Cpus {
                     st.wait_for_frame(c, v);
                 }
             }
-            Outcome::IoWait => self.vcpus[vi].state = VState::IoWait,
+            Outcome::IoWait | Outcome::IoEnabledWait => {
+                self.vcpus[vi].state = VState::IoWait;
+                self.vcpus[vi].enabled_wait = b.outcome == Outcome::IoEnabledWait;
+            }
             Outcome::Think(d) => {
                 self.vcpus[vi].state = VState::Think;
                 cx.at(d, Ev::Wake { vcpu: v });
@@ -896,7 +909,9 @@ impl Cpus {
                     VState::Running => h.running += 1,
                     VState::Ready => h.cpu_wait += 1,
                     VState::PageWait => h.page_wait += 1,
-                    VState::IoWait => h.io_wait += 1,
+                    VState::IoWait if !vc.enabled_wait => h.io_wait += 1,
+                    VState::IoWait if g.sched == Sched::Dispatch => h.test_idle_wait += 1,
+                    VState::IoWait => h.dormant += 1,
                     VState::Eligible => h.eligible += 1,
                     VState::Think if g.sched == Sched::Dispatch => h.test_idle_wait += 1,
                     VState::Idle if g.sched == Sched::Dispatch => h.test_idle += 1,

@@ -1041,3 +1041,62 @@ busy = 4.0
 
 mod era_c;
 mod server_io;
+
+/// A minidisk workload spread over volumes sends each volume its share of
+/// the I/Os; CPU per I/O longer than a time slice runs over several slices;
+/// with `enabled_wait` the guest waits for its I/O idle (test idle in the
+/// dispatch list, %TIW), never in I/O wait (%IOW), as a Linux guest does.
+#[test]
+fn a_spread_minidisk_workload_waits_enabled_for_its_ios() {
+    let text = |enabled: bool| {
+        format!(
+            r#"
+[scenario]
+duration = "60s"
+[system]
+processors = 2
+central_storage = "256M"
+[monitor]
+sample_interval = "10s"
+hf_rate = "100ms"
+[[dasd]]
+device_type = "3390-9"
+count = 4
+first_address = "0B00"
+volser_prefix = "MD"
+[[guest]]
+userid = "LNX"
+virtual_storage = "64M"
+workload = {{ type = "minidisk_io", cpu_per_io_us = 12000.0, think = "20ms", enabled_wait = {enabled}, volumes = [
+    {{ device = "0B00", share = 3.0 }}, {{ device = "0B02", count = 2, share = 0.5 }} ] }}
+"#
+        )
+    };
+    let run_it = |enabled: bool| {
+        let sc = Scenario::from_toml(&text(enabled), "spread.toml").unwrap();
+        let (_, twin) = run(&sc, 1, false);
+        let m = &twin.model;
+        let ssch: Vec<u64> = m.io.devices().map(|d| d.c.ssch).collect();
+        let v = m.cpu.vcpus(0).next().unwrap();
+        (ssch, v.vtime, v.vio, v.hf)
+    };
+    let (ssch, vtime, vio, hf) = run_it(true);
+    let all: u64 = ssch.iter().sum();
+    assert_eq!(ssch[1], 0, "0B01 is not in the spread: {ssch:?}");
+    assert!(all > 1000 && all == vio, "{ssch:?}, {vio} virtual I/Os");
+    let share = |k: usize| ssch[k] as f64 / all as f64;
+    assert!((share(0) - 0.75).abs() < 0.03, "{ssch:?}");
+    assert!(
+        (share(2) - 0.125).abs() < 0.02 && (share(3) - 0.125).abs() < 0.02,
+        "{ssch:?}"
+    );
+    let per_io_ms = vtime as f64 / vio as f64 / 1e6;
+    assert!(
+        (per_io_ms - 12.0).abs() < 0.1,
+        "{per_io_ms:.2} ms of CPU per I/O"
+    );
+    assert_eq!(hf.io_wait, 0, "{hf:?}");
+    assert!(hf.test_idle_wait > 0, "{hf:?}");
+    let (_, _, _, hf_sync) = run_it(false);
+    assert!(hf_sync.io_wait > 0, "CMS's synchronous wait: {hf_sync:?}");
+}

@@ -62,10 +62,14 @@ pub enum WorkState {
         left: Ns,
     },
     /// Minidisk loop: 0 = compute, 1 = start the I/O, 2 = think; `vol` is the
-    /// volume, resolved once when the workload starts.
+    /// volume, resolved once when the workload starts; with `volumes`, each
+    /// I/O's volume is drawn from `spread` (volume, cumulative share up to 1).
+    /// `left`: CPU of the current I/O still to run (more than a slice).
     Io {
         phase: u8,
         vol: u32,
+        left: Ns,
+        spread: Vec<(u32, f64)>,
     },
     /// CMS file I/O or CMS FORMAT: the minidisk and the place on it.
     Cms(disk::CmsState),
@@ -236,6 +240,31 @@ impl Model {
                     }
                 }
                 Workload::Cpu { .. } => WorkState::Cpu { left: 0 },
+                Workload::MinidiskIo {
+                    device, volumes, ..
+                } if !volumes.is_empty() => {
+                    let mut spread = Vec::new();
+                    let mut sum = 0.0;
+                    for s in volumes {
+                        let d =
+                            crate::model::io::params::parse_devno(&s.device).expect("validated");
+                        for k in 0..s.count {
+                            sum += s.share;
+                            let vol = self.io.by_devno(d + k as u16).expect("validated");
+                            spread.push((vol, sum));
+                        }
+                    }
+                    for e in &mut spread {
+                        e.1 /= sum;
+                    }
+                    debug_assert!(device.is_empty());
+                    WorkState::Io {
+                        phase: 0,
+                        vol: spread[0].0,
+                        left: 0,
+                        spread,
+                    }
+                }
                 Workload::MinidiskIo { device, .. } => {
                     let (dev, spread) = params::split_device(device);
                     let mut dev = crate::model::io::params::parse_devno(dev).expect("validated");
@@ -245,6 +274,8 @@ impl Model {
                     WorkState::Io {
                         phase: 0,
                         vol: self.io.by_devno(dev).expect("validated"),
+                        left: 0,
+                        spread: Vec::new(),
                     }
                 }
                 Workload::Cms {
@@ -490,25 +521,58 @@ impl Model {
                 think,
                 pages_per_io,
                 cpu_per_io_us,
+                enabled_wait,
+                cp_overhead,
                 ..
             } => {
-                let WorkState::Io { phase, vol } = &mut self.work.vcpus[vi].work else {
+                let vw = &mut self.work.vcpus[vi];
+                let WorkState::Io {
+                    phase,
+                    vol,
+                    left,
+                    spread,
+                } = &mut vw.work
+                else {
                     unreachable!()
                 };
                 match *phase {
                     0 => {
-                        *phase = 1;
-                        b.virt = us_f(*cpu_per_io_us).min(budget);
+                        // The I/O's CPU; what a slice cannot hold runs in the
+                        // next (a guest computing longer than a slice per I/O).
+                        if *left == 0 {
+                            *left = us_f(*cpu_per_io_us);
+                        }
+                        b.virt = (*left).min(budget);
+                        *left -= b.virt;
+                        if *cp_overhead > 0.0 {
+                            cx.charge.cp += (b.virt as f64 * cp_overhead) as Ns;
+                        }
+                        if *left == 0 {
+                            *phase = 1;
+                        }
                         b.outcome = Outcome::Slice;
                     }
                     1 => {
                         *phase = 2;
-                        let vol = *vol;
+                        let vol = if spread.is_empty() {
+                            *vol
+                        } else {
+                            let x = vw.rng.f64();
+                            spread
+                                .iter()
+                                .find(|e| x < e.1)
+                                .unwrap_or(&spread[spread.len() - 1])
+                                .0
+                        };
                         cx.charge.cp += self.work.costs.virtual_io;
                         self.cpu.count_virtual_io(v);
                         let origin = super::io::Origin::Minidisk { vcpu: v };
                         b.io = Some(self.io.alloc(cx, vol, *pages_per_io, origin));
-                        b.outcome = Outcome::IoWait;
+                        b.outcome = if *enabled_wait {
+                            Outcome::IoEnabledWait
+                        } else {
+                            Outcome::IoWait
+                        };
                     }
                     _ => {
                         *phase = 0;

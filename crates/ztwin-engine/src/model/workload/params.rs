@@ -95,14 +95,33 @@ pub enum Workload {
     MinidiskIo {
         /// Device number (hex) of a `[[dasd]]` volume; with a trailing `+`,
         /// member k of a guest group uses the k-th volume from there.
+        /// Empty when `volumes` spreads the I/O.
+        #[serde(default)]
         device: String,
+        /// The I/O spread over several volumes (in place of `device`): each
+        /// I/O goes to one of them at random, in proportion to its `share`
+        /// (a guest whose data sits on many volumes: FCX108's I/O rate per
+        /// volume). Each entry covers `count` volumes from `device` on.
+        #[serde(default)]
+        volumes: Vec<VolumeShare>,
         /// Think time between I/Os.
         #[serde(default)]
         think: Duration,
         #[serde(default = "one")]
         pages_per_io: u32,
+        /// Guest CPU per I/O; more than a time slice runs over several.
         #[serde(default = "t_cpu")]
         cpu_per_io_us: f64,
+        /// The guest waits for its I/O in an enabled wait state (Linux: the
+        /// SSCH completes at once and the virtual CPU loads a wait PSW until
+        /// the I/O interrupt): CP finds it idle (test idle while in the
+        /// dispatch list), not in I/O wait. Off: CMS's synchronous I/O wait.
+        #[serde(default)]
+        enabled_wait: bool,
+        /// As for the thrasher: CP time per unit of virtual time (work the
+        /// model does not detail), besides the virtual I/O's own CP cost.
+        #[serde(default)]
+        cp_overhead: f64,
     },
     /// CMS file I/O to a minidisk through CP's virtual I/O (and the minidisk
     /// cache when it is on): one virtual CPU reads (and writes) blocks, one
@@ -302,6 +321,17 @@ pub enum Workload {
         #[serde(default = "net_server")]
         server_cpu_us: f64,
     },
+}
+
+/// Share of a spread minidisk workload's I/O that goes to `count` volumes
+/// from `device` on (each of them).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VolumeShare {
+    pub device: String,
+    pub share: f64,
+    #[serde(default = "one")]
+    pub count: u32,
 }
 
 /// A network workload's exchange.
@@ -529,12 +559,59 @@ impl Workload {
                     return err("burst", "must be at least 10us".into());
                 }
             }
+            Workload::MinidiskIo { cp_overhead, .. } if !(0.0..=10.0).contains(cp_overhead) => {
+                return err("cp_overhead", "must be a fraction between 0 and 10".into());
+            }
+            Workload::MinidiskIo {
+                device,
+                volumes,
+                pages_per_io,
+                cpu_per_io_us,
+                ..
+            } if !volumes.is_empty() => {
+                if !device.is_empty() {
+                    return err("volumes", "give either device or volumes, not both".into());
+                }
+                for (k, v) in volumes.iter().enumerate() {
+                    let d = parse_devno(&v.device)
+                        .map_err(|e| Invalid::new(format!("{place}.volumes[{k}].device"), e))?;
+                    if v.count == 0 || d as u32 + v.count - 1 > 0xFFFF {
+                        return err(
+                            &format!("volumes[{k}].count"),
+                            format!(
+                                "{}: must be at least 1, device numbers within FFFF",
+                                v.count
+                            ),
+                        );
+                    }
+                    for a in d as u32..d as u32 + v.count {
+                        if !is_dasd(a as u16) {
+                            return err(
+                                &format!("volumes[{k}].device"),
+                                format!("{a:04X} is not a [[dasd]] volume"),
+                            );
+                        }
+                    }
+                    if !(v.share.is_finite() && v.share > 0.0) {
+                        return err(&format!("volumes[{k}].share"), "must be positive".into());
+                    }
+                }
+                if *pages_per_io == 0 || *pages_per_io > 64 {
+                    return err("pages_per_io", "must be 1 to 64".into());
+                }
+                if !(cpu_per_io_us.is_finite() && *cpu_per_io_us >= 0.0) {
+                    return err("cpu_per_io_us", "must be non-negative".into());
+                }
+            }
             Workload::MinidiskIo {
                 device,
                 pages_per_io,
                 cpu_per_io_us,
                 ..
             } => {
+                if device.is_empty() {
+                    return err("device", "missing: give a device or volumes".into());
+                }
                 let (dev, spread) = split_device(device);
                 let d = parse_devno(dev).map_err(|e| Invalid::new(format!("{place}.device"), e))?;
                 let last = if spread {

@@ -111,3 +111,46 @@ fn fill_keys_are_checked() {
         (50, 100_000_000, 1_000_000_000)
     );
 }
+
+/// A spread minidisk workload names each bad entry: a volume that is not a
+/// `[[dasd]]` one, a share that is not positive, a device and volumes both,
+/// neither.
+#[test]
+fn minidisk_volumes_are_checked() {
+    use super::params::{DasdInfo, VolumeShare};
+    let w = |device: &str, volumes: Vec<VolumeShare>| Workload::MinidiskIo {
+        device: device.into(),
+        volumes,
+        think: Default::default(),
+        pages_per_io: 1,
+        cpu_per_io_us: 1.0,
+        enabled_wait: true,
+        cp_overhead: 0.0,
+    };
+    let v = |device: &str, share: f64, count: u32| VolumeShare {
+        device: device.into(),
+        share,
+        count,
+    };
+    // Volumes 0B00-0B03 exist.
+    let dasd = |d: u16| {
+        (0x0B00..0x0B04).contains(&d).then_some(DasdInfo {
+            blocks: 1000,
+            kind: crate::model::io::params::DevKind::Eckd,
+            aliases: 0,
+        })
+    };
+    let check = |w: Workload| {
+        w.validate("guest[0].workload", 100 * 4096, 1, dasd)
+            .map_err(|e| format!("{e:?}"))
+    };
+    assert!(check(w("", vec![v("0B00", 3.0, 1), v("0B01", 0.5, 3)])).is_ok());
+    let e = check(w("", vec![v("0B00", 1.0, 1), v("0B02", 1.0, 3)])).unwrap_err();
+    assert!(e.contains("volumes[1].device") && e.contains("0B04"), "{e}");
+    let e = check(w("", vec![v("0B00", 0.0, 1)])).unwrap_err();
+    assert!(e.contains("volumes[0].share"), "{e}");
+    let e = check(w("0B00", vec![v("0B00", 1.0, 1)])).unwrap_err();
+    assert!(e.contains("either device or volumes"), "{e}");
+    let e = check(w("", vec![])).unwrap_err();
+    assert!(e.contains("guest[0].workload.device"), "{e}");
+}
