@@ -79,6 +79,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
     if is(verb, "PURGE", 5) {
         return match ops {
             [nss, rest @ ..] if nss.eq_ignore_ascii_case("NSS") => match rest {
+                [n] if n.eq_ignore_ascii_case("NAME") => {
+                    Err("HCP026E Operand missing or invalid".into())
+                }
                 [n, name] if n.eq_ignore_ascii_case("NAME") => Ok(Command::PurgeNss {
                     name: Some(defseg::check_name(name)?),
                     spoolid: None,
@@ -144,6 +147,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
     }
     if is(verb, "SET", 3) {
         return match ops {
+            [v] if v.eq_ignore_ascii_case("VDISK") => {
+                Err("HCP026E Operand missing or invalid".into())
+            }
             [v, which, lim @ ..] if v.eq_ignore_ascii_case("VDISK") => {
                 let syslim = if which.eq_ignore_ascii_case("SYSLIM") {
                     true
@@ -195,6 +201,13 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 Ok(Command::QueryNss { name, map })
             }
             [a, s] if is(a, "ALLOC", 5) && is(s, "SPOOL", 5) => Ok(Command::QueryAllocSpool),
+            [a, rest @ ..] if is(a, "ALLOC", 5) => Err(match rest {
+                [] => "HCP026E Operand missing or invalid".into(),
+                [s, x, ..] if is(s, "SPOOL", 5) => format!("HCP003E Invalid option - {x}"),
+                [x, ..] => format!(
+                    "HCP003E Invalid option - {x} (ztwin models QUERY ALLOC SPOOL only)"
+                ),
+            }),
             [x, ..] => Err(format!(
                 "HCP003E Invalid option - {x} (ztwin models QUERY NSS, QUERY VDISK and QUERY ALLOC SPOOL)"
             )),
@@ -752,6 +765,47 @@ mod tests {
             ("defseg x 20000-5FFFF sr 50000-6FFFF sr", "overlaps"),
             ("defseg big 0-8000000 sn", "above 512 GB"),
             ("save dcss", "HCP001E"),
+            ("", "HCP001E Unknown CP command: (empty)"),
+            ("purge nss name", "HCP026E"),
+            ("purge nss 12345", "HCP002E Invalid operand - 12345"),
+            ("q nss name", "HCP026E"),
+            ("query nss name toolongname", "HCP002E"),
+            ("q", "HCP026E"),
+            ("q frames", "HCP003E Invalid option - frames"),
+            ("query alloc page", "HCP003E Invalid option - page"),
+            ("query alloc", "HCP026E"),
+            ("query alloc spool x", "HCP003E Invalid option - x"),
+            ("q vdisk bogus", "HCP003E Invalid option - bogus"),
+            (
+                "define vfb-512 as xyzw blk 100",
+                "HCP022E A virtual device number was not supplied or it was invalid - xyzw",
+            ),
+            (
+                "define vfb-512 as 300 blk many",
+                "HCP002E Invalid operand - many",
+            ),
+            ("define vfb-512 as 300 blk 0", "a VFB-512 disk is 1 to"),
+            (
+                "define vfb-512 as 300 cyl 10",
+                "HCP003E Invalid option - cyl",
+            ),
+            ("define vfb-512", "HCP026E"),
+            ("define t3480 as 181", "HCP002E Invalid operand - t3480"),
+            ("define", "HCP026E"),
+            ("detach", "HCP026E"),
+            ("detach 300 301", "HCP003E Invalid option - 301"),
+            ("detach qqqqq", "HCP022E"),
+            ("set vdisk", "HCP026E"),
+            ("set vdisk syslim", "HCP026E"),
+            ("set vdisk syslim lots", "HCP002E Invalid operand - lots"),
+            ("set vdisk maxlim 1G", "HCP003E Invalid option - maxlim"),
+            (
+                "set srm storbuf 300 250 200",
+                "HCP003E Invalid option - srm",
+            ),
+            ("set", "HCP026E"),
+            ("indicate load", "HCP001E Unknown CP command: INDICATE"),
+            ("lock lnx 0 10", "HCP001E Unknown CP command: LOCK"),
         ] {
             let e = parse(line).unwrap_err();
             assert!(e.starts_with("HCP"), "{line}: {e}");

@@ -1039,5 +1039,6 @@ busy = 4.0
     }
 }
 
+mod cp_messages;
 mod era_c;
 mod server_io;
