@@ -253,3 +253,67 @@ command = "query nss"
         "{q:?}"
     );
 }
+
+/// DIAGNOSE X'64' (the dcssblk driver's calls) as the console shows them:
+/// a load, the same segment again, a segment that does not exist, LOADNSHR
+/// of a segment defined without LOADNSHR, PURGESG, and PURGESG of a segment
+/// the guest no longer has.
+#[test]
+fn diagnose_64_answers_with_its_return_codes() {
+    let mut text = CP.to_string()
+        + r#"
+[[spool]]
+device_type = "3390-3"
+first_address = "0800"
+volser_prefix = "SPL"
+"#;
+    for (at, who, action, cmd) in [
+        (1, "CMS", "cp", "defseg SWAP 20000-2FFFF sn"),
+        (1, "CMS", "cp", "saveseg swap"),
+        (2, "LNX", "diag64", "loadshr SWAP"),
+        (3, "LNX", "diag64", "loadshr SWAP"),
+        (4, "LNX", "diag64", "loadshr NOSUCH"),
+        (5, "LNX", "diag64", "loadnshr SWAP"),
+        (6, "LNX", "diag64", "purgesg SWAP"),
+        (7, "LNX", "diag64", "purgesg SWAP"),
+        (8, "", "cp", "q nss name swap map"),
+    ] {
+        let guest = if who.is_empty() {
+            String::new()
+        } else {
+            format!("guest = \"{who}\"\n")
+        };
+        text.push_str(&format!(
+            "[[timeline]]\nat = \"{at}s\"\naction = \"{action}\"\n{guest}command = \"{cmd}\"\n"
+        ));
+    }
+    let sc = Scenario::from_toml(&text, "diag.toml").unwrap();
+    let mut out = Vec::new();
+    let s = crate::run_to_writer(&sc, None, None, &mut out, &mut |_, _| true).unwrap();
+    let con = &s.console;
+    let d = |cmd: &str, k: usize| response(con, "LNX", &format!("DIAG X'64' {cmd}"), k);
+    // An SN segment: nothing to read, loaded at once.
+    assert_eq!(d("LOADSHR SWAP", 0), ["RC=0 segment SWAP loaded"]);
+    assert_eq!(
+        d("LOADSHR SWAP", 1),
+        ["RC=0 segment SWAP is already loaded"]
+    );
+    assert_eq!(
+        d("LOADSHR NOSUCH", 0),
+        ["RC=44 segment NOSUCH does not exist"]
+    );
+    assert_eq!(
+        d("LOADNSHR SWAP", 0),
+        ["RC=281 segment SWAP was not defined with LOADNSHR"]
+    );
+    assert_eq!(d("PURGESG SWAP", 0), ["RC=0 segment SWAP purged"]);
+    assert_eq!(d("PURGESG SWAP", 1), ["RC=44 segment SWAP is not loaded"]);
+    // No user left: class A, 0 users.
+    assert_eq!(
+        response(con, "", "q nss name swap map", 0),
+        [
+            "FILE FILENAME  FILETYPE MINSIZE  BEGPAG   ENDPAG   TYPE CL #USERS",
+            "0001 SWAP     DCSS     N/A      00020000 0002FFFF SN   A  00000"
+        ]
+    );
+}
