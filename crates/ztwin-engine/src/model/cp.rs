@@ -7,7 +7,8 @@
 //! simulated time.
 //!
 //! Commands: DEFSEG, SAVESEG, PURGE NSS (NAME name | spoolid), QUERY NSS
-//! [NAME name] [MAP], QUERY ALLOC SPOOL. DIAGNOSE X'64': LOADSHR, LOADNSHR,
+//! [NAME name] [MAP], QUERY ALLOC SPOOL|PAGE, DEFINE VFB-512, DETACH, SET
+//! VDISK, QUERY VDISK. DIAGNOSE X'64': LOADSHR, LOADNSHR,
 //! PURGESG. Abbreviations as CP's minimum (Q for QUERY). Responses use CP's
 //! message style (`HCPnnnnE text`); see `docs/scenario.md` for which message
 //! numbers are IBM's and which are ztwin's own.
@@ -30,6 +31,8 @@ pub enum Command {
         map: bool,
     },
     QueryAllocSpool,
+    /// QUERY ALLOC PAGE.
+    QueryAllocPage,
     /// DEFINE VFB-512 AS vdev BLK blocks.
     DefineVfb {
         vdev: u16,
@@ -201,15 +204,18 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 Ok(Command::QueryNss { name, map })
             }
             [a, s] if is(a, "ALLOC", 5) && is(s, "SPOOL", 5) => Ok(Command::QueryAllocSpool),
+            [a, p] if is(a, "ALLOC", 5) && is(p, "PAGE", 4) => Ok(Command::QueryAllocPage),
             [a, rest @ ..] if is(a, "ALLOC", 5) => Err(match rest {
                 [] => "HCP026E Operand missing or invalid".into(),
-                [s, x, ..] if is(s, "SPOOL", 5) => format!("HCP003E Invalid option - {x}"),
+                [s, x, ..] if is(s, "SPOOL", 5) || is(s, "PAGE", 4) => {
+                    format!("HCP003E Invalid option - {x}")
+                }
                 [x, ..] => format!(
-                    "HCP003E Invalid option - {x} (ztwin models QUERY ALLOC SPOOL only)"
+                    "HCP003E Invalid option - {x} (ztwin models QUERY ALLOC SPOOL and PAGE)"
                 ),
             }),
             [x, ..] => Err(format!(
-                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, QUERY VDISK and QUERY ALLOC SPOOL)"
+                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, QUERY VDISK and QUERY ALLOC SPOOL|PAGE)"
             )),
             [] => Err("HCP026E Operand missing or invalid".into()),
         };
@@ -388,6 +394,10 @@ impl Model {
                 let r = self.query_alloc_spool();
                 self.respond(cx, issuer, &r);
             }
+            Command::QueryAllocPage => {
+                let r = self.query_alloc_page();
+                self.respond(cx, issuer, &r);
+            }
             Command::DefineVfb { vdev, blocks } => {
                 if issuer == OPERATOR {
                     return self.respond(cx, issuer, "HCP1383E DEFINE VFB-512 needs a virtual machine: the issuer is the operator");
@@ -527,25 +537,50 @@ impl Model {
         if !self.spool.exists() {
             return "No spool volumes".into();
         }
+        let vols: Vec<(u32, u32, u32)> = self
+            .spool
+            .volume_samples()
+            .map(|v| (v.io_vol, v.slots, v.used))
+            .collect();
+        self.alloc_table(&vols)
+    }
+
+    /// QUERY ALLOC PAGE: each paging volume's slots and use (the high page
+    /// is the pages in use: ztwin does not keep the highest slot used).
+    pub(crate) fn query_alloc_page(&self) -> String {
+        let vols: Vec<(u32, u32, u32)> = self
+            .pg
+            .volumes()
+            .map(|v| (v.dev, v.slots, v.used))
+            .collect();
+        if vols.is_empty() {
+            return "No paging volumes".into();
+        }
+        self.alloc_table(&vols)
+    }
+
+    /// The table of QUERY ALLOC SPOOL and PAGE: (volume in `io`, pages,
+    /// pages in use) per volume and the summary.
+    fn alloc_table(&self, vols: &[(u32, u32, u32)]) -> String {
         let mut out =
             vec!["                EXTENT     EXTENT    TOTAL    PAGES     HIGH    %".to_string()];
         out.push("VOLID  RDEV      START        END    PAGES   IN USE     PAGE USED".to_string());
         out.push("------ ---- ---------- ---------- -------- -------- -------- ----".to_string());
         let (mut total, mut used) = (0u64, 0u64);
-        for v in self.spool.volume_samples() {
-            let d = self.io.def(v.io_vol);
-            total += v.slots as u64;
-            used += v.used as u64;
+        for &(io_vol, slots, in_use) in vols {
+            let d = self.io.def(io_vol);
+            total += slots as u64;
+            used += in_use as u64;
             out.push(format!(
                 "{:<6} {:04X} {:>10} {:>10} {:>8} {:>8} {:>8} {:>3}%",
                 d.volser,
                 d.devno,
                 1,
                 d.cylinders,
-                v.slots,
-                v.used,
-                v.used,
-                (v.used as u64 * 100) / v.slots.max(1) as u64
+                slots,
+                in_use,
+                in_use,
+                (in_use as u64 * 100) / slots.max(1) as u64
             ));
         }
         out.push("                                  -------- --------          ----".to_string());
@@ -744,6 +779,7 @@ mod tests {
             })
         );
         assert_eq!(parse("query alloc spool"), Ok(Command::QueryAllocSpool));
+        assert_eq!(parse("q alloc page"), Ok(Command::QueryAllocPage));
         assert_eq!(
             parse_diag64("loadshr dcss1g"),
             Ok(Diag64::Load {
@@ -772,7 +808,11 @@ mod tests {
             ("query nss name toolongname", "HCP002E"),
             ("q", "HCP026E"),
             ("q frames", "HCP003E Invalid option - frames"),
-            ("query alloc page", "HCP003E Invalid option - page"),
+            (
+                "query alloc frames",
+                "HCP003E Invalid option - frames (ztwin models QUERY ALLOC SPOOL and PAGE)",
+            ),
+            ("query alloc page x", "HCP003E Invalid option - x"),
             ("query alloc", "HCP026E"),
             ("query alloc spool x", "HCP003E Invalid option - x"),
             ("q vdisk bogus", "HCP003E Invalid option - bogus"),

@@ -317,3 +317,50 @@ volser_prefix = "SPL"
         ]
     );
 }
+
+/// QUERY ALLOC PAGE: one line per paging volume and the summary; the pages
+/// in use are the paging component's count at the time of the command.
+#[test]
+fn query_alloc_page_shows_the_slots_in_use() {
+    let text = CP.replace(
+        "userid = \"LNX\"\nvirtual_storage = \"64M\"",
+        "userid = \"LNX\"\nvirtual_storage = \"512M\"\nworkload = { type = \"thrasher\", area = \"400M\", pattern = \"serial\", touch = \"write\", cpu_per_touch_us = 1.0 }",
+    ) + "[[timeline]]\nat = \"1s\"\naction = \"cp\"\ncommand = \"q alloc page\"\n[[timeline]]\nat = \"12s\"\naction = \"cp\"\ncommand = \"query alloc page\"\n";
+    let sc = Scenario::from_toml(&text, "page.toml").unwrap();
+    let mut twin = crate::model::Twin::new(&sc, 1, None);
+    let mut out = Vec::new();
+    let mut emit = crate::model::monitor::Emitter::new(&mut out, 0, sc.release());
+    twin.run(&mut emit, &mut |_, _| true).unwrap();
+    let con = twin.model.console.take();
+    let first = response(&con, "", "q alloc page", 0);
+    let last = response(&con, "", "query alloc page", 0);
+    assert_eq!(first.len(), 6, "{first:?}");
+    assert_eq!(
+        first[1],
+        "VOLID  RDEV      START        END    PAGES   IN USE     PAGE USED"
+    );
+    // The volume: its slots, the pages in use at the end (the run ends at
+    // the second command's time) as the paging component counts them.
+    let v = twin.model.pg.volumes().next().unwrap();
+    let d = twin.model.io.def(v.dev);
+    let cols = |l: &str| l.split_whitespace().map(String::from).collect::<Vec<_>>();
+    let row = cols(&last[3]);
+    assert_eq!(row[0], d.volser, "{last:?}");
+    assert_eq!(row[1], "7900");
+    assert_eq!(row[4], v.slots.to_string());
+    assert!(v.used > 10_000, "the thrasher paged: {v:?}");
+    assert_eq!(row[5], v.used.to_string(), "{last:?}");
+    assert_eq!(row[7], format!("{}%", v.used as u64 * 100 / v.slots as u64));
+    let sum = cols(&last[5]);
+    assert_eq!(
+        sum[..3],
+        [
+            "SUMMARY".to_string(),
+            v.slots.to_string(),
+            v.used.to_string()
+        ]
+    );
+    // At 1 s the thrasher had paged out less.
+    let early: u32 = cols(&first[3])[5].parse().unwrap();
+    assert!(early < v.used, "{first:?}");
+}
