@@ -26,6 +26,9 @@ Sections
                --quick).
   Large LPAR   500 guests, 256 GB, 1 hour (--quick: 2 minutes); wall time for
                1x/2x/4x guests, central storage and simulated time.
+  Linux LPAR   100 Linux guests of 1 GB swapping to VDISK, appldata on
+               (benches/scenarios/linux-lpar-100.toml), 1 hour (--quick: 2
+               minutes, extrapolated to the hour), next to the S2 day.
 
 Internal use: `benches/twin.py one SCENARIO -o OUT [--seed N] [--duration S]
 [--set KEY=VALUE]...` runs one scenario and prints one JSON line (the run's
@@ -546,6 +549,44 @@ def bench_s2(h: Harness, quick: bool) -> dict[str, Any]:
     return out
 
 
+# ----------------------------------------------------------- Linux LPAR
+
+LINUX_LPAR = f"{SCEN}/linux-lpar-100.toml"
+
+
+def bench_linux(h: Harness, quick: bool) -> dict[str, Any]:
+    """Issue 14's benchmark: a 100-guest Linux LPAR hour in wall time (each
+    guest's memory through Linux's model, its swap on a VDISK, APPLDATA
+    written), reported next to the S2 day. --quick runs 2 minutes and
+    extrapolates linearly from the first sample to the end (rough)."""
+    hour = 3600.0
+    dur = 120.0 if quick else hour
+    log(f"Linux LPAR: {LINUX_LPAR}, {dur:g} simulated s")
+    r = h.twin(LINUX_LPAR, "linux-lpar", duration=dur)
+    h.drop(r)
+    marks = {float(k): v for k, v in r["marks"].items()}
+    a, b = min(marks), max(marks)
+    cmarks = {float(k): v for k, v in r["cpu_marks"].items()}
+    extrap = extrap_cpu = None
+    if b > a:
+        extrap = marks[b] + (marks[b] - marks[a]) / (b - a) * (hour - b)
+        extrap_cpu = cmarks[b] + (cmarks[b] - cmarks[a]) / (b - a) * (hour - b)
+    wall = extrap if quick else r["wall_s"]
+    cpu = extrap_cpu if quick else r["cpu_s"]
+    out = {
+        "scenario": LINUX_LPAR, "sim_s": r["sim_s"], "run_wall_s": round(r["wall_s"], 2),
+        "cpu_s": round(r["cpu_s"], 2), "hour_wall_s": round(wall, 1) if wall is not None else None,
+        "hour_cpu_s": round(cpu, 1) if cpu is not None else None,
+        "extrapolated": quick,
+        "refs_per_s": round(r["refs_per_s"]), "events_per_s": round(r["events_per_s"]),
+        "peak_rss_mb": r["peak_rss_mb"],
+    }
+    log(f"  {out['run_wall_s']:.1f} s wall, {out['cpu_s']:.1f} s CPU for {dur:g} s simulated; hour "
+        f"{'extrapolated' if quick else 'measured'}: {out['hour_wall_s']} s wall, {out['hour_cpu_s']} s CPU; "
+        f"peak RSS {out['peak_rss_mb']} MB")
+    return out
+
+
 # ----------------------------------------------------------- I/O heavy
 
 IO_HEAVY = f"{SCEN}/io-heavy.toml"
@@ -774,6 +815,14 @@ def print_table(r: dict[str, Any]) -> None:
                  (f"  {s2['scenario']}", f"{s2['day_wall_s']:.1f} s",
                   "extrapolated" if s2["extrapolated"] else "measured",
                   f"CPU {s2['day_cpu_s']:.1f} s; goal < 60 s")]
+    lx = r.get("linux")
+    if lx:
+        vs = (f"; {lx['hour_wall_s'] / s2['day_wall_s']:.2f}x the S2 day"
+              if s2 and s2.get("day_wall_s") and lx.get("hour_wall_s") else "")
+        rows += [("Linux LPAR hour (100 guests, VDISK swap, APPLDATA)", "wall", "", ""),
+                 (f"  {lx['scenario']}", f"{lx['hour_wall_s']} s",
+                  "extrapolated" if lx["extrapolated"] else "measured",
+                  f"CPU {lx['hour_cpu_s']} s; RSS {lx['peak_rss_mb']:.0f} MB{vs}")]
     if lg:
         lr = lg["long_run"]
         rows += [("Large LPAR (500 guests, 256 GB)", "wall", "", ""),
@@ -803,7 +852,7 @@ OWN_KEYS = (
     "twin_s1_study_refs_per_s", "twin_resident_refs_per_s", "twin_resident_serial_refs_per_s",
     "simpy_resident_refs_per_s", "ratio_vs_simpy_resident", "s2_day_wall_s", "s2_day_extrapolated",
     "large_lpar_wall_s", "large_lpar_sim_s", "large_lpar_growth_exponents", "twin_simpy_scaling_agree",
-    "twin_scaling_within_bracket", "twin_bench", "io_heavy_wall_s",
+    "twin_scaling_within_bracket", "twin_bench", "io_heavy_wall_s", "linux_lpar_hour_wall_s",
 )
 
 
@@ -837,6 +886,8 @@ def merge_results(path: Path, r: dict[str, Any]) -> None:
         top["twin_simpy_scaling_agree"] = sc["all_agree"]
     if r.get("io"):
         top["io_heavy_wall_s"] = r["io"]["wall_s"]
+    if r.get("linux"):
+        top["linux_lpar_hour_wall_s"] = r["linux"]["hour_wall_s"]
     merge_into(path, OWN_KEYS, {**top, "twin_bench": r})
 
 
@@ -847,13 +898,13 @@ def main(argv: list[str]) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--quick", action="store_true", help="reduced run (< 1 minute)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench-results.json", help="results file to merge into")
-    ap.add_argument("--only", default="s1,scaling,raw,s2,large,io",
-                    help="comma-separated sections (s1,scaling,raw,s2,large,io; scaling needs s1); the "
+    ap.add_argument("--only", default="s1,scaling,raw,s2,linux,large,io",
+                    help="comma-separated sections (s1,scaling,raw,s2,linux,large,io; scaling needs s1); the "
                          "results file then holds the twin keys of these sections only")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     a = ap.parse_args(argv)
     only = {s.strip() for s in a.only.split(",") if s.strip()}
-    unknown = only - {"s1", "scaling", "raw", "s2", "large", "io"}
+    unknown = only - {"s1", "scaling", "raw", "s2", "linux", "large", "io"}
     if unknown:
         ap.error(f"--only: unknown section(s) {', '.join(sorted(unknown))}")
     if "scaling" in only:
@@ -881,6 +932,8 @@ def main(argv: list[str]) -> int:
             r["raw"] = bench_raw(h, a.quick)
         if "s2" in only:
             r["s2"] = bench_s2(h, a.quick)
+        if "linux" in only:
+            r["linux"] = bench_linux(h, a.quick)
         if "large" in only:
             r["large"] = bench_large(h, a.quick)
         if "io" in only:

@@ -7,7 +7,8 @@
 //! simulated time.
 //!
 //! Commands: DEFSEG, SAVESEG, PURGE NSS (NAME name | spoolid), QUERY NSS
-//! [NAME name] [MAP], QUERY ALLOC SPOOL. DIAGNOSE X'64': LOADSHR, LOADNSHR,
+//! [NAME name] [MAP], QUERY ALLOC SPOOL|PAGE, DEFINE VFB-512, DETACH, SET
+//! VDISK, QUERY VDISK. DIAGNOSE X'64': LOADSHR, LOADNSHR,
 //! PURGESG. Abbreviations as CP's minimum (Q for QUERY). Responses use CP's
 //! message style (`HCPnnnnE text`); see `docs/scenario.md` for which message
 //! numbers are IBM's and which are ztwin's own.
@@ -30,6 +31,8 @@ pub enum Command {
         map: bool,
     },
     QueryAllocSpool,
+    /// QUERY ALLOC PAGE.
+    QueryAllocPage,
     /// DEFINE VFB-512 AS vdev BLK blocks.
     DefineVfb {
         vdev: u16,
@@ -79,6 +82,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
     if is(verb, "PURGE", 5) {
         return match ops {
             [nss, rest @ ..] if nss.eq_ignore_ascii_case("NSS") => match rest {
+                [n] if n.eq_ignore_ascii_case("NAME") => {
+                    Err("HCP026E Operand missing or invalid".into())
+                }
                 [n, name] if n.eq_ignore_ascii_case("NAME") => Ok(Command::PurgeNss {
                     name: Some(defseg::check_name(name)?),
                     spoolid: None,
@@ -144,6 +150,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
     }
     if is(verb, "SET", 3) {
         return match ops {
+            [v] if v.eq_ignore_ascii_case("VDISK") => {
+                Err("HCP026E Operand missing or invalid".into())
+            }
             [v, which, lim @ ..] if v.eq_ignore_ascii_case("VDISK") => {
                 let syslim = if which.eq_ignore_ascii_case("SYSLIM") {
                     true
@@ -195,8 +204,18 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 Ok(Command::QueryNss { name, map })
             }
             [a, s] if is(a, "ALLOC", 5) && is(s, "SPOOL", 5) => Ok(Command::QueryAllocSpool),
+            [a, p] if is(a, "ALLOC", 5) && is(p, "PAGE", 4) => Ok(Command::QueryAllocPage),
+            [a, rest @ ..] if is(a, "ALLOC", 5) => Err(match rest {
+                [] => "HCP026E Operand missing or invalid".into(),
+                [s, x, ..] if is(s, "SPOOL", 5) || is(s, "PAGE", 4) => {
+                    format!("HCP003E Invalid option - {x}")
+                }
+                [x, ..] => format!(
+                    "HCP003E Invalid option - {x} (ztwin models QUERY ALLOC SPOOL and PAGE)"
+                ),
+            }),
             [x, ..] => Err(format!(
-                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, QUERY VDISK and QUERY ALLOC SPOOL)"
+                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, QUERY VDISK and QUERY ALLOC SPOOL|PAGE)"
             )),
             [] => Err("HCP026E Operand missing or invalid".into()),
         };
@@ -375,6 +394,10 @@ impl Model {
                 let r = self.query_alloc_spool();
                 self.respond(cx, issuer, &r);
             }
+            Command::QueryAllocPage => {
+                let r = self.query_alloc_page();
+                self.respond(cx, issuer, &r);
+            }
             Command::DefineVfb { vdev, blocks } => {
                 if issuer == OPERATOR {
                     return self.respond(cx, issuer, "HCP1383E DEFINE VFB-512 needs a virtual machine: the issuer is the operator");
@@ -514,25 +537,50 @@ impl Model {
         if !self.spool.exists() {
             return "No spool volumes".into();
         }
+        let vols: Vec<(u32, u32, u32)> = self
+            .spool
+            .volume_samples()
+            .map(|v| (v.io_vol, v.slots, v.used))
+            .collect();
+        self.alloc_table(&vols)
+    }
+
+    /// QUERY ALLOC PAGE: each paging volume's slots and use (the high page
+    /// is the pages in use: ztwin does not keep the highest slot used).
+    pub(crate) fn query_alloc_page(&self) -> String {
+        let vols: Vec<(u32, u32, u32)> = self
+            .pg
+            .volumes()
+            .map(|v| (v.dev, v.slots, v.used))
+            .collect();
+        if vols.is_empty() {
+            return "No paging volumes".into();
+        }
+        self.alloc_table(&vols)
+    }
+
+    /// The table of QUERY ALLOC SPOOL and PAGE: (volume in `io`, pages,
+    /// pages in use) per volume and the summary.
+    fn alloc_table(&self, vols: &[(u32, u32, u32)]) -> String {
         let mut out =
             vec!["                EXTENT     EXTENT    TOTAL    PAGES     HIGH    %".to_string()];
         out.push("VOLID  RDEV      START        END    PAGES   IN USE     PAGE USED".to_string());
         out.push("------ ---- ---------- ---------- -------- -------- -------- ----".to_string());
         let (mut total, mut used) = (0u64, 0u64);
-        for v in self.spool.volume_samples() {
-            let d = self.io.def(v.io_vol);
-            total += v.slots as u64;
-            used += v.used as u64;
+        for &(io_vol, slots, in_use) in vols {
+            let d = self.io.def(io_vol);
+            total += slots as u64;
+            used += in_use as u64;
             out.push(format!(
                 "{:<6} {:04X} {:>10} {:>10} {:>8} {:>8} {:>8} {:>3}%",
                 d.volser,
                 d.devno,
                 1,
                 d.cylinders,
-                v.slots,
-                v.used,
-                v.used,
-                (v.used as u64 * 100) / v.slots.max(1) as u64
+                slots,
+                in_use,
+                in_use,
+                (in_use as u64 * 100) / slots.max(1) as u64
             ));
         }
         out.push("                                  -------- --------          ----".to_string());
@@ -731,6 +779,7 @@ mod tests {
             })
         );
         assert_eq!(parse("query alloc spool"), Ok(Command::QueryAllocSpool));
+        assert_eq!(parse("q alloc page"), Ok(Command::QueryAllocPage));
         assert_eq!(
             parse_diag64("loadshr dcss1g"),
             Ok(Diag64::Load {
@@ -752,6 +801,51 @@ mod tests {
             ("defseg x 20000-5FFFF sr 50000-6FFFF sr", "overlaps"),
             ("defseg big 0-8000000 sn", "above 512 GB"),
             ("save dcss", "HCP001E"),
+            ("", "HCP001E Unknown CP command: (empty)"),
+            ("purge nss name", "HCP026E"),
+            ("purge nss 12345", "HCP002E Invalid operand - 12345"),
+            ("q nss name", "HCP026E"),
+            ("query nss name toolongname", "HCP002E"),
+            ("q", "HCP026E"),
+            ("q frames", "HCP003E Invalid option - frames"),
+            (
+                "query alloc frames",
+                "HCP003E Invalid option - frames (ztwin models QUERY ALLOC SPOOL and PAGE)",
+            ),
+            ("query alloc page x", "HCP003E Invalid option - x"),
+            ("query alloc", "HCP026E"),
+            ("query alloc spool x", "HCP003E Invalid option - x"),
+            ("q vdisk bogus", "HCP003E Invalid option - bogus"),
+            (
+                "define vfb-512 as xyzw blk 100",
+                "HCP022E A virtual device number was not supplied or it was invalid - xyzw",
+            ),
+            (
+                "define vfb-512 as 300 blk many",
+                "HCP002E Invalid operand - many",
+            ),
+            ("define vfb-512 as 300 blk 0", "a VFB-512 disk is 1 to"),
+            (
+                "define vfb-512 as 300 cyl 10",
+                "HCP003E Invalid option - cyl",
+            ),
+            ("define vfb-512", "HCP026E"),
+            ("define t3480 as 181", "HCP002E Invalid operand - t3480"),
+            ("define", "HCP026E"),
+            ("detach", "HCP026E"),
+            ("detach 300 301", "HCP003E Invalid option - 301"),
+            ("detach qqqqq", "HCP022E"),
+            ("set vdisk", "HCP026E"),
+            ("set vdisk syslim", "HCP026E"),
+            ("set vdisk syslim lots", "HCP002E Invalid operand - lots"),
+            ("set vdisk maxlim 1G", "HCP003E Invalid option - maxlim"),
+            (
+                "set srm storbuf 300 250 200",
+                "HCP003E Invalid option - srm",
+            ),
+            ("set", "HCP026E"),
+            ("indicate load", "HCP001E Unknown CP command: INDICATE"),
+            ("lock lnx 0 10", "HCP001E Unknown CP command: LOCK"),
         ] {
             let e = parse(line).unwrap_err();
             assert!(e.starts_with("HCP"), "{line}: {e}");

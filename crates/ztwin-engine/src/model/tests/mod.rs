@@ -1039,6 +1039,7 @@ busy = 4.0
     }
 }
 
+mod cp_messages;
 mod era_c;
 mod server_io;
 
