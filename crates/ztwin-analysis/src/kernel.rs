@@ -8,8 +8,8 @@
 //! Only that set and one previous sample per key are held.
 
 use crate::delta::{
-    delta_f64, delta_seconds, div_int, given, to_f64, Fx, Map, Sample, Tracker, ABSENT,
-    IMPLAUSIBLE, TOD_PER_S,
+    delta_f64, delta_seconds, div_int, given, to_f64, Fx, Hint, Map, Sample, Tracker, ABSENT,
+    IMPLAUSIBLE, NO_HINT, TOD_PER_S,
 };
 use crate::fields::{bits_int, num, raw_bytes, text, text_bytes, Resolver};
 use crate::schema::{
@@ -172,6 +172,31 @@ impl<K: std::hash::Hash + Eq + Clone, const N: usize> Keyed<K, N> {
                 self.rows.push((key.clone(), r));
             }
         }
+    }
+
+    /// [`Keyed::merge`] with the row `hint` names when it is `key`'s (a
+    /// comparison instead of a hash lookup); else as `merge`, and `hint`
+    /// set to `key`'s row.
+    #[inline]
+    fn merge_at(
+        &mut self,
+        hint: &mut Hint,
+        cols: &[schema::Col],
+        sums: bool,
+        key: &K,
+        v: &[f64; N],
+    ) {
+        let h = *hint as usize;
+        if h < self.rows.len() && self.rows[h].0 == *key {
+            if sums {
+                merge_sums(&mut self.rows[h].1, v);
+            } else {
+                merge(cols, &mut self.rows[h].1, v);
+            }
+            return;
+        }
+        self.merge(cols, sums, key, v);
+        *hint = self.index[key] as Hint;
     }
 }
 
@@ -1024,6 +1049,29 @@ impl UserIds {
     }
 }
 
+/// A user's [`Hint`]s: its slots in the activity time tracker (one per
+/// MRUSEACT record of the user in a set, in the set's order), the store
+/// tracker and the MRUSEINT tracker (one per record), and its row of the
+/// window totals. A stale hint (a user with more records this set, or
+/// the default 0) costs a lookup, never a wrong slot: the slot's key is
+/// compared.
+#[derive(Default)]
+struct UserHints {
+    act: Vec<Hint>,
+    store: Hint,
+    hf: Vec<Hint>,
+    total: Hint,
+}
+
+/// The hint at `j` of `v` (grown with [`NO_HINT`] as needed).
+#[inline]
+fn hint_at(v: &mut Vec<Hint>, j: usize) -> &mut Hint {
+    if v.len() <= j {
+        v.resize(j + 1, NO_HINT);
+    }
+    &mut v[j]
+}
+
 /// The kernel's state between records.
 pub struct Kernel {
     opts: Options,
@@ -1051,6 +1099,8 @@ pub struct Kernel {
     u_act: Vec<Vec<usize>>,
     u_hf: Vec<Vec<usize>>,
     u_order: Vec<u32>,
+    /// Per user: its [`Hint`]s (tracker slots and window-total row).
+    u_hint: Vec<UserHints>,
     dev_gen: Map<i64, u64>,
     /// Per device number, from its last MRMTRDEV: type, class, PAV base.
     dev_conf: Map<i64, DevConf>,
@@ -1149,6 +1199,7 @@ impl Kernel {
             window: None,
             stop: false,
             user_gen: Vec::new(),
+            u_hint: Vec::new(),
             user_ids: UserIds::default(),
             u_act: Vec::new(),
             u_hf: Vec::new(),
@@ -1934,6 +1985,7 @@ impl Kernel {
                 if self.u_act.len() <= u {
                     self.u_act.resize_with(u + 1, Vec::new);
                     self.u_hf.resize_with(u + 1, Vec::new);
+                    self.u_hint.resize_with(u + 1, UserHints::default);
                 }
                 if self.u_act[u].is_empty() && self.u_hf[u].is_empty() {
                     order.push(u as u32);
@@ -1989,18 +2041,21 @@ impl Kernel {
                     base_cpu = c;
                 }
             }
-            for &i in &recs {
+            for (j, &i) in recs.iter().enumerate() {
                 let b = set[i].1;
                 let rec = &arena[b.at..b.at + b.len];
                 let (defs, rl) = self.act_res.get(b.layout);
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
                 let g = (gen, num(rec, defs[2]).map(|t| t / 4096));
                 self.vals.read(rec, &defs[3..6]);
+                let hint = hint_at(&mut self.u_hint[u].act, j);
                 if iv.is_none() {
-                    self.act_time.note(key, seq, b.tod, g, &mut self.vals);
+                    self.act_time
+                        .note_at(hint, key, seq, b.tod, g, &mut self.vals);
                     continue;
                 }
-                let Some(d) = self.act_time.delta(
+                let Some(d) = self.act_time.delta_at(
+                    hint,
                     key,
                     seq,
                     b.tod,
@@ -2054,11 +2109,14 @@ impl Kernel {
                 base_on = num(rec, defs[2]).map(|t| t / 4096);
                 let g = (gen, base_on);
                 self.vals.read(rec, &defs[6..13]);
+                let hint = &mut self.u_hint[u].store;
                 let store = if iv.is_none() {
-                    self.act_store.note(uid, seq, b.tod, g, &mut self.vals);
+                    self.act_store
+                        .note_at(hint, uid, seq, b.tod, g, &mut self.vals);
                     None
                 } else {
-                    let d = self.act_store.delta(
+                    let d = self.act_store.delta_at(
+                        hint,
                         uid,
                         seq,
                         b.tod,
@@ -2091,17 +2149,20 @@ impl Kernel {
                 }
             }
             let hgen = (gen, base_on);
-            for &i in &hfs {
+            for (j, &i) in hfs.iter().enumerate() {
                 let b = set[i].1;
                 let rec = &arena[b.at..b.at + b.len];
                 let (defs, rl) = self.hf_res.get(b.layout);
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
                 self.vals.read(rec, &defs[2..]);
+                let hint = hint_at(&mut self.u_hint[u].hf, j);
                 if iv.is_none() {
-                    self.hf_tr.note(key, seq, b.tod, hgen, &mut self.vals);
+                    self.hf_tr
+                        .note_at(hint, key, seq, b.tod, hgen, &mut self.vals);
                     continue;
                 }
-                let Some(d) = self.hf_tr.delta(
+                let Some(d) = self.hf_tr.delta_at(
+                    hint,
                     key,
                     seq,
                     b.tod,
@@ -2150,7 +2211,13 @@ impl Kernel {
                 active += 1;
                 raw[user::active_seconds] = seconds;
             }
-            self.totals.user.merge(user::COLS, user::SUMS, &uid, &raw);
+            self.totals.user.merge_at(
+                &mut self.u_hint[u].total,
+                user::COLS,
+                user::SUMS,
+                &uid,
+                &raw,
+            );
             let s = sys.seconds;
             add(&mut sys.v, system::users_counted, Some(s));
             // The level columns are present only with store_seconds (a
@@ -2576,6 +2643,37 @@ static NO_LAYOUT: &RecordLayout = &RecordLayout {
 mod reads_tests {
     use super::*;
     use ztwin_monitor::layout::by_name;
+
+    /// `Keyed::merge_at` gives `merge`'s rows and index whatever the hint
+    /// holds, and leaves it on the key's row.
+    #[test]
+    fn merge_at_is_merge() {
+        let cols = user::COLS;
+        let mut plain: Keyed<u32, { user::N }> = Keyed::default();
+        let mut hinted: Keyed<u32, { user::N }> = Keyed::default();
+        let mut hints = [NO_HINT; 4];
+        for n in 0..60u32 {
+            let key = (n * 7) % 4;
+            let mut v = [f64::NAN; user::N];
+            v[(n as usize) % user::N] = n as f64;
+            v[user::seconds] = 60.0;
+            plain.merge(cols, user::SUMS, &key, &v);
+            let h = &mut hints[key as usize];
+            match n % 3 {
+                0 => *h = (key + 1) % 4,
+                1 => *h = 999,
+                _ => {}
+            }
+            hinted.merge_at(h, cols, user::SUMS, &key, &v);
+            assert_eq!(hinted.rows[*h as usize].0, key);
+        }
+        assert_eq!(plain.index, hinted.index);
+        assert_eq!(plain.rows.len(), hinted.rows.len());
+        for (a, b) in plain.rows.iter().zip(&hinted.rows) {
+            assert_eq!(a.0, b.0);
+            assert_eq!(a.1.map(f64::to_bits), b.1.map(f64::to_bits));
+        }
+    }
 
     /// The users' system columns are gathered and put back by their user
     /// column: each user column and each system column once.
