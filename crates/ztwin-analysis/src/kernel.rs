@@ -8,12 +8,13 @@
 //! Only that set and one previous sample per key are held.
 
 use crate::delta::{
-    delta_f64, delta_seconds, div_int, given, to_f64, Fx, Hint, Map, Sample, Tracker, ABSENT,
-    IMPLAUSIBLE, NO_HINT, TOD_PER_S,
+    delta_f64, delta_seconds, div_int, given, to_f64, Fx, Hint, Map, Sample, Tracker, IMPLAUSIBLE,
+    NO_HINT, TOD_PER_S,
 };
 use crate::fields::{bits_int, num, raw_bytes, text, text_bytes, Resolver};
 use crate::schema::{
-    self, add, add_level, add_row, cpu, device, exposure, lpar, merge, merge_sums, system, user,
+    self, add, add_deltas, add_level, add_row, cpu, device, exposure, lpar, merge, merge_sums,
+    system, user,
 };
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
@@ -2182,18 +2183,15 @@ impl Kernel {
                 uflags |= d.flags;
                 seconds = seconds.or(Some(d.seconds));
                 // HF_COLS: the user columns from hf_total one to one, then
-                // four into hf_e (HF_ONE_TO_ONE); absent deltas as NaN.
-                let mut hf = [f64::NAN; HF_COLS.len()];
-                for (h, &v) in hf.iter_mut().zip(d.d) {
-                    *h = if v == ABSENT { f64::NAN } else { v as f64 };
-                }
-                let (one, e) = hf.split_at(HF_ONE_TO_ONE);
-                add_row(
+                // four into hf_e (HF_ONE_TO_ONE); absent deltas add nothing.
+                let d = &d.d[..d.d.len().min(HF_COLS.len())];
+                let (one, e) = d.split_at(d.len().min(HF_ONE_TO_ONE));
+                add_deltas(
                     &mut raw[user::hf_total..user::hf_total + HF_ONE_TO_ONE],
                     one,
                 );
                 for &v in e {
-                    add(&mut raw, user::hf_e, opt(v));
+                    add(&mut raw, user::hf_e, delta_f64(v));
                 }
             }
             // give the (now empty) buffers back for the next set
