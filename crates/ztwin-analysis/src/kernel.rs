@@ -1102,6 +1102,10 @@ pub struct Kernel {
     u_order: Vec<u32>,
     /// Per user: its [`Hint`]s (tracker slots and window-total row).
     u_hint: Vec<UserHints>,
+    /// `cpus`' buffers, kept between sets: the set's logical processors
+    /// and its per-CPU rows.
+    cpus_seen: Vec<Option<i64>>,
+    cpu_per: Vec<(Option<i64>, [f64; cpu::N], u8)>,
     dev_gen: Map<i64, u64>,
     /// Per device number, from its last MRMTRDEV: type, class, PAV base.
     dev_conf: Map<i64, DevConf>,
@@ -1201,6 +1205,8 @@ impl Kernel {
             stop: false,
             user_gen: Vec::new(),
             u_hint: Vec::new(),
+            cpus_seen: Vec::new(),
+            cpu_per: Vec::new(),
             user_ids: UserIds::default(),
             u_act: Vec::new(),
             u_hf: Vec::new(),
@@ -1671,10 +1677,12 @@ impl Kernel {
         mut iv: Option<&mut SysRow>,
     ) {
         // Logical processors in this set (their records), for the users' bound.
-        let mut cpus_seen: Vec<Option<i64>> = Vec::new();
+        let mut cpus_seen = std::mem::take(&mut self.cpus_seen);
+        cpus_seen.clear();
         self.set_cpu_bad = false;
         // Per CPU sums of this interval, in first-seen order.
-        let mut per: Vec<(Option<i64>, [f64; cpu::N], u8)> = Vec::new();
+        let mut per = std::mem::take(&mut self.cpu_per);
+        per.clear();
         for fam in 0..CPU_FAMILIES {
             let (_, names, cols, _) = CPU_DEFS[fam];
             let mut seen = false;
@@ -1801,7 +1809,7 @@ impl Kernel {
             }
         }
         if let Some(sys) = iv {
-            for (key, p, flags) in per {
+            for (key, p, flags) in per.drain(..) {
                 self.totals.cpu.merge(cpu::COLS, cpu::SUMS, &key, &p);
                 self.batch.cpu.push(Row {
                     interval: sys.index,
@@ -1811,6 +1819,9 @@ impl Kernel {
                 });
             }
         }
+        // the (emptied) buffers kept for the next set
+        self.cpus_seen = cpus_seen;
+        self.cpu_per = per;
     }
 
     #[allow(clippy::needless_range_loop)]
