@@ -414,11 +414,25 @@ struct Prev<G> {
     tod: u64,
     gen: G,
     vals: Sample,
+    /// False once the key's sample was implausible: no base to difference
+    /// against (as if the key had never been seen).
+    live: bool,
 }
+
+/// A key's slot in its [`Tracker`] as the caller last saw it (the kernel
+/// keeps one per user and record), so that the next sample of the key
+/// finds its previous one by one comparison instead of a hash lookup.
+/// [`NO_HINT`] (or any stale value) falls back to the lookup.
+pub type Hint = u32;
+
+/// A [`Hint`] that holds no slot.
+pub const NO_HINT: Hint = u32::MAX;
 
 /// Previous samples of one record family's counters, per key.
 pub struct Tracker<K, G> {
-    prev: Map<K, Prev<G>>,
+    /// Each key's slot in `slots` (slots are never removed).
+    index: Map<K, u32>,
+    slots: Vec<(K, Prev<G>)>,
     /// Why the last [`Tracker::delta`] gave nothing: [`RESET`], [`BASELINE`]
     /// or [`IMPLAUSIBLE`].
     pub why: u8,
@@ -427,10 +441,11 @@ pub struct Tracker<K, G> {
     pub bad: (usize, f64),
 }
 
-impl<K: Hash + Eq, G: PartialEq> Default for Tracker<K, G> {
+impl<K: Hash + Eq + Clone, G: PartialEq> Default for Tracker<K, G> {
     fn default() -> Self {
         Tracker {
-            prev: Map::default(),
+            index: Map::default(),
+            slots: Vec::new(),
             why: 0,
             bad: (0, 0.0),
         }
@@ -518,27 +533,60 @@ fn scan<const DOWN: bool>(
     slow
 }
 
-impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
+impl<K: Hash + Eq + Clone, G: PartialEq> Tracker<K, G> {
+    /// `key`'s slot: `hint` when it holds the key, else by the index (and
+    /// `hint` set to it).
+    #[inline]
+    fn find(&self, key: &K, hint: &mut Hint) -> Option<usize> {
+        let h = *hint as usize;
+        if h < self.slots.len() && self.slots[h].0 == *key {
+            return Some(h);
+        }
+        let i = *self.index.get(key)?;
+        *hint = i;
+        Some(i as usize)
+    }
+
     /// Store a sample without differencing (outside the window). The
     /// sample is taken: `cur` is left holding another one's buffer.
     pub fn note(&mut self, key: K, seq: u64, tod: u64, gen: G, cur: &mut Sample) {
-        match self.prev.get_mut(&key) {
-            Some(p) => {
+        let mut h = NO_HINT;
+        self.note_at(&mut h, key, seq, tod, gen, cur)
+    }
+
+    /// [`Tracker::note`] with the key's [`Hint`].
+    pub fn note_at(
+        &mut self,
+        hint: &mut Hint,
+        key: K,
+        seq: u64,
+        tod: u64,
+        gen: G,
+        cur: &mut Sample,
+    ) {
+        match self.find(&key, hint) {
+            Some(i) => {
+                let p = &mut self.slots[i].1;
                 p.seq = seq;
                 p.tod = tod;
                 p.gen = gen;
+                p.live = true;
                 std::mem::swap(&mut p.vals, cur);
             }
             None => {
-                self.prev.insert(
+                let i = self.slots.len() as u32;
+                self.index.insert(key.clone(), i);
+                *hint = i;
+                self.slots.push((
                     key,
                     Prev {
                         seq,
                         tod,
                         gen,
                         vals: std::mem::take(cur),
+                        live: true,
                     },
-                );
+                ));
             }
         }
     }
@@ -558,12 +606,29 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         rules: Rules<'_>,
         out: &'o mut Vec<i64>,
     ) -> Option<Delta<'o>> {
+        let mut h = NO_HINT;
+        self.delta_at(&mut h, key, seq, tod, gen, cur, rules, out)
+    }
+
+    /// [`Tracker::delta`] with the key's [`Hint`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn delta_at<'o>(
+        &mut self,
+        hint: &mut Hint,
+        key: K,
+        seq: u64,
+        tod: u64,
+        gen: G,
+        cur: &mut Sample,
+        rules: Rules<'_>,
+        out: &'o mut Vec<i64>,
+    ) -> Option<Delta<'o>> {
         out.clear();
         self.why = BASELINE;
-        let p = match self.prev.get_mut(&key) {
-            Some(p) => p,
-            None => {
-                self.note(key, seq, tod, gen, cur);
+        let p = match self.find(&key, hint) {
+            Some(i) if self.slots[i].1.live => &mut self.slots[i].1,
+            _ => {
+                self.note_at(hint, key, seq, tod, gen, cur);
                 return None;
             }
         };
@@ -644,7 +709,7 @@ impl<K: Hash + Eq, G: PartialEq> Tracker<K, G> {
         if self.why == IMPLAUSIBLE {
             // Neither this sample nor the one before it is a base to
             // difference the next one against.
-            self.prev.remove(&key);
+            p.live = false;
             return None;
         }
         p.seq = seq;
@@ -868,6 +933,67 @@ mod tests {
             )
             .is_none());
         assert_eq!((t.why, t.bad.0), (IMPLAUSIBLE, 0));
+    }
+
+    /// `delta_at` gives what `delta` gives whatever the hint holds (none,
+    /// the key's slot, another key's, out of range), through baselines, an
+    /// implausible sample (the key's slot kept but dead, so that a second
+    /// sample of the key in the same set is a baseline) and new keys; the
+    /// hint ends on the key's slot.
+    #[test]
+    fn hints_change_nothing() {
+        let rules = [rule(Some(1 << 32), false), rule(None, true)];
+        let s = TOD_PER_S;
+        let v = |a: i128, b: u64| sample(&rules, &[Some(a), Some((b * TOD_PER_S) as i128)]);
+        let mut plain: Tracker<u32, u32> = Tracker::default();
+        let mut hinted: Tracker<u32, u32> = Tracker::default();
+        let (mut o1, mut o2) = (Vec::new(), Vec::new());
+        let mut hints = [NO_HINT; 3];
+        let mut samples = Vec::new();
+        for seq in 1..40u64 {
+            for key in 0..3u32 {
+                if (seq + key as u64) % 7 == 0 {
+                    continue; // a set without the key: its next sample is a baseline
+                }
+                if key == 1 && seq % 5 == 0 {
+                    // 3 hours of CPU in 60 s, then a plausible sample
+                    samples.push((seq, key, seq * 60 + 3 * 3600));
+                }
+                samples.push((seq, key, seq * 60));
+            }
+        }
+        let mut why = [0usize; 32];
+        let mut last = None;
+        for (seq, key, cpu) in samples {
+            let a = 10 * seq as i128;
+            let rl = Rules::new(&rules);
+            let tod = seq * 60 * s;
+            let want = plain
+                .delta(key, seq, tod, 0, &mut v(a, cpu), rl, &mut o1)
+                .map(|d| (d.seconds, d.d.to_vec(), d.flags));
+            let h = &mut hints[key as usize];
+            match seq % 4 {
+                0 => *h = NO_HINT,
+                1 => *h = (key + 1) % 3, // another key's slot (or none yet)
+                2 => *h = 1000,
+                _ => {}
+            }
+            let rl = Rules::new(&rules);
+            let got = hinted
+                .delta_at(h, key, seq, tod, 0, &mut v(a, cpu), rl, &mut o2)
+                .map(|d| (d.seconds, d.d.to_vec(), d.flags));
+            assert_eq!(got, want, "key {key} set {seq}");
+            assert_eq!((hinted.why, hinted.bad.0), (plain.why, plain.bad.0));
+            assert_eq!(hinted.slots[*h as usize].0, key);
+            if last == Some((seq, key, IMPLAUSIBLE)) {
+                assert_eq!(hinted.why, BASELINE, "key {key} set {seq}");
+            }
+            last = Some((seq, key, hinted.why));
+            why[hinted.why as usize] += 1;
+        }
+        assert_eq!(hinted.slots.len(), 3);
+        assert!(why[0] > 50 && why[BASELINE as usize] > 10, "{why:?}");
+        assert_eq!(why[IMPLAUSIBLE as usize], 5);
     }
 
     /// The stored values keep each type's order and range: the extremes of

@@ -8,12 +8,13 @@
 //! Only that set and one previous sample per key are held.
 
 use crate::delta::{
-    delta_f64, delta_seconds, div_int, given, to_f64, Fx, Map, Sample, Tracker, ABSENT,
-    IMPLAUSIBLE, TOD_PER_S,
+    delta_f64, delta_seconds, div_int, given, to_f64, Fx, Hint, Map, Sample, Tracker, IMPLAUSIBLE,
+    NO_HINT, TOD_PER_S,
 };
 use crate::fields::{bits_int, num, raw_bytes, text, text_bytes, Resolver};
 use crate::schema::{
-    self, add, add_level, add_row, cpu, device, exposure, lpar, merge, merge_sums, system, user,
+    self, add, add_deltas, add_level, add_row, cpu, device, exposure, lpar, merge, merge_sums,
+    system, user,
 };
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
@@ -172,6 +173,31 @@ impl<K: std::hash::Hash + Eq + Clone, const N: usize> Keyed<K, N> {
                 self.rows.push((key.clone(), r));
             }
         }
+    }
+
+    /// [`Keyed::merge`] with the row `hint` names when it is `key`'s (a
+    /// comparison instead of a hash lookup); else as `merge`, and `hint`
+    /// set to `key`'s row.
+    #[inline]
+    fn merge_at(
+        &mut self,
+        hint: &mut Hint,
+        cols: &[schema::Col],
+        sums: bool,
+        key: &K,
+        v: &[f64; N],
+    ) {
+        let h = *hint as usize;
+        if h < self.rows.len() && self.rows[h].0 == *key {
+            if sums {
+                merge_sums(&mut self.rows[h].1, v);
+            } else {
+                merge(cols, &mut self.rows[h].1, v);
+            }
+            return;
+        }
+        self.merge(cols, sums, key, v);
+        *hint = self.index[key] as Hint;
     }
 }
 
@@ -1024,6 +1050,29 @@ impl UserIds {
     }
 }
 
+/// A user's [`Hint`]s: its slots in the activity time tracker (one per
+/// MRUSEACT record of the user in a set, in the set's order), the store
+/// tracker and the MRUSEINT tracker (one per record), and its row of the
+/// window totals. A stale hint (a user with more records this set, or
+/// the default 0) costs a lookup, never a wrong slot: the slot's key is
+/// compared.
+#[derive(Default)]
+struct UserHints {
+    act: Vec<Hint>,
+    store: Hint,
+    hf: Vec<Hint>,
+    total: Hint,
+}
+
+/// The hint at `j` of `v` (grown with [`NO_HINT`] as needed).
+#[inline]
+fn hint_at(v: &mut Vec<Hint>, j: usize) -> &mut Hint {
+    if v.len() <= j {
+        v.resize(j + 1, NO_HINT);
+    }
+    &mut v[j]
+}
+
 /// The kernel's state between records.
 pub struct Kernel {
     opts: Options,
@@ -1051,6 +1100,12 @@ pub struct Kernel {
     u_act: Vec<Vec<usize>>,
     u_hf: Vec<Vec<usize>>,
     u_order: Vec<u32>,
+    /// Per user: its [`Hint`]s (tracker slots and window-total row).
+    u_hint: Vec<UserHints>,
+    /// `cpus`' buffers, kept between sets: the set's logical processors
+    /// and its per-CPU rows.
+    cpus_seen: Vec<Option<i64>>,
+    cpu_per: Vec<(Option<i64>, [f64; cpu::N], u8)>,
     dev_gen: Map<i64, u64>,
     /// Per device number, from its last MRMTRDEV: type, class, PAV base.
     dev_conf: Map<i64, DevConf>,
@@ -1149,6 +1204,9 @@ impl Kernel {
             window: None,
             stop: false,
             user_gen: Vec::new(),
+            u_hint: Vec::new(),
+            cpus_seen: Vec::new(),
+            cpu_per: Vec::new(),
             user_ids: UserIds::default(),
             u_act: Vec::new(),
             u_hf: Vec::new(),
@@ -1619,10 +1677,12 @@ impl Kernel {
         mut iv: Option<&mut SysRow>,
     ) {
         // Logical processors in this set (their records), for the users' bound.
-        let mut cpus_seen: Vec<Option<i64>> = Vec::new();
+        let mut cpus_seen = std::mem::take(&mut self.cpus_seen);
+        cpus_seen.clear();
         self.set_cpu_bad = false;
         // Per CPU sums of this interval, in first-seen order.
-        let mut per: Vec<(Option<i64>, [f64; cpu::N], u8)> = Vec::new();
+        let mut per = std::mem::take(&mut self.cpu_per);
+        per.clear();
         for fam in 0..CPU_FAMILIES {
             let (_, names, cols, _) = CPU_DEFS[fam];
             let mut seen = false;
@@ -1749,7 +1809,7 @@ impl Kernel {
             }
         }
         if let Some(sys) = iv {
-            for (key, p, flags) in per {
+            for (key, p, flags) in per.drain(..) {
                 self.totals.cpu.merge(cpu::COLS, cpu::SUMS, &key, &p);
                 self.batch.cpu.push(Row {
                     interval: sys.index,
@@ -1759,6 +1819,9 @@ impl Kernel {
                 });
             }
         }
+        // the (emptied) buffers kept for the next set
+        self.cpus_seen = cpus_seen;
+        self.cpu_per = per;
     }
 
     #[allow(clippy::needless_range_loop)]
@@ -1934,6 +1997,7 @@ impl Kernel {
                 if self.u_act.len() <= u {
                     self.u_act.resize_with(u + 1, Vec::new);
                     self.u_hf.resize_with(u + 1, Vec::new);
+                    self.u_hint.resize_with(u + 1, UserHints::default);
                 }
                 if self.u_act[u].is_empty() && self.u_hf[u].is_empty() {
                     order.push(u as u32);
@@ -1989,18 +2053,21 @@ impl Kernel {
                     base_cpu = c;
                 }
             }
-            for &i in &recs {
+            for (j, &i) in recs.iter().enumerate() {
                 let b = set[i].1;
                 let rec = &arena[b.at..b.at + b.len];
                 let (defs, rl) = self.act_res.get(b.layout);
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
                 let g = (gen, num(rec, defs[2]).map(|t| t / 4096));
                 self.vals.read(rec, &defs[3..6]);
+                let hint = hint_at(&mut self.u_hint[u].act, j);
                 if iv.is_none() {
-                    self.act_time.note(key, seq, b.tod, g, &mut self.vals);
+                    self.act_time
+                        .note_at(hint, key, seq, b.tod, g, &mut self.vals);
                     continue;
                 }
-                let Some(d) = self.act_time.delta(
+                let Some(d) = self.act_time.delta_at(
+                    hint,
                     key,
                     seq,
                     b.tod,
@@ -2054,11 +2121,14 @@ impl Kernel {
                 base_on = num(rec, defs[2]).map(|t| t / 4096);
                 let g = (gen, base_on);
                 self.vals.read(rec, &defs[6..13]);
+                let hint = &mut self.u_hint[u].store;
                 let store = if iv.is_none() {
-                    self.act_store.note(uid, seq, b.tod, g, &mut self.vals);
+                    self.act_store
+                        .note_at(hint, uid, seq, b.tod, g, &mut self.vals);
                     None
                 } else {
-                    let d = self.act_store.delta(
+                    let d = self.act_store.delta_at(
+                        hint,
                         uid,
                         seq,
                         b.tod,
@@ -2091,17 +2161,20 @@ impl Kernel {
                 }
             }
             let hgen = (gen, base_on);
-            for &i in &hfs {
+            for (j, &i) in hfs.iter().enumerate() {
                 let b = set[i].1;
                 let rec = &arena[b.at..b.at + b.len];
                 let (defs, rl) = self.hf_res.get(b.layout);
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
                 self.vals.read(rec, &defs[2..]);
+                let hint = hint_at(&mut self.u_hint[u].hf, j);
                 if iv.is_none() {
-                    self.hf_tr.note(key, seq, b.tod, hgen, &mut self.vals);
+                    self.hf_tr
+                        .note_at(hint, key, seq, b.tod, hgen, &mut self.vals);
                     continue;
                 }
-                let Some(d) = self.hf_tr.delta(
+                let Some(d) = self.hf_tr.delta_at(
+                    hint,
                     key,
                     seq,
                     b.tod,
@@ -2121,18 +2194,15 @@ impl Kernel {
                 uflags |= d.flags;
                 seconds = seconds.or(Some(d.seconds));
                 // HF_COLS: the user columns from hf_total one to one, then
-                // four into hf_e (HF_ONE_TO_ONE); absent deltas as NaN.
-                let mut hf = [f64::NAN; HF_COLS.len()];
-                for (h, &v) in hf.iter_mut().zip(d.d) {
-                    *h = if v == ABSENT { f64::NAN } else { v as f64 };
-                }
-                let (one, e) = hf.split_at(HF_ONE_TO_ONE);
-                add_row(
+                // four into hf_e (HF_ONE_TO_ONE); absent deltas add nothing.
+                let d = &d.d[..d.d.len().min(HF_COLS.len())];
+                let (one, e) = d.split_at(d.len().min(HF_ONE_TO_ONE));
+                add_deltas(
                     &mut raw[user::hf_total..user::hf_total + HF_ONE_TO_ONE],
                     one,
                 );
                 for &v in e {
-                    add(&mut raw, user::hf_e, opt(v));
+                    add(&mut raw, user::hf_e, delta_f64(v));
                 }
             }
             // give the (now empty) buffers back for the next set
@@ -2150,7 +2220,13 @@ impl Kernel {
                 active += 1;
                 raw[user::active_seconds] = seconds;
             }
-            self.totals.user.merge(user::COLS, user::SUMS, &uid, &raw);
+            self.totals.user.merge_at(
+                &mut self.u_hint[u].total,
+                user::COLS,
+                user::SUMS,
+                &uid,
+                &raw,
+            );
             let s = sys.seconds;
             add(&mut sys.v, system::users_counted, Some(s));
             // The level columns are present only with store_seconds (a
@@ -2576,6 +2652,37 @@ static NO_LAYOUT: &RecordLayout = &RecordLayout {
 mod reads_tests {
     use super::*;
     use ztwin_monitor::layout::by_name;
+
+    /// `Keyed::merge_at` gives `merge`'s rows and index whatever the hint
+    /// holds, and leaves it on the key's row.
+    #[test]
+    fn merge_at_is_merge() {
+        let cols = user::COLS;
+        let mut plain: Keyed<u32, { user::N }> = Keyed::default();
+        let mut hinted: Keyed<u32, { user::N }> = Keyed::default();
+        let mut hints = [NO_HINT; 4];
+        for n in 0..60u32 {
+            let key = (n * 7) % 4;
+            let mut v = [f64::NAN; user::N];
+            v[(n as usize) % user::N] = n as f64;
+            v[user::seconds] = 60.0;
+            plain.merge(cols, user::SUMS, &key, &v);
+            let h = &mut hints[key as usize];
+            match n % 3 {
+                0 => *h = (key + 1) % 4,
+                1 => *h = 999,
+                _ => {}
+            }
+            hinted.merge_at(h, cols, user::SUMS, &key, &v);
+            assert_eq!(hinted.rows[*h as usize].0, key);
+        }
+        assert_eq!(plain.index, hinted.index);
+        assert_eq!(plain.rows.len(), hinted.rows.len());
+        for (a, b) in plain.rows.iter().zip(&hinted.rows) {
+            assert_eq!(a.0, b.0);
+            assert_eq!(a.1.map(f64::to_bits), b.1.map(f64::to_bits));
+        }
+    }
 
     /// The users' system columns are gathered and put back by their user
     /// column: each user column and each system column once.

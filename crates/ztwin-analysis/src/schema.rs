@@ -228,6 +228,18 @@ pub fn add_row(into: &mut [f64], other: &[f64]) {
     }
 }
 
+/// [`add_row`] of counter deltas (`other` as `v as f64`, an
+/// [`ABSENT`](crate::delta::ABSENT) one as NaN) without the row of doubles
+/// in between: the same additions.
+#[inline]
+pub fn add_deltas(into: &mut [f64], d: &[i64]) {
+    for (o, &v) in into.iter_mut().zip(d) {
+        let old = *o;
+        let sum = if old.is_nan() { 0.0 } else { old } + v as f64;
+        *o = if v == crate::delta::ABSENT { old } else { sum };
+    }
+}
+
 /// A level (frames, slots, queue length) weighted by the seconds it stands
 /// for, plus its minimum and maximum (columns `i`, `i + 1`, `i + 2`).
 #[inline]
@@ -322,6 +334,27 @@ mod tests {
                 merge(&device::COLS[2..3], &mut x, &[b]);
                 merge_sums(&mut y, &[b]);
                 assert_eq!(x[0].to_bits(), y[0].to_bits(), "{a} {b}");
+            }
+        }
+    }
+
+    /// `add_deltas` is `add_row` of the deltas as doubles (absent as NaN),
+    /// bit for bit, on a row and short rows.
+    #[test]
+    fn add_deltas_is_add_row_of_doubles() {
+        use crate::delta::ABSENT;
+        let starts = [f64::NAN, 0.0, -0.0, 1.5, -2.0, 1e300, f64::INFINITY];
+        let ds = [ABSENT, 0, 1, 7, i64::MAX, (1 << 53) + 1, 123_456_789];
+        for &a in &starts {
+            for n in 0..=ds.len() {
+                let (mut x, mut y) = ([a; 7], [a; 7]);
+                let doubles: Vec<f64> = ds[..n]
+                    .iter()
+                    .map(|&d| if d == ABSENT { f64::NAN } else { d as f64 })
+                    .collect();
+                add_row(&mut x, &doubles);
+                add_deltas(&mut y, &ds[..n]);
+                assert_eq!(x.map(f64::to_bits), y.map(f64::to_bits), "{a} {n}");
             }
         }
     }
