@@ -14,7 +14,8 @@
 //!   [`MAX_TIME_PER_S`]; another counter by more than [`MAX_COUNT_PER_S`] per
 //!   second) is damage no structural check sees (a flipped bit): the
 //!   sample is [`IMPLAUSIBLE`], gives no delta, and the key's next sample is a
-//!   new baseline.
+//!   new baseline. A reset in any field of the sample decides over that: the
+//!   sample is then the new baseline (its counters are of a new generation).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -671,9 +672,13 @@ impl<K: Hash + Eq + Clone, G: PartialEq> Tracker<K, G> {
                     o[absent.trailing_zeros() as usize] = ABSENT;
                     absent &= absent - 1;
                 }
-                // The marked fields in order: the first that rose too much
-                // or was reset decides; a wrap or a glitch flags the sample.
+                // The marked fields in order: a reset anywhere makes the
+                // sample a new baseline (its counters are of another
+                // generation, so no rise against the old sample means
+                // anything); otherwise the first that rose too much makes it
+                // implausible; a wrap or a glitch flags the sample.
                 let mut slow = slow & both;
+                let mut over: Option<(usize, f64)> = None;
                 while slow != 0 {
                     let i = slow.trailing_zeros() as usize;
                     slow &= slow - 1;
@@ -692,17 +697,20 @@ impl<K: Hash + Eq + Clone, G: PartialEq> Tracker<K, G> {
                             o[i] = d;
                         }
                         Step::Over(d) => {
-                            self.bad = (i, d / seconds);
-                            result = false;
-                            self.why = IMPLAUSIBLE;
-                            break;
+                            over.get_or_insert((i, d / seconds));
                         }
                         Step::Reset => {
                             result = false;
                             self.why = RESET;
+                            over = None;
                             break;
                         }
                     }
+                }
+                if let Some(bad) = over {
+                    self.bad = bad;
+                    result = false;
+                    self.why = IMPLAUSIBLE;
                 }
             }
         }
@@ -935,6 +943,31 @@ mod tests {
         assert_eq!((t.why, t.bad.0), (IMPLAUSIBLE, 0));
     }
 
+    /// A sample with one field rising too much and a later one reset is a
+    /// new baseline (the reset decides, whatever the fields' order): the next
+    /// sample counts against it, as the Python reference does.
+    #[test]
+    fn a_reset_decides_over_an_implausible_rise() {
+        let mut t: Tracker<u32, u32> = Tracker::default();
+        // a 32-bit counter first, then a 64-bit time
+        let rules = [rule(Some(1 << 32), false), rule(None, true)];
+        let v = |a: i128, b: i128| sample(&rules, &[Some(a), Some(b)]);
+        let mut out = Vec::new();
+        let s = TOD_PER_S;
+        let r = Rules::new(&rules);
+        t.delta(1, 1, 60 * s, 0, &mut v(10, 1 << 50), r, &mut out);
+        // the counter rises by 2^31 in 60 s (too much) and the time falls to
+        // a quarter (a reset)
+        assert!(t
+            .delta(1, 2, 120 * s, 0, &mut v(10 + (1 << 31), 1 << 48), r, &mut out)
+            .is_none());
+        assert_eq!(t.why, RESET);
+        let d = t
+            .delta(1, 3, 180 * s, 0, &mut v(20 + (1 << 31), (1 << 48) + 5), r, &mut out)
+            .unwrap();
+        assert_eq!(d.d, [10, 5]);
+    }
+
     /// `delta_at` gives what `delta` gives whatever the hint holds (none,
     /// the key's slot, another key's, out of range), through baselines, an
     /// implausible sample (the key's slot kept but dead, so that a second
@@ -1057,6 +1090,7 @@ mod tests {
         let lim_count = (MAX_COUNT_PER_S * t) as i64 as i128;
         let mut out = Vec::new();
         let mut flags = 0;
+        let mut over = None;
         for ((c, pv), r) in cur.iter().zip(prev).zip(rules) {
             let (Some(c), Some(pv)) = (c, pv) else {
                 out.push(None);
@@ -1064,7 +1098,11 @@ mod tests {
             };
             let lim = if r.time { lim_time } else { lim_count };
             match counter_delta(*pv, *c, r.modulus, r.down) {
-                Some(d) if d > lim => return Err((IMPLAUSIBLE, out.len(), to_f64(d) / t)),
+                // A reset in any field decides over a rise too large in another.
+                Some(d) if d > lim => {
+                    over.get_or_insert((IMPLAUSIBLE, out.len(), to_f64(d) / t));
+                    out.push(Some(d));
+                }
                 Some(d) => {
                     if if r.down { c > pv } else { c < pv } {
                         flags |= if r.modulus.is_some() { WRAPPED } else { GLITCH };
@@ -1074,7 +1112,10 @@ mod tests {
                 None => return Err((RESET, 0, 0.0)),
             }
         }
-        Ok((out, flags))
+        match over {
+            Some(e) => Err(e),
+            None => Ok((out, flags)),
+        }
     }
 
     /// Values near the edges: wraps at 2^8, 2^16, 2^32, a 64-bit counter at
