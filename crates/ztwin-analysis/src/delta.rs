@@ -959,11 +959,27 @@ mod tests {
         // the counter rises by 2^31 in 60 s (too much) and the time falls to
         // a quarter (a reset)
         assert!(t
-            .delta(1, 2, 120 * s, 0, &mut v(10 + (1 << 31), 1 << 48), r, &mut out)
+            .delta(
+                1,
+                2,
+                120 * s,
+                0,
+                &mut v(10 + (1 << 31), 1 << 48),
+                r,
+                &mut out
+            )
             .is_none());
         assert_eq!(t.why, RESET);
         let d = t
-            .delta(1, 3, 180 * s, 0, &mut v(20 + (1 << 31), (1 << 48) + 5), r, &mut out)
+            .delta(
+                1,
+                3,
+                180 * s,
+                0,
+                &mut v(20 + (1 << 31), (1 << 48) + 5),
+                r,
+                &mut out,
+            )
             .unwrap();
         assert_eq!(d.d, [10, 5]);
     }
