@@ -353,3 +353,44 @@ def test_the_command_line_starts_without_the_heavy_libraries() -> None:
     code = "import sys, ztwin.cli; print(sorted(m for m in ('pandas', 'duckdb') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "[]"
+
+
+def _subparsers(parser: Any) -> dict[str, Any]:
+    import argparse
+
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+
+def test_each_command_parser_is_the_whole_parsers() -> None:
+    """`build_parser(COMMAND)` registers only the module adding COMMAND: the
+    table of modules names every command the whole parser has, and each
+    command's parser (arguments, help) is the one of the whole parser."""
+    from ztwin import cli
+
+    whole = _subparsers(cli.build_parser())
+    listed = [c for _, cmds in cli.COMMAND_MODULES for c in cmds]
+    assert sorted(whole) == sorted(["dump", "layouts", *listed])
+    for _, cmds in cli.COMMAND_MODULES:
+        for cmd in cmds:
+            assert cli._command_of([cmd, "x"]) == cmd
+            one = _subparsers(cli.build_parser(cmd))
+            assert sorted(one) == sorted(["dump", "layouts", *cmds])
+            for c in one:
+                assert one[c].format_help() == whole[c].format_help()
+    for argv in ([], ["-h"], ["--version"], ["dump", "f"], ["layouts"], ["reprot", "f"], ["f", "report"]):
+        assert cli._command_of(argv) is None
+
+
+def test_report_does_not_import_the_other_commands(sample_file: Path) -> None:
+    """`ztwin report` imports neither the advisor, the sweeps, the twin's
+    drivers nor the history database (start-up time)."""
+    code = (
+        "import sys, contextlib, io\n"
+        "from ztwin.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    rc = main(['report', {str(sample_file)!r}, '--format', 'json', '-r', 'SYSSUMLG'])\n"
+        "print(rc, sorted(m for m in sys.modules if m.split('.')[1:2] and m.split('.')[0] == 'ztwin'"
+        " and m.split('.')[1] in ('advisor', 'sweep', 'twin', 'history', 'studies', 'console_cli', 'zos')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "0 []"

@@ -137,7 +137,8 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
     from ztwin.reports.store import array_i64, f64, value_names
 
     lo, hi = int(ids[0]), int(ids[-1])
-    parts: list[tuple[Any, np.ndarray]] = []
+    # (batch, rows): rows None when the batch (sliced to them) is all rows wanted
+    parts: list[tuple[Any, np.ndarray | None]] = []
     if store is not None:
         for bi, (blo, bhi) in enumerate(store._bounds):
             if bhi < lo or blo > hi:
@@ -146,38 +147,48 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
             rows_iv = array_i64(b.column("interval"))
             pos = np.searchsorted(ids, rows_iv)
             ok = (pos < len(ids)) & (ids[np.minimum(pos, len(ids) - 1)] == rows_iv)
-            if ok.any():
-                parts.append((b, np.flatnonzero(ok)))
+            idx = np.flatnonzero(ok)
+            if not len(idx):
+                continue
+            if idx[-1] - idx[0] + 1 == len(idx):
+                # a run of rows (the usual case: rows are in interval order):
+                # a slice, so the columns below are read for these rows only
+                parts.append((b if len(idx) == b.num_rows else b.slice(int(idx[0]), len(idx)), None))
+            else:
+                parts.append((b, idx))
     names: list[str] = []
     if not parts:
         e = np.zeros(0, dtype=np.int64)
         return _Rows(e, e, e, Sums(0, {}), names, [])
     pidx, part, cpu = [], [], []
     codes: dict[str, int] = {}
-    for b, idx in parts:
-        pidx.append(np.searchsorted(ids, array_i64(b.column("interval"))[idx]))
+    sizes = [b.num_rows if rows is None else len(rows) for b, rows in parts]
+    for (b, rows), m in zip(parts, sizes, strict=True):
+        iv_b = array_i64(b.column("interval"))
+        pidx.append(np.searchsorted(ids, iv_b if rows is None else iv_b[rows]))
         c = f64(b, "cpu")
-        cpu.append(np.zeros(len(idx), dtype=np.int64) if c is None else c[idx].astype(np.int64))
+        cpu.append(np.zeros(m, dtype=np.int64) if c is None else (c if rows is None else c[rows]).astype(np.int64))
         if key_part:
             # (not dictionary_encode: it imports pyarrow.compute, a third of
             # a second; not np.unique: sorting the texts cost more than this)
-            all_b = b.column("partition").to_pylist()
-            names_b = [all_b[i] for i in idx.tolist()]
+            names_b = b.column("partition").to_pylist()
+            if rows is not None:
+                names_b = [names_b[i] for i in rows.tolist()]
             for x in sorted(set(names_b)):  # a batch's new names numbered in sorted order
                 codes.setdefault(x, len(codes))
             part.append(np.array([codes[x] for x in names_b], dtype=np.int64))
         else:
-            part.append(np.full(len(idx), -1, dtype=np.int64))
+            part.append(np.full(m, -1, dtype=np.int64))
     names.extend(codes)
 
     def col(k: str) -> np.ndarray | None:
         got = [f64(b, k) for b, _ in parts]
         if all(g is None for g in got):
             return None
-        return np.concatenate([np.full(len(i), np.nan) if g is None else g[i] for g, (_, i) in zip(got, parts, strict=True)])
+        return np.concatenate([np.full(m, np.nan) if g is None else g if rows is None else g[rows]
+                               for g, (_, rows), m in zip(got, parts, sizes, strict=True)])  # fmt: skip
 
-    n = sum(len(i) for _, i in parts)
-    return _Rows(np.concatenate(pidx), np.concatenate(part), np.concatenate(cpu), Sums(n, col), names,
+    return _Rows(np.concatenate(pidx), np.concatenate(part), np.concatenate(cpu), Sums(sum(sizes), col), names,
                  value_names(parts[0][0]))  # fmt: skip
 
 
@@ -320,6 +331,13 @@ def physlog(iv: Intervals, **_: Any) -> Report:
     )
 
 
+def _distinct(a: np.ndarray) -> np.ndarray:
+    """The distinct values of ``a``, sorted: ``np.unique(a)`` without its
+    first-call import of ``numpy.ma`` (20 ms, for its masked-array check)."""
+    s = np.sort(a)
+    return s[np.r_[True, s[1:] != s[:-1]]] if len(s) else s
+
+
 def _group_ids(keys: list[np.ndarray]) -> tuple[np.ndarray, int]:
     """(group of each row, groups) of rows sorted by ``keys``: runs of equal keys."""
     n = len(keys[0])
@@ -411,7 +429,7 @@ def _physlog_chunk(iv: Intervals, blk: _Block) -> RowChunk | None:
     d = _fold_sums(g, L.sums["dispatch"], G)
     m = _fold_sums(g, L.sums["overhead"], G)
     nt = np.bincount(g, minlength=G)
-    gp = np.unique(g * (len(L.names) + 1) + L.part) // (len(L.names) + 1)
+    gp = _distinct(g * (len(L.names) + 1) + L.part) // (len(L.names) + 1)
     parts_t = np.bincount(gp, minlength=G)
     gpidx, gtype = ukey // T, ukey % T
     # the Total line of each period: the types' sums in type order
@@ -421,7 +439,7 @@ def _physlog_chunk(iv: Intervals, blk: _Block) -> RowChunk | None:
     dt = _fold_sums(pg, d, P)
     mt = _fold_sums(pg, m, P)
     ntot = np.bincount(pg, weights=nt, minlength=P).astype(np.int64)
-    pp = np.unique(L.pidx * (len(L.names) + 1) + L.part) // (len(L.names) + 1)
+    pp = _distinct(L.pidx * (len(L.names) + 1) + L.part) // (len(L.names) + 1)
     parts_tot = np.bincount(np.searchsorted(upidx, pp), minlength=P)
     V = vmetrics.V
     allp = np.concatenate([gpidx, upidx])

@@ -135,6 +135,15 @@ def record_of(field: str) -> str:
     return "MR" + field.split("_", 1)[0]
 
 
+@cache
+def _kernel_fields_by_record() -> dict[str, tuple[str, ...]]:
+    """The kernel's fields by record (each in the kernel's order)."""
+    by: dict[str, list[str]] = {}
+    for f in _kernel_reads()[0]:
+        by.setdefault(record_of(f), []).append(f)
+    return {rec: tuple(fs) for rec, fs in by.items()}
+
+
 def kernel_records() -> frozenset[str]:
     """The records the interval kernel reads (configuration records included)."""
     return _kernel_reads()[1]
@@ -158,7 +167,8 @@ def fields_read(
     ``records`` (through the kernel) and ``direct`` (read whole from the
     file) reads, as explained in the module documentation. Records without a
     layout in ``release`` give no fields."""
-    kfields, krecords = _kernel_reads()
+    krecords = _kernel_reads()[1]
+    kfields = _kernel_fields_by_record()
     lays = _layouts(release, pack)
     whole = set(direct)
     out: dict[str, list[str]] = {}
@@ -168,7 +178,7 @@ def fields_read(
         elif rec in CONFIG_FIELDS:
             names = list(CONFIG_FIELDS[rec])
         elif rec in krecords:
-            names = [f for f in kfields if record_of(f) == rec]
+            names = list(kfields.get(rec, ()))
         elif rec in lays:
             names = [f["name"] for f in _layout_fields(lays[rec])]
         else:
