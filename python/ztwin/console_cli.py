@@ -43,6 +43,7 @@ CP_WORDS = {
     "DEFSEG": [],
     "SAVESEG": [],
     "PURGE": ["NSS"],
+    "INDICATE": ["LOAD"],
 }
 CONSOLE_WORDS = ["step", "run", "time", "as", "help", "end"]
 HELP = """  step [DURATION]   run on DURATION of simulated time (default: 1min)

@@ -8,7 +8,7 @@
 //!
 //! Commands: DEFSEG, SAVESEG, PURGE NSS (NAME name | spoolid), QUERY NSS
 //! [NAME name] [MAP], QUERY ALLOC SPOOL|PAGE, DEFINE VFB-512, DETACH, SET
-//! VDISK, QUERY VDISK. DIAGNOSE X'64': LOADSHR, LOADNSHR,
+//! VDISK, QUERY VDISK, INDICATE [LOAD]. DIAGNOSE X'64': LOADSHR, LOADNSHR,
 //! PURGESG. Abbreviations as CP's minimum (Q for QUERY). Responses use CP's
 //! message style (`HCPnnnnE text`); see `docs/scenario.md` for which message
 //! numbers are IBM's and which are ztwin's own.
@@ -49,6 +49,8 @@ pub enum Command {
     QueryVdisk {
         which: Option<bool>,
     },
+    /// INDICATE [LOAD].
+    IndicateLoad,
 }
 
 /// A parsed DIAGNOSE X'64' function.
@@ -173,6 +175,16 @@ pub fn parse(line: &str) -> Result<Command, String> {
             [] => Err("HCP026E Operand missing or invalid".into()),
         };
     }
+    if is(verb, "INDICATE", 3) {
+        return match ops {
+            [] => Ok(Command::IndicateLoad),
+            [l] if is(l, "LOAD", 4) => Ok(Command::IndicateLoad),
+            [l, x, ..] if is(l, "LOAD", 4) => Err(format!("HCP003E Invalid option - {x}")),
+            [x, ..] => Err(format!(
+                "HCP003E Invalid option - {x} (ztwin models INDICATE LOAD only)"
+            )),
+        };
+    }
     if is(verb, "QUERY", 1) {
         return match ops {
             [v, rest @ ..] if v.eq_ignore_ascii_case("VDISK") => match rest {
@@ -278,6 +290,23 @@ pub fn serialised(c: &Command) -> bool {
 #[derive(Default)]
 pub struct Console {
     lines: Vec<String>,
+    /// The counters at the previous INDICATE LOAD (its rates are over the
+    /// time since then, or since the start of the run).
+    ind: Option<IndSnap>,
+}
+
+/// What INDICATE LOAD computes its rates from, at time `at`.
+#[derive(Clone, Debug, Default)]
+struct IndSnap {
+    at: crate::core::units::Ns,
+    /// Busy time (guest + CP for guests + CP system) of each logical CPU.
+    busy: Vec<crate::core::units::Ns>,
+    paging: u64,
+    xstore: u64,
+    migrated: u64,
+    mdc_reads: u64,
+    mdc_writes: u64,
+    mdc_hits: u64,
 }
 
 impl Console {
@@ -432,7 +461,107 @@ impl Model {
                 let r = self.query_vdisk(which);
                 self.respond(cx, issuer, &r);
             }
+            Command::IndicateLoad => {
+                let r = self.indicate_load(now);
+                self.respond(cx, issuer, &r);
+            }
         }
+    }
+
+    /// The counters INDICATE LOAD's rates come from, now.
+    fn ind_snap(&self, at: crate::core::units::Ns) -> IndSnap {
+        let st = self.st.sample(at);
+        let mdc = self.mdc.sample(st.dpa as u64, st.xs_total as u64).c;
+        let pg = self.pg.sample().c;
+        IndSnap {
+            at,
+            busy: self
+                .cpu
+                .counters()
+                .map(|c| c.emul_ns + c.cp_user_ns + c.sys_ns)
+                .collect(),
+            paging: pg.pages_read + pg.pages_written,
+            xstore: st.c.xstor_in + st.c.xstor_out,
+            migrated: st.c.migrated,
+            mdc_reads: mdc.reads,
+            mdc_writes: mdc.writes,
+            mdc_hits: mdc.hits,
+        }
+    }
+
+    /// INDICATE LOAD: processor use, XSTOR and paging rates and the MDC's
+    /// reads, writes and hit ratio over the time since the previous INDICATE
+    /// LOAD (or the start of the run: CP shows smoothed averages instead);
+    /// the scheduler's lists now (Qn/En with the loading users in
+    /// parentheses, DORMANT); one PROC line per logical CPU, two a line.
+    /// EXPAN and LIMITED are not shown (ztwin keeps no expansion factor and
+    /// no limit list; the E columns stay where CP has them).
+    pub(crate) fn indicate_load(&mut self, now: crate::core::units::Ns) -> String {
+        let new = self.ind_snap(now);
+        let old = self.console.ind.take().unwrap_or_else(|| IndSnap {
+            busy: vec![0; new.busy.len()],
+            ..IndSnap::default()
+        });
+        let w = now.saturating_sub(old.at);
+        // Per second over the window (0 for an empty window).
+        let rate = |d: u64| {
+            if w == 0 {
+                0
+            } else {
+                (d as u128 * 1_000_000_000 / w as u128) as u64
+            }
+        };
+        let pct = |busy: u64, cpus: u64| {
+            if w == 0 {
+                0
+            } else {
+                (busy as u128 * 100 / (w as u128 * cpus as u128)) as u64
+            }
+        };
+        let busy: Vec<u64> = new.busy.iter().zip(&old.busy).map(|(n, o)| n - o).collect();
+        let ncpu = busy.len() as u64;
+        let mut out = vec![format!(
+            "AVGPROC-{:03}% {:02}",
+            pct(busy.iter().sum(), ncpu.max(1)),
+            ncpu
+        )];
+        if self.st.sample(now).xs_total > 0 {
+            out.push(format!(
+                "XSTORE-{:06}/SEC MIGRATE-{:04}/SEC",
+                rate(new.xstore - old.xstore),
+                rate(new.migrated - old.migrated)
+            ));
+        }
+        let reads = new.mdc_reads - old.mdc_reads;
+        out.push(format!(
+            "MDC READS-{:06}/SEC WRITES-{:06}/SEC HIT RATIO-{:03}%",
+            rate(reads),
+            rate(new.mdc_writes - old.mdc_writes),
+            (new.mdc_hits - old.mdc_hits) * 100 / reads.max(1)
+        ));
+        out.push(format!("PAGING-{}/SEC", rate(new.paging - old.paging)));
+        let q = self.cpu.queue_counts();
+        out.push(format!(
+            "Q0-{:05}({:05}){:27}DORMANT-{:05}",
+            q.dispatch[0], q.dispatch_loading[0], "", q.dormant
+        ));
+        for c in 1..4 {
+            out.push(format!(
+                "Q{c}-{:05}({:05}){:11}E{c}-{:05}({:05})",
+                q.dispatch[c], q.dispatch_loading[c], "", q.eligible[c], q.eligible_loading[c]
+            ));
+        }
+        for pair in busy.chunks(2).enumerate() {
+            let (k, b) = pair;
+            let line: Vec<String> = b
+                .iter()
+                .enumerate()
+                .map(|(j, &x)| format!("PROC {:04X}-{:03}% CP", 2 * k + j, pct(x, 1)))
+                .collect();
+            out.push(line.join("      "));
+        }
+        self.console.ind = Some(new);
+        out.join("\n")
     }
 
     /// QUERY VDISK SYSLIM / USERLIM: the limit and the blocks in use; QUERY
@@ -780,6 +909,9 @@ mod tests {
         );
         assert_eq!(parse("query alloc spool"), Ok(Command::QueryAllocSpool));
         assert_eq!(parse("q alloc page"), Ok(Command::QueryAllocPage));
+        for l in ["indicate load", "IND", "ind load", "indic LOAD"] {
+            assert_eq!(parse(l), Ok(Command::IndicateLoad), "{l}");
+        }
         assert_eq!(
             parse_diag64("loadshr dcss1g"),
             Ok(Diag64::Load {
@@ -844,7 +976,12 @@ mod tests {
                 "HCP003E Invalid option - srm",
             ),
             ("set", "HCP026E"),
-            ("indicate load", "HCP001E Unknown CP command: INDICATE"),
+            (
+                "ind user lnx",
+                "HCP003E Invalid option - user (ztwin models INDICATE LOAD only)",
+            ),
+            ("indicate load at *", "HCP003E Invalid option - at"),
+            ("in load", "HCP001E Unknown CP command: IN"),
             ("lock lnx 0 10", "HCP001E Unknown CP command: LOCK"),
         ] {
             let e = parse(line).unwrap_err();

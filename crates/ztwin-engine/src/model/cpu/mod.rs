@@ -284,6 +284,16 @@ pub struct VcpuSample {
     pub hf: HfCounters,
 }
 
+/// The scheduler's lists at one moment (INDICATE LOAD's Q and E lines).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueueCounts {
+    pub dispatch: [u32; 4],
+    pub dispatch_loading: [u32; 4],
+    pub eligible: [u32; 4],
+    pub eligible_loading: [u32; 4],
+    pub dormant: u32,
+}
+
 pub struct Cpus {
     cpus: Vec<Cpu>,
     /// Entries in all dispatch vectors (stale ones included).
@@ -963,6 +973,31 @@ impl Cpus {
     /// Guests on the eligible list.
     pub fn eligible_count(&self) -> u32 {
         self.eligible.len() as u32
+    }
+
+    /// The scheduler's lists for INDICATE LOAD: guests in the dispatch
+    /// list by transaction class (Q0-Q3) and on the eligible list by class
+    /// (E1-E3, index 0 unused), each with how many of them are loading
+    /// users, and the dormant guests (logged on, in neither list).
+    pub(crate) fn queue_counts(&self) -> QueueCounts {
+        let mut q = QueueCounts::default();
+        for gu in &self.guests {
+            let c = gu.class as usize;
+            let l = gu.loading as u32;
+            match gu.sched {
+                Sched::Dispatch => {
+                    q.dispatch[c] += 1;
+                    q.dispatch_loading[c] += l;
+                }
+                Sched::Eligible => {
+                    q.eligible[c] += 1;
+                    q.eligible_loading[c] += l;
+                }
+                Sched::Dormant => q.dormant += 1,
+                Sched::LoggedOff => {}
+            }
+        }
+        q
     }
 
     /// Ready queue length (`ZTWIN_DEBUG`).

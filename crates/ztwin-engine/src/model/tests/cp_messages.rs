@@ -364,3 +364,149 @@ fn query_alloc_page_shows_the_slots_in_use() {
     let early: u32 = cols(&first[3])[5].parse().unwrap();
     assert!(early < v.used, "{first:?}");
 }
+
+/// Run `text` to its end and return the twin (its components as they are at
+/// the end) and the console.
+fn run_twin(text: &str) -> (crate::model::Twin, Vec<String>) {
+    let sc = Scenario::from_toml(text, "ind.toml").unwrap();
+    let mut twin = crate::model::Twin::new(&sc, 1, None);
+    let mut out = Vec::new();
+    let mut emit = crate::model::monitor::Emitter::new(&mut out, 0, sc.release());
+    twin.run(&mut emit, &mut |_, _| true).unwrap();
+    let con = twin.model.console.take();
+    (twin, con)
+}
+
+/// The number after `key` in `line` (`AVGPROC-` in `AVGPROC-038% 03`).
+fn field(line: &str, key: &str) -> u64 {
+    let at = line.find(key).unwrap_or_else(|| panic!("{key} in {line}")) + key.len();
+    line[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect::<String>()
+        .parse()
+        .unwrap_or_else(|_| panic!("{key} in {line}"))
+}
+
+/// INDICATE LOAD after a paging run (a thrasher on 2 CPUs, with XSTOR), at
+/// the end of the run: each figure against the components' own counts over
+/// the 12 s since the start (no earlier INDICATE LOAD), the scheduler's
+/// lists as they are at the end; issued again at once, the window is empty
+/// and the rates are 0 while the lists stay.
+#[test]
+fn indicate_load_shows_the_components_counts() {
+    let text = CP
+        .replace("processors = 1", "processors = 2")
+        .replace("central_storage = \"256M\"", "central_storage = \"256M\"\nxstor = \"64M\"")
+        .replace(
+            "userid = \"LNX\"\nvirtual_storage = \"64M\"",
+            "userid = \"LNX\"\nvirtual_storage = \"512M\"\nworkload = { type = \"thrasher\", area = \"400M\", pattern = \"serial\", touch = \"write\", cpu_per_touch_us = 1.0 }",
+        )
+        + "[[timeline]]\nat = \"12s\"\naction = \"cp\"\ncommand = \"indicate load\"\n\
+           [[timeline]]\nat = \"12s\"\naction = \"cp\"\nguest = \"CMS\"\ncommand = \"ind\"\n";
+    let (twin, con) = run_twin(&text);
+    let m = &twin.model;
+    let r = response(&con, "", "indicate load", 0);
+    assert_eq!(r.len(), 9, "{r:?}");
+    let w = 12u64;
+    let busy: Vec<u64> = m
+        .cpu
+        .counters()
+        .map(|c| c.emul_ns + c.cp_user_ns + c.sys_ns)
+        .collect();
+    assert!(busy.iter().sum::<u64>() > 100_000_000, "{busy:?}");
+    let avg = busy.iter().sum::<u64>() * 100 / (2 * w * 1_000_000_000);
+    assert_eq!(r[0], format!("AVGPROC-{avg:03}% 02"));
+    let st = m.st.sample(12_000_000_000);
+    assert!(st.c.xstor_out > 0, "the thrasher used XSTOR: {:?}", st.c);
+    assert_eq!(
+        r[1],
+        format!(
+            "XSTORE-{:06}/SEC MIGRATE-{:04}/SEC",
+            (st.c.xstor_in + st.c.xstor_out) / w,
+            st.c.migrated / w
+        )
+    );
+    // No MDC in this scenario.
+    assert_eq!(
+        r[2],
+        "MDC READS-000000/SEC WRITES-000000/SEC HIT RATIO-000%"
+    );
+    let pg = m.pg.sample().c;
+    assert!(pg.pages_written > 10_000, "{pg:?}");
+    assert_eq!(
+        r[3],
+        format!("PAGING-{}/SEC", (pg.pages_read + pg.pages_written) / w)
+    );
+    // The lists: both guests logged on, each counted once somewhere.
+    let q = m.cpu.queue_counts();
+    assert_eq!(
+        r[4],
+        format!(
+            "Q0-{:05}({:05})                           DORMANT-{:05}",
+            q.dispatch[0], q.dispatch_loading[0], q.dormant
+        )
+    );
+    let mut listed = q.dormant + q.dispatch[0];
+    for c in 1..4 {
+        assert_eq!(field(&r[4 + c], &format!("Q{c}-")), q.dispatch[c] as u64);
+        assert_eq!(field(&r[4 + c], &format!("E{c}-")), q.eligible[c] as u64);
+        listed += q.dispatch[c] + q.eligible[c];
+    }
+    assert_eq!(listed, 2, "{r:?}");
+    assert!(
+        q.dispatch[1..].iter().sum::<u32>() >= 1,
+        "the thrasher is in Q1-Q3: {q:?}"
+    );
+    // The PROC line: both CPUs, each its own busy time.
+    assert_eq!(
+        field(&r[8], "PROC 0000-"),
+        busy[0] * 100 / (w * 1_000_000_000)
+    );
+    assert_eq!(
+        field(&r[8], "PROC 0001-"),
+        busy[1] * 100 / (w * 1_000_000_000)
+    );
+    // LOAD is the default operand; the window since the first is empty.
+    let again = response(&con, "CMS", "ind", 0);
+    assert_eq!(again[0], "AVGPROC-000% 02");
+    assert_eq!(again[1], "XSTORE-000000/SEC MIGRATE-0000/SEC");
+    assert_eq!(again[3], "PAGING-0/SEC");
+    assert_eq!(again[4..8], r[4..8]);
+}
+
+/// INDICATE LOAD's MDC line on S5's MDC run (10 s of it): reads, writes
+/// and the hit ratio are the cache's own counts; no XSTOR line without
+/// XSTOR; four PROC lines for 4 CPs, two a line.
+#[test]
+fn indicate_load_shows_the_minidisk_cache() {
+    let text = include_str!("../../../../../studies/pav-mdc-fixed.toml")
+        .replace("duration = \"4min\"", "duration = \"10s\"")
+        .replace("sample_interval = \"1min\"", "sample_interval = \"5s\"")
+        + "\n[[timeline]]\nat = \"10s\"\naction = \"cp\"\ncommand = \"ind load\"\n";
+    let (twin, con) = run_twin(&text);
+    let m = &twin.model;
+    let r = response(&con, "", "ind load", 0);
+    assert_eq!(r.len(), 9, "{r:?}");
+    let st = m.st.sample(10_000_000_000);
+    let c = m.mdc.sample(st.dpa as u64, st.xs_total as u64).c;
+    assert!(c.reads > 1000 && c.hits > 0, "{c:?}");
+    assert_eq!(
+        r[1],
+        format!(
+            "MDC READS-{:06}/SEC WRITES-{:06}/SEC HIT RATIO-{:03}%",
+            c.reads / 10,
+            c.writes / 10,
+            c.hits * 100 / c.reads
+        )
+    );
+    assert!(r[0].ends_with("% 04"), "{r:?}");
+    assert!(
+        r[7].starts_with("PROC 0000-") && r[7].contains("PROC 0001-"),
+        "{r:?}"
+    );
+    assert!(
+        r[8].starts_with("PROC 0002-") && r[8].contains("PROC 0003-"),
+        "{r:?}"
+    );
+}
