@@ -101,7 +101,7 @@ def test_indicate_load_in_the_console(tmp_path: Path) -> None:
     CP's layout (two CPUs; the scenario has XSTOR), its figures over the
     minute run; again at once, the rates over an empty window are 0."""
     out = tmp_path / "i.monwrite"
-    p = _console(out, "step 1min\nind\nindicate load\nind user cmsuser\nend\n")
+    p = _console(out, "step 1min\nind\nindicate load\nind user cmsuser\nind queues\nend\n")
     assert p.returncode == 0, p.stderr
     resp = [ln[13:] for ln in p.stdout.splitlines() if ln.startswith("00:01:00.000 OPERATOR ")]
     first = resp[resp.index("OPERATOR > ind") + 1 : resp.index("OPERATOR > indicate load")]
@@ -122,4 +122,8 @@ def test_indicate_load_in_the_console(tmp_path: Path) -> None:
     assert again[1] == "XSTORE-000000/SEC MIGRATE-0000/SEC", again
     assert again[4:8] == text[4:8], again
     assert again[8] == "PROC 0000-000% CP      PROC 0001-000% CP", again
-    assert "OPERATOR HCP003E Invalid option - user (ztwin models INDICATE LOAD only)" in p.stdout
+    user = resp[resp.index("OPERATOR > ind user cmsuser") + 1 : resp.index("OPERATOR > ind queues")]
+    assert user[0] == "OPERATOR USERID=CMSUSER  MACH=ESA STOR=32M VIRT=V XSTORE=NONE", user
+    assert re.fullmatch(r"OPERATOR PAGES: RES=\d+  WS=\d+  INSTAN=\d+  XSTOR=\d+  DASD=\d+", user[1]), user
+    assert re.fullmatch(r"OPERATOR CPU 00: CTIME=00:01 VTIME=\d{3}:\d\d TTIME=\d{3}:\d\d IO=\d{6}", user[3]), user
+    assert "OPERATOR HCP003E Invalid option - queues (ztwin models INDICATE LOAD and USER)" in p.stdout

@@ -8,8 +8,8 @@
 //!
 //! Commands: DEFSEG, SAVESEG, PURGE NSS (NAME name | spoolid), QUERY NSS
 //! [NAME name] [MAP], QUERY ALLOC SPOOL|PAGE, DEFINE VFB-512, DETACH, SET
-//! VDISK, QUERY VDISK, INDICATE [LOAD]. DIAGNOSE X'64': LOADSHR, LOADNSHR,
-//! PURGESG. Abbreviations as CP's minimum (Q for QUERY). Responses use CP's
+//! VDISK, QUERY VDISK, INDICATE [LOAD], INDICATE USER. DIAGNOSE X'64':
+//! LOADSHR, LOADNSHR, PURGESG. Abbreviations as CP's minimum (Q for QUERY). Responses use CP's
 //! message style (`HCPnnnnE text`); see `docs/scenario.md` for which message
 //! numbers are IBM's and which are ztwin's own.
 
@@ -51,6 +51,8 @@ pub enum Command {
     },
     /// INDICATE [LOAD].
     IndicateLoad,
+    /// INDICATE USER [userid] (none: the issuer).
+    IndicateUser(Option<String>),
 }
 
 /// A parsed DIAGNOSE X'64' function.
@@ -180,8 +182,16 @@ pub fn parse(line: &str) -> Result<Command, String> {
             [] => Ok(Command::IndicateLoad),
             [l] if is(l, "LOAD", 4) => Ok(Command::IndicateLoad),
             [l, x, ..] if is(l, "LOAD", 4) => Err(format!("HCP003E Invalid option - {x}")),
+            [u] if is(u, "USER", 4) => Ok(Command::IndicateUser(None)),
+            [u, id] if is(u, "USER", 4) => {
+                if id.is_empty() || id.len() > 8 {
+                    return Err(format!("HCP020E Userid missing or invalid - {id}"));
+                }
+                Ok(Command::IndicateUser(Some(id.to_ascii_uppercase())))
+            }
+            [u, _, x, ..] if is(u, "USER", 4) => Err(format!("HCP003E Invalid option - {x}")),
             [x, ..] => Err(format!(
-                "HCP003E Invalid option - {x} (ztwin models INDICATE LOAD only)"
+                "HCP003E Invalid option - {x} (ztwin models INDICATE LOAD and USER)"
             )),
         };
     }
@@ -465,7 +475,74 @@ impl Model {
                 let r = self.indicate_load(now);
                 self.respond(cx, issuer, &r);
             }
+            Command::IndicateUser(id) => {
+                let r = self.indicate_user(issuer, id.as_deref(), now);
+                self.respond(cx, issuer, &r);
+            }
         }
+    }
+
+    /// INDICATE USER [userid]: the guest's storage (virtual size, resident
+    /// pages, working set, pages instantiated: resident + XSTOR + DASD,
+    /// pages in XSTOR and on DASD), its pages read and written by paging,
+    /// and per virtual CPU its connect time (since logon), virtual and total
+    /// CPU time and virtual I/Os. CP's layout where ztwin has the figure;
+    /// IPLSYS/DEVNUM, LOCKEDREAL, RESVD and the spool counts (RDR, PRT,
+    /// PCH) are not shown (not modelled).
+    pub(crate) fn indicate_user(
+        &self,
+        issuer: u32,
+        id: Option<&str>,
+        now: crate::core::units::Ns,
+    ) -> String {
+        let g = match id {
+            None if issuer == OPERATOR => {
+                return "HCP026E Operand missing or invalid (the operator has no virtual machine: name a user)".into()
+            }
+            None => issuer,
+            Some(id) => {
+                match (0..self.cpu.guest_count()).find(|&g| self.cpu.guest(g).userid == id) {
+                    Some(g) if self.cpu.guest(g).logged_on => g,
+                    _ => return format!("HCP045E {id} not logged on"),
+                }
+            }
+        };
+        let gs = self.cpu.guest(g);
+        let sp = self.st.space(g);
+        let pio = self.pg.guest(g);
+        let mut out = vec![
+            format!(
+                "USERID={:<8} MACH=ESA STOR={}M VIRT=V XSTORE=NONE",
+                gs.userid,
+                (sp.vpages as u64 * 4096) >> 20
+            ),
+            format!(
+                "PAGES: RES={}  WS={}  INSTAN={}  XSTOR={}  DASD={}",
+                sp.resident,
+                sp.wss.round() as u64,
+                sp.resident as u64 + sp.xstor as u64 + sp.dasd as u64,
+                sp.xstor,
+                sp.dasd
+            ),
+            format!("READS={}  WRITES={}", pio.read, pio.written),
+        ];
+        let secs = |ns: crate::core::units::Ns| ns / 1_000_000_000;
+        let ctime = secs(now.saturating_sub(gs.logon_ns));
+        for v in self.cpu.vcpus(g) {
+            let (vt, tt) = (secs(v.vtime), secs(v.ttime));
+            out.push(format!(
+                "CPU {:02X}: CTIME={:02}:{:02} VTIME={:03}:{:02} TTIME={:03}:{:02} IO={:06}",
+                v.addr,
+                ctime / 3600,
+                ctime / 60 % 60,
+                vt / 60,
+                vt % 60,
+                tt / 60,
+                tt % 60,
+                v.vio
+            ));
+        }
+        out.join("\n")
     }
 
     /// The counters INDICATE LOAD's rates come from, now.
@@ -909,6 +986,11 @@ mod tests {
         );
         assert_eq!(parse("query alloc spool"), Ok(Command::QueryAllocSpool));
         assert_eq!(parse("q alloc page"), Ok(Command::QueryAllocPage));
+        assert_eq!(
+            parse("ind user lnx"),
+            Ok(Command::IndicateUser(Some("LNX".into())))
+        );
+        assert_eq!(parse("IND USER"), Ok(Command::IndicateUser(None)));
         for l in ["indicate load", "IND", "ind load", "indic LOAD"] {
             assert_eq!(parse(l), Ok(Command::IndicateLoad), "{l}");
         }
@@ -977,8 +1059,13 @@ mod tests {
             ),
             ("set", "HCP026E"),
             (
-                "ind user lnx",
-                "HCP003E Invalid option - user (ztwin models INDICATE LOAD only)",
+                "ind paging",
+                "HCP003E Invalid option - paging (ztwin models INDICATE LOAD and USER)",
+            ),
+            ("ind user lnx exp", "HCP003E Invalid option - exp"),
+            (
+                "ind user toolonguser",
+                "HCP020E Userid missing or invalid - toolonguser",
             ),
             ("indicate load at *", "HCP003E Invalid option - at"),
             ("in load", "HCP001E Unknown CP command: IN"),

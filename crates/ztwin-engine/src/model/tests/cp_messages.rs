@@ -388,6 +388,18 @@ fn field(line: &str, key: &str) -> u64 {
         .unwrap_or_else(|_| panic!("{key} in {line}"))
 }
 
+/// The CP scenario on 2 CPUs with 64 MB of XSTOR, LNX a 512 MB guest
+/// thrashing over 400 MB (it pages from the start).
+fn paging_scenario() -> String {
+    CP
+        .replace("processors = 1", "processors = 2")
+        .replace("central_storage = \"256M\"", "central_storage = \"256M\"\nxstor = \"64M\"")
+        .replace(
+            "userid = \"LNX\"\nvirtual_storage = \"64M\"",
+            "userid = \"LNX\"\nvirtual_storage = \"512M\"\nworkload = { type = \"thrasher\", area = \"400M\", pattern = \"serial\", touch = \"write\", cpu_per_touch_us = 1.0 }",
+        )
+}
+
 /// INDICATE LOAD after a paging run (a thrasher on 2 CPUs, with XSTOR), at
 /// the end of the run: each figure against the components' own counts over
 /// the 12 s since the start (no earlier INDICATE LOAD), the scheduler's
@@ -395,13 +407,7 @@ fn field(line: &str, key: &str) -> u64 {
 /// and the rates are 0 while the lists stay.
 #[test]
 fn indicate_load_shows_the_components_counts() {
-    let text = CP
-        .replace("processors = 1", "processors = 2")
-        .replace("central_storage = \"256M\"", "central_storage = \"256M\"\nxstor = \"64M\"")
-        .replace(
-            "userid = \"LNX\"\nvirtual_storage = \"64M\"",
-            "userid = \"LNX\"\nvirtual_storage = \"512M\"\nworkload = { type = \"thrasher\", area = \"400M\", pattern = \"serial\", touch = \"write\", cpu_per_touch_us = 1.0 }",
-        )
+    let text = paging_scenario()
         + "[[timeline]]\nat = \"12s\"\naction = \"cp\"\ncommand = \"indicate load\"\n\
            [[timeline]]\nat = \"12s\"\naction = \"cp\"\nguest = \"CMS\"\ncommand = \"ind\"\n";
     let (twin, con) = run_twin(&text);
@@ -508,5 +514,78 @@ fn indicate_load_shows_the_minidisk_cache() {
     assert!(
         r[8].starts_with("PROC 0002-") && r[8].contains("PROC 0003-"),
         "{r:?}"
+    );
+}
+
+/// INDICATE USER after the paging run: LNX's storage, paging and CPU
+/// figures against the components' own counts; the issuer's own without a
+/// user ID; CP's refusals.
+#[test]
+fn indicate_user_shows_the_guests_counts() {
+    let mut text = paging_scenario();
+    for (who, cmd) in [
+        ("", "indicate user lnx"),
+        ("CMS", "ind user"),
+        ("", "ind user"),
+        ("", "ind user nobody"),
+    ] {
+        let guest = if who.is_empty() {
+            String::new()
+        } else {
+            format!("guest = \"{who}\"\n")
+        };
+        text.push_str(&format!(
+            "[[timeline]]\nat = \"12s\"\naction = \"cp\"\n{guest}command = \"{cmd}\"\n"
+        ));
+    }
+    let (twin, con) = run_twin(&text);
+    let m = &twin.model;
+    let lnx = (0..m.cpu.guest_count())
+        .find(|&g| m.cpu.guest(g).userid == "LNX")
+        .unwrap();
+    let sp = m.st.space(lnx);
+    let pio = m.pg.guest(lnx);
+    assert!(
+        sp.xstor + sp.dasd > 10_000 && pio.written > 0,
+        "LNX paged: {sp:?} {pio:?}"
+    );
+    let v = m.cpu.vcpus(lnx).next().unwrap();
+    let r = response(&con, "", "indicate user lnx", 0);
+    assert_eq!(
+        r,
+        [
+            "USERID=LNX      MACH=ESA STOR=512M VIRT=V XSTORE=NONE".to_string(),
+            format!(
+                "PAGES: RES={}  WS={}  INSTAN={}  XSTOR={}  DASD={}",
+                sp.resident,
+                sp.wss.round() as u64,
+                sp.resident + sp.xstor + sp.dasd,
+                sp.xstor,
+                sp.dasd
+            ),
+            format!("READS={}  WRITES={}", pio.read, pio.written),
+            format!(
+                "CPU 00: CTIME=00:00 VTIME={:03}:{:02} TTIME={:03}:{:02} IO={:06}",
+                v.vtime / 1_000_000_000 / 60,
+                v.vtime / 1_000_000_000 % 60,
+                v.ttime / 1_000_000_000 / 60,
+                v.ttime / 1_000_000_000 % 60,
+                v.vio
+            ),
+        ]
+    );
+    let own = response(&con, "CMS", "ind user", 0);
+    assert_eq!(own.len(), 4, "{own:?}");
+    assert_eq!(
+        own[0],
+        "USERID=CMS      MACH=ESA STOR=32M VIRT=V XSTORE=NONE"
+    );
+    assert_eq!(
+        response(&con, "", "ind user", 0),
+        ["HCP026E Operand missing or invalid (the operator has no virtual machine: name a user)"]
+    );
+    assert_eq!(
+        response(&con, "", "ind user nobody", 0),
+        ["HCP045E NOBODY not logged on"]
     );
 }
