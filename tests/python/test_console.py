@@ -93,6 +93,8 @@ def test_tab_completion() -> None:
     assert "QUERY" in c.completenames("q")
     assert c.completedefault("VD", "query VD", 6, 8) == ["VDISK"]
     assert c.completedefault("", "define ", 7, 7) == ["VFB-512"]
+    assert c.completedefault("MD", "set MD", 4, 6) == ["MDCACHE"]
+    assert c.completedefault("", "indicate ", 9, 9) == ["LOAD", "USER"]
     assert c.completedefault("x", "detach 3 x", 9, 10) == []
 
 
@@ -101,7 +103,7 @@ def test_indicate_load_in_the_console(tmp_path: Path) -> None:
     CP's layout (two CPUs; the scenario has XSTOR), its figures over the
     minute run; again at once, the rates over an empty window are 0."""
     out = tmp_path / "i.monwrite"
-    p = _console(out, "step 1min\nind\nindicate load\nind user cmsuser\nind queues\nend\n")
+    p = _console(out, "step 1min\nind\nindicate load\nind user cmsuser\nind queues\nq mdc\nend\n")
     assert p.returncode == 0, p.stderr
     resp = [ln[13:] for ln in p.stdout.splitlines() if ln.startswith("00:01:00.000 OPERATOR ")]
     first = resp[resp.index("OPERATOR > ind") + 1 : resp.index("OPERATOR > indicate load")]
@@ -127,3 +129,5 @@ def test_indicate_load_in_the_console(tmp_path: Path) -> None:
     assert re.fullmatch(r"OPERATOR PAGES: RES=\d+  WS=\d+  INSTAN=\d+  XSTOR=\d+  DASD=\d+", user[1]), user
     assert re.fullmatch(r"OPERATOR CPU 00: CTIME=00:01 VTIME=\d{3}:\d\d TTIME=\d{3}:\d\d IO=\d{6}", user[3]), user
     assert "OPERATOR HCP003E Invalid option - queues (ztwin models INDICATE LOAD and USER)" in p.stdout
+    # No [mdc] section in this scenario: the cache is off.
+    assert "00:01:00.000 OPERATOR Minidisk cache OFF for system" in p.stdout

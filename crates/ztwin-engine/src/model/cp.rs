@@ -8,8 +8,9 @@
 //!
 //! Commands: DEFSEG, SAVESEG, PURGE NSS (NAME name | spoolid), QUERY NSS
 //! [NAME name] [MAP], QUERY ALLOC SPOOL|PAGE, DEFINE VFB-512, DETACH, SET
-//! VDISK, QUERY VDISK, INDICATE [LOAD], INDICATE USER. DIAGNOSE X'64':
-//! LOADSHR, LOADNSHR, PURGESG. Abbreviations as CP's minimum (Q for QUERY). Responses use CP's
+//! VDISK, QUERY VDISK, INDICATE [LOAD], INDICATE USER, SET MDCACHE SYSTEM
+//! ON|OFF, QUERY MDCACHE. DIAGNOSE X'64': LOADSHR, LOADNSHR, PURGESG.
+//! Abbreviations as CP's minimum (Q for QUERY). Responses use CP's
 //! message style (`HCPnnnnE text`); see `docs/scenario.md` for which message
 //! numbers are IBM's and which are ztwin's own.
 
@@ -53,6 +54,10 @@ pub enum Command {
     IndicateLoad,
     /// INDICATE USER [userid] (none: the issuer).
     IndicateUser(Option<String>),
+    /// SET MDCACHE SYSTEM ON|OFF.
+    SetMdcSystem(bool),
+    /// QUERY MDCACHE.
+    QueryMdc,
 }
 
 /// A parsed DIAGNOSE X'64' function.
@@ -171,8 +176,22 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 })?;
                 Ok(Command::SetVdisk { syslim, limit })
             }
+            [m, rest @ ..] if is(m, "MDCACHE", 3) => match rest {
+                [s, o] if is(s, "SYSTEM", 6) && o.eq_ignore_ascii_case("ON") => {
+                    Ok(Command::SetMdcSystem(true))
+                }
+                [s, o] if is(s, "SYSTEM", 6) && o.eq_ignore_ascii_case("OFF") => {
+                    Ok(Command::SetMdcSystem(false))
+                }
+                [s, x, ..] if is(s, "SYSTEM", 6) => Err(format!("HCP002E Invalid operand - {x}")),
+                [s] if is(s, "SYSTEM", 6) => Err("HCP026E Operand missing or invalid".into()),
+                [] => Err("HCP026E Operand missing or invalid".into()),
+                [x, ..] => Err(format!(
+                    "HCP003E Invalid option - {x} (ztwin models SET MDCACHE SYSTEM ON|OFF)"
+                )),
+            },
             [x, ..] => Err(format!(
-                "HCP003E Invalid option - {x} (ztwin models SET VDISK only)"
+                "HCP003E Invalid option - {x} (ztwin models SET VDISK and SET MDCACHE)"
             )),
             [] => Err("HCP026E Operand missing or invalid".into()),
         };
@@ -225,6 +244,8 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 }
                 Ok(Command::QueryNss { name, map })
             }
+            [m] if is(m, "MDCACHE", 3) => Ok(Command::QueryMdc),
+            [m, x, ..] if is(m, "MDCACHE", 3) => Err(format!("HCP003E Invalid option - {x}")),
             [a, s] if is(a, "ALLOC", 5) && is(s, "SPOOL", 5) => Ok(Command::QueryAllocSpool),
             [a, p] if is(a, "ALLOC", 5) && is(p, "PAGE", 4) => Ok(Command::QueryAllocPage),
             [a, rest @ ..] if is(a, "ALLOC", 5) => Err(match rest {
@@ -237,7 +258,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 ),
             }),
             [x, ..] => Err(format!(
-                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, QUERY VDISK and QUERY ALLOC SPOOL|PAGE)"
+                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, VDISK, MDCACHE and ALLOC SPOOL|PAGE)"
             )),
             [] => Err("HCP026E Operand missing or invalid".into()),
         };
@@ -475,6 +496,22 @@ impl Model {
                 let r = self.indicate_load(now);
                 self.respond(cx, issuer, &r);
             }
+            Command::SetMdcSystem(on) => {
+                // As the timeline's `action = "mdc"` for the system.
+                if !self.mdc.configured() {
+                    return self.respond(
+                        cx,
+                        issuer,
+                        "HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)",
+                    );
+                }
+                self.mdc.set(None, None, on);
+                self.mdc_give_back();
+            }
+            Command::QueryMdc => {
+                let r = self.query_mdc(now);
+                self.respond(cx, issuer, &r);
+            }
             Command::IndicateUser(id) => {
                 let r = self.indicate_user(issuer, id.as_deref(), now);
                 self.respond(cx, issuer, &r);
@@ -540,6 +577,37 @@ impl Model {
                 tt / 60,
                 tt % 60,
                 v.vio
+            ));
+        }
+        out.join("\n")
+    }
+
+    /// QUERY MDCACHE: on or off for the system; the cache's bounds in
+    /// central storage (and XSTOR, when there is XSTOR), its use as a
+    /// percentage of the maximum, and the bias.
+    pub(crate) fn query_mdc(&self, now: crate::core::units::Ns) -> String {
+        let st = self.st.sample(now);
+        let m = self.mdc.sample(st.dpa as u64, st.xs_total as u64);
+        let on = self.mdc.configured() && m.on;
+        let mb = |pages: u64| (pages * 4096) >> 20;
+        let mut out = vec![format!(
+            "Minidisk cache {} for system",
+            if on { "ON" } else { "OFF" }
+        )];
+        out.push(format!(
+            "Storage MDC min={}M max={}M, usage={}%, bias={:.2}",
+            mb(m.cs_min),
+            mb(m.cs_max),
+            m.cs_frames * 100 / m.cs_max.max(1),
+            m.bias
+        ));
+        if st.xs_total > 0 {
+            out.push(format!(
+                "Xstore MDC min={}M max={}M, usage={}%, bias={:.2}",
+                mb(m.xs_min),
+                mb(m.xs_max),
+                m.xs_blocks * 100 / m.xs_max.max(1),
+                m.bias
             ));
         }
         out.join("\n")
@@ -991,6 +1059,15 @@ mod tests {
             Ok(Command::IndicateUser(Some("LNX".into())))
         );
         assert_eq!(parse("IND USER"), Ok(Command::IndicateUser(None)));
+        assert_eq!(
+            parse("set mdc system off"),
+            Ok(Command::SetMdcSystem(false))
+        );
+        assert_eq!(
+            parse("SET MDCACHE SYSTEM ON"),
+            Ok(Command::SetMdcSystem(true))
+        );
+        assert_eq!(parse("q mdcache"), Ok(Command::QueryMdc));
         for l in ["indicate load", "IND", "ind load", "indic LOAD"] {
             assert_eq!(parse(l), Ok(Command::IndicateLoad), "{l}");
         }
@@ -1053,6 +1130,14 @@ mod tests {
             ("set vdisk syslim", "HCP026E"),
             ("set vdisk syslim lots", "HCP002E Invalid operand - lots"),
             ("set vdisk maxlim 1G", "HCP003E Invalid option - maxlim"),
+            (
+                "set mdc storage 0m 64m",
+                "HCP003E Invalid option - storage (ztwin models SET MDCACHE SYSTEM ON|OFF)",
+            ),
+            ("set mdc system maybe", "HCP002E Invalid operand - maybe"),
+            ("set mdc system", "HCP026E"),
+            ("set mdc", "HCP026E"),
+            ("q mdc x", "HCP003E Invalid option - x"),
             (
                 "set srm storbuf 300 250 200",
                 "HCP003E Invalid option - srm",

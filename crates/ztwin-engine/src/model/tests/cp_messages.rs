@@ -589,3 +589,73 @@ fn indicate_user_shows_the_guests_counts() {
         ["HCP045E NOBODY not logged on"]
     );
 }
+
+/// SET MDCACHE SYSTEM OFF as a CP command changes the model exactly as the
+/// timeline's `action = "mdc"` does (the same MONWRITE bytes); QUERY
+/// MDCACHE before and after shows the switch and the cache's bounds and use
+/// against the component's sample; without an `[mdc]` section SET is
+/// refused.
+#[test]
+fn set_mdc_system_off_is_the_timelines_mdc_action() {
+    let base = include_str!("../../../../../studies/pav-mdc-fixed.toml")
+        .replace("duration = \"4min\"", "duration = \"10s\"")
+        .replace("sample_interval = \"1min\"", "sample_interval = \"2s\"");
+    let run = |text: &str| {
+        let sc = Scenario::from_toml(text, "mdc.toml").unwrap();
+        let mut out = Vec::new();
+        let s = crate::run_to_writer(&sc, None, None, &mut out, &mut |_, _| true).unwrap();
+        (out, s.console)
+    };
+    let (by_action, _) =
+        run(&(base.clone() + "\n[[timeline]]\nat = \"5s\"\naction = \"mdc\"\non = false\n"));
+    let (by_cp, con) = run(&(base.clone()
+        + "\n[[timeline]]\nat = \"4s\"\naction = \"cp\"\ncommand = \"q mdc\"\n\
+           [[timeline]]\nat = \"5s\"\naction = \"cp\"\ncommand = \"set mdc system off\"\n\
+           [[timeline]]\nat = \"6s\"\naction = \"cp\"\ncommand = \"query mdcache\"\n"));
+    let (untouched, _) = run(&base);
+    assert_ne!(by_action, untouched, "the switch changes the run");
+    assert!(
+        by_cp == by_action,
+        "SET MDC SYSTEM OFF differs from action = \"mdc\""
+    );
+    assert!(response(&con, "", "set mdc system off", 0).is_empty());
+    let before = response(&con, "", "q mdc", 0);
+    assert_eq!(before.len(), 2, "{before:?}");
+    assert_eq!(before[0], "Minidisk cache ON for system");
+    let usage = field(&before[1], "usage=");
+    assert!(usage > 0, "{before:?}");
+    assert!(
+        before[1].starts_with("Storage MDC min=0M max=64M, usage="),
+        "{before:?}"
+    );
+    assert!(before[1].ends_with("%, bias=1.00"), "{before:?}");
+    assert_eq!(
+        response(&con, "", "query mdcache", 0),
+        [
+            "Minidisk cache OFF for system",
+            "Storage MDC min=0M max=64M, usage=0%, bias=1.00"
+        ]
+    );
+    // Usage against the component at the end of a run that ends at the query.
+    let (twin, con) = run_twin(
+        &(base.replace("duration = \"10s\"", "duration = \"4s\"")
+            + "\n[[timeline]]\nat = \"4s\"\naction = \"cp\"\ncommand = \"q mdc\"\n"),
+    );
+    let st = twin.model.st.sample(4_000_000_000);
+    let m = twin.model.mdc.sample(st.dpa as u64, st.xs_total as u64);
+    assert_eq!(
+        response(&con, "", "q mdc", 0)[1],
+        format!(
+            "Storage MDC min=0M max=64M, usage={}%, bias=1.00",
+            m.cs_frames * 100 / m.cs_max
+        )
+    );
+    // No [mdc] section: refused.
+    let text = CP.to_string()
+        + "[[timeline]]\nat = \"1s\"\naction = \"cp\"\ncommand = \"set mdc system on\"\n";
+    let (_, con) = run_twin(&text);
+    assert_eq!(
+        response(&con, "", "set mdc system on", 0),
+        ["HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)"]
+    );
+}
