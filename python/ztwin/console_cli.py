@@ -36,10 +36,10 @@ EXIT_FATAL = 2
 
 #: CP's command words ztwin models (completion; ``help``).
 CP_WORDS = {
-    "QUERY": ["NSS", "VDISK", "ALLOC", "MDCACHE"],
+    "QUERY": ["NSS", "VDISK", "ALLOC", "MDCACHE", "SRM"],
     "DEFINE": ["VFB-512"],
     "DETACH": [],
-    "SET": ["VDISK", "MDCACHE"],
+    "SET": ["VDISK", "MDCACHE", "SRM"],
     "DEFSEG": [],
     "SAVESEG": [],
     "PURGE": ["NSS"],

@@ -103,7 +103,7 @@ def test_indicate_load_in_the_console(tmp_path: Path) -> None:
     CP's layout (two CPUs; the scenario has XSTOR), its figures over the
     minute run; again at once, the rates over an empty window are 0."""
     out = tmp_path / "i.monwrite"
-    p = _console(out, "step 1min\nind\nindicate load\nind user cmsuser\nind queues\nq mdc\nend\n")
+    p = _console(out, "step 1min\nind\nindicate load\nind user cmsuser\nind queues\nq mdc\nq srm\nend\n")
     assert p.returncode == 0, p.stderr
     resp = [ln[13:] for ln in p.stdout.splitlines() if ln.startswith("00:01:00.000 OPERATOR ")]
     first = resp[resp.index("OPERATOR > ind") + 1 : resp.index("OPERATOR > indicate load")]
@@ -131,3 +131,4 @@ def test_indicate_load_in_the_console(tmp_path: Path) -> None:
     assert "OPERATOR HCP003E Invalid option - queues (ztwin models INDICATE LOAD and USER)" in p.stdout
     # No [mdc] section in this scenario: the cache is off.
     assert "00:01:00.000 OPERATOR Minidisk cache OFF for system" in p.stdout
+    assert re.search(r"00:01:00.000 OPERATOR STORBUF: Q1=\d+% Q2=\d+% Q3=\d+%", p.stdout), p.stdout

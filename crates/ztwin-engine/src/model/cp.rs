@@ -9,7 +9,8 @@
 //! Commands: DEFSEG, SAVESEG, PURGE NSS (NAME name | spoolid), QUERY NSS
 //! [NAME name] [MAP], QUERY ALLOC SPOOL|PAGE, DEFINE VFB-512, DETACH, SET
 //! VDISK, QUERY VDISK, INDICATE [LOAD], INDICATE USER, SET MDCACHE SYSTEM
-//! ON|OFF, QUERY MDCACHE. DIAGNOSE X'64': LOADSHR, LOADNSHR, PURGESG.
+//! ON|OFF, QUERY MDCACHE, SET SRM STORBUF|LDUBUF, QUERY SRM. DIAGNOSE
+//! X'64': LOADSHR, LOADNSHR, PURGESG.
 //! Abbreviations as CP's minimum (Q for QUERY). Responses use CP's
 //! message style (`HCPnnnnE text`); see `docs/scenario.md` for which message
 //! numbers are IBM's and which are ztwin's own.
@@ -58,6 +59,13 @@ pub enum Command {
     SetMdcSystem(bool),
     /// QUERY MDCACHE.
     QueryMdc,
+    /// SET SRM STORBUF|LDUBUF p1 p2 p3 (`true`: STORBUF).
+    SetSrm {
+        storbuf: bool,
+        pct: [u32; 3],
+    },
+    /// QUERY SRM.
+    QuerySrm,
 }
 
 /// A parsed DIAGNOSE X'64' function.
@@ -176,6 +184,37 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 })?;
                 Ok(Command::SetVdisk { syslim, limit })
             }
+            [srm, rest @ ..] if srm.eq_ignore_ascii_case("SRM") => match rest {
+                [w, p @ ..] if is(w, "STORBUF", 7) || is(w, "LDUBUF", 6) => {
+                    let storbuf = is(w, "STORBUF", 7);
+                    let [a, b, c] = p else {
+                        return Err(match p.get(3) {
+                            Some(x) => format!("HCP003E Invalid option - {x}"),
+                            None => "HCP026E Operand missing or invalid".into(),
+                        });
+                    };
+                    let mut pct = [0u32; 3];
+                    for (k, x) in [a, b, c].into_iter().enumerate() {
+                        pct[k] = x
+                            .trim_end_matches('%')
+                            .parse()
+                            .ok()
+                            .filter(|&v| v <= 999)
+                            .ok_or_else(|| format!("HCP002E Invalid operand - {x}"))?;
+                    }
+                    if !(pct[0] >= pct[1] && pct[1] >= pct[2]) {
+                        return Err(format!(
+                            "HCP002E Invalid operand - {} (Q1 >= Q2 >= Q3 is required)",
+                            c
+                        ));
+                    }
+                    Ok(Command::SetSrm { storbuf, pct })
+                }
+                [] => Err("HCP026E Operand missing or invalid".into()),
+                [x, ..] => Err(format!(
+                    "HCP003E Invalid option - {x} (ztwin models SET SRM STORBUF and LDUBUF)"
+                )),
+            },
             [m, rest @ ..] if is(m, "MDCACHE", 3) => match rest {
                 [s, o] if is(s, "SYSTEM", 6) && o.eq_ignore_ascii_case("ON") => {
                     Ok(Command::SetMdcSystem(true))
@@ -191,7 +230,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 )),
             },
             [x, ..] => Err(format!(
-                "HCP003E Invalid option - {x} (ztwin models SET VDISK and SET MDCACHE)"
+                "HCP003E Invalid option - {x} (ztwin models SET VDISK, MDCACHE and SRM)"
             )),
             [] => Err("HCP026E Operand missing or invalid".into()),
         };
@@ -245,6 +284,8 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 Ok(Command::QueryNss { name, map })
             }
             [m] if is(m, "MDCACHE", 3) => Ok(Command::QueryMdc),
+            [m] if m.eq_ignore_ascii_case("SRM") => Ok(Command::QuerySrm),
+            [m, x, ..] if m.eq_ignore_ascii_case("SRM") => Err(format!("HCP003E Invalid option - {x}")),
             [m, x, ..] if is(m, "MDCACHE", 3) => Err(format!("HCP003E Invalid option - {x}")),
             [a, s] if is(a, "ALLOC", 5) && is(s, "SPOOL", 5) => Ok(Command::QueryAllocSpool),
             [a, p] if is(a, "ALLOC", 5) && is(p, "PAGE", 4) => Ok(Command::QueryAllocPage),
@@ -258,7 +299,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 ),
             }),
             [x, ..] => Err(format!(
-                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, VDISK, MDCACHE and ALLOC SPOOL|PAGE)"
+                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, VDISK, MDCACHE, SRM and ALLOC SPOOL|PAGE)"
             )),
             [] => Err("HCP026E Operand missing or invalid".into()),
         };
@@ -507,6 +548,28 @@ impl Model {
                 }
                 self.mdc.set(None, None, on);
                 self.mdc_give_back();
+            }
+            Command::SetSrm { storbuf, pct } => {
+                // As the scenario's [srm] storbuf / ldubuf keys.
+                if storbuf {
+                    self.cpu.set_srm(Some(pct), None);
+                } else {
+                    self.cpu.set_srm(None, Some(pct));
+                }
+            }
+            Command::QuerySrm => {
+                let (sb, lb) = self.cpu.srm();
+                let r = format!(
+                    "LDUBUF : Q1={}% Q2={}% Q3={}%\nSTORBUF: Q1={}% Q2={}% Q3={}%\nDISPATCHING MINOR TIMESLICE = {} MS",
+                    lb[0],
+                    lb[1],
+                    lb[2],
+                    sb[0],
+                    sb[1],
+                    sb[2],
+                    super::cpu::params::MINOR_SLICE / 1_000_000
+                );
+                self.respond(cx, issuer, &r);
             }
             Command::QueryMdc => {
                 let r = self.query_mdc(now);
@@ -1068,6 +1131,21 @@ mod tests {
             Ok(Command::SetMdcSystem(true))
         );
         assert_eq!(parse("q mdcache"), Ok(Command::QueryMdc));
+        assert_eq!(
+            parse("set srm storbuf 300% 250 200"),
+            Ok(Command::SetSrm {
+                storbuf: true,
+                pct: [300, 250, 200]
+            })
+        );
+        assert_eq!(
+            parse("SET SRM LDUBUF 90 80 70"),
+            Ok(Command::SetSrm {
+                storbuf: false,
+                pct: [90, 80, 70]
+            })
+        );
+        assert_eq!(parse("q srm"), Ok(Command::QuerySrm));
         for l in ["indicate load", "IND", "ind load", "indic LOAD"] {
             assert_eq!(parse(l), Ok(Command::IndicateLoad), "{l}");
         }
@@ -1138,10 +1216,26 @@ mod tests {
             ("set mdc system", "HCP026E"),
             ("set mdc", "HCP026E"),
             ("q mdc x", "HCP003E Invalid option - x"),
+            ("set srm storbuf 300 250", "HCP026E"),
             (
-                "set srm storbuf 300 250 200",
-                "HCP003E Invalid option - srm",
+                "set srm storbuf 300 250 200 100",
+                "HCP003E Invalid option - 100",
             ),
+            (
+                "set srm storbuf 100 250 200",
+                "HCP002E Invalid operand - 200 (Q1 >= Q2 >= Q3",
+            ),
+            (
+                "set srm ldubuf 1000 90 80",
+                "HCP002E Invalid operand - 1000",
+            ),
+            ("set srm ldubuf x 90 80", "HCP002E Invalid operand - x"),
+            (
+                "set srm iabias 90 2",
+                "HCP003E Invalid option - iabias (ztwin models SET SRM STORBUF and LDUBUF)",
+            ),
+            ("set srm", "HCP026E"),
+            ("q srm x", "HCP003E Invalid option - x"),
             ("set", "HCP026E"),
             (
                 "ind paging",

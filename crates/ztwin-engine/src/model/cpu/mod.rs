@@ -975,6 +975,23 @@ impl Cpus {
         self.eligible.len() as u32
     }
 
+    /// SET SRM STORBUF / LDUBUF (percentages, as the `[srm]` keys):
+    /// the same fractions `Cpus::new` takes from the scenario.
+    pub(crate) fn set_srm(&mut self, storbuf: Option<[u32; 3]>, ldubuf: Option<[u32; 3]>) {
+        if let Some(b) = storbuf {
+            self.storbuf = b.map(|x| x as f64 / 100.0);
+        }
+        if let Some(b) = ldubuf {
+            self.ldubuf = b.map(|x| x as f64 / 100.0);
+        }
+    }
+
+    /// STORBUF and LDUBUF now, as percentages (QUERY SRM).
+    pub(crate) fn srm(&self) -> ([u32; 3], [u32; 3]) {
+        let pct = |b: [f64; 3]| b.map(|x| (x * 100.0).round() as u32);
+        (pct(self.storbuf), pct(self.ldubuf))
+    }
+
     /// The scheduler's lists for INDICATE LOAD: guests in the dispatch
     /// list by transaction class (Q0-Q3) and on the eligible list by class
     /// (E1-E3, index 0 unused), each with how many of them are loading

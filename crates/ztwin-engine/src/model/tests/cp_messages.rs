@@ -659,3 +659,57 @@ fn set_mdc_system_off_is_the_timelines_mdc_action() {
         ["HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)"]
     );
 }
+
+/// SET SRM STORBUF and LDUBUF at time zero change the model exactly as the
+/// `[srm]` keys (the same MONWRITE bytes), on issue 17's overcommitted
+/// paging scenario where the defaults form an eligible list (a different
+/// run); QUERY SRM shows the values before and after. (Broken on purpose:
+/// SET SRM STORBUF ignored gives other bytes; LDUBUF ignored is caught only
+/// by QUERY SRM: this run's bytes do not depend on LDUBUF here.)
+#[test]
+fn set_srm_is_the_srm_keys() {
+    let base = super::OVER30
+        .replace("duration = \"330s\"", "duration = \"40s\"")
+        .replace("sample_interval = \"30s\"", "sample_interval = \"10s\"")
+        .replace("hf_rate = \"100ms\"", "hf_rate = \"1s\"");
+    let run = |text: &str| {
+        let sc = Scenario::from_toml(text, "srm.toml").unwrap();
+        let mut out = Vec::new();
+        let s = crate::run_to_writer(&sc, None, None, &mut out, &mut |_, _| true).unwrap();
+        (out, s.console)
+    };
+    let keys = "[srm]\nstorbuf = [999, 999, 999]\nldubuf = [20, 10, 5]\n[monitor]";
+    let (by_keys, _) = run(&base.replace("[monitor]", keys));
+    let mut cmds = String::new();
+    for (at, cmd) in [
+        ("0s", "q srm"),
+        ("0s", "set srm storbuf 999 999 999"),
+        ("0s", "set srm ldubuf 20 10 5"),
+        ("0s", "query srm"),
+    ] {
+        cmds.push_str(&format!(
+            "[[timeline]]\nat = \"{at}\"\naction = \"cp\"\ncommand = \"{cmd}\"\n"
+        ));
+    }
+    let (by_cmds, con) = run(&(base.clone() + &cmds));
+    let (defaults, _) = run(&base);
+    assert_ne!(by_keys, defaults, "the settings change the run");
+    assert!(by_cmds == by_keys, "SET SRM differs from the [srm] keys");
+    assert_eq!(
+        response(&con, "", "q srm", 0),
+        [
+            "LDUBUF : Q1=100% Q2=75% Q3=60%",
+            "STORBUF: Q1=125% Q2=105% Q3=95%",
+            "DISPATCHING MINOR TIMESLICE = 5 MS"
+        ]
+    );
+    assert!(response(&con, "", "set srm storbuf 999 999 999", 0).is_empty());
+    assert_eq!(
+        response(&con, "", "query srm", 0),
+        [
+            "LDUBUF : Q1=20% Q2=10% Q3=5%",
+            "STORBUF: Q1=999% Q2=999% Q3=999%",
+            "DISPATCHING MINOR TIMESLICE = 5 MS"
+        ]
+    );
+}
