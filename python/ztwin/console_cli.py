@@ -36,13 +36,14 @@ EXIT_FATAL = 2
 
 #: CP's command words ztwin models (completion; ``help``).
 CP_WORDS = {
-    "QUERY": ["NSS", "VDISK", "ALLOC"],
+    "QUERY": ["NSS", "VDISK", "ALLOC", "MDCACHE", "SRM"],
     "DEFINE": ["VFB-512"],
     "DETACH": [],
-    "SET": ["VDISK"],
+    "SET": ["VDISK", "MDCACHE", "SRM"],
     "DEFSEG": [],
     "SAVESEG": [],
     "PURGE": ["NSS"],
+    "INDICATE": ["LOAD", "USER"],
 }
 CONSOLE_WORDS = ["step", "run", "time", "as", "help", "end"]
 HELP = """  step [DURATION]   run on DURATION of simulated time (default: 1min)

@@ -6,6 +6,7 @@ MONWRITE file written at the end (the same script twice: the same bytes)."""
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -92,4 +93,42 @@ def test_tab_completion() -> None:
     assert "QUERY" in c.completenames("q")
     assert c.completedefault("VD", "query VD", 6, 8) == ["VDISK"]
     assert c.completedefault("", "define ", 7, 7) == ["VFB-512"]
+    assert c.completedefault("MD", "set MD", 4, 6) == ["MDCACHE"]
+    assert c.completedefault("", "indicate ", 9, 9) == ["LOAD", "USER"]
     assert c.completedefault("x", "detach 3 x", 9, 10) == []
+
+
+def test_indicate_load_in_the_console(tmp_path: Path) -> None:
+    """INDICATE LOAD typed at the console after a step: the full response in
+    CP's layout (two CPUs; the scenario has XSTOR), its figures over the
+    minute run; again at once, the rates over an empty window are 0."""
+    out = tmp_path / "i.monwrite"
+    p = _console(out, "step 1min\nind\nindicate load\nind user cmsuser\nind queues\nq mdc\nq srm\nend\n")
+    assert p.returncode == 0, p.stderr
+    resp = [ln[13:] for ln in p.stdout.splitlines() if ln.startswith("00:01:00.000 OPERATOR ")]
+    first = resp[resp.index("OPERATOR > ind") + 1 : resp.index("OPERATOR > indicate load")]
+    second = resp[resp.index("OPERATOR > indicate load") + 1 : resp.index("OPERATOR > ind user cmsuser")]
+    text = [ln[9:] for ln in first]
+    assert len(text) == 9, text
+    assert re.fullmatch(r"AVGPROC-\d{3}% 02", text[0]), text
+    assert re.fullmatch(r"XSTORE-\d{6}/SEC MIGRATE-\d{4}/SEC", text[1]), text
+    assert re.fullmatch(r"MDC READS-\d{6}/SEC WRITES-\d{6}/SEC HIT RATIO-\d{3}%", text[2]), text
+    assert re.fullmatch(r"PAGING-\d+/SEC", text[3]), text
+    assert int(text[3][7:-4]) > 0, "the scenario pages in its first minute"
+    assert re.fullmatch(r"Q0-\d{5}\(\d{5}\) {27}DORMANT-\d{5}", text[4]), text
+    for c in (1, 2, 3):
+        assert re.fullmatch(rf"Q{c}-\d{{5}}\(\d{{5}}\) {{11}}E{c}-\d{{5}}\(\d{{5}}\)", text[4 + c]), text
+    assert re.fullmatch(r"PROC 0000-\d{3}% CP {6}PROC 0001-\d{3}% CP", text[8]), text
+    again = [ln[9:] for ln in second]
+    assert again[0] == "AVGPROC-000% 02" and again[3] == "PAGING-0/SEC", again
+    assert again[1] == "XSTORE-000000/SEC MIGRATE-0000/SEC", again
+    assert again[4:8] == text[4:8], again
+    assert again[8] == "PROC 0000-000% CP      PROC 0001-000% CP", again
+    user = resp[resp.index("OPERATOR > ind user cmsuser") + 1 : resp.index("OPERATOR > ind queues")]
+    assert user[0] == "OPERATOR USERID=CMSUSER  MACH=ESA STOR=32M VIRT=V XSTORE=NONE", user
+    assert re.fullmatch(r"OPERATOR PAGES: RES=\d+  WS=\d+  INSTAN=\d+  XSTOR=\d+  DASD=\d+", user[1]), user
+    assert re.fullmatch(r"OPERATOR CPU 00: CTIME=00:01 VTIME=\d{3}:\d\d TTIME=\d{3}:\d\d IO=\d{6}", user[3]), user
+    assert "OPERATOR HCP003E Invalid option - queues (ztwin models INDICATE LOAD and USER)" in p.stdout
+    # No [mdc] section in this scenario: the cache is off.
+    assert "00:01:00.000 OPERATOR Minidisk cache OFF for system" in p.stdout
+    assert re.search(r"00:01:00.000 OPERATOR STORBUF: Q1=\d+% Q2=\d+% Q3=\d+%", p.stdout), p.stdout

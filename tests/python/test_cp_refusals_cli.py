@@ -82,9 +82,9 @@ def test_saving_an_undefined_segment_gets_cps_message(tmp_path: Path) -> None:
 
 
 def test_a_command_cp_does_not_know_is_a_scenario_error_naming_its_line(tmp_path: Path) -> None:
-    p, out = run(tmp_path, "1G", "indicate load")
+    p, out = run(tmp_path, "1G", "frobnicate now")
     assert p.returncode == 2
     err = p.stderr.strip()
     assert "\n" not in err, err
-    assert err.endswith("line 20: timeline[0].command: HCP001E Unknown CP command: INDICATE"), err
+    assert err.endswith("line 20: timeline[0].command: HCP001E Unknown CP command: FROBNICATE"), err
     assert not out.exists() and list(out.parent.iterdir()) == []

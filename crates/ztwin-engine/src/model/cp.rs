@@ -8,8 +8,10 @@
 //!
 //! Commands: DEFSEG, SAVESEG, PURGE NSS (NAME name | spoolid), QUERY NSS
 //! [NAME name] [MAP], QUERY ALLOC SPOOL|PAGE, DEFINE VFB-512, DETACH, SET
-//! VDISK, QUERY VDISK. DIAGNOSE X'64': LOADSHR, LOADNSHR,
-//! PURGESG. Abbreviations as CP's minimum (Q for QUERY). Responses use CP's
+//! VDISK, QUERY VDISK, INDICATE [LOAD], INDICATE USER, SET MDCACHE SYSTEM
+//! ON|OFF, QUERY MDCACHE, SET SRM STORBUF|LDUBUF, QUERY SRM. DIAGNOSE
+//! X'64': LOADSHR, LOADNSHR, PURGESG.
+//! Abbreviations as CP's minimum (Q for QUERY). Responses use CP's
 //! message style (`HCPnnnnE text`); see `docs/scenario.md` for which message
 //! numbers are IBM's and which are ztwin's own.
 
@@ -49,6 +51,21 @@ pub enum Command {
     QueryVdisk {
         which: Option<bool>,
     },
+    /// INDICATE [LOAD].
+    IndicateLoad,
+    /// INDICATE USER [userid] (none: the issuer).
+    IndicateUser(Option<String>),
+    /// SET MDCACHE SYSTEM ON|OFF.
+    SetMdcSystem(bool),
+    /// QUERY MDCACHE.
+    QueryMdc,
+    /// SET SRM STORBUF|LDUBUF p1 p2 p3 (`true`: STORBUF).
+    SetSrm {
+        storbuf: bool,
+        pct: [u32; 3],
+    },
+    /// QUERY SRM.
+    QuerySrm,
 }
 
 /// A parsed DIAGNOSE X'64' function.
@@ -167,10 +184,73 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 })?;
                 Ok(Command::SetVdisk { syslim, limit })
             }
+            [srm, rest @ ..] if srm.eq_ignore_ascii_case("SRM") => match rest {
+                [w, p @ ..] if is(w, "STORBUF", 7) || is(w, "LDUBUF", 6) => {
+                    let storbuf = is(w, "STORBUF", 7);
+                    let [a, b, c] = p else {
+                        return Err(match p.get(3) {
+                            Some(x) => format!("HCP003E Invalid option - {x}"),
+                            None => "HCP026E Operand missing or invalid".into(),
+                        });
+                    };
+                    let mut pct = [0u32; 3];
+                    for (k, x) in [a, b, c].into_iter().enumerate() {
+                        pct[k] = x
+                            .trim_end_matches('%')
+                            .parse()
+                            .ok()
+                            .filter(|&v| v <= 999)
+                            .ok_or_else(|| format!("HCP002E Invalid operand - {x}"))?;
+                    }
+                    if !(pct[0] >= pct[1] && pct[1] >= pct[2]) {
+                        return Err(format!(
+                            "HCP002E Invalid operand - {} (Q1 >= Q2 >= Q3 is required)",
+                            c
+                        ));
+                    }
+                    Ok(Command::SetSrm { storbuf, pct })
+                }
+                [] => Err("HCP026E Operand missing or invalid".into()),
+                [x, ..] => Err(format!(
+                    "HCP003E Invalid option - {x} (ztwin models SET SRM STORBUF and LDUBUF)"
+                )),
+            },
+            [m, rest @ ..] if is(m, "MDCACHE", 3) => match rest {
+                [s, o] if is(s, "SYSTEM", 6) && o.eq_ignore_ascii_case("ON") => {
+                    Ok(Command::SetMdcSystem(true))
+                }
+                [s, o] if is(s, "SYSTEM", 6) && o.eq_ignore_ascii_case("OFF") => {
+                    Ok(Command::SetMdcSystem(false))
+                }
+                [s, x, ..] if is(s, "SYSTEM", 6) => Err(format!("HCP002E Invalid operand - {x}")),
+                [s] if is(s, "SYSTEM", 6) => Err("HCP026E Operand missing or invalid".into()),
+                [] => Err("HCP026E Operand missing or invalid".into()),
+                [x, ..] => Err(format!(
+                    "HCP003E Invalid option - {x} (ztwin models SET MDCACHE SYSTEM ON|OFF)"
+                )),
+            },
             [x, ..] => Err(format!(
-                "HCP003E Invalid option - {x} (ztwin models SET VDISK only)"
+                "HCP003E Invalid option - {x} (ztwin models SET VDISK, MDCACHE and SRM)"
             )),
             [] => Err("HCP026E Operand missing or invalid".into()),
+        };
+    }
+    if is(verb, "INDICATE", 3) {
+        return match ops {
+            [] => Ok(Command::IndicateLoad),
+            [l] if is(l, "LOAD", 4) => Ok(Command::IndicateLoad),
+            [l, x, ..] if is(l, "LOAD", 4) => Err(format!("HCP003E Invalid option - {x}")),
+            [u] if is(u, "USER", 4) => Ok(Command::IndicateUser(None)),
+            [u, id] if is(u, "USER", 4) => {
+                if id.is_empty() || id.len() > 8 {
+                    return Err(format!("HCP020E Userid missing or invalid - {id}"));
+                }
+                Ok(Command::IndicateUser(Some(id.to_ascii_uppercase())))
+            }
+            [u, _, x, ..] if is(u, "USER", 4) => Err(format!("HCP003E Invalid option - {x}")),
+            [x, ..] => Err(format!(
+                "HCP003E Invalid option - {x} (ztwin models INDICATE LOAD and USER)"
+            )),
         };
     }
     if is(verb, "QUERY", 1) {
@@ -203,6 +283,10 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 }
                 Ok(Command::QueryNss { name, map })
             }
+            [m] if is(m, "MDCACHE", 3) => Ok(Command::QueryMdc),
+            [m] if m.eq_ignore_ascii_case("SRM") => Ok(Command::QuerySrm),
+            [m, x, ..] if m.eq_ignore_ascii_case("SRM") => Err(format!("HCP003E Invalid option - {x}")),
+            [m, x, ..] if is(m, "MDCACHE", 3) => Err(format!("HCP003E Invalid option - {x}")),
             [a, s] if is(a, "ALLOC", 5) && is(s, "SPOOL", 5) => Ok(Command::QueryAllocSpool),
             [a, p] if is(a, "ALLOC", 5) && is(p, "PAGE", 4) => Ok(Command::QueryAllocPage),
             [a, rest @ ..] if is(a, "ALLOC", 5) => Err(match rest {
@@ -215,7 +299,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 ),
             }),
             [x, ..] => Err(format!(
-                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, QUERY VDISK and QUERY ALLOC SPOOL|PAGE)"
+                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, VDISK, MDCACHE, SRM and ALLOC SPOOL|PAGE)"
             )),
             [] => Err("HCP026E Operand missing or invalid".into()),
         };
@@ -278,6 +362,23 @@ pub fn serialised(c: &Command) -> bool {
 #[derive(Default)]
 pub struct Console {
     lines: Vec<String>,
+    /// The counters at the previous INDICATE LOAD (its rates are over the
+    /// time since then, or since the start of the run).
+    ind: Option<IndSnap>,
+}
+
+/// What INDICATE LOAD computes its rates from, at time `at`.
+#[derive(Clone, Debug, Default)]
+struct IndSnap {
+    at: crate::core::units::Ns,
+    /// Busy time (guest + CP for guests + CP system) of each logical CPU.
+    busy: Vec<crate::core::units::Ns>,
+    paging: u64,
+    xstore: u64,
+    migrated: u64,
+    mdc_reads: u64,
+    mdc_writes: u64,
+    mdc_hits: u64,
 }
 
 impl Console {
@@ -432,7 +533,243 @@ impl Model {
                 let r = self.query_vdisk(which);
                 self.respond(cx, issuer, &r);
             }
+            Command::IndicateLoad => {
+                let r = self.indicate_load(now);
+                self.respond(cx, issuer, &r);
+            }
+            Command::SetMdcSystem(on) => {
+                // As the timeline's `action = "mdc"` for the system.
+                if !self.mdc.configured() {
+                    return self.respond(
+                        cx,
+                        issuer,
+                        "HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)",
+                    );
+                }
+                self.mdc.set(None, None, on);
+                self.mdc_give_back();
+            }
+            Command::SetSrm { storbuf, pct } => {
+                // As the scenario's [srm] storbuf / ldubuf keys.
+                if storbuf {
+                    self.cpu.set_srm(Some(pct), None);
+                } else {
+                    self.cpu.set_srm(None, Some(pct));
+                }
+            }
+            Command::QuerySrm => {
+                let (sb, lb) = self.cpu.srm();
+                let r = format!(
+                    "LDUBUF : Q1={}% Q2={}% Q3={}%\nSTORBUF: Q1={}% Q2={}% Q3={}%\nDISPATCHING MINOR TIMESLICE = {} MS",
+                    lb[0],
+                    lb[1],
+                    lb[2],
+                    sb[0],
+                    sb[1],
+                    sb[2],
+                    super::cpu::params::MINOR_SLICE / 1_000_000
+                );
+                self.respond(cx, issuer, &r);
+            }
+            Command::QueryMdc => {
+                let r = self.query_mdc(now);
+                self.respond(cx, issuer, &r);
+            }
+            Command::IndicateUser(id) => {
+                let r = self.indicate_user(issuer, id.as_deref(), now);
+                self.respond(cx, issuer, &r);
+            }
         }
+    }
+
+    /// INDICATE USER [userid]: the guest's storage (virtual size, resident
+    /// pages, working set, pages instantiated: resident + XSTOR + DASD,
+    /// pages in XSTOR and on DASD), its pages read and written by paging,
+    /// and per virtual CPU its connect time (since logon), virtual and total
+    /// CPU time and virtual I/Os. CP's layout where ztwin has the figure;
+    /// IPLSYS/DEVNUM, LOCKEDREAL, RESVD and the spool counts (RDR, PRT,
+    /// PCH) are not shown (not modelled).
+    pub(crate) fn indicate_user(
+        &self,
+        issuer: u32,
+        id: Option<&str>,
+        now: crate::core::units::Ns,
+    ) -> String {
+        let g = match id {
+            None if issuer == OPERATOR => {
+                return "HCP026E Operand missing or invalid (the operator has no virtual machine: name a user)".into()
+            }
+            None => issuer,
+            Some(id) => {
+                match (0..self.cpu.guest_count()).find(|&g| self.cpu.guest(g).userid == id) {
+                    Some(g) if self.cpu.guest(g).logged_on => g,
+                    _ => return format!("HCP045E {id} not logged on"),
+                }
+            }
+        };
+        let gs = self.cpu.guest(g);
+        let sp = self.st.space(g);
+        let pio = self.pg.guest(g);
+        let mut out = vec![
+            format!(
+                "USERID={:<8} MACH=ESA STOR={}M VIRT=V XSTORE=NONE",
+                gs.userid,
+                (sp.vpages as u64 * 4096) >> 20
+            ),
+            format!(
+                "PAGES: RES={}  WS={}  INSTAN={}  XSTOR={}  DASD={}",
+                sp.resident,
+                sp.wss.round() as u64,
+                sp.resident as u64 + sp.xstor as u64 + sp.dasd as u64,
+                sp.xstor,
+                sp.dasd
+            ),
+            format!("READS={}  WRITES={}", pio.read, pio.written),
+        ];
+        let secs = |ns: crate::core::units::Ns| ns / 1_000_000_000;
+        let ctime = secs(now.saturating_sub(gs.logon_ns));
+        for v in self.cpu.vcpus(g) {
+            let (vt, tt) = (secs(v.vtime), secs(v.ttime));
+            out.push(format!(
+                "CPU {:02X}: CTIME={:02}:{:02} VTIME={:03}:{:02} TTIME={:03}:{:02} IO={:06}",
+                v.addr,
+                ctime / 3600,
+                ctime / 60 % 60,
+                vt / 60,
+                vt % 60,
+                tt / 60,
+                tt % 60,
+                v.vio
+            ));
+        }
+        out.join("\n")
+    }
+
+    /// QUERY MDCACHE: on or off for the system; the cache's bounds in
+    /// central storage (and XSTOR, when there is XSTOR), its use as a
+    /// percentage of the maximum, and the bias.
+    pub(crate) fn query_mdc(&self, now: crate::core::units::Ns) -> String {
+        let st = self.st.sample(now);
+        let m = self.mdc.sample(st.dpa as u64, st.xs_total as u64);
+        let on = self.mdc.configured() && m.on;
+        let mb = |pages: u64| (pages * 4096) >> 20;
+        let mut out = vec![format!(
+            "Minidisk cache {} for system",
+            if on { "ON" } else { "OFF" }
+        )];
+        out.push(format!(
+            "Storage MDC min={}M max={}M, usage={}%, bias={:.2}",
+            mb(m.cs_min),
+            mb(m.cs_max),
+            m.cs_frames * 100 / m.cs_max.max(1),
+            m.bias
+        ));
+        if st.xs_total > 0 {
+            out.push(format!(
+                "Xstore MDC min={}M max={}M, usage={}%, bias={:.2}",
+                mb(m.xs_min),
+                mb(m.xs_max),
+                m.xs_blocks * 100 / m.xs_max.max(1),
+                m.bias
+            ));
+        }
+        out.join("\n")
+    }
+
+    /// The counters INDICATE LOAD's rates come from, now.
+    fn ind_snap(&self, at: crate::core::units::Ns) -> IndSnap {
+        let st = self.st.sample(at);
+        let mdc = self.mdc.sample(st.dpa as u64, st.xs_total as u64).c;
+        let pg = self.pg.sample().c;
+        IndSnap {
+            at,
+            busy: self
+                .cpu
+                .counters()
+                .map(|c| c.emul_ns + c.cp_user_ns + c.sys_ns)
+                .collect(),
+            paging: pg.pages_read + pg.pages_written,
+            xstore: st.c.xstor_in + st.c.xstor_out,
+            migrated: st.c.migrated,
+            mdc_reads: mdc.reads,
+            mdc_writes: mdc.writes,
+            mdc_hits: mdc.hits,
+        }
+    }
+
+    /// INDICATE LOAD: processor use, XSTOR and paging rates and the MDC's
+    /// reads, writes and hit ratio over the time since the previous INDICATE
+    /// LOAD (or the start of the run: CP shows smoothed averages instead);
+    /// the scheduler's lists now (Qn/En with the loading users in
+    /// parentheses, DORMANT); one PROC line per logical CPU, two a line.
+    /// EXPAN and LIMITED are not shown (ztwin keeps no expansion factor and
+    /// no limit list; the E columns stay where CP has them).
+    pub(crate) fn indicate_load(&mut self, now: crate::core::units::Ns) -> String {
+        let new = self.ind_snap(now);
+        let old = self.console.ind.take().unwrap_or_else(|| IndSnap {
+            busy: vec![0; new.busy.len()],
+            ..IndSnap::default()
+        });
+        let w = now.saturating_sub(old.at);
+        // Per second over the window (0 for an empty window).
+        let rate = |d: u64| {
+            if w == 0 {
+                0
+            } else {
+                (d as u128 * 1_000_000_000 / w as u128) as u64
+            }
+        };
+        let pct = |busy: u64, cpus: u64| {
+            if w == 0 {
+                0
+            } else {
+                (busy as u128 * 100 / (w as u128 * cpus as u128)) as u64
+            }
+        };
+        let busy: Vec<u64> = new.busy.iter().zip(&old.busy).map(|(n, o)| n - o).collect();
+        let ncpu = busy.len() as u64;
+        let mut out = vec![format!(
+            "AVGPROC-{:03}% {:02}",
+            pct(busy.iter().sum(), ncpu.max(1)),
+            ncpu
+        )];
+        if self.st.sample(now).xs_total > 0 {
+            out.push(format!(
+                "XSTORE-{:06}/SEC MIGRATE-{:04}/SEC",
+                rate(new.xstore - old.xstore),
+                rate(new.migrated - old.migrated)
+            ));
+        }
+        let reads = new.mdc_reads - old.mdc_reads;
+        out.push(format!(
+            "MDC READS-{:06}/SEC WRITES-{:06}/SEC HIT RATIO-{:03}%",
+            rate(reads),
+            rate(new.mdc_writes - old.mdc_writes),
+            (new.mdc_hits - old.mdc_hits) * 100 / reads.max(1)
+        ));
+        out.push(format!("PAGING-{}/SEC", rate(new.paging - old.paging)));
+        let q = self.cpu.queue_counts();
+        out.push(format!(
+            "Q0-{:05}({:05}){:27}DORMANT-{:05}",
+            q.dispatch[0], q.dispatch_loading[0], "", q.dormant
+        ));
+        for c in 1..4 {
+            out.push(format!(
+                "Q{c}-{:05}({:05}){:11}E{c}-{:05}({:05})",
+                q.dispatch[c], q.dispatch_loading[c], "", q.eligible[c], q.eligible_loading[c]
+            ));
+        }
+        for pair in busy.chunks(2).enumerate() {
+            let (k, b) = pair;
+            let line: Vec<String> = b
+                .iter()
+                .enumerate()
+                .map(|(j, &x)| format!("PROC {:04X}-{:03}% CP", 2 * k + j, pct(x, 1)))
+                .collect();
+            out.push(line.join("      "));
+        }
+        self.console.ind = Some(new);
+        out.join("\n")
     }
 
     /// QUERY VDISK SYSLIM / USERLIM: the limit and the blocks in use; QUERY
@@ -781,6 +1118,38 @@ mod tests {
         assert_eq!(parse("query alloc spool"), Ok(Command::QueryAllocSpool));
         assert_eq!(parse("q alloc page"), Ok(Command::QueryAllocPage));
         assert_eq!(
+            parse("ind user lnx"),
+            Ok(Command::IndicateUser(Some("LNX".into())))
+        );
+        assert_eq!(parse("IND USER"), Ok(Command::IndicateUser(None)));
+        assert_eq!(
+            parse("set mdc system off"),
+            Ok(Command::SetMdcSystem(false))
+        );
+        assert_eq!(
+            parse("SET MDCACHE SYSTEM ON"),
+            Ok(Command::SetMdcSystem(true))
+        );
+        assert_eq!(parse("q mdcache"), Ok(Command::QueryMdc));
+        assert_eq!(
+            parse("set srm storbuf 300% 250 200"),
+            Ok(Command::SetSrm {
+                storbuf: true,
+                pct: [300, 250, 200]
+            })
+        );
+        assert_eq!(
+            parse("SET SRM LDUBUF 90 80 70"),
+            Ok(Command::SetSrm {
+                storbuf: false,
+                pct: [90, 80, 70]
+            })
+        );
+        assert_eq!(parse("q srm"), Ok(Command::QuerySrm));
+        for l in ["indicate load", "IND", "ind load", "indic LOAD"] {
+            assert_eq!(parse(l), Ok(Command::IndicateLoad), "{l}");
+        }
+        assert_eq!(
             parse_diag64("loadshr dcss1g"),
             Ok(Diag64::Load {
                 name: "DCSS1G".into(),
@@ -840,11 +1209,45 @@ mod tests {
             ("set vdisk syslim lots", "HCP002E Invalid operand - lots"),
             ("set vdisk maxlim 1G", "HCP003E Invalid option - maxlim"),
             (
-                "set srm storbuf 300 250 200",
-                "HCP003E Invalid option - srm",
+                "set mdc storage 0m 64m",
+                "HCP003E Invalid option - storage (ztwin models SET MDCACHE SYSTEM ON|OFF)",
             ),
+            ("set mdc system maybe", "HCP002E Invalid operand - maybe"),
+            ("set mdc system", "HCP026E"),
+            ("set mdc", "HCP026E"),
+            ("q mdc x", "HCP003E Invalid option - x"),
+            ("set srm storbuf 300 250", "HCP026E"),
+            (
+                "set srm storbuf 300 250 200 100",
+                "HCP003E Invalid option - 100",
+            ),
+            (
+                "set srm storbuf 100 250 200",
+                "HCP002E Invalid operand - 200 (Q1 >= Q2 >= Q3",
+            ),
+            (
+                "set srm ldubuf 1000 90 80",
+                "HCP002E Invalid operand - 1000",
+            ),
+            ("set srm ldubuf x 90 80", "HCP002E Invalid operand - x"),
+            (
+                "set srm iabias 90 2",
+                "HCP003E Invalid option - iabias (ztwin models SET SRM STORBUF and LDUBUF)",
+            ),
+            ("set srm", "HCP026E"),
+            ("q srm x", "HCP003E Invalid option - x"),
             ("set", "HCP026E"),
-            ("indicate load", "HCP001E Unknown CP command: INDICATE"),
+            (
+                "ind paging",
+                "HCP003E Invalid option - paging (ztwin models INDICATE LOAD and USER)",
+            ),
+            ("ind user lnx exp", "HCP003E Invalid option - exp"),
+            (
+                "ind user toolonguser",
+                "HCP020E Userid missing or invalid - toolonguser",
+            ),
+            ("indicate load at *", "HCP003E Invalid option - at"),
+            ("in load", "HCP001E Unknown CP command: IN"),
             ("lock lnx 0 10", "HCP001E Unknown CP command: LOCK"),
         ] {
             let e = parse(line).unwrap_err();

@@ -284,6 +284,16 @@ pub struct VcpuSample {
     pub hf: HfCounters,
 }
 
+/// The scheduler's lists at one moment (INDICATE LOAD's Q and E lines).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueueCounts {
+    pub dispatch: [u32; 4],
+    pub dispatch_loading: [u32; 4],
+    pub eligible: [u32; 4],
+    pub eligible_loading: [u32; 4],
+    pub dormant: u32,
+}
+
 pub struct Cpus {
     cpus: Vec<Cpu>,
     /// Entries in all dispatch vectors (stale ones included).
@@ -963,6 +973,48 @@ impl Cpus {
     /// Guests on the eligible list.
     pub fn eligible_count(&self) -> u32 {
         self.eligible.len() as u32
+    }
+
+    /// SET SRM STORBUF / LDUBUF (percentages, as the `[srm]` keys):
+    /// the same fractions `Cpus::new` takes from the scenario.
+    pub(crate) fn set_srm(&mut self, storbuf: Option<[u32; 3]>, ldubuf: Option<[u32; 3]>) {
+        if let Some(b) = storbuf {
+            self.storbuf = b.map(|x| x as f64 / 100.0);
+        }
+        if let Some(b) = ldubuf {
+            self.ldubuf = b.map(|x| x as f64 / 100.0);
+        }
+    }
+
+    /// STORBUF and LDUBUF now, as percentages (QUERY SRM).
+    pub(crate) fn srm(&self) -> ([u32; 3], [u32; 3]) {
+        let pct = |b: [f64; 3]| b.map(|x| (x * 100.0).round() as u32);
+        (pct(self.storbuf), pct(self.ldubuf))
+    }
+
+    /// The scheduler's lists for INDICATE LOAD: guests in the dispatch
+    /// list by transaction class (Q0-Q3) and on the eligible list by class
+    /// (E1-E3, index 0 unused), each with how many of them are loading
+    /// users, and the dormant guests (logged on, in neither list).
+    pub(crate) fn queue_counts(&self) -> QueueCounts {
+        let mut q = QueueCounts::default();
+        for gu in &self.guests {
+            let c = gu.class as usize;
+            let l = gu.loading as u32;
+            match gu.sched {
+                Sched::Dispatch => {
+                    q.dispatch[c] += 1;
+                    q.dispatch_loading[c] += l;
+                }
+                Sched::Eligible => {
+                    q.eligible[c] += 1;
+                    q.eligible_loading[c] += l;
+                }
+                Sched::Dormant => q.dormant += 1,
+                Sched::LoggedOff => {}
+            }
+        }
+        q
     }
 
     /// Ready queue length (`ZTWIN_DEBUG`).
