@@ -557,12 +557,10 @@ impl Model {
                         let vol = if spread.is_empty() {
                             *vol
                         } else {
+                            // the first volume whose cumulative share passes x
                             let x = vw.rng.f64();
-                            spread
-                                .iter()
-                                .find(|e| x < e.1)
-                                .unwrap_or(&spread[spread.len() - 1])
-                                .0
+                            let k = spread.partition_point(|e| e.1 <= x);
+                            spread[k.min(spread.len() - 1)].0
                         };
                         cx.charge.cp += self.work.costs.virtual_io;
                         self.cpu.count_virtual_io(v);
