@@ -230,9 +230,7 @@ class ColumnStore:
         self._pending_rows += b.num_rows
         if self._pending_rows < BATCH_ROWS:
             return
-        import pyarrow as pa
-
-        whole = pa.concat_batches(self._pending, memory_pool=_pool()) if len(self._pending) > 1 else self._pending[0]
+        whole = self._joined()
         full = whole.num_rows - whole.num_rows % BATCH_ROWS
         for off in range(0, full, BATCH_ROWS):
             self._store(whole.slice(off, BATCH_ROWS))
@@ -241,13 +239,19 @@ class ColumnStore:
         self._pending = [_compact(whole.slice(full, rest))] if rest else []
         self._pending_rows = rest
 
+    def _joined(self) -> pa.RecordBatch:
+        """The gathered batches as one (copied together when more than one)."""
+        if len(self._pending) == 1:
+            return self._pending[0]
+        import pyarrow as pa
+
+        return pa.concat_batches(self._pending, memory_pool=_pool())
+
     def _flush(self) -> None:
         """Store the rows gathered so far (before any read)."""
         if not self._pending:
             return
-        import pyarrow as pa
-
-        whole = pa.concat_batches(self._pending, memory_pool=_pool()) if len(self._pending) > 1 else self._pending[0]
+        whole = self._joined()
         self._pending = []
         self._pending_rows = 0
         self._store(whole)
