@@ -174,7 +174,6 @@ def _after(res: StudyResult, quick: bool, workdir: Path, pend_before: float | No
     res.not_modelled("S6-N4", "after: Queue Lngth, MLOAD, %Used for Alloc per volume", S109A, "0-106, 0.1-139 ms, 44-100%",
                      "CPOWNED's queue length, MLOAD and allocation share are not compared: the queue and MLOAD columns of "
                      "the excerpt mix snapshots and averages, and %Used for Alloc is not in the model's records")
-    return res
 
 
 VDISKS = "vdisk-format-vdisks.toml"
