@@ -1,13 +1,18 @@
 //! Fields read by IBM name through the layout tables (never by offset), so a
 //! change of a layout in `ztwin-monitor` flows through to the kernel.
 
-use crate::delta::{Rule, Rules};
+use crate::delta::{Plan, Rule, Rules};
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 use ztwin_monitor::layout::{decode_field_ref, FieldDef, FieldType, RecordLayout, ValueRef};
 
-/// Field definitions of a name list in one layout, and their delta rules.
-pub type Defs = (&'static [Option<&'static FieldDef>], Rules<'static>);
+/// Field definitions of a name list in one layout, their delta rules and
+/// their read plan.
+pub type Defs = (
+    &'static [Option<&'static FieldDef>],
+    Rules<'static>,
+    &'static Plan,
+);
 
 /// The field definitions of a list of IBM names in one layout, resolved once
 /// per layout (a record family can meet layouts of several releases).
@@ -44,7 +49,8 @@ impl Resolver {
         self.get(layout).0
     }
 
-    /// [`Resolver::defs`] and the delta rule of each field (wrap by its width).
+    /// [`Resolver::defs`], the delta rule of each field (wrap by its width)
+    /// and their read plan ([`crate::delta::Sample::read_plan`]).
     #[inline]
     pub fn get(&mut self, layout: &'static RecordLayout) -> Defs {
         let addr = layout as *const RecordLayout as usize;
@@ -91,9 +97,11 @@ impl Resolver {
             .iter()
             .map(|f| Rule::of(*f, f.is_some_and(|f| Some(f.name) == down)))
             .collect();
+        let plan = Plan::of(&v);
         (
             Box::leak(v.into_boxed_slice()),
             Rules::new(Box::leak(rules.into_boxed_slice())),
+            Box::leak(Box::new(plan)),
         )
     }
 }

@@ -1691,7 +1691,7 @@ impl Kernel {
                     continue;
                 }
                 let rec = &arena[b.at..b.at + b.len];
-                let (defs, rl_all) = self.cpu_res[fam].get(b.layout);
+                let (defs, rl_all, plan) = self.cpu_res[fam].get(b.layout);
                 let key: Option<i64> = match defs[0] {
                     None => Some(0),
                     Some(f) => num(rec, Some(f)).map(|x| x as i64),
@@ -1700,7 +1700,8 @@ impl Kernel {
                 if fam == 0 && !cpus_seen.contains(&key) {
                     cpus_seen.push(key);
                 }
-                self.vals.read(rec, &defs[1..1 + n]);
+                self.vals
+                    .read_plan(rec, &defs[1..1 + n], plan.range(1..1 + n));
                 let cputy = if fam == 0 { num(rec, defs[6]) } else { None };
                 let rl = rl_all.range(1..1 + n);
                 let Some(sys) = iv.as_deref_mut() else {
@@ -1838,9 +1839,9 @@ impl Kernel {
                 continue;
             };
             let rec = &arena[b.at..b.at + b.len];
-            let (defs, rl_all) = self.glob_res[g].get(b.layout);
+            let (defs, rl_all, plan) = self.glob_res[g].get(b.layout);
             let nc = counters.len();
-            self.vals.read(rec, &defs[..nc]);
+            self.vals.read_plan(rec, &defs[..nc], plan.range(0..nc));
             let rl = rl_all.range(0..nc);
             let Some(sys) = iv.as_deref_mut() else {
                 self.glob_tr[g].note((), seq, b.tod, (), &mut self.vals);
@@ -1891,7 +1892,7 @@ impl Kernel {
                 continue;
             }
             let rec = &arena[b.at..b.at + b.len];
-            let (defs, rl_all) = self.cup_res.get(b.layout);
+            let (defs, rl_all, _) = self.cup_res.get(b.layout);
             let number = num(rec, defs[1]).map(|x| x as i64);
             let pname = text(rec, defs[0]).unwrap_or_else(|| match number {
                 Some(n) => format!("LP{n}"),
@@ -2056,10 +2057,10 @@ impl Kernel {
             for (j, &i) in recs.iter().enumerate() {
                 let b = set[i].1;
                 let rec = &arena[b.at..b.at + b.len];
-                let (defs, rl) = self.act_res.get(b.layout);
+                let (defs, rl, plan) = self.act_res.get(b.layout);
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
                 let g = (gen, num(rec, defs[2]).map(|t| t / 4096));
-                self.vals.read(rec, &defs[3..6]);
+                self.vals.read_plan(rec, &defs[3..6], plan.range(3..6));
                 let hint = hint_at(&mut self.u_hint[u].act, j);
                 if iv.is_none() {
                     self.act_time
@@ -2117,10 +2118,10 @@ impl Kernel {
             if let Some(bi) = base {
                 let b = set[bi].1;
                 let rec = &arena[b.at..b.at + b.len];
-                let (defs, rl) = self.act_res.get(b.layout);
+                let (defs, rl, plan) = self.act_res.get(b.layout);
                 base_on = num(rec, defs[2]).map(|t| t / 4096);
                 let g = (gen, base_on);
-                self.vals.read(rec, &defs[6..13]);
+                self.vals.read_plan(rec, &defs[6..13], plan.range(6..13));
                 let hint = &mut self.u_hint[u].store;
                 let store = if iv.is_none() {
                     self.act_store
@@ -2164,9 +2165,9 @@ impl Kernel {
             for (j, &i) in hfs.iter().enumerate() {
                 let b = set[i].1;
                 let rec = &arena[b.at..b.at + b.len];
-                let (defs, rl) = self.hf_res.get(b.layout);
+                let (defs, rl, plan) = self.hf_res.get(b.layout);
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
-                self.vals.read(rec, &defs[2..]);
+                self.vals.read_plan(rec, &defs[2..], plan.from(2));
                 let hint = hint_at(&mut self.u_hint[u].hf, j);
                 if iv.is_none() {
                     self.hf_tr
@@ -2282,7 +2283,7 @@ impl Kernel {
                 continue;
             }
             let rec = &arena[b.at..b.at + b.len];
-            let (defs, rl_all) = self.dev_res.get(b.layout);
+            let (defs, rl_all, plan) = self.dev_res.get(b.layout);
             let Some(devno) = num(rec, defs[0]).map(|x| x as i64) else {
                 continue;
             };
@@ -2304,7 +2305,8 @@ impl Kernel {
                 // here only its bytes are kept when they change
                 info.dirty |= changed(&mut info.raw_volser, text_bytes(rec, defs[1]));
             }
-            self.vals.read(rec, &defs[DEV_COUNTERS..]);
+            self.vals
+                .read_plan(rec, &defs[DEV_COUNTERS..], plan.from(DEV_COUNTERS));
             let Some(sys) = iv.as_deref_mut() else {
                 self.dev_tr.note(devno, seq, b.tod, gen, &mut self.vals);
                 continue;
@@ -2424,7 +2426,7 @@ impl Kernel {
                 continue;
             }
             let rec = &arena[b.at..b.at + b.len];
-            let (defs, rl_all) = self.asp_res.get(b.layout);
+            let (defs, rl_all, plan) = self.asp_res.get(b.layout);
             let Some(devno) = num(rec, defs[0]).map(|x| x as i64) else {
                 continue;
             };
@@ -2444,7 +2446,7 @@ impl Kernel {
                 }
             }
             let gen = self.dev_gen.get(&devno).copied().unwrap_or(0);
-            self.vals.read(rec, &defs[3..9]);
+            self.vals.read_plan(rec, &defs[3..9], plan.range(3..9));
             let Some(sys) = iv.as_deref_mut() else {
                 self.asp_tr.note(devno, seq, b.tod, gen, &mut self.vals);
                 continue;
