@@ -2278,6 +2278,7 @@ impl Kernel {
                 .fold(0.0f64, f64::max);
             (m > 0.0).then_some(m as i128)
         });
+        let hf_samples = f64o(hf_samples);
         for (code, b) in set {
             if *code != Code::Dev {
                 continue;
@@ -2326,14 +2327,15 @@ impl Kernel {
             seen = true;
             let flags = d.flags;
             self.set_flags |= flags;
-            // as integers wide enough for the sums below
-            let dd: [Option<i128>; 13] =
-                std::array::from_fn(|i| d.d.get(i).copied().and_then(given).map(i128::from));
+            // as doubles (each delta an integer in 0..=i64::MAX: what `f64o`
+            // gives it), converted once
+            let dd: [Option<f64>; 13] =
+                std::array::from_fn(|i| d.d.get(i).copied().and_then(delta_f64));
             let (hfqueue, hfbusy, scmssch, scmcount) = (dd[0], dd[1], dd[2], dd[3]);
             let (conn, pend, disc, cuq, scgssch, scgcount, mdc) =
                 (dd[4], dd[5], dd[6], dd[7], dd[8], dd[9], dd[10]);
             let (pav_uses, pav_inelig) = (dd[11], dd[12]);
-            let rdevssch: Option<i128> = None;
+            let rdevssch: Option<f64> = None;
             let cur_scgssch = num(rec, defs[DEV_COUNTERS + 8]).unwrap_or(0);
             let cur_scgcount = num(rec, defs[DEV_COUNTERS + 9]).unwrap_or(0);
             let mut raw = [f64::NAN; device::N];
@@ -2354,22 +2356,18 @@ impl Kernel {
             if count.is_none() {
                 count = ssch;
             }
-            for (c, v) in [
-                (device::ssch, ssch),
-                (device::measured, count),
-                (device::conn, conn),
-                (device::pend, pend),
-                (device::disc, disc),
-                (device::cuq, cuq),
-                (device::hf_count, hf_samples),
-                (device::hf_queue, hfqueue),
-                (device::hf_busy, hfbusy),
-                (device::mdc_hits, mdc),
-                (device::pav_uses, pav_uses),
-                (device::pav_inelig, pav_inelig),
-            ] {
-                add(&mut raw, c, f64o(v));
-            }
+            add(&mut raw, device::ssch, ssch);
+            add(&mut raw, device::measured, count);
+            add(&mut raw, device::conn, conn);
+            add(&mut raw, device::pend, pend);
+            add(&mut raw, device::disc, disc);
+            add(&mut raw, device::cuq, cuq);
+            add(&mut raw, device::hf_count, hf_samples);
+            add(&mut raw, device::hf_queue, hfqueue);
+            add(&mut raw, device::hf_busy, hfbusy);
+            add(&mut raw, device::mdc_hits, mdc);
+            add(&mut raw, device::pav_uses, pav_uses);
+            add(&mut raw, device::pav_inelig, pav_inelig);
             raw[device::intervals] = 1.0;
             if let Some(why) = device_implausible(&raw) {
                 self.implausible(b, format!("device {devno:04X}"), why);
