@@ -23,7 +23,7 @@ pub struct Resolver {
     down: Option<&'static str>,
     /// Per layout address: its definitions and rules, resolved once and kept
     /// for the life of the process (one small list per layout and family).
-    cache: Vec<(usize, Defs)>,
+    cache: Vec<(usize, &'static Defs)>,
 }
 
 impl Resolver {
@@ -46,22 +46,28 @@ impl Resolver {
     /// in `layout`; `None` where the layout has no such field.
     #[inline]
     pub fn defs(&mut self, layout: &'static RecordLayout) -> &'static [Option<&'static FieldDef>] {
-        self.get(layout).0
+        self.get_ref(layout).0
     }
 
     /// [`Resolver::defs`], the delta rule of each field (wrap by its width)
     /// and their read plan ([`crate::delta::Sample::read_plan`]).
     #[inline]
     pub fn get(&mut self, layout: &'static RecordLayout) -> Defs {
+        *self.get_ref(layout)
+    }
+
+    /// [`Resolver::get`] by reference (the interned definitions, not a copy).
+    #[inline]
+    pub fn get_ref(&mut self, layout: &'static RecordLayout) -> &'static Defs {
         let addr = layout as *const RecordLayout as usize;
         if let Some((_, d)) = self.cache.iter().find(|(a, _)| *a == addr) {
-            return *d;
+            return d;
         }
         self.resolve(layout)
     }
 
     #[cold]
-    fn resolve(&mut self, layout: &'static RecordLayout) -> Defs {
+    fn resolve(&mut self, layout: &'static RecordLayout) -> &'static Defs {
         let addr = layout as *const RecordLayout as usize;
         let key = (
             self.names.as_ptr() as usize,
@@ -76,9 +82,11 @@ impl Resolver {
         // the fuzzer runs millions). Name lists and layouts are static, so
         // the table is bounded by their combinations.
         let mut table = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
-        let d = *table
-            .entry(key)
-            .or_insert_with(|| Self::build(self.names, self.group, self.down, layout));
+        let d: &'static Defs = table.entry(key).or_insert_with(|| {
+            Box::leak(Box::new(Self::build(
+                self.names, self.group, self.down, layout,
+            )))
+        });
         drop(table);
         self.cache.push((addr, d));
         d
@@ -110,7 +118,7 @@ impl Resolver {
 /// definitions: each leaked once per process.
 type InternKey = (usize, usize, usize, usize, Option<&'static str>, usize);
 
-static INTERNED: LazyLock<Mutex<HashMap<InternKey, Defs>>> =
+static INTERNED: LazyLock<Mutex<HashMap<InternKey, &'static Defs>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// A numeric field as an integer (`None` when absent or not numeric; a TOD

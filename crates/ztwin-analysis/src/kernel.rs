@@ -1763,7 +1763,7 @@ impl Kernel {
             let mut seen = false;
             for (_, b) in set.of(Code::Cpu(fam as u8)) {
                 let rec = &arena[b.at..b.at + b.len];
-                let (defs, rl_all, plan) = self.cpu_res[fam].get(b.layout);
+                let (defs, rl_all, plan) = self.cpu_res[fam].get_ref(b.layout);
                 let key: Option<i64> = match defs[0] {
                     None => Some(0),
                     Some(f) => num(rec, Some(f)).map(|x| x as i64),
@@ -1905,7 +1905,7 @@ impl Kernel {
                 continue;
             };
             let rec = &arena[b.at..b.at + b.len];
-            let (defs, rl_all, plan) = self.glob_res[g].get(b.layout);
+            let (defs, rl_all, plan) = self.glob_res[g].get_ref(b.layout);
             let nc = counters.len();
             self.vals.read_plan(rec, &defs[..nc], plan.range(0..nc));
             let rl = rl_all.range(0..nc);
@@ -1955,7 +1955,7 @@ impl Kernel {
         let mut per: Vec<(LparKey, [f64; lpar::N], u8)> = Vec::new();
         for (_, b) in set.of(Code::Cup) {
             let rec = &arena[b.at..b.at + b.len];
-            let (defs, rl_all, _) = self.cup_res.get(b.layout);
+            let (defs, rl_all, _) = self.cup_res.get_ref(b.layout);
             let number = num(rec, defs[1]).map(|x| x as i64);
             let pname = text(rec, defs[0]).unwrap_or_else(|| match number {
                 Some(n) => format!("LP{n}"),
@@ -2111,7 +2111,7 @@ impl Kernel {
             for (j, &i) in recs.iter().enumerate() {
                 let b = *set.get(i);
                 let rec = &arena[b.at..b.at + b.len];
-                let (defs, rl, plan) = self.act_res.get(b.layout);
+                let (defs, rl, plan) = self.act_res.get_ref(b.layout);
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
                 let g = (gen, num(rec, defs[2]).map(|t| t / 4096));
                 self.vals.read_plan(rec, &defs[3..6], plan.range(3..6));
@@ -2172,7 +2172,7 @@ impl Kernel {
             if let Some(bi) = base {
                 let b = *set.get(bi);
                 let rec = &arena[b.at..b.at + b.len];
-                let (defs, rl, plan) = self.act_res.get(b.layout);
+                let (defs, rl, plan) = self.act_res.get_ref(b.layout);
                 base_on = num(rec, defs[2]).map(|t| t / 4096);
                 let g = (gen, base_on);
                 self.vals.read_plan(rec, &defs[6..13], plan.range(6..13));
@@ -2219,7 +2219,7 @@ impl Kernel {
             for (j, &i) in hfs.iter().enumerate() {
                 let b = *set.get(i);
                 let rec = &arena[b.at..b.at + b.len];
-                let (defs, rl, plan) = self.hf_res.get(b.layout);
+                let (defs, rl, plan) = self.hf_res.get_ref(b.layout);
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
                 self.vals.read_plan(rec, &defs[2..], plan.from(2));
                 let hint = hint_at(&mut self.u_hint[u].hf, j);
@@ -2329,7 +2329,7 @@ impl Kernel {
         let hf_samples = f64o(hf_samples);
         for (_, b) in set.of(Code::Dev) {
             let rec = &arena[b.at..b.at + b.len];
-            let (defs, rl_all, plan) = self.dev_res.get(b.layout);
+            let (defs, rl_all, plan) = self.dev_res.get_ref(b.layout);
             let Some(devno) = num(rec, defs[0]).map(|x| x as i64) else {
                 continue;
             };
@@ -2460,7 +2460,7 @@ impl Kernel {
         let mut seen = false;
         for (_, b) in set.of(Code::Asp) {
             let rec = &arena[b.at..b.at + b.len];
-            let (defs, rl_all, plan) = self.asp_res.get(b.layout);
+            let (defs, rl_all, plan) = self.asp_res.get_ref(b.layout);
             let Some(devno) = num(rec, defs[0]).map(|x| x as i64) else {
                 continue;
             };
