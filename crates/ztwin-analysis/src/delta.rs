@@ -342,6 +342,155 @@ pub fn stored(rec: &[u8], f: Option<&FieldDef>) -> Option<i64> {
     })
 }
 
+/// How a [`Plan`] reads one numeric field: the big-endian 8 bytes at `at`
+/// (the 8 that end where the field ends, or the record's first 8 for a
+/// field that ends before byte 8), shifted left by `shl` (the field's first
+/// byte to the top), right arithmetically by `sar` (to the field's width,
+/// sign extended), then `& mask` (an unsigned field narrower than 8 bytes:
+/// its width's bits; 0 for an absent field) and `^ xor` (a 64-bit unsigned
+/// field's flipped top bit, [`stored`]): what [`stored`] gives, without a
+/// match on the field's type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FieldStep {
+    at: u16,
+    shl: u8,
+    sar: u8,
+    mask: i64,
+    xor: i64,
+}
+
+impl FieldStep {
+    /// An absent field: 0.
+    const ABSENT: FieldStep = FieldStep {
+        at: 0,
+        shl: 0,
+        sar: 0,
+        mask: 0,
+        xor: 0,
+    };
+
+    /// The step of `f` and the end of its bytes (`None` when absent or not
+    /// a number).
+    fn of(f: Option<&FieldDef>) -> (FieldStep, Option<usize>) {
+        let Some(f) = f else {
+            return (FieldStep::ABSENT, None);
+        };
+        let (signed, xor) = match f.ty {
+            FieldType::U1 | FieldType::U2 | FieldType::U4 => (false, 0),
+            FieldType::U8 | FieldType::Tod | FieldType::Dur => (true, BIAS),
+            FieldType::S2 | FieldType::S4 | FieldType::S8 => (true, 0),
+            FieldType::Char(_) | FieldType::Bits(_) | FieldType::VarText { .. } => {
+                return (FieldStep::ABSENT, None)
+            }
+        };
+        let (off, w) = (f.offset as usize, f.ty.width());
+        let end = off + w;
+        let at = end.saturating_sub(8);
+        let mask = if signed || w == 8 {
+            -1
+        } else {
+            (1i64 << (8 * w)) - 1
+        };
+        (
+            FieldStep {
+                at: at as u16,
+                shl: (8 * (off - at)) as u8,
+                sar: (64 - 8 * w) as u8,
+                mask,
+                xor,
+            },
+            Some(end),
+        )
+    }
+
+    /// The field's stored value in `rec` (at least `at + 8` bytes long).
+    #[inline(always)]
+    fn value(&self, rec: &[u8]) -> i64 {
+        let at = self.at as usize;
+        let b: [u8; 8] = rec[at..at + 8].try_into().unwrap_or([0; 8]);
+        let x = i64::from_be_bytes(b);
+        (((x << self.shl) >> self.sar) & self.mask) ^ self.xor
+    }
+}
+
+/// A read plan of a list of field definitions in one layout: a [`FieldStep`]
+/// per field, the bits of the fields that are numbers, and the record
+/// length that holds them all. Made once per layout and name list
+/// ([`crate::fields::Resolver`]), so that a sample is read by a straight
+/// loop ([`Sample::read_plan`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    steps: Vec<FieldStep>,
+    present: u64,
+    need: u32,
+}
+
+/// Fields `range` of a [`Plan`] (field `range.start` becomes field 0).
+#[derive(Clone, Copy, Debug)]
+pub struct PlanRange<'a> {
+    steps: &'a [FieldStep],
+    present: u64,
+    /// The plan's whole list's `need` (a record that long holds every field).
+    need: u32,
+}
+
+impl Plan {
+    pub fn of(defs: &[Option<&FieldDef>]) -> Plan {
+        let mut steps = Vec::with_capacity(defs.len());
+        let mut present = 0u64;
+        // every step reads 8 bytes from `at` >= 0
+        let mut need = 8usize;
+        for (i, f) in defs.iter().enumerate() {
+            let (s, end) = FieldStep::of(*f);
+            steps.push(s);
+            if let Some(end) = end {
+                need = need.max(end);
+                if i < MAX_FIELDS {
+                    present |= 1 << i;
+                }
+            }
+        }
+        Plan {
+            steps,
+            present,
+            // more fields than presence bits: never the straight loop
+            need: if defs.len() > MAX_FIELDS {
+                u32::MAX
+            } else {
+                need as u32
+            },
+        }
+    }
+
+    /// The whole plan as a range.
+    #[inline]
+    pub fn all(&self) -> PlanRange<'_> {
+        PlanRange {
+            steps: &self.steps,
+            present: self.present,
+            need: self.need,
+        }
+    }
+
+    /// Fields `range` of the plan.
+    #[inline]
+    pub fn range(&self, range: std::ops::Range<usize>) -> PlanRange<'_> {
+        let n = range.len();
+        let low = if n >= 64 { !0 } else { (1u64 << n) - 1 };
+        PlanRange {
+            steps: &self.steps[range.clone()],
+            present: self.present.checked_shr(range.start as u32).unwrap_or(0) & low,
+            need: self.need,
+        }
+    }
+
+    /// The fields from `start` on.
+    #[inline]
+    pub fn from(&self, start: usize) -> PlanRange<'_> {
+        self.range(start..self.steps.len())
+    }
+}
+
 /// One sample of a key's counters: a value per field ([`stored`]) and a bit
 /// per field that is present (bit `i` for field `i`; at most [`MAX_FIELDS`]).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -367,6 +516,23 @@ impl Sample {
             }
         }
         self.present = present;
+    }
+
+    /// [`Sample::read`] by a [`Plan`] of the same definitions (`plan` is
+    /// [`Plan::of`]`(defs)`, or a [`Plan::range`] of the plan of a longer
+    /// list that `defs` is the same range of): when the record holds every
+    /// field of the plan's whole list, one straight loop without a type
+    /// dispatch or a bound per field; otherwise (a record cut short)
+    /// [`Sample::read`].
+    #[inline]
+    pub fn read_plan(&mut self, rec: &[u8], defs: &[Option<&FieldDef>], plan: PlanRange<'_>) {
+        debug_assert_eq!(defs.len(), plan.steps.len());
+        let Some(rec) = rec.get(..plan.need as usize) else {
+            return self.read(rec, defs);
+        };
+        self.v.clear();
+        self.v.extend(plan.steps.iter().map(|s| s.value(rec)));
+        self.present = plan.present;
     }
 
     /// Field `i`'s stored value, `None` when absent.
@@ -1043,6 +1209,67 @@ mod tests {
         assert_eq!(hinted.slots.len(), 3);
         assert!(why[0] > 50 && why[BASELINE as usize] > 10, "{why:?}");
         assert_eq!(why[IMPLAUSIBLE as usize], 5);
+    }
+
+    /// A sample read by a plan is the sample [`Sample::read`] gives: every
+    /// layout's fields (numeric, character, bit strings, absent ones among
+    /// them), whole, in ranges, and in records cut short at and around every
+    /// field's start and end; lists longer than the presence bits.
+    #[test]
+    fn plan_reads_what_read_reads() {
+        use ztwin_monitor::layout::LAYOUTS;
+        let mut rec = vec![0u8; 4096];
+        for (i, b) in rec.iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(151).wrapping_add(0x80);
+        }
+        let mut n = 0;
+        for l in LAYOUTS.iter() {
+            let mut defs: Vec<Option<&FieldDef>> = l.fields.iter().map(Some).collect();
+            // an absent field first and between
+            defs.insert(0, None);
+            defs.insert(defs.len() / 2, None);
+            for chunk in defs.chunks(40).chain([&defs[..defs.len().min(70)]]) {
+                let plan = Plan::of(chunk);
+                let mut cuts = vec![rec.len(), 0, 7, 8, 9];
+                for f in chunk.iter().flatten() {
+                    for c in [
+                        f.offset as usize,
+                        f.end().saturating_sub(1),
+                        f.end(),
+                        f.end() + 1,
+                    ] {
+                        cuts.push(c);
+                    }
+                }
+                for cut in cuts {
+                    let r = &rec[..cut.min(rec.len())];
+                    let (mut a, mut b) = (Sample::default(), Sample::default());
+                    a.read(r, chunk);
+                    b.read_plan(r, chunk, plan.all());
+                    assert_eq!(a, b, "{} cut {cut}", l.name);
+                    let k = chunk.len();
+                    for range in [1..k, k / 3..k, 0..k / 2, k / 2..k / 2] {
+                        a.read(r, &chunk[range.clone()]);
+                        b.read_plan(r, &chunk[range.clone()], plan.range(range.clone()));
+                        assert_eq!(a, b, "{} cut {cut} {range:?}", l.name);
+                    }
+                    a.read(r, &chunk[1..]);
+                    b.read_plan(r, &chunk[1..], plan.from(1));
+                    assert_eq!(a, b, "{} cut {cut} from 1", l.name);
+                    n += 1;
+                }
+            }
+        }
+        assert!(n > 1000, "{n}");
+        // negative and high-bit values of every numeric type
+        rec.fill(0xFF);
+        for l in LAYOUTS.iter() {
+            let defs: Vec<Option<&FieldDef>> = l.fields.iter().take(64).map(Some).collect();
+            let (mut a, mut b) = (Sample::default(), Sample::default());
+            a.read(&rec, &defs);
+            b.read_plan(&rec, &defs, Plan::of(&defs).all());
+            assert_eq!(a, b, "{}", l.name);
+        }
     }
 
     /// The stored values keep each type's order and range: the extremes of

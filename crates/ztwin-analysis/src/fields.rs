@@ -1,13 +1,18 @@
 //! Fields read by IBM name through the layout tables (never by offset), so a
 //! change of a layout in `ztwin-monitor` flows through to the kernel.
 
-use crate::delta::{Rule, Rules};
+use crate::delta::{Plan, Rule, Rules};
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 use ztwin_monitor::layout::{decode_field_ref, FieldDef, FieldType, RecordLayout, ValueRef};
 
-/// Field definitions of a name list in one layout, and their delta rules.
-pub type Defs = (&'static [Option<&'static FieldDef>], Rules<'static>);
+/// Field definitions of a name list in one layout, their delta rules and
+/// their read plan.
+pub type Defs = (
+    &'static [Option<&'static FieldDef>],
+    Rules<'static>,
+    &'static Plan,
+);
 
 /// The field definitions of a list of IBM names in one layout, resolved once
 /// per layout (a record family can meet layouts of several releases).
@@ -18,7 +23,7 @@ pub struct Resolver {
     down: Option<&'static str>,
     /// Per layout address: its definitions and rules, resolved once and kept
     /// for the life of the process (one small list per layout and family).
-    cache: Vec<(usize, Defs)>,
+    cache: Vec<(usize, &'static Defs)>,
 }
 
 impl Resolver {
@@ -41,21 +46,28 @@ impl Resolver {
     /// in `layout`; `None` where the layout has no such field.
     #[inline]
     pub fn defs(&mut self, layout: &'static RecordLayout) -> &'static [Option<&'static FieldDef>] {
-        self.get(layout).0
+        self.get_ref(layout).0
     }
 
-    /// [`Resolver::defs`] and the delta rule of each field (wrap by its width).
+    /// [`Resolver::defs`], the delta rule of each field (wrap by its width)
+    /// and their read plan ([`crate::delta::Sample::read_plan`]).
     #[inline]
     pub fn get(&mut self, layout: &'static RecordLayout) -> Defs {
+        *self.get_ref(layout)
+    }
+
+    /// [`Resolver::get`] by reference (the interned definitions, not a copy).
+    #[inline]
+    pub fn get_ref(&mut self, layout: &'static RecordLayout) -> &'static Defs {
         let addr = layout as *const RecordLayout as usize;
         if let Some((_, d)) = self.cache.iter().find(|(a, _)| *a == addr) {
-            return *d;
+            return d;
         }
         self.resolve(layout)
     }
 
     #[cold]
-    fn resolve(&mut self, layout: &'static RecordLayout) -> Defs {
+    fn resolve(&mut self, layout: &'static RecordLayout) -> &'static Defs {
         let addr = layout as *const RecordLayout as usize;
         let key = (
             self.names.as_ptr() as usize,
@@ -70,9 +82,11 @@ impl Resolver {
         // the fuzzer runs millions). Name lists and layouts are static, so
         // the table is bounded by their combinations.
         let mut table = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
-        let d = *table
-            .entry(key)
-            .or_insert_with(|| Self::build(self.names, self.group, self.down, layout));
+        let d: &'static Defs = table.entry(key).or_insert_with(|| {
+            Box::leak(Box::new(Self::build(
+                self.names, self.group, self.down, layout,
+            )))
+        });
         drop(table);
         self.cache.push((addr, d));
         d
@@ -91,9 +105,11 @@ impl Resolver {
             .iter()
             .map(|f| Rule::of(*f, f.is_some_and(|f| Some(f.name) == down)))
             .collect();
+        let plan = Plan::of(&v);
         (
             Box::leak(v.into_boxed_slice()),
             Rules::new(Box::leak(rules.into_boxed_slice())),
+            Box::leak(Box::new(plan)),
         )
     }
 }
@@ -102,7 +118,7 @@ impl Resolver {
 /// definitions: each leaked once per process.
 type InternKey = (usize, usize, usize, usize, Option<&'static str>, usize);
 
-static INTERNED: LazyLock<Mutex<HashMap<InternKey, Defs>>> =
+static INTERNED: LazyLock<Mutex<HashMap<InternKey, &'static Defs>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// A numeric field as an integer (`None` when absent or not numeric; a TOD

@@ -396,6 +396,71 @@ enum Code {
     Config,
 }
 
+impl Code {
+    /// The code's bucket in a [`Set`] (one per code).
+    #[inline]
+    fn slot(self) -> usize {
+        match self {
+            Code::Cpu(i) => i as usize,
+            Code::Global(i) => CPU_FAMILIES + i as usize,
+            Code::Cup => CODE_FIXED,
+            Code::Cug => CODE_FIXED + 1,
+            Code::Act => CODE_FIXED + 2,
+            Code::Hf => CODE_FIXED + 3,
+            Code::Dev => CODE_FIXED + 4,
+            Code::Asp => CODE_FIXED + 5,
+            Code::Other => CODE_FIXED + 6,
+            Code::Config => CODE_FIXED + 7,
+        }
+    }
+}
+
+/// The first bucket after the CPU and global families'.
+const CODE_FIXED: usize = CPU_FAMILIES + GLOBALS;
+/// Buckets of a [`Set`].
+const CODE_SLOTS: usize = CODE_FIXED + 8;
+
+/// A sample set being closed: its records in file order, and per code the
+/// indices of its records of that code in file order (so that each record
+/// family is found without a pass over the whole set).
+struct Set<'a> {
+    recs: &'a [(Code, Buffered)],
+    by: &'a [Vec<u32>],
+}
+
+impl<'a> Set<'a> {
+    /// The records of `code`, in file order, with their index in the set.
+    #[inline]
+    fn of(&self, code: Code) -> impl Iterator<Item = (usize, &'a Buffered)> + 'a {
+        let recs = self.recs;
+        self.by[code.slot()]
+            .iter()
+            .map(move |&i| (i as usize, &recs[i as usize].1))
+    }
+
+    /// The first record of `code`.
+    #[inline]
+    fn first(&self, code: Code) -> Option<&'a Buffered> {
+        self.by[code.slot()]
+            .first()
+            .map(|&i| &self.recs[i as usize].1)
+    }
+
+    /// The last record of `code`.
+    #[inline]
+    fn last(&self, code: Code) -> Option<&'a Buffered> {
+        self.by[code.slot()]
+            .last()
+            .map(|&i| &self.recs[i as usize].1)
+    }
+
+    /// Record `i` of the set.
+    #[inline]
+    fn get(&self, i: usize) -> &'a Buffered {
+        &self.recs[i].1
+    }
+}
+
 /// The kernel's code of each record type: a table for the small domain and
 /// record numbers every layout has, a map beyond.
 #[derive(Default)]
@@ -1086,6 +1151,8 @@ pub struct Kernel {
     // the current sample set
     arena: Vec<u8>,
     set: Vec<(Code, Buffered)>,
+    /// Per code ([`Code::slot`]): the indices in `set` of its records.
+    set_by: Vec<Vec<u32>>,
     set_first: Option<u64>,
     set_last: u64,
     seen_end: bool,
@@ -1195,6 +1262,7 @@ impl Kernel {
             mtrusr: k("MRMTRUSR"),
             arena: Vec::new(),
             set: Vec::new(),
+            set_by: (0..CODE_SLOTS).map(|_| Vec::new()).collect(),
             set_first: None,
             set_last: 0,
             seen_end: false,
@@ -1288,6 +1356,7 @@ impl Kernel {
     /// spans the boundary, and every key's next sample is a new baseline.
     pub fn new_segment(&mut self) {
         self.set.clear();
+        self.set_by.iter_mut().for_each(Vec::clear);
         self.arena.clear();
         self.set_first = None;
         self.seen_end = false;
@@ -1402,6 +1471,7 @@ impl Kernel {
         if let (Some(code), Some(layout)) = (self.codes.get(key), r.layout) {
             let at = self.arena.len();
             self.arena.extend_from_slice(r.bytes);
+            self.set_by[code.slot()].push(self.set.len() as u32);
             self.set.push((
                 code,
                 Buffered {
@@ -1568,9 +1638,12 @@ impl Kernel {
 
     fn close_set(&mut self, end_tod: u64) {
         let set = std::mem::take(&mut self.set);
+        let mut by = std::mem::take(&mut self.set_by);
         self.set_first = None;
         if set.is_empty() {
             self.arena.clear();
+            by.iter_mut().for_each(Vec::clear);
+            self.set_by = by;
             return;
         }
         self.seq += 1;
@@ -1590,6 +1663,8 @@ impl Kernel {
                 if self.stop || status > 0 {
                     self.stop = true;
                     self.arena.clear();
+                    by.iter_mut().for_each(Vec::clear);
+                    self.set_by = by;
                     return;
                 }
                 if status == 0 {
@@ -1612,17 +1687,23 @@ impl Kernel {
         }
         let arena = std::mem::take(&mut self.arena);
         self.set_flags = 0;
-        self.cpus(&set, &arena, seq, iv.as_mut());
-        self.globals(&set, &arena, seq, iv.as_mut());
-        self.lpar(&set, &arena, seq, iv.as_mut());
-        self.users(&set, &arena, seq, iv.as_mut());
+        let view = Set {
+            recs: &set,
+            by: &by,
+        };
+        self.cpus(&view, &arena, seq, iv.as_mut());
+        self.globals(&view, &arena, seq, iv.as_mut());
+        self.lpar(&view, &arena, seq, iv.as_mut());
+        self.users(&view, &arena, seq, iv.as_mut());
         if let Some(sys) = iv.as_mut() {
-            self.capture_check(&set, sys);
+            self.capture_check(&view, sys);
         }
-        self.devices(&set, &arena, seq, iv.as_mut());
-        self.exposures(&set, &arena, seq, iv.as_mut());
+        self.devices(&view, &arena, seq, iv.as_mut());
+        self.exposures(&view, &arena, seq, iv.as_mut());
         self.arena = arena;
         self.arena.clear();
+        by.iter_mut().for_each(Vec::clear);
+        self.set_by = by;
         // the set's buffer is kept for the next set
         let mut set = set;
         set.clear();
@@ -1640,7 +1721,7 @@ impl Kernel {
     /// records' different sampling moments): if it does, some user's time is
     /// damaged and which one cannot be told, so the users' time leaves the
     /// system sums of the interval (capture ratio and user T/V unknown there).
-    fn capture_check(&mut self, set: &[(Code, Buffered)], sys: &mut SysRow) {
+    fn capture_check(&mut self, set: &Set<'_>, sys: &mut SysRow) {
         let (tt, cu, cs) = (
             sys.v[system::user_ttime],
             sys.v[system::cpu_user],
@@ -1660,7 +1741,7 @@ impl Kernel {
         if tt > 1.05 * busy + 0.01 * sys.seconds {
             sys.v[system::user_ttime] = f64::NAN;
             sys.v[system::user_vtime] = f64::NAN;
-            if let Some((_, b)) = set.iter().find(|(c, _)| *c == Code::Act) {
+            if let Some(b) = set.first(Code::Act) {
                 let why = format!(
                     "the users' processor time {tt:.1} s is more than the processors were busy ({busy:.1} s)"
                 );
@@ -1669,13 +1750,7 @@ impl Kernel {
         }
     }
 
-    fn cpus(
-        &mut self,
-        set: &[(Code, Buffered)],
-        arena: &[u8],
-        seq: u64,
-        mut iv: Option<&mut SysRow>,
-    ) {
+    fn cpus(&mut self, set: &Set<'_>, arena: &[u8], seq: u64, mut iv: Option<&mut SysRow>) {
         // Logical processors in this set (their records), for the users' bound.
         let mut cpus_seen = std::mem::take(&mut self.cpus_seen);
         cpus_seen.clear();
@@ -1686,12 +1761,9 @@ impl Kernel {
         for fam in 0..CPU_FAMILIES {
             let (_, names, cols, _) = CPU_DEFS[fam];
             let mut seen = false;
-            for (code, b) in set {
-                if *code != Code::Cpu(fam as u8) {
-                    continue;
-                }
+            for (_, b) in set.of(Code::Cpu(fam as u8)) {
                 let rec = &arena[b.at..b.at + b.len];
-                let (defs, rl_all) = self.cpu_res[fam].get(b.layout);
+                let (defs, rl_all, plan) = self.cpu_res[fam].get_ref(b.layout);
                 let key: Option<i64> = match defs[0] {
                     None => Some(0),
                     Some(f) => num(rec, Some(f)).map(|x| x as i64),
@@ -1700,7 +1772,8 @@ impl Kernel {
                 if fam == 0 && !cpus_seen.contains(&key) {
                     cpus_seen.push(key);
                 }
-                self.vals.read(rec, &defs[1..1 + n]);
+                self.vals
+                    .read_plan(rec, &defs[1..1 + n], plan.range(1..1 + n));
                 let cputy = if fam == 0 { num(rec, defs[6]) } else { None };
                 let rl = rl_all.range(1..1 + n);
                 let Some(sys) = iv.as_deref_mut() else {
@@ -1825,22 +1898,16 @@ impl Kernel {
     }
 
     #[allow(clippy::needless_range_loop)]
-    fn globals(
-        &mut self,
-        set: &[(Code, Buffered)],
-        arena: &[u8],
-        seq: u64,
-        mut iv: Option<&mut SysRow>,
-    ) {
+    fn globals(&mut self, set: &Set<'_>, arena: &[u8], seq: u64, mut iv: Option<&mut SysRow>) {
         for g in 0..GLOBALS {
             let (_, counters, levels, sec, lsec) = GLOBAL_DEFS[g];
-            let Some((_, b)) = set.iter().rev().find(|(c, _)| *c == Code::Global(g as u8)) else {
+            let Some(b) = set.last(Code::Global(g as u8)) else {
                 continue;
             };
             let rec = &arena[b.at..b.at + b.len];
-            let (defs, rl_all) = self.glob_res[g].get(b.layout);
+            let (defs, rl_all, plan) = self.glob_res[g].get_ref(b.layout);
             let nc = counters.len();
-            self.vals.read(rec, &defs[..nc]);
+            self.vals.read_plan(rec, &defs[..nc], plan.range(0..nc));
             let rl = rl_all.range(0..nc);
             let Some(sys) = iv.as_deref_mut() else {
                 self.glob_tr[g].note((), seq, b.tod, (), &mut self.vals);
@@ -1868,7 +1935,7 @@ impl Kernel {
             }
         }
         // The LPAR description (last record of the set wins).
-        if let Some((_, b)) = set.iter().rev().find(|(c, _)| *c == Code::Cug) {
+        if let Some(b) = set.last(Code::Cug) {
             if b.len > 0 {
                 let rec = &arena[b.at..b.at + b.len];
                 let defs = self.cug_res.defs(b.layout);
@@ -1883,15 +1950,12 @@ impl Kernel {
         }
     }
 
-    fn lpar(&mut self, set: &[(Code, Buffered)], arena: &[u8], seq: u64, iv: Option<&mut SysRow>) {
+    fn lpar(&mut self, set: &Set<'_>, arena: &[u8], seq: u64, iv: Option<&mut SysRow>) {
         let index = iv.as_ref().map(|s| s.index);
         let mut per: Vec<(LparKey, [f64; lpar::N], u8)> = Vec::new();
-        for (code, b) in set {
-            if *code != Code::Cup {
-                continue;
-            }
+        for (_, b) in set.of(Code::Cup) {
             let rec = &arena[b.at..b.at + b.len];
-            let (defs, rl_all) = self.cup_res.get(b.layout);
+            let (defs, rl_all, _) = self.cup_res.get_ref(b.layout);
             let number = num(rec, defs[1]).map(|x| x as i64);
             let pname = text(rec, defs[0]).unwrap_or_else(|| match number {
                 Some(n) => format!("LP{n}"),
@@ -1967,22 +2031,13 @@ impl Kernel {
         }
     }
 
-    fn users(
-        &mut self,
-        set: &[(Code, Buffered)],
-        arena: &[u8],
-        seq: u64,
-        mut iv: Option<&mut SysRow>,
-    ) {
+    fn users(&mut self, set: &Set<'_>, arena: &[u8], seq: u64, mut iv: Option<&mut SysRow>) {
         // Records per user, users in the order of their first record (activity first).
         let mut order = std::mem::take(&mut self.u_order);
         order.clear();
         let mut any = false;
         for pass in [Code::Act, Code::Hf] {
-            for (i, (code, b)) in set.iter().enumerate() {
-                if *code != pass {
-                    continue;
-                }
+            for (i, b) in set.of(pass) {
                 any = true;
                 let rec = &arena[b.at..b.at + b.len];
                 let defs = if pass == Code::Act {
@@ -2044,7 +2099,7 @@ impl Kernel {
             let mut base: Option<usize> = None;
             let mut base_cpu = 0i128;
             for &i in &recs {
-                let b = &set[i].1;
+                let b = set.get(i);
                 let rec = &arena[b.at..b.at + b.len];
                 let defs = self.act_res.defs(b.layout);
                 let c = num(rec, defs[1]).unwrap_or(0);
@@ -2054,12 +2109,12 @@ impl Kernel {
                 }
             }
             for (j, &i) in recs.iter().enumerate() {
-                let b = set[i].1;
+                let b = *set.get(i);
                 let rec = &arena[b.at..b.at + b.len];
-                let (defs, rl) = self.act_res.get(b.layout);
+                let (defs, rl, plan) = self.act_res.get_ref(b.layout);
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
                 let g = (gen, num(rec, defs[2]).map(|t| t / 4096));
-                self.vals.read(rec, &defs[3..6]);
+                self.vals.read_plan(rec, &defs[3..6], plan.range(3..6));
                 let hint = hint_at(&mut self.u_hint[u].act, j);
                 if iv.is_none() {
                     self.act_time
@@ -2115,12 +2170,12 @@ impl Kernel {
             }
             let mut base_on: Option<i128> = None;
             if let Some(bi) = base {
-                let b = set[bi].1;
+                let b = *set.get(bi);
                 let rec = &arena[b.at..b.at + b.len];
-                let (defs, rl) = self.act_res.get(b.layout);
+                let (defs, rl, plan) = self.act_res.get_ref(b.layout);
                 base_on = num(rec, defs[2]).map(|t| t / 4096);
                 let g = (gen, base_on);
-                self.vals.read(rec, &defs[6..13]);
+                self.vals.read_plan(rec, &defs[6..13], plan.range(6..13));
                 let hint = &mut self.u_hint[u].store;
                 let store = if iv.is_none() {
                     self.act_store
@@ -2162,11 +2217,11 @@ impl Kernel {
             }
             let hgen = (gen, base_on);
             for (j, &i) in hfs.iter().enumerate() {
-                let b = set[i].1;
+                let b = *set.get(i);
                 let rec = &arena[b.at..b.at + b.len];
-                let (defs, rl) = self.hf_res.get(b.layout);
+                let (defs, rl, plan) = self.hf_res.get_ref(b.layout);
                 let key = (uid, num(rec, defs[1]).map(|x| x as i64));
-                self.vals.read(rec, &defs[2..]);
+                self.vals.read_plan(rec, &defs[2..], plan.from(2));
                 let hint = hint_at(&mut self.u_hint[u].hf, j);
                 if iv.is_none() {
                     self.hf_tr
@@ -2255,13 +2310,7 @@ impl Kernel {
         self.u_order = order;
     }
 
-    fn devices(
-        &mut self,
-        set: &[(Code, Buffered)],
-        arena: &[u8],
-        seq: u64,
-        mut iv: Option<&mut SysRow>,
-    ) {
+    fn devices(&mut self, set: &Set<'_>, arena: &[u8], seq: u64, mut iv: Option<&mut SysRow>) {
         let mut seen = false;
         // MRIODDEV does not carry the number of high-frequency samples: the
         // processors' of this interval (PRCPRP_HFCOUNT), as the CPU rows have it.
@@ -2277,12 +2326,10 @@ impl Kernel {
                 .fold(0.0f64, f64::max);
             (m > 0.0).then_some(m as i128)
         });
-        for (code, b) in set {
-            if *code != Code::Dev {
-                continue;
-            }
+        let hf_samples = f64o(hf_samples);
+        for (_, b) in set.of(Code::Dev) {
             let rec = &arena[b.at..b.at + b.len];
-            let (defs, rl_all) = self.dev_res.get(b.layout);
+            let (defs, rl_all, plan) = self.dev_res.get_ref(b.layout);
             let Some(devno) = num(rec, defs[0]).map(|x| x as i64) else {
                 continue;
             };
@@ -2304,7 +2351,8 @@ impl Kernel {
                 // here only its bytes are kept when they change
                 info.dirty |= changed(&mut info.raw_volser, text_bytes(rec, defs[1]));
             }
-            self.vals.read(rec, &defs[DEV_COUNTERS..]);
+            self.vals
+                .read_plan(rec, &defs[DEV_COUNTERS..], plan.from(DEV_COUNTERS));
             let Some(sys) = iv.as_deref_mut() else {
                 self.dev_tr.note(devno, seq, b.tod, gen, &mut self.vals);
                 continue;
@@ -2324,14 +2372,15 @@ impl Kernel {
             seen = true;
             let flags = d.flags;
             self.set_flags |= flags;
-            // as integers wide enough for the sums below
-            let dd: [Option<i128>; 13] =
-                std::array::from_fn(|i| d.d.get(i).copied().and_then(given).map(i128::from));
+            // as doubles (each delta an integer in 0..=i64::MAX: what `f64o`
+            // gives it), converted once
+            let dd: [Option<f64>; 13] =
+                std::array::from_fn(|i| d.d.get(i).copied().and_then(delta_f64));
             let (hfqueue, hfbusy, scmssch, scmcount) = (dd[0], dd[1], dd[2], dd[3]);
             let (conn, pend, disc, cuq, scgssch, scgcount, mdc) =
                 (dd[4], dd[5], dd[6], dd[7], dd[8], dd[9], dd[10]);
             let (pav_uses, pav_inelig) = (dd[11], dd[12]);
-            let rdevssch: Option<i128> = None;
+            let rdevssch: Option<f64> = None;
             let cur_scgssch = num(rec, defs[DEV_COUNTERS + 8]).unwrap_or(0);
             let cur_scgcount = num(rec, defs[DEV_COUNTERS + 9]).unwrap_or(0);
             let mut raw = [f64::NAN; device::N];
@@ -2352,22 +2401,18 @@ impl Kernel {
             if count.is_none() {
                 count = ssch;
             }
-            for (c, v) in [
-                (device::ssch, ssch),
-                (device::measured, count),
-                (device::conn, conn),
-                (device::pend, pend),
-                (device::disc, disc),
-                (device::cuq, cuq),
-                (device::hf_count, hf_samples),
-                (device::hf_queue, hfqueue),
-                (device::hf_busy, hfbusy),
-                (device::mdc_hits, mdc),
-                (device::pav_uses, pav_uses),
-                (device::pav_inelig, pav_inelig),
-            ] {
-                add(&mut raw, c, f64o(v));
-            }
+            add(&mut raw, device::ssch, ssch);
+            add(&mut raw, device::measured, count);
+            add(&mut raw, device::conn, conn);
+            add(&mut raw, device::pend, pend);
+            add(&mut raw, device::disc, disc);
+            add(&mut raw, device::cuq, cuq);
+            add(&mut raw, device::hf_count, hf_samples);
+            add(&mut raw, device::hf_queue, hfqueue);
+            add(&mut raw, device::hf_busy, hfbusy);
+            add(&mut raw, device::mdc_hits, mdc);
+            add(&mut raw, device::pav_uses, pav_uses);
+            add(&mut raw, device::pav_inelig, pav_inelig);
             raw[device::intervals] = 1.0;
             if let Some(why) = device_implausible(&raw) {
                 self.implausible(b, format!("device {devno:04X}"), why);
@@ -2411,20 +2456,11 @@ impl Kernel {
         }
     }
 
-    fn exposures(
-        &mut self,
-        set: &[(Code, Buffered)],
-        arena: &[u8],
-        seq: u64,
-        mut iv: Option<&mut SysRow>,
-    ) {
+    fn exposures(&mut self, set: &Set<'_>, arena: &[u8], seq: u64, mut iv: Option<&mut SysRow>) {
         let mut seen = false;
-        for (code, b) in set {
-            if *code != Code::Asp {
-                continue;
-            }
+        for (_, b) in set.of(Code::Asp) {
             let rec = &arena[b.at..b.at + b.len];
-            let (defs, rl_all) = self.asp_res.get(b.layout);
+            let (defs, rl_all, plan) = self.asp_res.get_ref(b.layout);
             let Some(devno) = num(rec, defs[0]).map(|x| x as i64) else {
                 continue;
             };
@@ -2444,7 +2480,7 @@ impl Kernel {
                 }
             }
             let gen = self.dev_gen.get(&devno).copied().unwrap_or(0);
-            self.vals.read(rec, &defs[3..9]);
+            self.vals.read_plan(rec, &defs[3..9], plan.range(3..9));
             let Some(sys) = iv.as_deref_mut() else {
                 self.asp_tr.note(devno, seq, b.tod, gen, &mut self.vals);
                 continue;
@@ -2692,6 +2728,61 @@ mod reads_tests {
         let users: HashSet<usize> = keys.iter().map(|k| k.0).collect();
         let systems: HashSet<usize> = keys.iter().map(|k| k.1).collect();
         assert_eq!((users.len(), systems.len()), (keys.len(), keys.len()));
+    }
+
+    /// Each code has its own bucket of a set, and a set's buckets hold
+    /// each record of their code in file order.
+    #[test]
+    fn set_buckets_are_one_per_code() {
+        let mut codes: Vec<Code> = (0..CPU_FAMILIES as u8).map(Code::Cpu).collect();
+        codes.extend((0..GLOBALS as u8).map(Code::Global));
+        codes.extend([
+            Code::Cup,
+            Code::Cug,
+            Code::Act,
+            Code::Hf,
+            Code::Dev,
+            Code::Asp,
+            Code::Other,
+            Code::Config,
+        ]);
+        let slots: HashSet<usize> = codes.iter().map(|c| c.slot()).collect();
+        assert_eq!(slots.len(), codes.len());
+        assert!(slots.iter().all(|&s| s < CODE_SLOTS));
+        let b = Buffered {
+            tod: 0,
+            at: 0,
+            len: 0,
+            layout: NO_LAYOUT,
+            offset: 0,
+        };
+        let recs: Vec<(Code, Buffered)> = [Code::Act, Code::Dev, Code::Act, Code::Hf, Code::Act]
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                (
+                    c,
+                    Buffered {
+                        offset: i as u64,
+                        ..b
+                    },
+                )
+            })
+            .collect();
+        let mut by = vec![Vec::new(); CODE_SLOTS];
+        for (i, (c, _)) in recs.iter().enumerate() {
+            by[c.slot()].push(i as u32);
+        }
+        let set = Set {
+            recs: &recs,
+            by: &by,
+        };
+        let acts: Vec<(usize, u64)> = set.of(Code::Act).map(|(i, b)| (i, b.offset)).collect();
+        assert_eq!(acts, [(0, 0), (2, 2), (4, 4)]);
+        assert_eq!(set.first(Code::Act).map(|b| b.offset), Some(0));
+        assert_eq!(set.last(Code::Act).map(|b| b.offset), Some(4));
+        assert_eq!(set.last(Code::Asp).map(|b| b.offset), None);
+        assert_eq!(set.get(3).offset, 3);
     }
 
     /// Every name the kernel reads is a field of its record (`MR` + prefix),
