@@ -726,14 +726,41 @@ fn kv(line: &str, key: &str) -> u64 {
 /// cache's frames): each figure against the storage component's own
 /// counts (the available list, CP's fixed frames, the DPA, the guests'
 /// resident pages, the frames lent to the cache, the segment frames), the
-/// parts adding up to central storage.
+/// parts adding up to central storage; the available list, the DPA and
+/// CP's frames also as the monitor's last SYTRSG record decodes them
+/// (RSAAVAIL, RSAPGABL, RSACPLOK: its sample and the command are at the
+/// run's end).
 #[test]
 fn query_frames_shows_the_storage_components_counts() {
     let text = paging_scenario()
         + "[[timeline]]\nat = \"12s\"\naction = \"cp\"\ncommand = \"query frames\"\n\
            [[timeline]]\nat = \"12s\"\naction = \"cp\"\nguest = \"CMS\"\ncommand = \"q frames\"\n";
-    let (twin, con) = run_twin(&text);
+    let sc = Scenario::from_toml(&text, "frames.toml").unwrap();
+    let mut twin = crate::model::Twin::new(&sc, 1, None);
+    let mut out = Vec::new();
+    let mut emit = crate::model::monitor::Emitter::new(&mut out, 0, sc.release());
+    twin.run(&mut emit, &mut |_, _| true).unwrap();
+    emit.finish().unwrap();
+    let con = twin.model.console.take();
     let m = &twin.model;
+    // The last SYTRSG record's fields, decoded.
+    let mut sytrsg = std::collections::BTreeMap::new();
+    ztwin_monitor::reader::Reader::new(std::io::Cursor::new(&out))
+        .unwrap()
+        .for_each(|r| {
+            let Some(l) = r.layout.filter(|l| l.name == "MRSYTRSG") else {
+                return;
+            };
+            for name in ["SYTRSG_RSAAVAIL", "SYTRSG_RSAPGABL", "SYTRSG_RSACPLOK"] {
+                let f = l.fields.iter().find(|f| f.name == name).unwrap();
+                let at = f.offset as usize;
+                let v = r.bytes[at..at + f.ty.width()]
+                    .iter()
+                    .fold(0u64, |a, &b| a << 8 | b as u64);
+                sytrsg.insert(name, v);
+            }
+        })
+        .unwrap();
     let r = response(&con, "", "query frames", 0);
     assert_eq!(r.len(), 6, "{r:?}");
     let st = m.st.sample(12_000_000_000);
@@ -760,6 +787,9 @@ fn query_frames_shows_the_storage_components_counts() {
     assert_eq!(kv(&r[5], "MinidiskCache"), 0);
     assert_eq!(kv(&r[5], "CPFixed"), st.fixed as u64);
     assert_eq!(avail + guest + locked + st.fixed as u64, total, "{r:?}");
+    assert_eq!(sytrsg["SYTRSG_RSAAVAIL"], avail, "{sytrsg:?}");
+    assert_eq!(sytrsg["SYTRSG_RSAPGABL"], kv(&r[2], "Pageable"));
+    assert_eq!(sytrsg["SYTRSG_RSACPLOK"], kv(&r[2], "CPFixed"));
     // The same from a guest.
     assert_eq!(response(&con, "CMS", "q frames", 0), r);
 
