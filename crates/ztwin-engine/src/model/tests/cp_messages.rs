@@ -793,6 +793,36 @@ fn query_frames_shows_the_storage_components_counts() {
     // The same from a guest.
     assert_eq!(response(&con, "CMS", "q frames", 0), r);
 
+    // Era C (7.3, no XSTOR): the frames on the global aging list are still
+    // their guests' (GuestPages, or LockedIO while an early write is in
+    // flight); the counts add up as before.
+    let text = paging_scenario()
+        .replace("[system]\n", "[system]\ncp_level = \"7.3\"\n")
+        .replace("xstor = \"64M\"\n", "")
+        + "[[timeline]]\nat = \"12s\"\naction = \"cp\"\ncommand = \"query frames\"\n";
+    let (twin, con) = run_twin(&text);
+    let m = &twin.model;
+    assert!(m.st.era_c() && m.st.agelist().c.moved > 0);
+    let r = response(&con, "", "query frames", 0);
+    assert_eq!(r.len(), 6, "{r:?}");
+    let st = m.st.sample(12_000_000_000);
+    let resident: u64 = (0..m.st.spaces())
+        .map(|g| m.st.space(g).resident as u64)
+        .sum();
+    assert_eq!(kv(&r[4], "Available"), st.avail as u64, "{r:?}");
+    assert_eq!(
+        kv(&r[4], "GuestPages") + kv(&r[4], "LockedIO"),
+        resident,
+        "{r:?}"
+    );
+    assert_eq!(
+        kv(&r[4], "Available")
+            + kv(&r[4], "GuestPages")
+            + kv(&r[4], "LockedIO")
+            + kv(&r[5], "CPFixed"),
+        total
+    );
+
     // S5's MDC run, 4 GB: the cache's frames, and a part above 2 GB.
     let text = include_str!("../../../../../studies/pav-mdc-fixed.toml")
         .replace("duration = \"4min\"", "duration = \"6s\"")
