@@ -756,7 +756,10 @@ impl Model {
     }
 
     /// QUERY FRAMES: central storage's frames now, in CP's keyword=value
-    /// style (z/VM 6.3's layout: all frames, then below and above 2 GB).
+    /// style after z/VM 6.3's layout (all frames, then below and above 2
+    /// GB), at every level: the older levels' layout was not found in the
+    /// sources, and this one is not checked against IBM's page either (see
+    /// `query_mdc`).
     /// `Configured`, `Real`, `Usable`, `Offline` and `Pageable` (the DPA,
     /// as SYTRSG_RSAPGABL) are CP's; the parts' keys are ztwin's own, one
     /// per use the storage component tracks (docs/scenario.md), adding up
