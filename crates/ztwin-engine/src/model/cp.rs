@@ -365,12 +365,12 @@ pub fn parse(line: &str) -> Result<Command, String> {
 /// (`0M`, `512M`, `2G`), in bytes.
 fn mdc_size(x: &str) -> Result<u64, String> {
     let u = x.to_ascii_uppercase();
-    let digits = &u[..u.len().saturating_sub(1)];
-    if !(u.ends_with('M') || u.ends_with('G'))
-        || digits.is_empty()
-        || digits.len() > 7
-        || !digits.chars().all(|c| c.is_ascii_digit())
-    {
+    // The unit first: only then is the byte before it a character boundary.
+    let digits = match u.strip_suffix(['M', 'G']) {
+        Some(d) => d,
+        None => "",
+    };
+    if digits.is_empty() || digits.len() > 7 || !digits.chars().all(|c| c.is_ascii_digit()) {
         return Err(format!(
             "HCP002E Invalid operand - {x} (a size in megabytes or gigabytes: 0M, 512M, 2G)"
         ));
@@ -1426,6 +1426,11 @@ mod tests {
                 "HCP002E Invalid operand - 64 (a size in megabytes or gigabytes",
             ),
             ("set mdc storage 0K 64M", "HCP002E Invalid operand - 0K"),
+            ("set mdc storage 1Ж 2M", "HCP002E Invalid operand - 1Ж"),
+            ("set mdc storage 1M Ж", "HCP002E Invalid operand - Ж"),
+            ("set mdc storage M 2M", "HCP002E Invalid operand - M "),
+            ("set mdc storage bias 1.Ж", "HCP002E Invalid operand - 1.Ж"),
+            ("q frames Ж", "HCP003E Invalid option - Ж"),
             ("set mdc storage -1M 64M", "HCP002E Invalid operand - -1M"),
             ("set mdc storage 1.5M 64M", "HCP002E Invalid operand - 1.5M"),
             (
