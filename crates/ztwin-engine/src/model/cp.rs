@@ -366,10 +366,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
 fn mdc_size(x: &str) -> Result<u64, String> {
     let u = x.to_ascii_uppercase();
     // The unit first: only then is the byte before it a character boundary.
-    let digits = match u.strip_suffix(['M', 'G']) {
-        Some(d) => d,
-        None => "",
-    };
+    let digits = u.strip_suffix(['M', 'G']).unwrap_or_default();
     if digits.is_empty() || digits.len() > 7 || !digits.chars().all(|c| c.is_ascii_digit()) {
         return Err(format!(
             "HCP002E Invalid operand - {x} (a size in megabytes or gigabytes: 0M, 512M, 2G)"
