@@ -58,6 +58,9 @@ printf 'define vfb-512 as 0300 blk 4194296' > corpus/cp_command/define-vfb
 printf 'set vdisk syslim infinite' > corpus/cp_command/set-vdisk
 printf 'q vdisk userlim' > corpus/cp_command/query-vdisk
 printf 'detach 0300' > corpus/cp_command/detach
+printf 'set mdc storage 16M 2G' > corpus/cp_command/set-mdc-storage
+printf 'set mdc storage bias 1.25' > corpus/cp_command/set-mdc-bias
+printf 'q frames' > corpus/cp_command/query-frames
 
 status=0
 for t in "${TARGETS[@]}"; do

@@ -1,5 +1,6 @@
 //! The CP command and DIAGNOSE X'64' parsers (timeline `cp`/`diag64` actions,
-//! DEFSEG's page ranges and codes, DEFINE VFB-512, DETACH, SET/QUERY VDISK) on arbitrary text: never a panic; a refused
+//! DEFSEG's page ranges and codes, DEFINE VFB-512, DETACH, SET/QUERY VDISK, SET MDCACHE
+//! STORAGE/XSTORE/BIAS, QUERY FRAMES) on arbitrary text: never a panic; a refused
 //! CP command is one line of CP's message style (HCPnnnE ...), a refused
 //! DIAGNOSE function one non-empty line.
 #![no_main]
@@ -20,6 +21,10 @@ fuzz_target!(|data: &[u8]| {
         Ok(cp::Command::DefineVfb { blocks, .. }) => {
             assert!(blocks > 0 && blocks <= ztwin_engine::model::vdisk::params::MAX_BLOCKS);
         }
+        Ok(cp::Command::SetMdcBounds { min, max, .. }) => {
+            assert!(min <= max && min % (1 << 20) == 0 && max % (1 << 20) == 0);
+        }
+        Ok(cp::Command::SetMdcBias(h)) => assert!((1..=10_000).contains(&h)),
         Ok(_) => {}
         Err(e) => {
             assert!(e.starts_with("HCP"), "{e:?}");

@@ -36,7 +36,7 @@ EXIT_FATAL = 2
 
 #: CP's command words ztwin models (completion; ``help``).
 CP_WORDS = {
-    "QUERY": ["NSS", "VDISK", "ALLOC", "MDCACHE", "SRM"],
+    "QUERY": ["NSS", "VDISK", "ALLOC", "MDCACHE", "SRM", "FRAMES"],
     "DEFINE": ["VFB-512"],
     "DETACH": [],
     "SET": ["VDISK", "MDCACHE", "SRM"],

@@ -29,9 +29,11 @@ end
 """
 
 
-def _console(out: Path, script: str, *extra: str) -> subprocess.CompletedProcess[str]:
+def _console(
+    out: Path, script: str, *extra: str, scenario: Path = SCENARIO
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "ztwin", "console", str(SCENARIO), "-o", str(out), *extra],
+        [sys.executable, "-m", "ztwin", "console", str(scenario), "-o", str(out), *extra],
         input=script,
         capture_output=True,
         text=True,
@@ -91,6 +93,7 @@ def test_tab_completion() -> None:
     c = Console(session=None, stdin=io.StringIO(), stdout=io.StringIO(), echo=False)
     assert c.completenames("st") == ["step"]
     assert "QUERY" in c.completenames("q")
+    assert c.completedefault("FR", "query FR", 6, 8) == ["FRAMES"]
     assert c.completedefault("VD", "query VD", 6, 8) == ["VDISK"]
     assert c.completedefault("", "define ", 7, 7) == ["VFB-512"]
     assert c.completedefault("MD", "set MD", 4, 6) == ["MDCACHE"]
@@ -132,3 +135,56 @@ def test_indicate_load_in_the_console(tmp_path: Path) -> None:
     # No [mdc] section in this scenario: the cache is off.
     assert "00:01:00.000 OPERATOR Minidisk cache OFF for system" in p.stdout
     assert re.search(r"00:01:00.000 OPERATOR STORBUF: Q1=\d+% Q2=\d+% Q3=\d+%", p.stdout), p.stdout
+
+
+def test_query_frames_and_set_mdc_in_the_console(tmp_path: Path) -> None:
+    """QUERY FRAMES and SET MDCACHE STORAGE/BIAS typed at the console on S5's
+    MDC run (4 GB, the cache up to 64 MB): the frames below and above 2 GB
+    adding up to central storage, the cache's frames in them; SET MDC's
+    bounds and bias shown by QUERY MDC, the cache shrunk to its new maximum;
+    refusals with CP's messages (on vdisk-basics, which has no [mdc])."""
+    s5 = REPO / "studies" / "pav-mdc-fixed.toml"
+    out = tmp_path / "f.monwrite"
+    script = "step 6s\nq frames\nset mdc storage 0M 1M\nset mdc storage bias 2.5\nq mdc\nq frames\nend\n"
+    p = _console(out, script, scenario=s5)
+    assert p.returncode == 0, p.stderr
+    resp = [ln[22:] for ln in p.stdout.splitlines() if ln.startswith("00:00:06.000 OPERATOR ")]
+    cmds = [k for k, ln in enumerate(resp) if ln.startswith("> ")]
+    assert [resp[k] for k in cmds] == [
+        "> q frames",
+        "> set mdc storage 0M 1M",
+        "> set mdc storage bias 2.5",
+        "> q mdc",
+        "> q frames",
+    ], resp
+    first = resp[cmds[0] + 1 : cmds[1]]
+    assert first[:3] == [
+        "All Frames:",
+        " Configured=1048576  Real=1048576  Usable=1048576  Offline=0",
+        " Pageable=1032192  CPFixed=16384",
+    ], first
+    assert first[3] == "Frames < 2G:" and first[6] == "Frames > 2G:", first
+    kv = [dict(re.findall(r"(\w+)=(\d+)", " ".join(first[4 + 3 * k : 6 + 3 * k]))) for k in (0, 1)]
+    for part in kv:
+        assert set(part) == {"Available", "GuestPages", "LockedIO", "SavedSegments", "MinidiskCache", "CPFixed"}
+        assert sum(int(v) for v in part.values()) == 524288, part
+    cache = int(kv[0]["MinidiskCache"]) + int(kv[1]["MinidiskCache"])
+    assert cache > 256, f"the cache grew past 1 MB in 6 s: {cache} frames"
+    # SET answers nothing; QUERY MDC shows the new bounds and bias.
+    assert cmds[2] == cmds[1] + 1 and cmds[3] == cmds[2] + 1, resp
+    mdc = resp[cmds[3] + 1 : cmds[4]]
+    assert mdc[0] == "Minidisk cache ON for system", mdc
+    assert re.fullmatch(r"Storage MDC min=0M max=1M, usage=\d+%, bias=2.50", mdc[1]), mdc
+    # The cache gave its frames back at once: at most 256 left.
+    after = dict(re.findall(r"(\w+)=(\d+)", " ".join(resp[cmds[4] + 1 :])))
+    assert int(after["MinidiskCache"]) <= 256, after
+    # Refusals: no [mdc] section, bad operands.
+    p = _console(
+        tmp_path / "g.monwrite",
+        "set mdc storage 0M 8M\nset mdc storage 64M 8M\nset mdc xstore bias 2\nq frames all\nend\n",
+    )
+    assert p.returncode == 0, p.stderr
+    assert "OPERATOR HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)" in p.stdout
+    assert "OPERATOR HCP002E Invalid operand - 8M (the maximum is below the minimum)" in p.stdout
+    assert "OPERATOR HCP003E Invalid option - bias (ztwin's arbiter has one bias" in p.stdout
+    assert "OPERATOR HCP003E Invalid option - all" in p.stdout

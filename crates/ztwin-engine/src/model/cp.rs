@@ -9,7 +9,8 @@
 //! Commands: DEFSEG, SAVESEG, PURGE NSS (NAME name | spoolid), QUERY NSS
 //! [NAME name] [MAP], QUERY ALLOC SPOOL|PAGE, DEFINE VFB-512, DETACH, SET
 //! VDISK, QUERY VDISK, INDICATE [LOAD], INDICATE USER, SET MDCACHE SYSTEM
-//! ON|OFF, QUERY MDCACHE, SET SRM STORBUF|LDUBUF, QUERY SRM. DIAGNOSE
+//! ON|OFF, SET MDCACHE STORAGE|XSTORE min max, SET MDCACHE STORAGE BIAS,
+//! QUERY MDCACHE, SET SRM STORBUF|LDUBUF, QUERY SRM, QUERY FRAMES. DIAGNOSE
 //! X'64': LOADSHR, LOADNSHR, PURGESG.
 //! Abbreviations as CP's minimum (Q for QUERY). Responses use CP's
 //! message style (`HCPnnnnE text`); see `docs/scenario.md` for which message
@@ -57,6 +58,16 @@ pub enum Command {
     IndicateUser(Option<String>),
     /// SET MDCACHE SYSTEM ON|OFF.
     SetMdcSystem(bool),
+    /// SET MDCACHE STORAGE|XSTORE min max (bytes; `xstor` true: XSTORE).
+    SetMdcBounds {
+        xstor: bool,
+        min: u64,
+        max: u64,
+    },
+    /// SET MDCACHE STORAGE BIAS n (hundredths: 100 is 1.00).
+    SetMdcBias(u32),
+    /// QUERY FRAMES.
+    QueryFrames,
     /// QUERY MDCACHE.
     QueryMdc,
     /// SET SRM STORBUF|LDUBUF p1 p2 p3 (`true`: STORBUF).
@@ -224,9 +235,38 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 }
                 [s, x, ..] if is(s, "SYSTEM", 6) => Err(format!("HCP002E Invalid operand - {x}")),
                 [s] if is(s, "SYSTEM", 6) => Err("HCP026E Operand missing or invalid".into()),
+                [p, b, n] if is(p, "STORAGE", 4) && b.eq_ignore_ascii_case("BIAS") => {
+                    mdc_bias(n).map(Command::SetMdcBias)
+                }
+                [p, b, ..] if is(p, "XSTORE", 3) && b.eq_ignore_ascii_case("BIAS") => Err(format!(
+                    "HCP003E Invalid option - {b} (ztwin's arbiter has one bias for both parts: SET MDCACHE STORAGE BIAS)"
+                )),
+                [p, b, _, x, ..] if is(p, "STORAGE", 4) && b.eq_ignore_ascii_case("BIAS") => {
+                    Err(format!("HCP003E Invalid option - {x}"))
+                }
+                [p, min, max] if is(p, "STORAGE", 4) || is(p, "XSTORE", 3) => {
+                    let (min, max) = (mdc_size(min)?, mdc_size(max)?);
+                    if max < min {
+                        return Err(format!(
+                            "HCP002E Invalid operand - {} (the maximum is below the minimum)",
+                            rest[2]
+                        ));
+                    }
+                    Ok(Command::SetMdcBounds {
+                        xstor: is(p, "XSTORE", 3),
+                        min,
+                        max,
+                    })
+                }
+                [p, _, _, x, ..] if is(p, "STORAGE", 4) || is(p, "XSTORE", 3) => {
+                    Err(format!("HCP003E Invalid option - {x}"))
+                }
+                [p, ..] if is(p, "STORAGE", 4) || is(p, "XSTORE", 3) => {
+                    Err("HCP026E Operand missing or invalid".into())
+                }
                 [] => Err("HCP026E Operand missing or invalid".into()),
                 [x, ..] => Err(format!(
-                    "HCP003E Invalid option - {x} (ztwin models SET MDCACHE SYSTEM ON|OFF)"
+                    "HCP003E Invalid option - {x} (ztwin models SET MDCACHE SYSTEM, STORAGE and XSTORE)"
                 )),
             },
             [x, ..] => Err(format!(
@@ -284,6 +324,8 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 Ok(Command::QueryNss { name, map })
             }
             [m] if is(m, "MDCACHE", 3) => Ok(Command::QueryMdc),
+            [f] if is(f, "FRAMES", 4) => Ok(Command::QueryFrames),
+            [f, x, ..] if is(f, "FRAMES", 4) => Err(format!("HCP003E Invalid option - {x}")),
             [m] if m.eq_ignore_ascii_case("SRM") => Ok(Command::QuerySrm),
             [m, x, ..] if m.eq_ignore_ascii_case("SRM") => Err(format!("HCP003E Invalid option - {x}")),
             [m, x, ..] if is(m, "MDCACHE", 3) => Err(format!("HCP003E Invalid option - {x}")),
@@ -299,15 +341,58 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 ),
             }),
             [x, ..] => Err(format!(
-                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, VDISK, MDCACHE, SRM and ALLOC SPOOL|PAGE)"
+                "HCP003E Invalid option - {x} (ztwin models QUERY NSS, VDISK, MDCACHE, SRM, FRAMES and ALLOC SPOOL|PAGE)"
             )),
             [] => Err("HCP026E Operand missing or invalid".into()),
         };
+    }
+    if is(verb, "LOCK", 4) || is(verb, "UNLOCK", 6) {
+        // Not built: pinning a guest's pages needs the storage component to
+        // keep locked frames out of the demand scan and the Era C aging
+        // list, and LOCK to page in the pages not resident (docs/scenario.md).
+        return Err(format!(
+            "HCP001E Unknown CP command: {} (ztwin does not model LOCK and UNLOCK: its storage cannot pin a guest's pages)",
+            verb.to_ascii_uppercase()
+        ));
     }
     Err(format!(
         "HCP001E Unknown CP command: {}",
         verb.to_ascii_uppercase()
     ))
+}
+
+/// A SET MDCACHE STORAGE/XSTORE bound: whole megabytes or gigabytes
+/// (`0M`, `512M`, `2G`), in bytes.
+fn mdc_size(x: &str) -> Result<u64, String> {
+    let u = x.to_ascii_uppercase();
+    // The unit first: only then is the byte before it a character boundary.
+    let digits = u.strip_suffix(['M', 'G']).unwrap_or_default();
+    if digits.is_empty() || digits.len() > 7 || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return Err(format!(
+            "HCP002E Invalid operand - {x} (a size in megabytes or gigabytes: 0M, 512M, 2G)"
+        ));
+    }
+    crate::core::units::parse_size(&u).map_err(|_| format!("HCP002E Invalid operand - {x}"))
+}
+
+/// SET MDCACHE STORAGE BIAS's value, 0.01 to 100.00 (as the `[mdc] bias`
+/// key: above 0, at most 100), in hundredths.
+fn mdc_bias(x: &str) -> Result<u32, String> {
+    let bad = || format!("HCP002E Invalid operand - {x} (a bias from 0.01 to 100.00)");
+    let (int, frac) = x.split_once('.').unwrap_or((x, ""));
+    if int.is_empty() && frac.is_empty()
+        || int.len() > 3
+        || frac.len() > 2
+        || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit())
+    {
+        return Err(bad());
+    }
+    let h =
+        int.parse::<u32>().unwrap_or(0) * 100 + format!("{frac:0<2}").parse::<u32>().unwrap_or(0);
+    if h == 0 || h > 10_000 {
+        return Err(bad());
+    }
+    Ok(h)
 }
 
 /// Parse a DIAGNOSE X'64' function: `LOADSHR name`, `LOADNSHR name`,
@@ -406,6 +491,9 @@ use super::paging::Backing;
 use super::segments::{Next, Op, Queued};
 use super::spool::{self, Dir};
 use super::{Cx, Model};
+
+/// SET MDCACHE's refusal without an `[mdc]` section.
+const NO_MDC: &str = "HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)";
 
 /// The issuer number of the system operator (not a guest).
 pub const OPERATOR: u32 = u32::MAX;
@@ -540,14 +628,30 @@ impl Model {
             Command::SetMdcSystem(on) => {
                 // As the timeline's `action = "mdc"` for the system.
                 if !self.mdc.configured() {
-                    return self.respond(
-                        cx,
-                        issuer,
-                        "HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)",
-                    );
+                    return self.respond(cx, issuer, NO_MDC);
                 }
                 self.mdc.set(None, None, on);
                 self.mdc_give_back();
+            }
+            Command::SetMdcBounds { xstor, min, max } => {
+                // As the scenario's [mdc] storage_min/max, xstor_min/max.
+                if !self.mdc.configured() {
+                    return self.respond(cx, issuer, NO_MDC);
+                }
+                let frames = |b: u64| b / crate::core::units::PAGE;
+                self.mdc.set_bounds(xstor, frames(min), Some(frames(max)));
+                self.mdc_give_back();
+            }
+            Command::SetMdcBias(h) => {
+                // As the scenario's [mdc] bias.
+                if !self.mdc.configured() {
+                    return self.respond(cx, issuer, NO_MDC);
+                }
+                self.mdc.set_bias(h as f64 / 100.0);
+            }
+            Command::QueryFrames => {
+                let r = self.query_frames();
+                self.respond(cx, issuer, &r);
             }
             Command::SetSrm { storbuf, pct } => {
                 // As the scenario's [srm] storbuf / ldubuf keys.
@@ -558,6 +662,9 @@ impl Model {
                 }
             }
             Command::QuerySrm => {
+                // The lines of CP's response ztwin has figures for, in CP's
+                // order (IABIAS, DSPBUF, MAXWSS and the rest are not shown);
+                // not checked against IBM's page (see `query_mdc`).
                 let (sb, lb) = self.cpu.srm();
                 let r = format!(
                     "LDUBUF : Q1={}% Q2={}% Q3={}%\nSTORBUF: Q1={}% Q2={}% Q3={}%\nDISPATCHING MINOR TIMESLICE = {} MS",
@@ -645,9 +752,59 @@ impl Model {
         out.join("\n")
     }
 
+    /// QUERY FRAMES: central storage's frames now, in CP's keyword=value
+    /// style after z/VM 6.3's layout (all frames, then below and above 2
+    /// GB), at every level: the older levels' layout was not found in the
+    /// sources, and this one is not checked against IBM's page either (see
+    /// `query_mdc`).
+    /// `Configured`, `Real`, `Usable`, `Offline` and `Pageable` (the DPA,
+    /// as SYTRSG_RSAPGABL) are CP's; the parts' keys are ztwin's own, one
+    /// per use the storage component tracks (docs/scenario.md), adding up
+    /// to the part's frames: `Available` (the available list; ztwin has one
+    /// list, not CP's global and per-processor cleared and uncleared ones),
+    /// `GuestPages` (guests' and VDISKs' pages), `LockedIO` (pages with
+    /// paging I/O in flight), `SavedSegments`, `MinidiskCache`, `CPFixed`.
+    /// CP's `LogicalFreeStorage`, `RealFreeStorage`, `LockedRS`,
+    /// `LockedCmd`, `Nucleus/Prefix`, `Trace` and `NotInitialized` are not
+    /// shown (ztwin keeps CP's fixed storage as one figure and has no LOCK).
+    /// The part above 2 GB is shown only when there is storage above 2 GB.
+    pub(crate) fn query_frames(&self) -> String {
+        let total = self.st.frames_total();
+        let u = self.st.frame_use();
+        let cp = u[0].cp + u[1].cp;
+        let mut out = vec![
+            "All Frames:".to_string(),
+            format!(" Configured={total}  Real={total}  Usable={total}  Offline=0"),
+            format!(" Pageable={}  CPFixed={cp}", total as u64 - cp),
+        ];
+        let parts = if total > super::storage::frames::FRAMES_2G {
+            2
+        } else {
+            1
+        };
+        for (k, p) in u.iter().enumerate().take(parts) {
+            out.push(format!("Frames {} 2G:", if k == 0 { "<" } else { ">" }));
+            out.push(format!(
+                " Available={}  GuestPages={}  LockedIO={}",
+                p.avail, p.guest, p.locked_io
+            ));
+            out.push(format!(
+                " SavedSegments={}  MinidiskCache={}  CPFixed={}",
+                p.segment, p.mdc, p.cp
+            ));
+        }
+        out.join("\n")
+    }
+
     /// QUERY MDCACHE: on or off for the system; the cache's bounds in
     /// central storage (and XSTOR, when there is XSTOR), its use as a
-    /// percentage of the maximum, and the bias.
+    /// percentage of the maximum, and the bias (ztwin's arbiter has one
+    /// bias: both lines show it, where CP keeps one per part). The layout
+    /// could not be checked against IBM's CP Commands and Utilities
+    /// Reference: its QUERY MDCACHE, SET MDCACHE, QUERY SRM, QUERY FRAMES
+    /// and LOCK pages are not among the pages ztwin's sources reach
+    /// (searched 2026-11-25: only vm.ibm.com/perf/tips/prgmdcar.html, which
+    /// describes the cache and its arbiter, not the responses).
     pub(crate) fn query_mdc(&self, now: crate::core::units::Ns) -> String {
         let st = self.st.sample(now);
         let m = self.mdc.sample(st.dpa as u64, st.xs_total as u64);
@@ -1146,6 +1303,50 @@ mod tests {
             })
         );
         assert_eq!(parse("q srm"), Ok(Command::QuerySrm));
+        for l in ["query frames", "Q FRAM", "q frame"] {
+            assert_eq!(parse(l), Ok(Command::QueryFrames), "{l}");
+        }
+        assert_eq!(
+            parse("set mdcache storage 0M 64m"),
+            Ok(Command::SetMdcBounds {
+                xstor: false,
+                min: 0,
+                max: 64 << 20
+            })
+        );
+        assert_eq!(
+            parse("SET MDC STOR 16M 2G"),
+            Ok(Command::SetMdcBounds {
+                xstor: false,
+                min: 16 << 20,
+                max: 2 << 30
+            })
+        );
+        assert_eq!(
+            parse("set mdc xstore 0m 128M"),
+            Ok(Command::SetMdcBounds {
+                xstor: true,
+                min: 0,
+                max: 128 << 20
+            })
+        );
+        assert_eq!(
+            parse("set mdc xst 8M 8M"),
+            Ok(Command::SetMdcBounds {
+                xstor: true,
+                min: 8 << 20,
+                max: 8 << 20
+            })
+        );
+        for (l, h) in [
+            ("set mdc storage bias 2", 200),
+            ("set mdc stor bias 0.5", 50),
+            ("set mdc storage BIAS 1.25", 125),
+            ("set mdc storage bias .01", 1),
+            ("set mdc storage bias 100.00", 10_000),
+        ] {
+            assert_eq!(parse(l), Ok(Command::SetMdcBias(h)), "{l}");
+        }
         for l in ["indicate load", "IND", "ind load", "indic LOAD"] {
             assert_eq!(parse(l), Ok(Command::IndicateLoad), "{l}");
         }
@@ -1176,7 +1377,8 @@ mod tests {
             ("q nss name", "HCP026E"),
             ("query nss name toolongname", "HCP002E"),
             ("q", "HCP026E"),
-            ("q frames", "HCP003E Invalid option - frames"),
+            ("q fra", "HCP003E Invalid option - fra"),
+            ("q frames all", "HCP003E Invalid option - all"),
             (
                 "query alloc frames",
                 "HCP003E Invalid option - frames (ztwin models QUERY ALLOC SPOOL and PAGE)",
@@ -1209,8 +1411,43 @@ mod tests {
             ("set vdisk syslim lots", "HCP002E Invalid operand - lots"),
             ("set vdisk maxlim 1G", "HCP003E Invalid option - maxlim"),
             (
-                "set mdc storage 0m 64m",
-                "HCP003E Invalid option - storage (ztwin models SET MDCACHE SYSTEM ON|OFF)",
+                "set mdc rdev 0100 off",
+                "HCP003E Invalid option - rdev (ztwin models SET MDCACHE SYSTEM, STORAGE and XSTORE)",
+            ),
+            ("set mdc storage", "HCP026E"),
+            ("set mdc storage 64M", "HCP026E"),
+            ("set mdc xstore 0M", "HCP026E"),
+            ("set mdc st 0M 64M", "HCP003E Invalid option - st"),
+            (
+                "set mdc storage 0M 64",
+                "HCP002E Invalid operand - 64 (a size in megabytes or gigabytes",
+            ),
+            ("set mdc storage 0K 64M", "HCP002E Invalid operand - 0K"),
+            ("set mdc storage 1Ж 2M", "HCP002E Invalid operand - 1Ж"),
+            ("set mdc storage 1M Ж", "HCP002E Invalid operand - Ж"),
+            ("set mdc storage M 2M", "HCP002E Invalid operand - M "),
+            ("set mdc storage bias 1.Ж", "HCP002E Invalid operand - 1.Ж"),
+            ("q frames Ж", "HCP003E Invalid option - Ж"),
+            ("set mdc storage -1M 64M", "HCP002E Invalid operand - -1M"),
+            ("set mdc storage 1.5M 64M", "HCP002E Invalid operand - 1.5M"),
+            (
+                "set mdc storage 64M 32M",
+                "HCP002E Invalid operand - 32M (the maximum is below the minimum)",
+            ),
+            ("set mdc storage 0M 64M 1", "HCP003E Invalid option - 1"),
+            ("set mdc storage bias", "HCP026E"),
+            (
+                "set mdc storage bias 0",
+                "HCP002E Invalid operand - 0 (a bias from 0.01 to 100.00)",
+            ),
+            ("set mdc storage bias 100.01", "HCP002E Invalid operand - 100.01"),
+            ("set mdc storage bias 1.234", "HCP002E Invalid operand - 1.234"),
+            ("set mdc storage bias x", "HCP002E Invalid operand - x"),
+            ("set mdc storage bias .", "HCP002E Invalid operand - ."),
+            ("set mdc storage bias 2 3", "HCP003E Invalid option - 3"),
+            (
+                "set mdc xstore bias 2",
+                "HCP003E Invalid option - bias (ztwin's arbiter has one bias",
             ),
             ("set mdc system maybe", "HCP002E Invalid operand - maybe"),
             ("set mdc system", "HCP026E"),
@@ -1248,7 +1485,14 @@ mod tests {
             ),
             ("indicate load at *", "HCP003E Invalid option - at"),
             ("in load", "HCP001E Unknown CP command: IN"),
-            ("lock lnx 0 10", "HCP001E Unknown CP command: LOCK"),
+            (
+                "lock lnx 0 10",
+                "HCP001E Unknown CP command: LOCK (ztwin does not model LOCK and UNLOCK",
+            ),
+            (
+                "unlock lnx 0 10 map",
+                "HCP001E Unknown CP command: UNLOCK (ztwin does not model LOCK and UNLOCK",
+            ),
         ] {
             let e = parse(line).unwrap_err();
             assert!(e.starts_with("HCP"), "{line}: {e}");

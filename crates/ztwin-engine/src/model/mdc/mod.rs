@@ -697,6 +697,28 @@ impl Mdc {
         }
     }
 
+    /// SET MDCACHE STORAGE (`xstor` false) or XSTORE min max: the part's
+    /// bounds in frames (XSTOR blocks), `max` `None` for no bound (the
+    /// whole DPA, all of XSTOR), as the `[mdc]` keys set them. The target
+    /// moves into the new bounds (a part above its new maximum shrinks now:
+    /// the wiring gives the frames back); below its new minimum it grows
+    /// as storage lends it frames.
+    pub fn set_bounds(&mut self, xstor: bool, min: u64, max: Option<u64>) {
+        let part = if xstor { XS } else { CS };
+        self.min[part] = min;
+        self.max[part] = max;
+        self.target[part] = self.target[part]
+            .max(min)
+            .min(max.unwrap_or(u64::MAX).max(min));
+        let to = self.target[part];
+        self.shrink_to(part, to);
+    }
+
+    /// SET MDCACHE STORAGE BIAS: the arbiter's bias (the `[mdc] bias` key).
+    pub fn set_bias(&mut self, bias: f64) {
+        self.bias = bias;
+    }
+
     pub fn sample(&self, dpa: u64, xs_total: u64) -> MdcSample {
         MdcSample {
             on: self.on,

@@ -25,6 +25,7 @@
 //!   [`Storage::tick`] (demand rate, thresholds, working sets, on its own clock);
 //! * for the monitor: [`Storage::sample`], [`Storage::by_cpu`],
 //!   [`Storage::guest`], [`Storage::space`]; [`Storage::check`].
+//! * for CP's QUERY FRAMES: [`Storage::frame_use`] ([`frames`]).
 //!
 //! **Parameters**: [`params`] (central storage, CP's fixed storage and XSTOR
 //! from `[system]`, `[srm] xstor_low`, its CP costs; the bounds).
@@ -49,6 +50,7 @@
 //!   then (a stolen page's old DASD copy was released before its write began).
 
 pub mod era_c;
+pub mod frames;
 pub mod params;
 mod scan;
 #[cfg(test)]

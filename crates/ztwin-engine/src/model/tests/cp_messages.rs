@@ -88,7 +88,9 @@ fn response(console: &[String], who: &str, cmd: &str, k: usize) -> Vec<String> {
         .0;
     console[at + 1..]
         .iter()
-        .take_while(|l| !l[13..].contains(" > "))
+        // A command's line has "> " right after the issuer's column (a
+        // response may contain " > ": QUERY FRAMES's "Frames > 2G:").
+        .take_while(|l| !l[22..].starts_with("> "))
         .map(|l| {
             let (w, text) = l[13..].split_at(9);
             assert_eq!(w.trim_end(), who, "{l}");
@@ -712,4 +714,265 @@ fn set_srm_is_the_srm_keys() {
             "DISPATCHING MINOR TIMESLICE = 5 MS"
         ]
     );
+}
+
+/// The `KEY=value` figure `key` of a QUERY FRAMES line.
+fn kv(line: &str, key: &str) -> u64 {
+    field(line, &format!(" {key}="))
+}
+
+/// QUERY FRAMES after the paging run (a thrasher on 2 CPUs with XSTOR, at
+/// the end of the run) and on S5's MDC run (4 GB: frames above 2 GB, the
+/// cache's frames): each figure against the storage component's own
+/// counts (the available list, CP's fixed frames, the DPA, the guests'
+/// resident pages, the frames lent to the cache, the segment frames), the
+/// parts adding up to central storage; the available list, the DPA and
+/// CP's frames also as the monitor's last SYTRSG record decodes them
+/// (RSAAVAIL, RSAPGABL, RSACPLOK: its sample and the command are at the
+/// run's end).
+#[test]
+fn query_frames_shows_the_storage_components_counts() {
+    let text = paging_scenario()
+        + "[[timeline]]\nat = \"12s\"\naction = \"cp\"\ncommand = \"query frames\"\n\
+           [[timeline]]\nat = \"12s\"\naction = \"cp\"\nguest = \"CMS\"\ncommand = \"q frames\"\n";
+    let sc = Scenario::from_toml(&text, "frames.toml").unwrap();
+    let mut twin = crate::model::Twin::new(&sc, 1, None);
+    let mut out = Vec::new();
+    let mut emit = crate::model::monitor::Emitter::new(&mut out, 0, sc.release());
+    twin.run(&mut emit, &mut |_, _| true).unwrap();
+    emit.finish().unwrap();
+    let con = twin.model.console.take();
+    let m = &twin.model;
+    // The last SYTRSG record's fields, decoded.
+    let mut sytrsg = std::collections::BTreeMap::new();
+    ztwin_monitor::reader::Reader::new(std::io::Cursor::new(&out))
+        .unwrap()
+        .for_each(|r| {
+            let Some(l) = r.layout.filter(|l| l.name == "MRSYTRSG") else {
+                return;
+            };
+            for name in ["SYTRSG_RSAAVAIL", "SYTRSG_RSAPGABL", "SYTRSG_RSACPLOK"] {
+                let f = l.fields.iter().find(|f| f.name == name).unwrap();
+                let at = f.offset as usize;
+                let v = r.bytes[at..at + f.ty.width()]
+                    .iter()
+                    .fold(0u64, |a, &b| a << 8 | b as u64);
+                sytrsg.insert(name, v);
+            }
+        })
+        .unwrap();
+    let r = response(&con, "", "query frames", 0);
+    assert_eq!(r.len(), 6, "{r:?}");
+    let st = m.st.sample(12_000_000_000);
+    let total = (256u64 << 20) / 4096;
+    assert_eq!(r[0], "All Frames:");
+    assert_eq!(
+        r[1],
+        format!(" Configured={total}  Real={total}  Usable={total}  Offline=0")
+    );
+    assert_eq!(r[2], format!(" Pageable={}  CPFixed={}", st.dpa, st.fixed));
+    assert_eq!(r[3], "Frames < 2G:");
+    let resident: u64 = (0..m.st.spaces())
+        .map(|g| m.st.space(g).resident as u64)
+        .sum();
+    assert!(resident > 10_000, "the thrasher holds frames: {resident}");
+    let (avail, guest, locked) = (
+        kv(&r[4], "Available"),
+        kv(&r[4], "GuestPages"),
+        kv(&r[4], "LockedIO"),
+    );
+    assert_eq!(avail, st.avail as u64, "{r:?}");
+    assert_eq!(guest + locked, resident, "{r:?}");
+    assert_eq!(kv(&r[5], "SavedSegments"), 0);
+    assert_eq!(kv(&r[5], "MinidiskCache"), 0);
+    assert_eq!(kv(&r[5], "CPFixed"), st.fixed as u64);
+    assert_eq!(avail + guest + locked + st.fixed as u64, total, "{r:?}");
+    assert_eq!(sytrsg["SYTRSG_RSAAVAIL"], avail, "{sytrsg:?}");
+    assert_eq!(sytrsg["SYTRSG_RSAPGABL"], kv(&r[2], "Pageable"));
+    assert_eq!(sytrsg["SYTRSG_RSACPLOK"], kv(&r[2], "CPFixed"));
+    // The same from a guest.
+    assert_eq!(response(&con, "CMS", "q frames", 0), r);
+
+    // Era C (7.3, no XSTOR): the frames on the global aging list are still
+    // their guests' (GuestPages, or LockedIO while an early write is in
+    // flight); the counts add up as before.
+    let text = paging_scenario()
+        .replace("[system]\n", "[system]\ncp_level = \"7.3\"\n")
+        .replace("xstor = \"64M\"\n", "")
+        + "[[timeline]]\nat = \"12s\"\naction = \"cp\"\ncommand = \"query frames\"\n";
+    let (twin, con) = run_twin(&text);
+    let m = &twin.model;
+    assert!(m.st.era_c() && m.st.agelist().c.moved > 0);
+    let r = response(&con, "", "query frames", 0);
+    assert_eq!(r.len(), 6, "{r:?}");
+    let st = m.st.sample(12_000_000_000);
+    let resident: u64 = (0..m.st.spaces())
+        .map(|g| m.st.space(g).resident as u64)
+        .sum();
+    assert_eq!(kv(&r[4], "Available"), st.avail as u64, "{r:?}");
+    assert_eq!(
+        kv(&r[4], "GuestPages") + kv(&r[4], "LockedIO"),
+        resident,
+        "{r:?}"
+    );
+    assert_eq!(
+        kv(&r[4], "Available")
+            + kv(&r[4], "GuestPages")
+            + kv(&r[4], "LockedIO")
+            + kv(&r[5], "CPFixed"),
+        total
+    );
+
+    // S5's MDC run, 4 GB: the cache's frames, and a part above 2 GB.
+    let text = include_str!("../../../../../studies/pav-mdc-fixed.toml")
+        .replace("duration = \"4min\"", "duration = \"6s\"")
+        .replace("sample_interval = \"1min\"", "sample_interval = \"3s\"")
+        + "\n[[timeline]]\nat = \"6s\"\naction = \"cp\"\ncommand = \"q fram\"\n";
+    let (twin, con) = run_twin(&text);
+    let m = &twin.model;
+    let r = response(&con, "", "q fram", 0);
+    assert_eq!(r.len(), 9, "{r:?}");
+    let st = m.st.sample(6_000_000_000);
+    let lent = m.st.mdc_lent().0;
+    assert!(lent > 100, "the cache holds frames: {lent}");
+    assert_eq!(lent, m.mdc.held().0);
+    assert_eq!(r[6], "Frames > 2G:");
+    let part = |k: usize| {
+        let (a, b) = (&r[4 + 3 * k], &r[5 + 3 * k]);
+        [
+            kv(a, "Available"),
+            kv(a, "GuestPages"),
+            kv(a, "LockedIO"),
+            kv(b, "SavedSegments"),
+            kv(b, "MinidiskCache"),
+            kv(b, "CPFixed"),
+        ]
+    };
+    let (lo, hi) = (part(0), part(1));
+    assert_eq!(lo[0] + hi[0], st.avail as u64, "{r:?}");
+    assert_eq!(lo[4] + hi[4], lent, "{r:?}");
+    assert_eq!(lo[5] + hi[5], st.fixed as u64);
+    let resident: u64 = (0..m.st.spaces())
+        .map(|g| m.st.space(g).resident as u64)
+        .sum();
+    assert_eq!(lo[1] + lo[2] + hi[1] + hi[2], resident);
+    assert_eq!(lo.iter().sum::<u64>(), 1 << 19, "2 GB below");
+    assert_eq!(hi.iter().sum::<u64>(), 1 << 19, "2 GB above");
+}
+
+/// SET MDCACHE STORAGE min max, XSTORE min max and STORAGE BIAS at time
+/// zero change the model exactly as the `[mdc]` keys (the same MONWRITE
+/// bytes), on S5's MDC run with 256 MB of XSTOR, and differ from the run
+/// without; QUERY MDCACHE shows the settings before and after. Without an
+/// `[mdc]` section they are refused.
+#[test]
+fn set_mdc_storage_and_xstore_are_the_mdc_keys() {
+    let base = include_str!("../../../../../studies/pav-mdc-fixed.toml")
+        .replace("duration = \"4min\"", "duration = \"10s\"")
+        .replace("sample_interval = \"1min\"", "sample_interval = \"2s\"")
+        .replace(
+            "central_storage = \"4G\"",
+            "central_storage = \"4G\"\nxstor = \"256M\"",
+        );
+    let run = |text: &str| {
+        let sc = Scenario::from_toml(text, "mdc.toml").unwrap();
+        let mut out = Vec::new();
+        let s = crate::run_to_writer(&sc, None, None, &mut out, &mut |_, _| true).unwrap();
+        (out, s.console)
+    };
+    let keys = "storage_min = \"16M\"\nstorage_max = \"32M\"\nxstor_min = \"16M\"\nxstor_max = \"16M\"\nbias = 2.0\n";
+    let (by_keys, _) = run(&base.replace("storage_max = \"64M\"\n", keys));
+    let mut cmds = String::new();
+    for cmd in [
+        "q mdc",
+        "set mdc storage 16M 32M",
+        "set mdcache xstore 16M 16M",
+        "set mdc stor bias 2",
+        "query mdcache",
+    ] {
+        cmds.push_str(&format!(
+            "[[timeline]]\nat = \"0s\"\naction = \"cp\"\ncommand = \"{cmd}\"\n"
+        ));
+    }
+    let (by_cmds, con) = run(&(base.clone() + &cmds));
+    let (untouched, _) = run(&base);
+    assert_ne!(by_keys, untouched, "the settings change the run");
+    assert!(by_cmds == by_keys, "SET MDC differs from the [mdc] keys");
+    for cmd in [
+        "set mdc storage 16M 32M",
+        "set mdcache xstore 16M 16M",
+        "set mdc stor bias 2",
+    ] {
+        assert!(response(&con, "", cmd, 0).is_empty(), "{cmd}");
+    }
+    assert_eq!(
+        response(&con, "", "q mdc", 0),
+        [
+            "Minidisk cache ON for system",
+            "Storage MDC min=0M max=64M, usage=0%, bias=1.00",
+            "Xstore MDC min=0M max=256M, usage=0%, bias=1.00"
+        ]
+    );
+    assert_eq!(
+        response(&con, "", "query mdcache", 0),
+        [
+            "Minidisk cache ON for system",
+            "Storage MDC min=16M max=32M, usage=0%, bias=2.00",
+            "Xstore MDC min=16M max=16M, usage=0%, bias=2.00"
+        ]
+    );
+    // No [mdc] section: refused.
+    let mut text = CP.to_string();
+    for cmd in ["set mdc storage 0M 8M", "set mdc storage bias 2"] {
+        text.push_str(&format!(
+            "[[timeline]]\nat = \"1s\"\naction = \"cp\"\ncommand = \"{cmd}\"\n"
+        ));
+    }
+    let (_, con) = run_twin(&text);
+    for cmd in ["set mdc storage 0M 8M", "set mdc storage bias 2"] {
+        assert_eq!(
+            response(&con, "", cmd, 0),
+            ["HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)"]
+        );
+    }
+}
+
+/// SET MDCACHE STORAGE in the middle of S5's MDC run: a maximum below the
+/// cache's size shrinks it at once (the frames go back to storage's
+/// available list); QUERY MDCACHE shows the new bounds and the usage
+/// against the cache's frames.
+#[test]
+fn set_mdc_storage_shrinks_the_cache_at_once() {
+    let text = include_str!("../../../../../studies/pav-mdc-fixed.toml")
+        .replace("duration = \"4min\"", "duration = \"6s\"")
+        .replace("sample_interval = \"1min\"", "sample_interval = \"3s\"")
+        + "\n[[timeline]]\nat = \"6s\"\naction = \"cp\"\ncommand = \"q mdc\"\n\
+           [[timeline]]\nat = \"6s\"\naction = \"cp\"\ncommand = \"set mdc storage 0M 1M\"\n\
+           [[timeline]]\nat = \"6s\"\naction = \"cp\"\ncommand = \"query mdc\"\n";
+    let (twin, con) = run_twin(&text);
+    let m = &twin.model;
+    let before = field(&response(&con, "", "q mdc", 0)[1], "usage=");
+    // 64 MB is 16384 frames: the cache had grown past 1 MB.
+    assert!(before * 16384 / 100 > 256, "usage {before}%");
+    let held = m.mdc.held().0;
+    assert!(
+        held <= 256,
+        "held {held} frames after SET MDC STORAGE 0M 1M"
+    );
+    assert_eq!(m.st.mdc_lent().0, held, "the frames went back to storage");
+    let st = m.st.sample(6_000_000_000);
+    let s = m.mdc.sample(st.dpa as u64, st.xs_total as u64);
+    assert_eq!((s.cs_min, s.cs_max), (0, 256));
+    assert_eq!(
+        response(&con, "", "query mdc", 0),
+        [
+            "Minidisk cache ON for system".to_string(),
+            format!(
+                "Storage MDC min=0M max=1M, usage={}%, bias=1.00",
+                held * 100 / 256
+            )
+        ]
+    );
+    m.st.check();
+    m.mdc.check();
 }
