@@ -115,7 +115,10 @@ def run(quick: bool, workdir: Path) -> StudyResult:
               gap="with no emergency pass in the model's run (S4-S1) the advisor has no emergency scan to report: "
                   "each pass looks at a frame once, and pass 2 always finds Linux frames not referenced since the "
                   "last scan (scans about once a second; the guests touch about 19% of their hot pages per "
-                  "second), so it never falls short; the source gives no rate that would make every frame hot")
+                  "second), so it never falls short; the source gives no rate that would make every frame hot. "
+                  "And the advisor finds the window storage-constrained (the Linux guests give up frames and wait "
+                  "for them), which S4-S5 forbids too, also with an emergency pass (pass 2 bounded by the working "
+                  "set, tried and not kept: docs/fidelity.md S4)")
     checklist = em.evidence[1].rows if em is not None and len(em.evidence) > 1 else []
     res.equal("S4-S6", "the advisor answers the study's checklist (questions asked)", "structural",
               f"{SRC}: 'Evaluate some other things too' (13 questions; the decoded ones)", len(checklist), 10)

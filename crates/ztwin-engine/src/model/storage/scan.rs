@@ -21,13 +21,15 @@ const STEAL_AHEAD: usize = 4;
 
 impl Storage {
     /// Era A demand scan: replenish the available list to the high threshold,
-    /// visiting long-term dormant, then short-term dormant, then eligible, then
-    /// dispatch-list users (spec topic 1.3: the order that hurts least). Each
+    /// visiting in each pass long-term dormant users, then short-term dormant
+    /// ones, then the shared spaces, then eligible, then dispatch-list users
+    /// (spec topic 1.3: the order that hurts least; IBM's text as quoted by
+    /// Broadcom's CA MICS "Detail VMX Demand Scan Summary"). Each
     /// pass walks every user's frame list at most once (a frame is looked at
     /// once per pass; users are visited in turn, a quantum per visit, until
     /// their walks end or the target is reached). Pass 1 takes a shared
-    /// space's unreferenced frames ([`Storage::steal_unreferenced_shared`]),
-    /// then users' frames found unreferenced at [`AGE_PASS1`] looks in a row
+    /// space's unreferenced frames ([`Storage::steal_unreferenced_shared`])
+    /// and users' frames found unreferenced at [`AGE_PASS1`] looks in a row
     /// (any unreferenced frame of a long-term dormant user: it has no
     /// working set), respecting a dispatch-list user's working set; pass 2
     /// takes frames not referenced since the last scan (a frame pass 1 found
@@ -69,9 +71,9 @@ impl Storage {
                 sp.walk = sp.ufo.len() as u32;
             }
             for (cat, long) in [
-                (Cat::Shared, false),
                 (Cat::Dormant, true),
                 (Cat::Dormant, false),
+                (Cat::Shared, false),
                 (Cat::Eligible, false),
                 (Cat::Dispatch, false),
             ] {

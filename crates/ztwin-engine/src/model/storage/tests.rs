@@ -530,6 +530,56 @@ fn an_unreferenced_shared_frame_goes_in_pass_one() {
 }
 
 #[test]
+fn long_term_dormant_users_go_before_the_shared_spaces() {
+    // IBM's order within a pass (spec topic 1.3: long-term dormant, then
+    // short-term dormant, then the shared frame-owned list, then the
+    // eligible and the dispatch list): a long-term dormant user's
+    // unreferenced frames meet the target before pass 1 reaches a shared
+    // space's unreferenced ones. (The old order, shared spaces first, took
+    // the shared space's eight in pass 1 of the first scan.)
+    let mut st = storage();
+    let mut core = Core::new(SEC);
+    let mut cx = Cx::new(&mut core, 0);
+    let mut pager = FakePager::default();
+    st.create_space(0);
+    st.create_space(1);
+    let s = st.create_system_space(8192);
+    // Eight pages of the shared space come in by a block read, untouched
+    // since (unreferenced); others are written (referenced).
+    for vp in 0..8 {
+        let f = st.get_frame(&mut cx, &mut pager, s, vp).expect("a frame");
+        st.mark_reading(s, vp, f, 1);
+        assert!(st.read_in(s, vp, f, 1));
+    }
+    touch_as(&mut st, &mut cx, &mut pager, s, 8..1000);
+    for vp in 8..1000 {
+        st.table_mut(s)[vp as usize].e |= P_REF;
+    }
+    // Guest 1 fills half of storage, goes dormant for good and touches
+    // nothing since: its frames are unreferenced.
+    touch_as(&mut st, &mut cx, &mut pager, 1, 0..1500);
+    for pe in st.table_mut(1) {
+        pe.e &= !P_REF;
+    }
+    for _ in 0..LONG_DORMANT_TICKS {
+        st.tick();
+    }
+    assert_eq!(st.sample(0).c.scans, 0);
+    // Guest 0, in the dispatch list, takes the rest and more.
+    st.set_category(0, Cat::Dispatch);
+    let mut next = 0;
+    touch_until_scan(&mut st, &mut cx, &mut pager, 0, &mut next, 1);
+    let c = st.sample(0).c;
+    assert_eq!(c.shared_by_pass, [0, 0, 0], "{c:?}");
+    assert!(c.by_pass[0][0] > 0, "{c:?}");
+    assert_eq!(st.guest(1).steals, c.steals);
+    for vp in 0..8 {
+        assert_eq!(tag(st.entry(s, vp).e), T_RES, "page {vp} was taken");
+    }
+    st.check();
+}
+
+#[test]
 fn page_outs_are_batched_by_visit() {
     // No XSTOR: a scan's steals from the only user are page-outs, taken a
     // quantum per visit; each visit's pages are a batch of their own (M1:
@@ -640,6 +690,10 @@ fn referenced_vdisk_pages_are_taken_only_by_the_emergency_pass() {
     let mut cx = Cx::new(&mut core, 0);
     let mut pager = FakePager::default();
     st.create_space(0);
+    // The guest is in the dispatch list (as S4's Linux guests): in every
+    // pass the shared spaces come before it (a dormant user would come
+    // before them, spec topic 1.3).
+    st.set_category(0, Cat::Dispatch);
     // A VDISK's shared space holds half of storage, written (referenced).
     let vd = st.create_system_space(8192);
     let half = st.dpa() / 2;
@@ -652,7 +706,8 @@ fn referenced_vdisk_pages_are_taken_only_by_the_emergency_pass() {
     touch_until_scan(&mut st, &mut cx, &mut pager, 0, &mut next, 1);
     let c = st.sample(0).c;
     // Pass 1 found the VDISK pages referenced, pass 2 passed the shared
-    // space over, so the emergency pass, shared space first, took them.
+    // space over, so the emergency pass, shared space before the
+    // dispatch list, took them.
     assert_eq!(c.shared_by_pass[0] + c.shared_by_pass[1], 0, "{c:?}");
     assert!(c.shared_by_pass[2] > 0, "{c:?}");
     assert_eq!(
@@ -667,7 +722,7 @@ fn referenced_vdisk_pages_are_taken_only_by_the_emergency_pass() {
     let c2 = st.sample(0).c;
     assert_eq!(c2.emergency_scans, 1, "{c2:?}");
     assert_eq!(c2.shared_by_pass, c.shared_by_pass);
-    assert!(c2.by_pass[1][0] > 0, "{c2:?}");
+    assert!(c2.by_pass[1][2] > 0, "{c2:?}");
     assert_eq!(st.space(vd).resident, vdisk0);
     st.check();
 }
