@@ -455,6 +455,17 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, files: dict[str, Path]
     assert not (tmp_path / "none.duckdb").exists()
 
 
+def test_ingest_does_not_import_the_reports(tmp_path: Path, files: dict[str, Path]) -> None:
+    """``ztwin ingest`` runs without importing the reports (about 120 M
+    instructions a run): the rows are cut and stored without them."""
+    code = ("import sys; from ztwin.cli import main; rc = main(sys.argv[1:]); "
+            "print(rc, sorted(m for m in sys.modules if m.startswith(('ztwin.reports', 'pandas'))))")
+    out = subprocess.run([sys.executable, "-c", code, "ingest", str(files["grown"]), "--db", str(tmp_path / "h.duckdb")],
+                         capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert out.splitlines()[-1] == "0 []", out
+    assert counts(tmp_path / "h.duckdb") == rows(29)
+
+
 def test_spooled_batches_read_in_place_equal_the_written_ones(tmp_path: Path) -> None:
     """The spool's batches read through the memory map (the pages before
     each batch released as it goes) are the written ones, batch for batch."""
