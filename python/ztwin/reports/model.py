@@ -254,7 +254,9 @@ class Report:
             if isinstance(block, RowChunk):
                 text = _render(block, "json", keys, cfg)
                 if text:
-                    out.write(text if first else ", " + text)
+                    if not first:
+                        out.write(", ")  # not ", " + text: a copy of megabytes
+                    out.write(text)
                     first = False
                 continue
             for r in block:
