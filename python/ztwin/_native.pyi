@@ -358,6 +358,15 @@ def format_rows(
     numbers as ``repr(round(v, 6))`` and Perfkit cells exactly as
     ``ztwin.reports.model`` / ``ztwin.reports.text`` write them."""
 
+def format_rows_bytes(
+    fmt: Literal["json", "csv", "text"],
+    n: int,
+    columns: list[tuple[str, Any, str, int, int, bool]],
+    zone: str = "Z",
+    gap: int = 1,
+) -> bytes:
+    """:func:`format_rows` as UTF-8 bytes (written straight into a byte stream)."""
+
 def fold_by_keys(codes: Any, columns: list[Any], kinds: list[str], outs: list[Any]) -> None:
     """Fold float64 ``columns`` into the writable float64 buffers ``outs`` by
     the int64 key numbers ``codes``, in row order (NaN skipped; "sum" a left

@@ -96,6 +96,18 @@ class GuardedOut:
         except OSError as e:
             raise StdoutError(e) from None
 
+    def write_bytes(self, data: bytes) -> None:
+        """UTF-8 bytes after the text written so far, into the inner
+        stream's byte stream (``ztwin.reports.model.chunk_writer`` checks
+        that it takes them as they are)."""
+        try:
+            self._inner.flush()
+            self._inner.buffer.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise StdoutError(e) from None
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 

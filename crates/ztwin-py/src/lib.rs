@@ -50,6 +50,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(layouts::kernel_reads, m)?)?;
     m.add_function(wrap_pyfunction!(columns::read_columns, m)?)?;
     m.add_function(wrap_pyfunction!(rows::format_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(rows::format_rows_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rows::fold_by_keys, m)?)?;
     m.add_function(wrap_pyfunction!(ingest::ingest_rows, m)?)?;
     m.add_function(wrap_pyfunction!(reader::scan, m)?)?;

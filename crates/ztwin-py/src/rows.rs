@@ -6,7 +6,7 @@
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyTuple};
 use ztwin_analysis::format::{fold_by_key, write_rows, ColData, Column, Fold, Format};
 
 enum Owned {
@@ -28,6 +28,34 @@ enum Owned {
 #[pyfunction]
 #[pyo3(signature = (fmt, n, columns, zone="Z", gap=1))]
 pub fn format_rows(
+    py: Python<'_>,
+    fmt: &str,
+    n: usize,
+    columns: &Bound<'_, PyList>,
+    zone: &str,
+    gap: usize,
+) -> PyResult<String> {
+    render_rows(py, fmt, n, columns, zone, gap)
+}
+
+/// `format_rows` as UTF-8 bytes: the writers put them straight into the
+/// output's byte stream (no str made of megabytes of text and encoded
+/// again).
+#[pyfunction]
+#[pyo3(signature = (fmt, n, columns, zone="Z", gap=1))]
+pub fn format_rows_bytes<'py>(
+    py: Python<'py>,
+    fmt: &str,
+    n: usize,
+    columns: &Bound<'py, PyList>,
+    zone: &str,
+    gap: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let text = render_rows(py, fmt, n, columns, zone, gap)?;
+    Ok(PyBytes::new(py, text.as_bytes()))
+}
+
+fn render_rows(
     py: Python<'_>,
     fmt: &str,
     n: usize,

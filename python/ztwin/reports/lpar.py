@@ -156,10 +156,9 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
                 parts.append((b if len(idx) == b.num_rows else b.slice(int(idx[0]), len(idx)), None))
             else:
                 parts.append((b, idx))
-    names: list[str] = []
     if not parts:
-        e = np.zeros(0, dtype=np.int64)
-        return _Rows(e, e, e, Sums(0, {}), names, [])
+        return _no_rows()
+    names: list[str] = []
     pidx, part, cpu = [], [], []
     codes: dict[str, int] = {}
     sizes = [b.num_rows if rows is None else len(rows) for b, rows in parts]
@@ -197,8 +196,16 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
 BLOCK = 256
 
 
-def _blocks(iv: Intervals) -> Iterator[_Block]:
-    """The window (``>>Mean>>``), then the intervals a batch at a time."""
+def _no_rows() -> _Rows:
+    e = np.zeros(0, dtype=np.int64)
+    return _Rows(e, e, e, Sums(0, {}), [], [])
+
+
+def _blocks(iv: Intervals, cpus: bool = True) -> Iterator[_Block]:
+    """The window (``>>Mean>>``), then the intervals a batch at a time;
+    without ``cpus`` the intervals' per-CPU rows are left empty (LPARLOG
+    and PHYSLOG read the logical CPUs only: the per-CPU store is not read
+    back for them)."""
     from ztwin.reports.store import IntervalSeq, array_f64, array_i64
 
     if not iv.intervals:
@@ -211,7 +218,8 @@ def _blocks(iv: Intervals) -> Iterator[_Block]:
                 b = whole.slice(off, BLOCK)
                 ids = array_i64(b.column("interval"))
                 yield _Block(b.num_rows, Times(array_i64(b.column("end"))), Times(array_i64(b.column("start"))),
-                             array_f64(b.column("seconds")), _store_rows(seq.cpu, ids, False),
+                             array_f64(b.column("seconds")),
+                             _store_rows(seq.cpu, ids, False) if cpus else _no_rows(),
                              _store_rows(seq.lpar, ids, True))  # fmt: skip
         return
     from ztwin.reports.store import _us
@@ -280,7 +288,8 @@ def lparlog(iv: Intervals, **_: Any) -> Report:
             Column("type", ["", "Type"], 4, None),
         ]
     )
-    rows = ColumnRows([], lambda: (c for blk in _blocks(iv) if (c := _lparlog_chunk(iv, blk)) is not None))
+    rows = ColumnRows([], lambda: (c for blk in _blocks(iv, cpus=False)
+                                   if (c := _lparlog_chunk(iv, blk)) is not None))  # fmt: skip
     return new_report(
         iv,
         "LPARLOG",
@@ -313,7 +322,8 @@ def physlog(iv: Intervals, **_: Any) -> Report:
             Column("total_pct", ["Total", "%Phys"], 6, 1),
         ]
     )
-    rows = ColumnRows([], lambda: (c for blk in _blocks(iv) if (c := _physlog_chunk(iv, blk)) is not None))
+    rows = ColumnRows([], lambda: (c for blk in _blocks(iv, cpus=False)
+                                   if (c := _physlog_chunk(iv, blk)) is not None))  # fmt: skip
     return new_report(
         iv,
         "PHYSLOG",

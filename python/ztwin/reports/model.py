@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import itertools
 import json
 import math
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TextIO, overload
+from typing import TYPE_CHECKING, Any, Literal, TextIO, overload
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -250,11 +252,15 @@ class Report:
         out.write(head[:-1] + ', "rows": [')
         keys = self.keys
         first = True
+        raw = chunk_writer(out)
+        put: Callable[[Any], Any] = raw or out.write
         for block in self.row_blocks():
             if isinstance(block, RowChunk):
-                text = _render(block, "json", keys, cfg)
+                text = _render(block, "json", keys, cfg, raw=raw is not None)
                 if text:
-                    out.write(text if first else ", " + text)
+                    if not first:
+                        out.write(", ")  # not ", " + text: a copy of megabytes
+                    put(text)
                     first = False
                 continue
             for r in block:
@@ -277,9 +283,11 @@ class Report:
         w = csv.writer(out, lineterminator="\n")
         w.writerow(self.keys)
         cfg = self.config
+        raw = chunk_writer(out)
+        put: Callable[[Any], Any] = raw or out.write
         for block in self.row_blocks():
             if isinstance(block, RowChunk):
-                out.write(_render(block, "csv", self.keys, cfg))
+                put(_render(block, "csv", self.keys, cfg, raw=raw is not None))
                 continue
             for r in block:
                 w.writerow(["" if (v := _json_value(r.get(k), cfg)) is None else v for k in self.keys])
@@ -353,13 +361,40 @@ def _i64(a: Any) -> Any:
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
-def _render(chunk: RowChunk, fmt: str, keys: Sequence[str], cfg: Config) -> str:
+def chunk_writer(out: TextIO) -> Callable[[bytes], Any] | None:
+    """A writer of a chunk's rows as UTF-8 bytes into ``out``'s byte stream,
+    after the text written so far, when ``out`` writes its text as UTF-8
+    unchanged (a file, standard output); None otherwise (a StringIO,
+    another encoding: the rows are written as text). Rows of megabytes are
+    then not made into a str and encoded again. A stream with its own
+    ``write_bytes`` (``ztwin.cli.GuardedOut``) writes them itself."""
+    buf = getattr(out, "buffer", None)
+    enc = getattr(out, "encoding", None)
+    if buf is None or not isinstance(enc, str) or os.linesep != "\n":
+        return None
+    try:
+        if codecs.lookup(enc).name != "utf-8":
+            return None
+    except LookupError:
+        return None
+    own = getattr(out, "write_bytes", None)
+    if callable(own):
+        return own  # type: ignore[no-any-return]
+
+    def put(data: bytes) -> None:
+        out.flush()
+        buf.write(data)
+
+    return put
+
+
+def _render(chunk: RowChunk, fmt: Literal["json", "csv"], keys: Sequence[str], cfg: Config, raw: bool = False) -> Any:
     """The rows of a chunk as JSON objects (", " between them) or CSV lines:
-    the text the same rows as dicts give."""
-    from ztwin._native import format_rows
+    the text the same rows as dicts give (UTF-8 bytes with ``raw``)."""
+    from ztwin._native import format_rows, format_rows_bytes
 
     if chunk.n == 0:
-        return ""
+        return b"" if raw else ""
     cols: list[tuple[str, Any, str, int, int, bool]] = []
     for k in keys:
         v = chunk.cols.get(k)
@@ -378,16 +413,19 @@ def _render(chunk: RowChunk, fmt: str, keys: Sequence[str], cfg: Config) -> str:
             cols.append(("l", json.dumps(_json_value(v, cfg), ensure_ascii=False, allow_nan=False), jk, 0, 0, False))
         else:
             cols.append(("l", _csv_cell(_json_value(v, cfg)), jk, 0, 0, False))
+    if raw:
+        return bytes(format_rows_bytes(fmt, chunk.n, cols, _zone(cfg)))
     return str(format_rows(fmt, chunk.n, cols, _zone(cfg)))
 
 
-def render_text_rows(chunk: RowChunk, table: Table) -> str | None:
-    """The rows of a chunk as text lines (``Table.row`` each), or None when a
-    column needs a formatter the native writer does not have."""
-    from ztwin._native import format_rows
+def render_text_rows(chunk: RowChunk, table: Table, raw: bool = False) -> Any:
+    """The rows of a chunk as text lines (``Table.row`` each; UTF-8 bytes
+    with ``raw``), or None when a column needs a formatter the native writer
+    does not have."""
+    from ztwin._native import format_rows, format_rows_bytes
 
     if chunk.n == 0:
-        return ""
+        return b"" if raw else ""
     cols: list[tuple[str, Any, str, int, int, bool]] = []
     for c in table.columns:
         v = chunk.cols.get(c.key)
@@ -404,4 +442,6 @@ def render_text_rows(chunk: RowChunk, table: Table) -> str | None:
             cols.append(("f", _f64(v), "", c.width, c.dec, c.left))
         else:
             cols.append(("l", c.cell(v), "", c.width, 0, left))
+    if raw:
+        return bytes(format_rows_bytes("text", chunk.n, cols, "Z", table.gap))
     return str(format_rows("text", chunk.n, cols, "Z", table.gap))

@@ -198,7 +198,10 @@ def _write_table(rep: Report, table: Table, put: Callable[[str], None], out: Tex
     """The table's heading and rows, a block per ``group_key`` value (a
     subtitle before each when the report groups its rows); column chunks of
     rows are written natively."""
-    from ztwin.reports.model import RowChunk, render_text_rows
+    from ztwin.reports.model import RowChunk, chunk_writer, render_text_rows
+
+    raw = chunk_writer(out)
+    write = raw or out.write
 
     heading = table.heading()
     key = rep.group_key
@@ -225,12 +228,12 @@ def _write_table(rep: Report, table: Table, put: Callable[[str], None], out: Tex
     for block in rep.row_blocks():
         if isinstance(block, RowChunk):
             same, value = block.constant(key) if key is not None else (True, None)
-            text = render_text_rows(block, table) if same else None
+            text = render_text_rows(block, table, raw=raw is not None) if same else None
             if text is not None:
                 if block.n:
                     start(value)
                     state["rows"] = True
-                    out.write(text)
+                    write(text)
                 continue
             block = list(block.dicts())
         for row in block:

@@ -73,10 +73,11 @@ class Vector:
 
     @staticmethod
     def ratio(a: Arr, b: Any) -> Arr:
-        """a / b; NaN where either is absent or b is zero."""
-        out = np.full(np.broadcast(a, b).shape, np.nan)
-        ok = ~np.isnan(a) & ~np.isnan(b) & (b != 0)
-        np.divide(a, b, out=out, where=ok)
+        """a / b; NaN where either is absent or b is zero (a NaN operand
+        gives NaN through the division itself: only b == 0 is masked)."""
+        out = np.empty(np.broadcast(a, b).shape)
+        out.fill(np.nan)
+        np.divide(a, b, out=out, where=b != 0)
         return out
 
     @staticmethod
@@ -94,6 +95,9 @@ class Vector:
     @staticmethod
     def get(raw: Sums, *keys: str) -> Arr:
         """The sum of the present keys (0 + ... in order), NaN where none is."""
+        if len(keys) == 1:
+            v = raw[keys[0]]
+            return np.where(np.isnan(v), np.nan, 0.0 + v)
         acc = np.zeros(raw.n)
         any_ = np.zeros(raw.n, dtype=bool)
         for k in keys:

@@ -9,12 +9,14 @@ import io
 import json
 import math
 from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ztwin._native import fold_by_keys, format_rows
+from ztwin._native import fold_by_keys, format_rows, format_rows_bytes
 from ztwin.reports.core import Config, local_from_us, merged
 from ztwin.reports.model import _json_value
 from ztwin.reports.text import Column, fmt_time
@@ -77,6 +79,13 @@ def test_a_row_of_several_columns() -> None:
     rows = [{"t": end, "a": 1.25, "u": ">System<", "b": 1e-7},
             {"t": end + timedelta(seconds=300), "a": None, "u": ">System<", "b": 12345678.0000005}]  # fmt: skip
     assert got == ", ".join(json.dumps({k: _json_value(v, cfg) for k, v in r.items()}) for r in rows)
+    # the bytes the writers put into a byte stream: the same text as UTF-8
+    labels = (np.array([0, 1], dtype=np.int64), ['"LPAR\u00e9"', '"Z\u00fcrich"'])
+    cases: list[tuple[Literal["json", "csv", "text"], list[Any]]] = [
+        ("json", [*cols, ("c", labels, '"p": ', 0, 0, False)]), ("csv", [*cols, ("c", labels, "", 0, 0, False)]),
+        ("text", [("f", a, "", 9, 2, False), ("c", labels, "", 10, 0, True)])]  # fmt: skip
+    for fmt, cs in cases:
+        assert format_rows_bytes(fmt, 2, cs, "+01:00") == format_rows(fmt, 2, cs, "+01:00").encode()
 
 
 @settings(max_examples=300, deadline=None)
@@ -124,3 +133,24 @@ def test_label_columns_write_as_the_rows_do(labels: list[object], picks: list[in
     assert native.to_csv() == python.to_csv()
     when = datetime(2026, 1, 1)
     assert native.to_text(when) == python.to_text(when)
+
+
+def test_reports_written_to_a_file_equal_their_text(basic_file: Path, tmp_path: Path) -> None:
+    """Into a file (chunk rows as bytes into its byte stream) and into a
+    StringIO (as text): the same report, in each format."""
+    from ztwin.reports import build
+    from ztwin.reports.model import chunk_writer
+
+    reports = build(basic_file, ["SYSSUMLG", "PROCLOG", "LPARLOG", "DEVICE"])
+    when = datetime(2026, 1, 1)
+    for r in reports.values():
+        for ext, write, text in (("json", r.write_json, r.to_json() + "\n"), ("csv", r.write_csv, r.to_csv()),
+                                 ("txt", lambda f, r=r: r.write_text(f, when), r.to_text(when))):  # fmt: skip
+            path = tmp_path / f"{r.name}.{ext}"
+            with path.open("w", encoding="utf-8", newline="") as f:
+                assert chunk_writer(f) is not None
+                write(f)
+            assert path.read_text(encoding="utf-8") == text
+    with (tmp_path / "latin.txt").open("w", encoding="latin-1") as f:
+        assert chunk_writer(f) is None
+    assert chunk_writer(io.StringIO()) is None
