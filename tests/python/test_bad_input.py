@@ -265,6 +265,8 @@ def test_damaged_monwrite_file(case: Case, good: dict[str, bytes], tmp_path: Pat
     # report (stdout, -o FILE, --html DIR) and diagnose
     runs = [
         ("report", ["report", path, "-r", "SYSSUMLG", "-r", "DEVICE"]),
+        # reports that read the file's records again (the I/O path's): still one line
+        ("report", ["report", path, "-r", "DEVLOG", "-r", "MDCACHE", "-r", "CHANNEL"]),
         ("report", ["report", path, "-o", outdir / "r.txt"]),
         ("report", ["report", path, "--html", outdir / "html"]),
         ("diagnose", ["diagnose", path]),

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ztwin.monitor import MonwriteError, damage_text
+from ztwin.monitor import DamageWarning, MonwriteError, damage_text
 from ztwin.reports import REPORTS, ReportError, Window, build_from, resolve_names, spec
 from ztwin.reports.core import collect_file, implausible_text
 from ztwin.safeout import OutputDir, OutputError, OutputFile
@@ -126,8 +127,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"ztwin report: warning: {path}: {bad}", file=sys.stderr)
     if iv.stats is not None and iv.stats.get("longer_warning"):
         print(f"ztwin report: warning: {path}: {iv.stats['longer_warning']}", file=sys.stderr)
-    reports = build_from(iv, names, users, **opts)
-    return _output(args, reports, path, out)
+    # The warning above said the damage once; the reports that read records again
+    # (the I/O path's) would warn once per read.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DamageWarning)
+        reports = build_from(iv, names, users, **opts)
+        return _output(args, reports, path, out)
 
 
 def _outputs(args: argparse.Namespace, source: str) -> OutputDir | OutputFile | None:
