@@ -44,6 +44,8 @@ CP_WORDS = {
     "SAVESEG": [],
     "PURGE": ["NSS"],
     "INDICATE": ["LOAD", "USER"],
+    "LOCK": ["USERID"],
+    "UNLOCK": ["USERID"],
 }
 CONSOLE_WORDS = ["step", "run", "time", "as", "help", "end"]
 HELP = """  step [DURATION]   run on DURATION of simulated time (default: 1min)

@@ -99,6 +99,8 @@ def test_tab_completion() -> None:
     assert c.completedefault("MD", "set MD", 4, 6) == ["MDCACHE"]
     assert c.completedefault("", "indicate ", 9, 9) == ["LOAD", "USER"]
     assert c.completedefault("x", "detach 3 x", 9, 10) == []
+    assert c.completenames("unl") == ["UNLOCK"]
+    assert c.completedefault("", "lock ", 5, 5) == ["USERID"]
 
 
 def test_indicate_load_in_the_console(tmp_path: Path) -> None:
@@ -166,7 +168,8 @@ def test_query_frames_and_set_mdc_in_the_console(tmp_path: Path) -> None:
     assert first[3] == "Frames < 2G:" and first[6] == "Frames > 2G:", first
     kv = [dict(re.findall(r"(\w+)=(\d+)", " ".join(first[4 + 3 * k : 6 + 3 * k]))) for k in (0, 1)]
     for part in kv:
-        assert set(part) == {"Available", "GuestPages", "LockedIO", "SavedSegments", "MinidiskCache", "CPFixed"}
+        assert set(part) == {"Available", "GuestPages", "LockedIO", "LockedCmd", "SavedSegments", "MinidiskCache", "CPFixed"}
+        assert part["LockedCmd"] == "0", part
         assert sum(int(v) for v in part.values()) == 524288, part
     cache = int(kv[0]["MinidiskCache"]) + int(kv[1]["MinidiskCache"])
     assert cache > 256, f"the cache grew past 1 MB in 6 s: {cache} frames"

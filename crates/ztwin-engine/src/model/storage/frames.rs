@@ -2,13 +2,14 @@
 //! over the frame table, made only when the command is issued (never on a
 //! hot path).
 
+use super::lock::F_PIN;
 use super::{Storage, FREE, F_LOCK, MDC_OWNER, SEG_OWNER};
 
 /// Frames below 2 GB of central storage (the first 524,288).
 pub const FRAMES_2G: u32 = 1 << 19;
 
 /// Frames of one part of central storage (below or above 2 GB) by use; the
-/// six counts add up to the part's frames.
+/// seven counts add up to the part's frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FrameUse {
     /// On the available list (freed, or never taken yet).
@@ -18,6 +19,9 @@ pub struct FrameUse {
     /// Holding a guest's page with paging I/O in flight (locked for the
     /// read or the page-out write; not stealable).
     pub locked_io: u64,
+    /// Holding a guest's page pinned by CP's LOCK command (I/O in flight
+    /// or not): CP's `LockedCmd` frames.
+    pub locked_cmd: u64,
     /// Holding a saved segment's page.
     pub segment: u64,
     /// Lent to the minidisk cache.
@@ -28,7 +32,13 @@ pub struct FrameUse {
 
 impl FrameUse {
     pub fn total(&self) -> u64 {
-        self.avail + self.guest + self.locked_io + self.segment + self.mdc + self.cp
+        self.avail
+            + self.guest
+            + self.locked_io
+            + self.locked_cmd
+            + self.segment
+            + self.mdc
+            + self.cp
     }
 }
 
@@ -56,6 +66,7 @@ impl Storage {
                 FREE => part.avail += 1,
                 SEG_OWNER => part.segment += 1,
                 MDC_OWNER => part.mdc += 1,
+                _ if self.flags[f as usize] & F_PIN != 0 => part.locked_cmd += 1,
                 _ if self.flags[f as usize] & F_LOCK != 0 => part.locked_io += 1,
                 _ => part.guest += 1,
             }
@@ -121,6 +132,7 @@ mod tests {
                 avail: FRAMES_2G as u64 - fixed - 101 - 2 - 10,
                 guest: 100,
                 locked_io: 1,
+                locked_cmd: 0,
                 segment: 2,
                 mdc: 10,
                 cp: fixed,

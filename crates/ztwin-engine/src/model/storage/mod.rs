@@ -25,7 +25,9 @@
 //!   [`Storage::tick`] (demand rate, thresholds, working sets, on its own clock);
 //! * for the monitor: [`Storage::sample`], [`Storage::by_cpu`],
 //!   [`Storage::guest`], [`Storage::space`]; [`Storage::check`].
-//! * for CP's QUERY FRAMES: [`Storage::frame_use`] ([`frames`]).
+//! * for CP's QUERY FRAMES: [`Storage::frame_use`] ([`frames`]);
+//! * for CP's LOCK and UNLOCK: [`Storage::lock_pages`], [`Storage::unlock_pages`]
+//!   ([`lock`]: pinned frames, flag `F_PIN`, which every steal path leaves).
 //!
 //! **Parameters**: [`params`] (central storage, CP's fixed storage and XSTOR
 //! from `[system]`, `[srm] xstor_low`, its CP costs; the bounds).
@@ -51,6 +53,7 @@
 
 pub mod era_c;
 pub mod frames;
+pub mod lock;
 pub mod params;
 mod scan;
 #[cfg(test)]

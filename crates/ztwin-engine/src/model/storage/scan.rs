@@ -1,5 +1,6 @@
 //! The Era A demand scan and XSTOR migration (methods of [`Storage`]).
 
+use super::lock::F_KEEP;
 use super::{
     idx, list_entry, pte, tag, Cat, ListEntry, PageEntry, Pager, Pass, Storage, F_AGE, F_LOCK,
     NO_BLOCK, P_CHG, P_REF, STEAL_QUANTUM, T_DASD, T_NONE, T_PAGEOUT, T_RES, T_XS,
@@ -217,12 +218,12 @@ impl Storage {
                     age += u8::from(age < F_AGE);
                     self.flags[fi] = (self.flags[fi] & !F_AGE) | age;
                 }
-                if age < need || self.flags[fi] & F_LOCK != 0 {
+                if age < need || self.flags[fi] & F_KEEP != 0 {
                     sp.ufo.push_back((f, vp));
                     sp.seen += 1;
                     continue;
                 }
-            } else if self.flags[fi] & F_LOCK != 0 {
+            } else if self.flags[fi] & F_KEEP != 0 {
                 sp.pt[vp as usize].e = e & !P_REF;
                 sp.ufo.push_back((f, vp));
                 sp.seen += 1;
@@ -291,7 +292,7 @@ impl Storage {
             }
             self.c.examined += 1;
             cx.charge.sys += self.costs.steal_frame;
-            if self.flags[f as usize] & F_LOCK != 0 {
+            if self.flags[f as usize] & F_KEEP != 0 {
                 self.spaces[gi].unref.push_back((f, vp));
                 continue;
             }

@@ -976,3 +976,99 @@ fn set_mdc_storage_shrinks_the_cache_at_once() {
     m.st.check();
     m.mdc.check();
 }
+
+/// LOCK and UNLOCK at run time (timeline `action = "cp"`): CMS touches its
+/// first 1 MB once and sleeps (dormant) while LNX thrashes over more than
+/// central storage. LOCK USERID CMS 0 F MAP at 10 ms maps each page to its frame;
+/// at 6 s QUERY FRAMES counts the 16 pinned frames as `LockedCmd`, the
+/// scan having stolen CMS's other pages; UNLOCK CMS 0 7 leaves 8 pinned,
+/// in the frames MAP named, at 12 s; the refusals (HCP045E, a range
+/// outside the storage, pages not resident, pages not locked); CMS's logoff
+/// at 11 s frees its pinned frames.
+#[test]
+fn lock_pins_a_guests_pages_through_the_demand_scan() {
+    let mut text = paging_scenario().replace(
+        "userid = \"CMS\"\nvirtual_storage = \"32M\"",
+        "userid = \"CMS\"\nvirtual_storage = \"32M\"\nworkload = { type = \"thrasher\", area = \"1M\", touch = \"write\", think = \"100s\" }",
+    );
+    for (at, who, cmd) in [
+        ("10ms", "", "lock userid cms 0 f map"),
+        ("10ms", "", "lock nobody 0 1"),
+        ("10ms", "LNX", "lock cms 0 2000"),
+        ("10ms", "LNX", "lock cms f 100"),
+        ("6s", "", "query frames"),
+        ("6s", "", "unlock cms 0 7"),
+        ("6s", "", "unlock cms 0 8"),
+        ("12s", "", "q frames"),
+    ] {
+        text += &format!(
+            "[[timeline]]\nat = \"{at}\"\naction = \"cp\"\n{}command = \"{cmd}\"\n",
+            if who.is_empty() {
+                String::new()
+            } else {
+                format!("guest = \"{who}\"\n")
+            }
+        );
+    }
+    let (twin, con) = run_twin(&text);
+    let m = &twin.model;
+    let map = response(&con, "", "lock userid cms 0 f map", 0);
+    assert_eq!(map.len(), 17, "{map:?}");
+    assert_eq!(map[0], "VIRTPAGE REALPAGE");
+    let frames: Vec<u32> = map[1..]
+        .iter()
+        .enumerate()
+        .map(|(vp, l)| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(w[0], format!("{vp:08X}"), "{l}");
+            u32::from_str_radix(w[1], 16).unwrap()
+        })
+        .collect();
+    assert_eq!(
+        response(&con, "", "lock nobody 0 1", 0),
+        ["HCP045E NOBODY not logged on"]
+    );
+    assert_eq!(
+        response(&con, "LNX", "lock cms 0 2000", 0),
+        ["HCP002E Invalid operand - the range is outside CMS's storage (pages 0 to 1FFF)"]
+    );
+    assert_eq!(
+        response(&con, "LNX", "lock cms f 100", 0),
+        ["HCP1384E Page 100 of CMS is not resident; nothing locked (ztwin's LOCK pins resident pages only)"]
+    );
+    let part = |r: &[String]| {
+        assert_eq!(r.len(), 6, "{r:?}");
+        (kv(&r[4], "LockedCmd"), kv(&r[4], "LockedIO"))
+    };
+    assert_eq!(part(&response(&con, "", "query frames", 0)).0, 16);
+    assert!(response(&con, "", "unlock cms 0 7", 0).is_empty());
+    assert_eq!(
+        response(&con, "", "unlock cms 0 8", 0),
+        ["HCP1385E Page 0 of CMS is not locked; nothing unlocked"]
+    );
+    assert_eq!(part(&response(&con, "", "q frames", 0)).0, 8);
+    // The scan took CMS's other pages; the pinned ones kept their frames.
+    let cms = (0..m.cpu.guest_count())
+        .find(|&g| m.cpu.guest(g).userid == "CMS")
+        .unwrap();
+    assert!(m.st.guest(cms).steals >= 240, "{:?}", m.st.guest(cms));
+    for vp in 8..16u32 {
+        assert!(m.st.is_pinned(cms, vp));
+        let e = m.st.entry(cms, vp).e;
+        assert_eq!(crate::model::storage::idx(e), frames[vp as usize]);
+    }
+    assert_eq!(m.st.pinned(cms), 8);
+    assert_eq!(
+        m.st.space(cms).resident,
+        8 + (0..8)
+            .filter(|&vp| crate::model::storage::tag(m.st.entry(cms, vp).e)
+                == crate::model::storage::T_RES)
+            .count() as u32
+    );
+
+    // The same with CMS logged off at 11 s: its pinned frames are freed.
+    let text = text + "[[timeline]]\nat = \"11s\"\naction = \"logoff\"\nguest = \"CMS\"\n";
+    let (twin, _) = run_twin(&text);
+    assert_eq!(twin.model.st.space(cms).resident, 0);
+    assert_eq!(twin.model.st.frame_use()[0].locked_cmd, 0);
+}

@@ -45,6 +45,7 @@ pub mod params;
 #[cfg(test)]
 mod tests;
 
+use super::lock::F_KEEP;
 use super::{
     idx, list_entry, pte, tag, Frame, ListEntry, PageEntry, Pager, Storage, F_LOCK, NO_BLOCK,
     P_CHG, P_REF, T_DASD, T_PAGEOUT, T_RES,
@@ -275,7 +276,7 @@ impl Storage {
             self.age.c.examined += 1;
             self.c.examined += 1;
             cx.charge.sys += self.costs.steal_frame;
-            if self.flags[fi] & F_LOCK != 0 || (e & P_REF != 0 && !any) {
+            if self.flags[fi] & F_KEEP != 0 || (e & P_REF != 0 && !any) {
                 sp.pt[vp as usize].e = e & !P_REF;
                 sp.ufo.push_back((f, vp));
                 continue;
