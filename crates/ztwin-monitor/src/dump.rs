@@ -9,7 +9,7 @@
 
 use crate::ebcdic::{Ebcdic, E2A};
 use crate::layout::{
-    decode_field_ref, group_entries, layout_index, RecordLayout, Value, ValueRef, LAYOUTS,
+    decode_field_ref, group_entries, layout_index, FieldDef, RecordLayout, Value, ValueRef, LAYOUTS,
 };
 use crate::reader::{RecordRef, Stats};
 use crate::tod;
@@ -229,26 +229,22 @@ impl LayoutJson {
             k.push(':');
             k
         };
-        let keys = l
-            .fields
-            .iter()
-            .enumerate()
-            .map(|(i, f)| key(i, f.name))
-            .collect();
+        let keys_of = |fields: &[FieldDef]| -> Vec<String> {
+            fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| key(i, f.name))
+                .collect()
+        };
         let (group, group_keys) = match &l.group {
             Some(g) => {
                 let mut k = key(l.fields.len(), g.name);
                 k.push('[');
-                let gk = g
-                    .fields
-                    .iter()
-                    .enumerate()
-                    .map(|(i, f)| key(i, f.name))
-                    .collect();
-                (k, gk)
+                (k, keys_of(g.fields))
             }
             None => (String::new(), Vec::new()),
         };
+        let keys = keys_of(l.fields);
         let mut name = String::new();
         json_str(&mut name, l.name);
         LayoutJson {

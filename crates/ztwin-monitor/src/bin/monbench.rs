@@ -527,32 +527,22 @@ fn fold_ref(acc: u64, v: Option<ValueRef<'_>>) -> u64 {
 /// value, a text's length or a bit string's width, and 0 for an absent field,
 /// which `absent()` counts (`fold_ref` adds 1 for it).
 fn decode(path: &str) -> Result<(), String> {
-    let t0 = Instant::now();
-    let mut r = open(path)?;
     let mut dec = RecordDecoder::new();
-    let (mut sum, mut fields) = (0u64, 0u64);
-    while let Some(rec) = r.next_record().map_err(|e| e.to_string())? {
-        let Some(l) = rec.layout else {
-            continue;
-        };
-        let d = dec.decode(rec.bytes, l);
-        sum = d.values().iter().fold(sum, |a, &v| a.wrapping_add(v));
-        sum = sum.wrapping_add(d.absent() as u64);
-        fields += d.values().len() as u64;
+    decode_run("decode", path, true, |bytes, l, sum| {
+        let d = dec.decode(bytes, l);
+        *sum = d.values().iter().fold(*sum, |a, &v| a.wrapping_add(v));
+        *sum = sum.wrapping_add(d.absent() as u64);
+        let mut fields = d.values().len() as u64;
         if d.entry_count() > 0 {
-            sum = d.group_values().iter().fold(sum, |a, &v| a.wrapping_add(v));
-            sum = sum.wrapping_add(d.group_absent() as u64);
+            *sum = d
+                .group_values()
+                .iter()
+                .fold(*sum, |a, &v| a.wrapping_add(v));
+            *sum = sum.wrapping_add(d.group_absent() as u64);
             fields += d.group_values().len() as u64;
         }
-    }
-    black_box(sum);
-    fin(
-        "decode",
-        &r,
-        t0,
-        &format!(",\"fields\":{fields},\"checksum\":{sum}"),
-    );
-    Ok(())
+        fields
+    })
 }
 
 /// Full decode field by field through the zero-allocation API (what `decode`
@@ -561,62 +551,68 @@ fn decode(path: &str) -> Result<(), String> {
 /// stays EBCDIC bytes (a caller converts it with `Ebcdic::decode_into` when
 /// needed).
 fn decode_field_mode(path: &str) -> Result<(), String> {
-    let t0 = Instant::now();
-    let mut r = open(path)?;
-    let (mut sum, mut fields) = (0u64, 0u64);
-    while let Some(rec) = r.next_record().map_err(|e| e.to_string())? {
-        let Some(l) = rec.layout else {
-            continue;
-        };
+    decode_run("decode-field", path, true, |bytes, l, sum| {
         for f in l.fields {
-            sum = fold_ref(sum, decode_field_ref(rec.bytes, f));
+            *sum = fold_ref(*sum, decode_field_ref(bytes, f));
         }
-        fields += l.fields.len() as u64;
+        let mut fields = l.fields.len() as u64;
         if let Some(g) = &l.group {
-            for entry in group_entries(rec.bytes, l) {
+            for entry in group_entries(bytes, l) {
                 for f in g.fields {
-                    sum = fold_ref(sum, decode_field_ref(entry, f));
+                    *sum = fold_ref(*sum, decode_field_ref(entry, f));
                 }
                 fields += g.fields.len() as u64;
             }
         }
-    }
-    black_box(sum);
-    fin(
-        "decode-field",
-        &r,
-        t0,
-        &format!(",\"fields\":{fields},\"checksum\":{sum}"),
-    );
-    Ok(())
+        fields
+    })
 }
 
 /// Full decode into owned values: `layout::decode_field` (a `String` per
 /// character field, a `Vec` per bit string) and `layout::decode_group`, the API
 /// that hands values over to Python. The same fields as `decode`.
 fn decode_owned(path: &str) -> Result<(), String> {
-    let t0 = Instant::now();
-    let mut r = open(path)?;
-    let (mut sum, mut fields) = (0u64, 0u64);
-    while let Some(rec) = r.next_record().map_err(|e| e.to_string())? {
-        let Some(l) = rec.layout else {
-            continue;
-        };
+    decode_run("decode-owned", path, false, |bytes, l, sum| {
         for f in l.fields {
-            sum = fold(sum, &decode_field(rec.bytes, f));
+            *sum = fold(*sum, &decode_field(bytes, f));
         }
-        fields += l.fields.len() as u64;
+        let mut fields = l.fields.len() as u64;
         if l.group.is_some() {
-            for entry in decode_group(rec.bytes, l) {
+            for entry in decode_group(bytes, l) {
                 for (_, v) in &entry {
-                    sum = fold(sum, v);
+                    *sum = fold(*sum, v);
                 }
                 fields += entry.len() as u64;
             }
         }
+        fields
+    })
+}
+
+/// The full-decode modes' run: `decode_record` gets every record the reader
+/// found a layout for, folds its values into the checksum and returns how many
+/// fields it decoded; the mode's line has the fields (and the checksum).
+fn decode_run(
+    mode: &str,
+    path: &str,
+    checksum: bool,
+    mut decode_record: impl FnMut(&[u8], &'static RecordLayout, &mut u64) -> u64,
+) -> Result<(), String> {
+    let t0 = Instant::now();
+    let mut r = open(path)?;
+    let (mut sum, mut fields) = (0u64, 0u64);
+    while let Some(rec) = r.next_record().map_err(|e| e.to_string())? {
+        if let Some(l) = rec.layout {
+            fields += decode_record(rec.bytes, l, &mut sum);
+        }
     }
     black_box(sum);
-    fin("decode-owned", &r, t0, &format!(",\"fields\":{fields}"));
+    let extra = if checksum {
+        format!(",\"fields\":{fields},\"checksum\":{sum}")
+    } else {
+        format!(",\"fields\":{fields}")
+    };
+    fin(mode, &r, t0, &extra);
     Ok(())
 }
 

@@ -152,15 +152,7 @@ impl Model {
         if s.cp_overhead > 0.0 {
             cx.charge.cp += (b.virt as f64 * s.cp_overhead) as Ns;
         }
-        let w = &mut self.work.vcpus[vi];
-        w.work = WorkState::Thrasher {
-            pos,
-            touches,
-            prefill_left,
-            fill,
-        };
-        w.pending_page = Some(cur);
-        w.rng = rng;
+        self.thrash_save(vi, pos, touches, prefill_left, fill, rng, cur, b);
     }
 
     /// Guest `g`'s swap devices' targets, once.

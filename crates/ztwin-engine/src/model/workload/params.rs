@@ -525,12 +525,7 @@ impl Workload {
                         "must be above 0 and at most 1000000".into(),
                     );
                 }
-                if !(*hot_fraction > 0.0 && *hot_fraction <= 1.0) {
-                    return err("hot_fraction", "must be in (0, 1]".into());
-                }
-                if !(0.0..=1.0).contains(hot_share) {
-                    return err("hot_share", "must be in [0, 1]".into());
-                }
+                check_hot_set(place, *hot_fraction, *hot_share)?;
                 if !(0.0..=1.0).contains(warm_fraction) || hot_fraction + warm_fraction > 1.0 {
                     return err(
                         "warm_fraction",
@@ -596,12 +591,7 @@ impl Workload {
                         return err(&format!("volumes[{k}].share"), "must be positive".into());
                     }
                 }
-                if *pages_per_io == 0 || *pages_per_io > 64 {
-                    return err("pages_per_io", "must be 1 to 64".into());
-                }
-                if !(cpu_per_io_us.is_finite() && *cpu_per_io_us >= 0.0) {
-                    return err("cpu_per_io_us", "must be non-negative".into());
-                }
+                check_minidisk_io(place, *pages_per_io, *cpu_per_io_us)?;
             }
             Workload::MinidiskIo {
                 device,
@@ -612,27 +602,13 @@ impl Workload {
                 if device.is_empty() {
                     return err("device", "missing: give a device or volumes".into());
                 }
-                let (dev, spread) = split_device(device);
-                let d = parse_devno(dev).map_err(|e| Invalid::new(format!("{place}.device"), e))?;
-                let last = if spread {
-                    d as u32 + count - 1
-                } else {
-                    d as u32
-                };
-                if last > 0xFFFF {
-                    return err("device", format!("{device}: device numbers run past FFFF"));
-                }
-                for a in d as u32..=last {
+                let (d, last, _) = device_range(place, device, count)?;
+                for a in d..=last {
                     if !is_dasd(a as u16) {
                         return err("device", format!("{a:04X} is not a [[dasd]] volume"));
                     }
                 }
-                if *pages_per_io == 0 || *pages_per_io > 64 {
-                    return err("pages_per_io", "must be 1 to 64".into());
-                }
-                if !(cpu_per_io_us.is_finite() && *cpu_per_io_us >= 0.0) {
-                    return err("cpu_per_io_us", "must be non-negative".into());
-                }
+                check_minidisk_io(place, *pages_per_io, *cpu_per_io_us)?;
             }
             Workload::Cms {
                 device,
@@ -676,15 +652,8 @@ impl Workload {
                 if !(0.0..=1.0).contains(write_share) {
                     return err("write_share", "must be in [0, 1]".into());
                 }
-                if !(*hot_fraction > 0.0 && *hot_fraction <= 1.0) {
-                    return err("hot_fraction", "must be in (0, 1]".into());
-                }
-                if !(0.0..=1.0).contains(hot_share) {
-                    return err("hot_share", "must be in [0, 1]".into());
-                }
-                if !(cpu_per_io_us.is_finite() && (0.0..=1e6).contains(cpu_per_io_us)) {
-                    return err("cpu_per_io_us", "must be 0 to 1000000".into());
-                }
+                check_hot_set(place, *hot_fraction, *hot_share)?;
+                check_cpu_per_io_us(place, *cpu_per_io_us)?;
             }
             Workload::CmsFormat {
                 device,
@@ -702,9 +671,7 @@ impl Workload {
                 if *write_same_blocks == 0 || *write_same_blocks > 65_536 {
                     return err("write_same_blocks", "must be 1 to 65536".into());
                 }
-                if !(cpu_per_io_us.is_finite() && (0.0..=1e6).contains(cpu_per_io_us)) {
-                    return err("cpu_per_io_us", "must be 0 to 1000000".into());
-                }
+                check_cpu_per_io_us(place, *cpu_per_io_us)?;
             }
             Workload::VdiskIo {
                 vdev,
@@ -724,18 +691,11 @@ impl Workload {
                 if !(0.0..=1.0).contains(write_share) {
                     return err("write_share", "must be in [0, 1]".into());
                 }
-                if !(*hot_fraction > 0.0 && *hot_fraction <= 1.0) {
-                    return err("hot_fraction", "must be in (0, 1]".into());
-                }
-                if !(0.0..=1.0).contains(hot_share) {
-                    return err("hot_share", "must be in [0, 1]".into());
-                }
+                check_hot_set(place, *hot_fraction, *hot_share)?;
                 if *passes > 1_000_000 {
                     return err("passes", "must be 0 (forever) to 1000000".into());
                 }
-                if !(cpu_per_io_us.is_finite() && (0.0..=1e6).contains(cpu_per_io_us)) {
-                    return err("cpu_per_io_us", "must be 0 to 1000000".into());
-                }
+                check_cpu_per_io_us(place, *cpu_per_io_us)?;
             }
             Workload::LinuxSeq {
                 device,
@@ -821,12 +781,7 @@ impl Workload {
                 if !(cpu_per_query_us.is_finite() && (0.0..=1e7).contains(cpu_per_query_us)) {
                     return err("cpu_per_query_us", "must be 0 to 10000000".into());
                 }
-                if !(*hot_fraction > 0.0 && *hot_fraction <= 1.0) {
-                    return err("hot_fraction", "must be in (0, 1]".into());
-                }
-                if !(0.0..=1.0).contains(hot_share) {
-                    return err("hot_share", "must be in [0, 1]".into());
-                }
+                check_hot_set(place, *hot_fraction, *hot_share)?;
                 match (device, segment) {
                     (Some(d), None) => {
                         let dev = parse_devno(d)
@@ -921,6 +876,60 @@ impl Workload {
     }
 }
 
+/// A minidisk workload's device numbers: the first and the last (`count`
+/// consecutive ones with a trailing `+`, else the one), and whether it is
+/// spread; the last must be within FFFF.
+fn device_range(place: &str, device: &str, count: u32) -> Result<(u32, u32, bool), Invalid> {
+    let (dev, spread) = split_device(device);
+    let d = parse_devno(dev).map_err(|e| Invalid::new(format!("{place}.device"), e))? as u32;
+    let last = if spread { d + count - 1 } else { d };
+    if last > 0xFFFF {
+        return invalid(
+            format!("{place}.device"),
+            format!("{device}: device numbers run past FFFF"),
+        );
+    }
+    Ok((d, last, spread))
+}
+
+/// A workload's hot set: `hot_fraction` of its pages or blocks, in (0, 1],
+/// get `hot_share` of its references, in [0, 1].
+fn check_hot_set(place: &str, hot_fraction: f64, hot_share: f64) -> Result<(), Invalid> {
+    if !(hot_fraction > 0.0 && hot_fraction <= 1.0) {
+        return invalid(format!("{place}.hot_fraction"), "must be in (0, 1]".into());
+    }
+    if !(0.0..=1.0).contains(&hot_share) {
+        return invalid(format!("{place}.hot_share"), "must be in [0, 1]".into());
+    }
+    Ok(())
+}
+
+/// A minidisk workload's I/O: 1 to 64 pages, a non-negative virtual CPU
+/// per I/O.
+fn check_minidisk_io(place: &str, pages_per_io: u32, cpu_per_io_us: f64) -> Result<(), Invalid> {
+    if pages_per_io == 0 || pages_per_io > 64 {
+        return invalid(format!("{place}.pages_per_io"), "must be 1 to 64".into());
+    }
+    if !(cpu_per_io_us.is_finite() && cpu_per_io_us >= 0.0) {
+        return invalid(
+            format!("{place}.cpu_per_io_us"),
+            "must be non-negative".into(),
+        );
+    }
+    Ok(())
+}
+
+/// A CMS or VDISK workload's virtual CPU per I/O, 0 to 1 s.
+fn check_cpu_per_io_us(place: &str, cpu_per_io_us: f64) -> Result<(), Invalid> {
+    if !(cpu_per_io_us.is_finite() && (0.0..=1e6).contains(&cpu_per_io_us)) {
+        return invalid(
+            format!("{place}.cpu_per_io_us"),
+            "must be 0 to 1000000".into(),
+        );
+    }
+    Ok(())
+}
+
 /// A minidisk workload's device and minidisks: `mdk` blocks for each of the
 /// group's `count` members, on consecutive volumes (`+`) or one after the
 /// other on one volume.
@@ -931,24 +940,12 @@ fn check_minidisks(
     mdk: u64,
     dasd: &impl Fn(u16) -> Option<DasdInfo>,
 ) -> Result<(), Invalid> {
-    let (dev, spread) = split_device(device);
-    let d = parse_devno(dev).map_err(|e| Invalid::new(format!("{place}.device"), e))?;
-    let last = if spread {
-        d as u32 + count - 1
-    } else {
-        d as u32
-    };
-    if last > 0xFFFF {
-        return invalid(
-            format!("{place}.device"),
-            format!("{device}: device numbers run past FFFF"),
-        );
-    }
+    let (d, last, spread) = device_range(place, device, count)?;
     if mdk == 0 {
         return invalid(format!("{place}.minidisk"), "must be at least 4K".into());
     }
     let per_vol = if spread { 1 } else { count as u64 };
-    for a in d as u32..=last {
+    for a in d..=last {
         let Some(v) = dasd(a as u16) else {
             return invalid(
                 format!("{place}.device"),

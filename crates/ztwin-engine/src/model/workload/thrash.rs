@@ -229,8 +229,11 @@ impl Model {
         }
     }
 
+    /// Put a thrasher's state back into virtual CPU `vi` at the end of a
+    /// burst, `cur` the page to touch next (the thrasher's and a Linux
+    /// guest's: [`Model::linux_thrash`]).
     #[allow(clippy::too_many_arguments)]
-    fn thrash_save(
+    pub(super) fn thrash_save(
         &mut self,
         vi: usize,
         pos: u64,
