@@ -677,10 +677,13 @@ class Intervals:
         return system_metrics(self.total()) if self.intervals else {}
 
 def _sums_of(seq: Any) -> Iterator[tuple[int, Any]]:
-    from ztwin.reports.store import Sums, f64
+    from functools import partial
+
+    from ztwin.reports.store import f64
+    from ztwin.reports.vmetrics import Sums
 
     for off, b in seq.system.batches():
-        yield off, Sums(b.num_rows, lambda k, b=b: f64(b, k))
+        yield off, Sums(b.num_rows, partial(f64, b))
 
 
 #: Device classes that are DASD (RDEVCLAS X'04').
@@ -980,8 +983,9 @@ def collect_file(
         if iv is not None:
             return iv
     plan = choose(path, system=system, segment=segment)
-    for n in plan.notes if note is not None else ():
-        note(n)
+    if note is not None:
+        for n in plan.notes:
+            note(n)
     return collect(path, start, end, users=users, devices=devices, exposures=exposures, segments=plan.ranges,
                    detail=detail)  # fmt: skip
 

@@ -602,7 +602,7 @@ def _dedicated(cfg: Any, pname: str, cpu: int) -> bool:
     if info.get("dedicated"):
         return True
     w = info.get("lcpus", {}).get(cpu, {}).get("weight", info.get("weight"))
-    return w == 0
+    return bool(w == 0)
 
 
 def lsharact(iv: Intervals, **_: Any) -> Report:

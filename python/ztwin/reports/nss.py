@@ -196,9 +196,9 @@ def _from_columns(tabs: dict[str, _Rows], lo: int, hi: int) -> _Found:
             }  # fmt: skip
     t = tabs.get("MRSYTSHS")
     if t is not None:
-        sel = (lo < t.tod) & (t.tod <= hi)
-        if sel.any():
-            a, b = t.ints("SYTSHS_SYSTADCS")[sel].tolist(), t.ints("SYTSHS_RSASHARE")[sel].tolist()
+        inside = (lo < t.tod) & (t.tod <= hi)
+        if inside.any():
+            a, b = t.ints("SYTSHS_SYSTADCS")[inside].tolist(), t.ints("SYTSHS_RSASHARE")[inside].tolist()
             out.shs = (len(a), sum(a), sum(b), max(b))
     t = tabs.get("MRSTOSHR")
     if t is not None:

@@ -25,6 +25,7 @@ import tempfile
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
@@ -104,7 +105,7 @@ def to_arrow(values: np.ndarray, typ: pa.DataType, mask: np.ndarray | None = Non
 
     data = np.ascontiguousarray(values)
     nulls = 0 if mask is None else int(mask.sum())
-    validity = pa.py_buffer(np.packbits(~mask, bitorder="little")) if nulls else None
+    validity = pa.py_buffer(np.packbits(~mask, bitorder="little")) if nulls and mask is not None else None
     return pa.Array.from_buffers(typ, len(data), [validity, pa.py_buffer(data)], null_count=nulls)
 
 
@@ -402,7 +403,7 @@ class IntervalSeq(Sequence["SysInterval"]):
                 continue
             into = getattr(s, attr)
             for b in store.batches_with_interval(s.index):
-                by = store.decoded(b, "by_interval", lambda batch, k=keys, sc=schema: _by_interval(batch, k, sc))
+                by = store.decoded(b, "by_interval", partial(_by_interval, key_cols=keys, schema=schema))
                 for key, raw in by.get(s.index, ()):
                     into[key] = raw
         return s
@@ -542,14 +543,14 @@ CHUNK = 2000
 
 
 def _batch_chunk(b: pa.RecordBatch) -> Chunk:
-    return Chunk(b.num_rows, Sums(b.num_rows, lambda k, b=b: f64(b, k)), i64(b, "start"), i64(b, "end"),
+    return Chunk(b.num_rows, Sums(b.num_rows, partial(f64, b)), i64(b, "start"), i64(b, "end"),
                  value_names(b))  # fmt: skip
 
 
 def _us(dt: Any) -> int:
     from datetime import datetime, timedelta
 
-    return (dt - datetime(1970, 1, 1)) // timedelta(microseconds=1)
+    return int((dt - datetime(1970, 1, 1)) // timedelta(microseconds=1))
 
 
 def _raw_chunk(raws: Sequence[Mapping[str, float]], starts: Sequence[Any], ends: Sequence[Any]) -> Chunk:

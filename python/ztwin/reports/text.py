@@ -205,7 +205,7 @@ def _write_table(rep: Report, table: Table, put: Callable[[str], None], out: Tex
 
     heading = table.heading()
     key = rep.group_key
-    state = {"group": _NO_GROUP, "groups": 0, "rows": False}
+    state: dict[str, Any] = {"group": _NO_GROUP, "groups": 0, "rows": False}
 
     def start(value: Any) -> None:
         if key is not None and value == state["group"]:
