@@ -82,21 +82,10 @@ impl Storage {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::params;
+    use super::super::tests::{params, FakePager};
     use super::*;
     use crate::core::units::SEC;
     use crate::model::{Core, Cx};
-
-    struct NoPager;
-    impl super::super::Pager for NoPager {
-        fn release(&mut self, _: u32, _: u32, _: u32) {}
-        fn migrate(&mut self, _: &mut Cx, _: &[(u32, u32)]) -> u32 {
-            0
-        }
-        fn volumes(&self) -> u32 {
-            1
-        }
-    }
 
     /// The counts partition each part and agree with storage's own counts:
     /// the available list, the guest's resident pages, the frames lent to
@@ -105,6 +94,7 @@ mod tests {
     /// are available there).
     #[test]
     fn frames_by_use_add_up_below_and_above_2g() {
+        let mut pager = FakePager::default();
         let mut p = params(0);
         p.central_storage = 3 << 30;
         p.cp_fixed = 64 << 20;
@@ -113,15 +103,15 @@ mod tests {
         let mut cx = Cx::new(&mut core, 0);
         st.create_space(0);
         for vp in 0..100 {
-            let f = st.get_frame(&mut cx, &mut NoPager, 0, vp).unwrap();
+            let f = st.get_frame(&mut cx, &mut pager, 0, vp).unwrap();
             st.first_touch(0, vp, f);
         }
         // One page being read (its frame locked), two segment frames, 10
         // frames lent to the cache.
-        let f = st.get_frame(&mut cx, &mut NoPager, 0, 100).unwrap();
+        let f = st.get_frame(&mut cx, &mut pager, 0, 100).unwrap();
         st.mark_reading(0, 100, f, 0);
-        st.take_segment_frame(&mut cx, &mut NoPager).unwrap();
-        st.take_segment_frame(&mut cx, &mut NoPager).unwrap();
+        st.take_segment_frame(&mut cx, &mut pager).unwrap();
+        st.take_segment_frame(&mut cx, &mut pager).unwrap();
         assert_eq!(st.lend_mdc(10), 10);
         st.check();
         let u = st.frame_use();

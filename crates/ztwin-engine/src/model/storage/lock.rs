@@ -115,22 +115,11 @@ impl Storage {
 #[cfg(test)]
 mod tests {
     use super::super::era_c::params::Params as AgeParams;
-    use super::super::tests::params;
-    use super::super::{Pager, T_PAGEOUT};
+    use super::super::tests::{params, FakePager};
+    use super::super::T_PAGEOUT;
     use super::*;
     use crate::core::units::SEC;
     use crate::model::{Core, Cx};
-
-    struct NoPager;
-    impl Pager for NoPager {
-        fn release(&mut self, _: u32, _: u32, _: u32) {}
-        fn migrate(&mut self, _: &mut Cx, _: &[(u32, u32)]) -> u32 {
-            0
-        }
-        fn volumes(&self) -> u32 {
-            1
-        }
-    }
 
     /// 16M (3072 pageable frames), no XSTOR, four guests of 8192 pages
     /// logged on: Era A (5.4) or Era C (7.3, an aging list of 2% with
@@ -184,11 +173,12 @@ mod tests {
         let mut core = Core::new(SEC);
         let mut cx = Cx::new(&mut core, 0);
         for vp in pages {
-            let f = match st.get_frame(&mut cx, &mut NoPager, g, vp) {
+            let f = match st.get_frame(&mut cx, &mut FakePager::default(), g, vp) {
                 Some(f) => f,
                 None => {
                     write_all(st, block);
-                    st.get_frame(&mut cx, &mut NoPager, g, vp).expect("a frame")
+                    st.get_frame(&mut cx, &mut FakePager::default(), g, vp)
+                        .expect("a frame")
                 }
             };
             st.first_touch(g, vp, f);
@@ -264,7 +254,7 @@ mod tests {
         let avail = st.avail_len();
         st.logoff(0);
         for vp in 0..8192 {
-            st.discard(&mut NoPager, 0, vp);
+            st.discard(&mut FakePager::default(), 0, vp);
         }
         assert_eq!(st.space(0).resident, 0);
         assert_eq!(st.avail_len(), avail + 8);
@@ -295,7 +285,9 @@ mod tests {
         // Take frames until a scan chooses page-outs; keep them unwritten.
         let mut vp = 3000;
         while st.pageouts().is_empty() {
-            let f = st.get_frame(&mut cx, &mut NoPager, 0, vp).unwrap();
+            let f = st
+                .get_frame(&mut cx, &mut FakePager::default(), 0, vp)
+                .unwrap();
             st.first_touch(0, vp, f);
             vp += 1;
         }

@@ -6,9 +6,10 @@ use super::*;
 use crate::core::units::SEC;
 use crate::model::Core;
 
-/// Paging as far as storage sees it: it records what it is asked.
+/// Paging as far as storage sees it: it records what it is asked (also the
+/// pager of the `frames` and `lock` tests).
 #[derive(Default)]
-struct FakePager {
+pub(crate) struct FakePager {
     released: Vec<(u32, u32, u32)>,
     migrated: Vec<(u32, u32)>,
 }
