@@ -848,12 +848,10 @@ impl Model {
                 return "HCP026E Operand missing or invalid (the operator has no virtual machine: name a user)".into()
             }
             None => issuer,
-            Some(id) => {
-                match (0..self.cpu.guest_count()).find(|&g| self.cpu.guest(g).userid == id) {
-                    Some(g) if self.cpu.guest(g).logged_on => g,
-                    _ => return format!("HCP045E {id} not logged on"),
-                }
-            }
+            Some(id) => match self.logged_on_guest(id) {
+                Ok(g) => g,
+                Err(e) => return e,
+            },
         };
         let gs = self.cpu.guest(g);
         let sp = self.st.space(g);
