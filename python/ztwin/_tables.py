@@ -80,3 +80,13 @@ def to_arrow(columns: dict[str, dict[str, list[Any]]]) -> dict[str, pa.Table]:
 def to_pandas(table: pa.Table) -> pd.DataFrame:
     """A DataFrame with nullable integer columns."""
     return table.to_pandas(types_mapper=_nullable)
+
+
+def stream_table(obj: Any) -> pa.Table:
+    """An Arrow table from a table or an object with ``__arrow_c_stream__``
+    (the interval kernel's tables), through a stream reader: ``pa.table()``
+    would import pandas to check for a DataFrame. Used by the reports and by
+    ``ztwin ingest``, which does not import the reports."""
+    if isinstance(obj, pa.Table):
+        return obj
+    return pa.RecordBatchReader.from_stream(obj).read_all()

@@ -580,6 +580,7 @@ def _insert(sink: _Spool, system: str, tables: dict[str, Any], stored: set[int],
     instead (None: the step adds no interval). The rows are cut and shaped
     natively (``_native.ingest_rows``)."""
     from ztwin._native import ingest_rows
+    from ztwin._tables import stream_table
 
     new, added, skipped = ingest_rows(tables, stored)
     res.intervals_added += added
@@ -589,23 +590,13 @@ def _insert(sink: _Spool, system: str, tables: dict[str, Any], stored: set[int],
     live = None
     for entity in ENTITIES:
         # every table gets its rows (a first ingest creates every table, empty or not)
-        t = _arrow_table(new[entity])
+        t = stream_table(new[entity])
         res.rows_added[entity] = res.rows_added.get(entity, 0) + t.num_rows
         if entity == LIVE:
             live = t
         else:
             sink.add(entity, t)
     return live
-
-
-def _arrow_table(obj: Any) -> pa.Table:
-    """A pyarrow table from one of the kernel's tables (``__arrow_c_stream__``)
-    through a stream reader, as ``ztwin.reports.core._table`` makes it: here,
-    so that an ingest does not import the reports (about 120 M instructions,
-    0.02-0.04 s of CPU, per ``ztwin ingest``)."""
-    import pyarrow as pa
-
-    return pa.RecordBatchReader.from_stream(obj).read_all()
 
 
 def ingest(db: str | Path, files: Iterable[str | Path], *, system: str | None = None, progress: bool = False,

@@ -820,14 +820,10 @@ def _spec(t: TimeSpec | None) -> tuple[str, int] | None:
 
 
 def _table(obj: Any) -> Any:
-    """An Arrow table from a table or an object with ``__arrow_c_stream__``
-    (through a stream reader: ``pa.table()`` would import pandas to check
-    for a DataFrame)."""
-    import pyarrow as pa
+    """An Arrow table from a table or a kernel's table (:func:`ztwin._tables.stream_table`)."""
+    from ztwin._tables import stream_table
 
-    if isinstance(obj, pa.Table):
-        return obj
-    return pa.RecordBatchReader.from_stream(obj).read_all()
+    return stream_table(obj)
 
 
 def _totals(t: Any, keys: int) -> list[tuple[Any, Raw]]:
