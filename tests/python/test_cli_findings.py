@@ -1,0 +1,170 @@
+"""Bad input found by trying every subcommand (branch robust, 2026-11-25):
+each case failed before its fix. The standard: one line ``ztwin COMMAND:
+...`` naming the place and the reason, exit status 2, and nothing left behind
+(no output file, no empty database)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support import write_sample_file
+
+ROOT = Path(__file__).resolve().parents[2]
+ZOS_SCENARIO = ROOT / "studies" / "zos" / "flash-morning-transition.toml"
+
+SCENARIO = """
+[scenario]
+duration = "60s"
+[system]
+processors = 1
+central_storage = "512M"
+[monitor]
+sample_interval = "30s"
+[[guest]]
+userid = "LINUX"
+virtual_storage = "256M"
+workload = { type = "cpu", utilization = 0.5 }
+"""
+
+
+def ztwin(*args: object, stdin: bytes | None = None, cwd: Path | None = None) -> tuple[int, str, str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "ztwin", *map(str, args)],
+        input=stdin if stdin is not None else b"",
+        capture_output=True,
+        timeout=300,
+        check=False,
+        cwd=cwd,
+    )
+    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+
+
+def one_line(err: str, command: str) -> str:
+    """The single stderr line of a failed command, checked for shape."""
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"ztwin {command}: "), err
+    assert "internal error" not in lines[0], err
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("findings")
+    sample = d / "sample.monwrite"
+    write_sample_file(sample)
+    scenario = d / "s.toml"
+    scenario.write_text(SCENARIO)
+    binary = d / "binary.bin"
+    binary.write_bytes(bytes(range(256)) * 40)
+    latin1 = d / "latin1.toml"
+    latin1.write_bytes('[scenario]\nname = "caf\xe9"\n'.encode("latin-1"))
+    png = d / "image.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    return {"sample": sample, "scenario": scenario, "binary": binary, "latin1": latin1, "png": png, "dir": d}
+
+
+# -- ztwin zos -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "expect"),
+    [
+        ("binary", "line 1: a binary file, not a TOML scenario (byte X'00' at offset 0)"),
+        ("latin1", "line 2: not UTF-8 text (byte X'E9' at offset 22)"),
+        ("png", "a binary file, not a TOML scenario"),
+    ],
+)
+def test_zos_scenario_that_is_not_text_names_the_file_and_byte(files: dict[str, Path], name: str, expect: str) -> None:
+    """Was: ``ztwin zos: 'utf-8' codec can't decode byte 0xe9 in position 23``."""
+    code, _, err = ztwin("zos", files[name])
+    assert code == 2, err
+    line = one_line(err, "zos")
+    assert line.startswith(f"ztwin zos: {files[name]}: "), line
+    assert expect in line, line
+
+
+@pytest.mark.parametrize(
+    ("db", "expect"),
+    [
+        ("{dir}/missing/x.duckdb", "directory {dir}/missing does not exist"),
+        ("/dev/full", "is a character device"),
+        ("{dir}", "is a directory"),
+    ],
+)
+def test_zos_db_is_checked_before_the_run(files: dict[str, Path], db: str, expect: str) -> None:
+    """Was: the partition ran (seconds), then DuckDB's error on the path."""
+    d = str(files["dir"])
+    path = db.format(dir=d)
+    code, _, err = ztwin("zos", ZOS_SCENARIO, "--db", path)
+    assert code == 2, err
+    line = one_line(err, "zos")
+    assert line.startswith(f"ztwin zos: --db {path}"), line
+    assert expect.format(dir=d) in line, line
+    assert not (files["dir"] / "missing").exists()
+
+
+def test_zos_db_that_is_the_scenario_is_refused(tmp_path: Path) -> None:
+    scenario = tmp_path / "z.toml"
+    scenario.write_bytes(ZOS_SCENARIO.read_bytes())
+    code, _, err = ztwin("zos", scenario, "--db", scenario)
+    assert code == 2, err
+    assert "is the input file" in one_line(err, "zos")
+    assert scenario.read_bytes() == ZOS_SCENARIO.read_bytes()
+
+
+# -- ztwin ingest ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["binary", "missing"])
+def test_ingest_that_adds_nothing_leaves_no_new_database(files: dict[str, Path], tmp_path: Path, bad: str) -> None:
+    """Was: "(nothing added)" but an empty 800 KB database file was left."""
+    db = tmp_path / "new.duckdb"
+    path = files[bad] if bad in files else tmp_path / "missing.monwrite"
+    code, _, err = ztwin("ingest", "--db", db, path)
+    assert code == 2, err
+    assert "(nothing added)" in one_line(err, "ingest")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ingest_keeps_a_database_a_file_made_it_into(files: dict[str, Path], tmp_path: Path) -> None:
+    db = tmp_path / "new.duckdb"
+    code, _, err = ztwin("ingest", "--db", db, files["sample"], files["binary"])
+    assert code == 2, err
+    assert db.is_file()
+    # and a database that existed before is never removed, whatever fails
+    code, _, err = ztwin("ingest", "--db", db, files["binary"])
+    assert code == 2, err
+    assert db.is_file()
+    code, out, err = ztwin("report", "--db", db, "-r", "SYSSUMLG", "--format", "csv")
+    assert code == 0, err
+    assert out.count("\n") >= 2, out
+
+
+# -- the consoles ------------------------------------------------------------------
+
+
+def test_console_line_that_is_not_utf8_is_refused_and_the_session_goes_on(files: dict[str, Path], tmp_path: Path) -> None:
+    """Was: ``ztwin console: 'utf-8' codec can't encode characters in position
+    8-9: surrogates not allowed``, the session lost, exit status 2."""
+    out = tmp_path / "c.monwrite"
+    script = b"step 10s\nQUERY \xff\xfe\n\x00\x1b[2J\ntime\nend\n"
+    code, text, err = ztwin("console", files["scenario"], "-o", out, stdin=script)
+    assert code == 0, err
+    assert "line 2: not UTF-8 text (byte X'FF' at column 7); the line is ignored" in text, text
+    assert "ztwin> QUERY \\xff\\xfe" in text, text
+    assert "ztwin> \\x00\\x1b[2J" in text, text  # control characters are shown, not sent to the terminal
+    assert "simulated time 0:00:10 of 0:01:00" in text, text
+    assert out.is_file()
+
+
+def test_zos_console_line_that_is_not_utf8_is_refused_and_the_session_goes_on() -> None:
+    script = b"D M=\xc3\nstep 1s\ntime\nend\n"
+    code, text, err = ztwin("zos", ZOS_SCENARIO, "--console", stdin=script)
+    assert code == 0, err
+    assert "line 1: not UTF-8 text (byte X'C3' at column 5); the line is ignored" in text, text
+    assert "ztwin> time" in text, text
