@@ -384,6 +384,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _stdout_to_devnull(real)
         return _error(command, f"cannot write the output (standard output): {e.strerror}")
     except KeyboardInterrupt:
+        # Outputs are written whole or not at all (ztwin.safeout): say why the
+        # command stopped, in one line.
+        with contextlib.suppress(OSError, ValueError):
+            _error(command, "interrupted (Ctrl-C)")
         return 128 + 2
     except Terminated as e:
         _error(command, f"{e}; no output was written")

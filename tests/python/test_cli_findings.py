@@ -168,3 +168,79 @@ def test_zos_console_line_that_is_not_utf8_is_refused_and_the_session_goes_on() 
     assert code == 0, err
     assert "line 1: not UTF-8 text (byte X'C3' at column 5); the line is ignored" in text, text
     assert "ztwin> time" in text, text
+
+
+# -- options -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1"])
+def test_compare_threshold_must_be_a_finite_percentage(files: dict[str, Path], value: str) -> None:
+    """Was: --threshold nan and inf accepted (exit 0, nothing ever marked)."""
+    code, out, err = ztwin("compare", files["sample"], files["sample"], f"--threshold={value}")
+    assert code == 2, err
+    assert one_line(err, "compare").startswith(f"ztwin compare: --threshold {value}: must be a percentage"), err
+    assert out == ""
+
+
+def test_study_run_with_a_name_and_all_is_a_usage_error() -> None:
+    """Was: ``ztwin study run --all bogus`` ignored the name and ran every study."""
+    code, out, err = ztwin("study", "run", "--all", "bogus")
+    assert code == 2, err
+    assert one_line(err, "study run") == "ztwin study run: give a study NAME or --all, not both (NAME 'bogus')"
+    assert out == ""
+
+
+# -- damaged input ---------------------------------------------------------------------
+
+
+def test_export_of_a_file_without_an_interval_names_the_file(files: dict[str, Path], tmp_path: Path) -> None:
+    """Was: ``ztwin export: /tmp/ztwin-export-jf7wwt5e/x.duckdb: nothing ingested
+    yet``, the temporary database's name."""
+    cut = tmp_path / "cut.monwrite"
+    cut.write_bytes(files["sample"].read_bytes()[:4097])
+    out = tmp_path / "out"
+    code, _, err = ztwin("export", "--format", "csv", cut, out)
+    assert code == 2, err
+    line = one_line(err, "export")
+    assert line.startswith(f"ztwin export: {cut}: no complete sample interval to export"), line
+    assert "ztwin-export-" not in line, line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.monwrite"]
+
+
+def test_compare_warns_of_damage_as_report_does(files: dict[str, Path], tmp_path: Path) -> None:
+    """Was: a file with 5000 bytes of junk after it compared silently."""
+    junk = tmp_path / "junk.monwrite"
+    junk.write_bytes(files["sample"].read_bytes() + bytes(range(256)) * 20)
+    code, out, err = ztwin("compare", files["sample"], junk, "-r", "SYSSUMLG")
+    assert code == 0, err
+    line = one_line(err, "compare")
+    assert line.startswith(f"ztwin compare: warning: {junk}: 2 damaged span(s) skipped (5120 bytes)"), line
+    assert "SYSSUMLG" in out
+
+
+# -- Ctrl-C -----------------------------------------------------------------------------
+
+
+def test_ctrl_c_says_interrupted_and_leaves_nothing(tmp_path: Path) -> None:
+    """Was: exit status 130 and nothing on stderr (SIGTERM and SIGHUP said why)."""
+    import signal
+    import time
+
+    slow = tmp_path / "slow.toml"
+    slow.write_text(SCENARIO.replace('duration = "60s"', 'duration = "2000h"'))
+    out = tmp_path / "x.monwrite"
+    with subprocess.Popen(
+        [sys.executable, "-m", "ztwin", "run", str(slow), "-o", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as proc:
+        deadline = time.monotonic() + 60
+        while not any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert one_line(err.decode(), "run") == "ztwin run: interrupted (Ctrl-C)"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["slow.toml"]
