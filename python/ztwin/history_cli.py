@@ -77,6 +77,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     args.file = paths.pop() if paths else None
     if paths:
         return _error("export", "give at most one FILE and one OUT")
+    if args.file is None and args.db is None and args.out is not None:
+        # One path and no --db: the file without its output, not a missing file.
+        return _error("export", f"give the output after {args.out}: ztwin export FILE OUT (a directory, "
+                      "or a file for openmetrics)")  # fmt: skip
     if (args.file is None) == (args.db is None):
         return _error("export", "give a MONWRITE FILE or --db PATH (one of them)")
     if args.out is None:

@@ -244,3 +244,28 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing(tmp_path: Path) -> None:
     assert proc.returncode == 130
     assert one_line(err.decode(), "run") == "ztwin run: interrupted (Ctrl-C)"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["slow.toml"]
+
+
+# -- layout packs ------------------------------------------------------------------------
+
+
+def test_layout_pack_that_cannot_be_used_says_why_in_words(files: dict[str, Path], tmp_path: Path) -> None:
+    """Was: ``missing: cannot read: No such file or directory (os error 2)`` and,
+    for a pack that is not UTF-8, ``cannot read: stream did not contain valid UTF-8``."""
+    code, _, err = ztwin("layouts", "--layouts", tmp_path / "missing.toml")
+    assert code == 2, err
+    assert one_line(err, "layouts").endswith("missing.toml: cannot read: No such file or directory"), err
+    latin1 = tmp_path / "pack.toml"
+    latin1.write_bytes(b"# caf\xe9\n")
+    code, _, err = ztwin("report", files["sample"], "--layouts", latin1)
+    assert code == 2, err
+    line = one_line(err, "report")
+    assert line.startswith(f"ztwin report: {latin1}: not UTF-8 text (byte X'E9' at offset 5)"), line
+
+
+def test_export_of_a_file_without_its_output_asks_for_the_output(files: dict[str, Path]) -> None:
+    """Was: ``ztwin export --format csv FILE`` answered "give a MONWRITE FILE or
+    --db PATH", though the file was given (it was taken for OUT)."""
+    code, _, err = ztwin("export", "--format", "csv", files["sample"])
+    assert code == 2, err
+    assert one_line(err, "export").startswith(f"ztwin export: give the output after {files['sample']}: "), err
