@@ -269,3 +269,13 @@ def test_export_of_a_file_without_its_output_asks_for_the_output(files: dict[str
     code, _, err = ztwin("export", "--format", "csv", files["sample"])
     assert code == 2, err
     assert one_line(err, "export").startswith(f"ztwin export: give the output after {files['sample']}: "), err
+
+
+def test_zos_db_without_a_zos_run_says_so(files: dict[str, Path], tmp_path: Path) -> None:
+    """Was: ``no z/OS run stored for any (stored: none)``."""
+    db = tmp_path / "h.duckdb"
+    code, _, err = ztwin("ingest", "--db", db, files["sample"])
+    assert code == 0, err
+    code, _, err = ztwin("zos", "--db", db)
+    assert code == 2, err
+    assert one_line(err, "zos") == f"ztwin zos: {db}: no z/OS run stored (ztwin zos SCENARIO --db {db} stores one)"
