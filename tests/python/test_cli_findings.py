@@ -279,3 +279,17 @@ def test_zos_db_without_a_zos_run_says_so(files: dict[str, Path], tmp_path: Path
     code, _, err = ztwin("zos", "--db", db)
     assert code == 2, err
     assert one_line(err, "zos") == f"ztwin zos: {db}: no z/OS run stored (ztwin zos SCENARIO --db {db} stores one)"
+
+
+def test_sweep_whose_base_scenario_is_not_text_names_it(files: dict[str, Path], tmp_path: Path) -> None:
+    """Was: ``ztwin sweep: 'utf-8' codec can't decode byte 0xe9 in position 22``."""
+    spec = tmp_path / "sw.toml"
+    spec.write_text(
+        f'[sweep]\nname = "x"\nbase = "{files["latin1"]}"\nseeds = [1]\n'
+        '[[param]]\nkey = "system.central_storage"\nvalues = ["512M"]\n[metrics]\ncpu = "SYSSUMLG.cpu_busy_pct"\n'
+    )
+    code, _, err = ztwin("sweep", spec, "--out", tmp_path / "out", "--no-db", "-q")
+    assert code == 2, err
+    line = one_line(err, "sweep")
+    assert line.startswith(f"ztwin sweep: {spec}: line 3: base scenario: {files['latin1']}: line 2: not UTF-8 text"), line
+    assert not (tmp_path / "out").exists()

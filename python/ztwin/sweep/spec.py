@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ztwin.sweep.metrics import Metric, MetricError, parse_metric
-from ztwin.twin import Scenario, ScenarioError
+from ztwin.twin import Scenario, ScenarioError, _decode
 from ztwin.units import format_size, parse_duration, parse_size
 
 __all__ = ["Goal", "Limits", "Param", "Run", "Sweep", "SweepError", "Window", "load", "loads"]
@@ -432,10 +432,12 @@ def loads(text: str, origin: str = "<sweep>", root: str | Path | None = None) ->
         raise ctx.err("sweep", "base", "[sweep] needs base = \"path/to/scenario.toml\"")
     base_path = Path(os.path.normpath(Path(base) if Path(base).is_absolute() or root is None else Path(root) / base))
     try:
-        base_text = base_path.read_text(encoding="utf-8")
+        base_bytes = base_path.read_bytes()
     except OSError as e:
         raise ctx.err("sweep", "base", f"cannot read base scenario {base_path}: {e.strerror or e}") from None
     try:
+        # A binary or non-UTF-8 base is the scenario loader's error (file, line, byte).
+        base_text = _decode(base_bytes, str(base_path))
         base_sc = Scenario.load(base_path)
     except ScenarioError as e:
         raise ctx.err("sweep", "base", f"base scenario: {e}") from None
