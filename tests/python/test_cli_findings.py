@@ -293,3 +293,45 @@ def test_sweep_whose_base_scenario_is_not_text_names_it(files: dict[str, Path], 
     line = one_line(err, "sweep")
     assert line.startswith(f"ztwin sweep: {spec}: line 3: base scenario: {files['latin1']}: line 2: not UTF-8 text"), line
     assert not (tmp_path / "out").exists()
+
+
+@pytest.fixture(scope="module")
+def swept(files: dict[str, Path]) -> Path:
+    """A finished two-run sweep's --out directory."""
+    spec = files["dir"] / "sweep.toml"
+    spec.write_text(
+        f'[sweep]\nname = "tiny"\nbase = "{files["scenario"]}"\nseeds = [1]\n'
+        '[[param]]\nkey = "system.central_storage"\nvalues = ["512M", "1G"]\n[metrics]\ncpu = "SYSSUMLG.cpu_busy_pct"\n'
+    )
+    out = files["dir"] / "swept"
+    code, _, err = ztwin("sweep", spec, "--out", out, "--no-db", "-q", "--workers", "1")
+    assert code == 0, err
+    return out
+
+
+def test_sweep_out_with_a_marker_that_is_not_an_object(swept: Path, tmp_path: Path) -> None:
+    """Was: ``ztwin sweep: internal error: AttributeError: 'list' object has no attribute 'get'``."""
+    import shutil
+
+    out = tmp_path / "out"
+    shutil.copytree(swept, out)
+    (out / ".ztwin-sweep").write_text("[1]\n")
+    code, _, err = ztwin("sweep", swept.parent / "sweep.toml", "--out", out, "--no-db", "-q")
+    assert code == 2, err
+    assert one_line(err, "sweep") == f"ztwin sweep: --out {out}: unreadable .ztwin-sweep: not a JSON object"
+
+
+def test_sweep_journal_line_that_is_not_a_run_is_damage_and_the_sweep_resumes(swept: Path, tmp_path: Path) -> None:
+    """Was: ``ztwin sweep: internal error: TypeError: list indices must be integers
+    or slices, not str`` for a runs.jsonl line ``[1, 2]``."""
+    import shutil
+
+    out = tmp_path / "out"
+    shutil.copytree(swept, out)
+    journal = out / "runs.jsonl"
+    good = journal.read_bytes()
+    journal.write_bytes(good + b"[1, 2]\n")
+    code, _, err = ztwin("sweep", swept.parent / "sweep.toml", "--out", out, "--no-db", "-q")
+    assert code == 0, err
+    assert err == ""
+    assert journal.read_bytes() == good  # the two runs reused, the damaged line dropped
