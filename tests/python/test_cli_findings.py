@@ -335,3 +335,22 @@ def test_sweep_journal_line_that_is_not_a_run_is_damage_and_the_sweep_resumes(sw
     assert code == 0, err
     assert err == ""
     assert journal.read_bytes() == good  # the two runs reused, the damaged line dropped
+
+
+@pytest.mark.parametrize("meta", [b"[1, 2]", b"{not json", b'{"params": 5, "metrics": {}}'])
+def test_sweep_report_with_a_damaged_description(swept: Path, tmp_path: Path, meta: bytes) -> None:
+    """Was: ``ztwin sweep: internal error: TypeError: list indices must be integers
+    or slices, not str`` (or a JSONDecodeError's text) for results.parquet whose
+    ztwin.sweep metadata is not the sweep's description."""
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "out"
+    shutil.copytree(swept, out)
+    path = out / "results.parquet"
+    t = pq.read_table(path)
+    pq.write_table(t.replace_schema_metadata({**(t.schema.metadata or {}), b"ztwin.sweep": meta}), path)
+    code, _, err = ztwin("sweep", "report", out)
+    assert code == 2, err
+    assert one_line(err, "sweep report") == f"ztwin sweep report: {path}: its sweep description (metadata ztwin.sweep) is damaged"
