@@ -354,3 +354,27 @@ def test_sweep_report_with_a_damaged_description(swept: Path, tmp_path: Path, me
     code, _, err = ztwin("sweep", "report", out)
     assert code == 2, err
     assert one_line(err, "sweep report") == f"ztwin sweep report: {path}: its sweep description (metadata ztwin.sweep) is damaged"
+
+
+@pytest.mark.parametrize(
+    ("seeds", "expect"),
+    [
+        ("1000000000000", "the sweep has 2000000000000 runs, more than max_runs = 10000 ([limits])"),
+        ("[1, 18446744073709551616]", "line 4: seed 18446744073709551616 is above 18446744073709551615 (2**64 - 1)"),
+    ],
+)
+def test_sweep_seeds_too_many_or_too_large(files: dict[str, Path], tmp_path: Path, seeds: str, expect: str) -> None:
+    """Was: seeds = 1000000000000 -> ``internal error: MemoryError`` (the list of
+    seeds was built before the run count was checked); a seed above 2**64 - 1
+    failed every run of it only when it ran."""
+    spec = tmp_path / "sw.toml"
+    spec.write_text(
+        f'[sweep]\nname = "x"\nbase = "{files["scenario"]}"\nseeds = {seeds}\n'
+        '[[param]]\nkey = "system.central_storage"\nvalues = ["512M", "1G"]\n[metrics]\ncpu = "SYSSUMLG.cpu_busy_pct"\n'
+    )
+    code, _, err = ztwin("sweep", spec, "--out", tmp_path / "out", "--no-db", "-q")
+    assert code == 2, err
+    line = one_line(err, "sweep")
+    assert line.startswith(f"ztwin sweep: {spec}: "), line
+    assert expect in line, line
+    assert not (tmp_path / "out").exists()
