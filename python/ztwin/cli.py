@@ -354,6 +354,11 @@ def _our_errors() -> tuple[type[BaseException], ...]:
     return (AdvisorError, ReportError, ScenarioError, SimulationError)
 
 
+def _is_duckdb_error(e: BaseException) -> bool:
+    """A DuckDB error (without importing DuckDB: ``duckdb.Error`` and its kin)."""
+    return any(c.__module__ in ("duckdb", "_duckdb") and c.__name__ == "Error" for c in type(e).__mro__)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ztwin`` command line; returns the exit code."""
     argv = history_cli.positionals_last(sys.argv[1:] if argv is None else list(argv))
@@ -403,6 +408,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:
         if isinstance(e, _our_errors()):
             return _error(command, str(e))
+        if _is_duckdb_error(e) and not os.environ.get("ZTWIN_DEBUG"):
+            # A damaged database met mid-query (a block's checksum): the file
+            # and DuckDB's reason, in one line.
+            db = getattr(args, "db", None)
+            reason = (str(e).strip().splitlines() or [type(e).__name__])[0].removeprefix("Error: ")
+            return _error(command, f"{db + ': ' if db else ''}cannot read the history database: {reason}")
         if os.environ.get("ZTWIN_DEBUG"):
             raise
         return _error(

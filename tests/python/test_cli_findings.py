@@ -378,3 +378,25 @@ def test_sweep_seeds_too_many_or_too_large(files: dict[str, Path], tmp_path: Pat
     assert line.startswith(f"ztwin sweep: {spec}: "), line
     assert expect in line, line
     assert not (tmp_path / "out").exists()
+
+
+# -- a damaged history database ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["report", "diagnose", "export"])
+def test_history_database_with_a_damaged_block(files: dict[str, Path], tmp_path: Path, command: str) -> None:
+    """Was: ``ztwin report: internal error: Error: Corrupt database file: computed
+    checksum ... in block at location 274432 (a bug: please report it; ...)``:
+    DuckDB's error met mid-query, after the database opened."""
+    db = tmp_path / "h.duckdb"
+    code, _, err = ztwin("ingest", "--db", db, files["sample"])
+    assert code == 0, err
+    data = bytearray(db.read_bytes())
+    data[500000:500008] = b"\xff" * 8  # inside the second 256 KB block (12 KB of headers first)
+    db.write_bytes(bytes(data))
+    args: list[object] = ["--db", db] + (["--format", "csv", tmp_path / "out"] if command == "export" else [])
+    code, _, err = ztwin(command, *args)
+    assert code == 2, err
+    line = one_line(err, command)
+    assert line.startswith(f"ztwin {command}: {db}: cannot read the history database: Corrupt database file"), line
+    assert not (tmp_path / "out").exists()
