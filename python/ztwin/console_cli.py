@@ -255,7 +255,7 @@ def register(sub: Any) -> None:
     from ztwin.run_cli import _seed
 
     p = sub.add_parser("console", help="run a scenario with a CP command line (step, commands, responses)")
-    p.add_argument("scenario", help="scenario file (TOML or JSON)")
+    p.add_argument("scenario", help="scenario file (TOML)")
     p.add_argument("-o", "--output", default="console.monwrite", help="MONWRITE file written when the session ends")
     p.add_argument("--seed", type=_seed, default=None, help="random seed (default: the scenario's)")
     p.add_argument("-f", "--force", action="store_true", help="replace an existing output file")

@@ -400,3 +400,21 @@ def test_history_database_with_a_damaged_block(files: dict[str, Path], tmp_path:
     line = one_line(err, command)
     assert line.startswith(f"ztwin {command}: {db}: cannot read the history database: Corrupt database file"), line
     assert not (tmp_path / "out").exists()
+
+
+# -- a JSON scenario -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["run", "console", "zos"])
+def test_a_json_scenario_file_is_named_as_json(tmp_path: Path, command: str) -> None:
+    """Was: ``ztwin run: s.json: line 1: invalid key-value pair, expected key``
+    (TOML's parser on a JSON document; ``ztwin console --help`` even said
+    "scenario file (TOML or JSON)")."""
+    scenario = tmp_path / "s.json"
+    scenario.write_text('\n  {"scenario": {"duration": "60s"}, "system": {"processors": 1}}\n')
+    args: list[object] = [scenario] + (["-o", tmp_path / "x.monwrite"] if command != "zos" else [])
+    code, _, err = ztwin(command, *args)
+    assert code == 2, err
+    line = one_line(err, command)
+    assert line == f"ztwin {command}: {scenario}: line 2: this is JSON, not TOML: scenario files are TOML (docs/scenario.md)"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
