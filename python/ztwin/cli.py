@@ -354,6 +354,42 @@ def _our_errors() -> tuple[type[BaseException], ...]:
     return (AdvisorError, ReportError, ScenarioError, SimulationError)
 
 
+#: The arguments that name a file a command reads, with how a message shows them.
+_INPUT_ARGS = (("file", ""), ("files", ""), ("scenario", ""), ("a", ""), ("b", ""), ("spec", ""),
+               ("paths", ""), ("rules", "--rules "), ("layouts", "--layouts "), ("db", "--db "))  # fmt: skip
+
+
+def _not_regular_input(args: argparse.Namespace) -> str | None:
+    """Why an input named on the command line cannot be used, if it is a
+    device, a FIFO or a socket: reading one would block (a FIFO no one
+    writes), never end (/dev/zero) or fail with a seek error (a pipe). Missing
+    files and directories are left to the commands' own messages."""
+    import stat
+
+    from ztwin.safeout import _kind
+
+    for attr, flag in _INPUT_ARGS:
+        value = getattr(args, attr, None)
+        paths = value if isinstance(value, list) else [value]
+        if attr == "paths":  # `ztwin export [FILE] OUT`: OUT is an output (safeout checks it)
+            paths = paths[:-1]
+        if attr == "spec" and value == "report":  # `ztwin sweep report DIR`
+            continue
+        for path in paths:
+            if not isinstance(path, str) or not path:
+                continue
+            try:
+                st = os.stat(path)
+            except (OSError, ValueError):
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                continue
+            kind = _kind(st.st_mode)
+            if kind is not None:
+                return f"{flag}{path} is {kind}, not a regular file"
+    return None
+
+
 def _is_duckdb_error(e: BaseException) -> bool:
     """A DuckDB error (without importing DuckDB: ``duckdb.Error`` and its kin)."""
     return any(c.__module__ in ("duckdb", "_duckdb") and c.__name__ == "Error" for c in type(e).__mro__)
@@ -365,6 +401,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(_command_of(argv)).parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
     command: str = args.command
+    why = _not_regular_input(args)
+    if why is not None:
+        return _error(command, why)
     if args.command in ("dump", "report", "diagnose"):
         try:
             set_read_options(args.release, args.layouts)

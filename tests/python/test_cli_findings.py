@@ -418,3 +418,43 @@ def test_a_json_scenario_file_is_named_as_json(tmp_path: Path, command: str) -> 
     line = one_line(err, command)
     assert line == f"ztwin {command}: {scenario}: line 2: this is JSON, not TOML: scenario files are TOML (docs/scenario.md)"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
+
+
+# -- inputs that are not regular files ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (["run", "{fifo}", "-o", "{dir}/x.monwrite"], "{fifo}"),
+        (["run", "/dev/zero", "-o", "{dir}/x.monwrite"], "/dev/zero"),
+        (["console", "/dev/zero", "-o", "{dir}/x.monwrite"], "/dev/zero"),
+        (["zos", "{fifo}"], "{fifo}"),
+        (["dump", "/dev/zero"], "/dev/zero"),
+        (["report", "{fifo}"], "{fifo}"),
+        (["report", "{sample}", "--layouts", "{fifo}"], "--layouts {fifo}"),
+        (["report", "--db", "{fifo}"], "--db {fifo}"),
+        (["diagnose", "{sample}", "--rules", "/dev/zero"], "--rules /dev/zero"),
+        (["compare", "{sample}", "{fifo}"], "{fifo}"),
+        (["ingest", "--db", "{dir}/h.duckdb", "/dev/zero"], "/dev/zero"),
+        (["export", "--format", "csv", "{fifo}", "{dir}/out"], "{fifo}"),
+        (["sweep", "{fifo}", "--out", "{dir}/out"], "{fifo}"),
+    ],
+)
+def test_an_input_that_is_a_device_or_fifo_is_refused_at_once(
+    files: dict[str, Path], tmp_path: Path, args: list[str], shown: str
+) -> None:
+    """Was: a FIFO no one writes to blocked the command for ever; /dev/zero was
+    read without end (run, --rules: memory) or called "the file is empty"
+    (dump, report); ``cat F | ztwin dump /dev/stdin`` said "cannot read: Illegal
+    seek (os error 29)"."""
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    names = {"fifo": str(fifo), "dir": str(tmp_path), "sample": str(files["sample"])}
+    code, _, err = ztwin(*(a.format(**names) for a in args))
+    assert code == 2, err
+    kind = "a FIFO (named pipe)" if "fifo" in shown else "a character device"
+    assert one_line(err, args[0]) == f"ztwin {args[0]}: {shown.format(**names)} is {kind}, not a regular file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
