@@ -354,12 +354,56 @@ def _our_errors() -> tuple[type[BaseException], ...]:
     return (AdvisorError, ReportError, ScenarioError, SimulationError)
 
 
+#: The arguments that name a file a command reads, with how a message shows them.
+_INPUT_ARGS = (("file", ""), ("files", ""), ("scenario", ""), ("a", ""), ("b", ""), ("spec", ""),
+               ("paths", ""), ("rules", "--rules "), ("layouts", "--layouts "), ("db", "--db "))  # fmt: skip
+
+
+def _not_regular_input(args: argparse.Namespace) -> str | None:
+    """Why an input named on the command line cannot be used, if it is a
+    device, a FIFO or a socket: reading one would block (a FIFO no one
+    writes), never end (/dev/zero) or fail with a seek error (a pipe). Missing
+    files and directories are left to the commands' own messages."""
+    import stat
+
+    from ztwin.safeout import _kind
+
+    for attr, flag in _INPUT_ARGS:
+        value = getattr(args, attr, None)
+        paths = value if isinstance(value, list) else [value]
+        if attr == "paths":  # `ztwin export [FILE] OUT`: OUT is an output (safeout checks it)
+            paths = paths[:-1]
+        if attr == "spec" and value == "report":  # `ztwin sweep report DIR`
+            continue
+        for path in paths:
+            if not isinstance(path, str) or not path:
+                continue
+            try:
+                st = os.stat(path)
+            except (OSError, ValueError):
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                continue
+            kind = _kind(st.st_mode)
+            if kind is not None:
+                return f"{flag}{path} is {kind}, not a regular file"
+    return None
+
+
+def _is_duckdb_error(e: BaseException) -> bool:
+    """A DuckDB error (without importing DuckDB: ``duckdb.Error`` and its kin)."""
+    return any(c.__module__ in ("duckdb", "_duckdb") and c.__name__ == "Error" for c in type(e).__mro__)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ztwin`` command line; returns the exit code."""
     argv = history_cli.positionals_last(sys.argv[1:] if argv is None else list(argv))
     args = build_parser(_command_of(argv)).parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
     command: str = args.command
+    why = _not_regular_input(args)
+    if why is not None:
+        return _error(command, why)
     if args.command in ("dump", "report", "diagnose"):
         try:
             set_read_options(args.release, args.layouts)
@@ -384,6 +428,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _stdout_to_devnull(real)
         return _error(command, f"cannot write the output (standard output): {e.strerror}")
     except KeyboardInterrupt:
+        # Outputs are written whole or not at all (ztwin.safeout): say why the
+        # command stopped, in one line.
+        with contextlib.suppress(OSError, ValueError):
+            _error(command, "interrupted (Ctrl-C)")
         return 128 + 2
     except Terminated as e:
         _error(command, f"{e}; no output was written")
@@ -399,6 +447,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:
         if isinstance(e, _our_errors()):
             return _error(command, str(e))
+        if _is_duckdb_error(e) and not os.environ.get("ZTWIN_DEBUG"):
+            # A damaged database met mid-query (a block's checksum): the file
+            # and DuckDB's reason, in one line.
+            db = getattr(args, "db", None)
+            reason = (str(e).strip().splitlines() or [type(e).__name__])[0].removeprefix("Error: ")
+            return _error(command, f"{db + ': ' if db else ''}cannot read the history database: {reason}")
         if os.environ.get("ZTWIN_DEBUG"):
             raise
         return _error(

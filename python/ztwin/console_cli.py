@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import cmd
+import contextlib
 import sys
 from typing import IO, Any
 
@@ -58,6 +59,34 @@ Anything else is a CP command issued by the operator: """ + ", ".join(CP_WORDS) 
 (their operands: docs/scenario.md, [[timeline]])."""
 
 
+def not_text(line: str) -> str | None:
+    """Why a console line read with ``surrogateescape`` is not text (a byte
+    that is not UTF-8), or None: CP commands are text."""
+    for i, ch in enumerate(line):
+        if "\udc80" <= ch <= "\udcff":
+            return f"not UTF-8 text (byte X'{ord(ch) - 0xDC00:02X}' at column {i + 1}); the line is ignored"
+    return None
+
+
+#: Control characters (a NUL, an escape) in an echoed line, shown as ``\\xNN``.
+_CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F] if c != 0x09}
+
+
+def shown(line: str) -> str:
+    """A console line as it can be printed: bytes that are not UTF-8 and
+    control characters as ``\\xNN``."""
+    return line.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace").translate(_CONTROLS)
+
+
+def tolerant_stdin(stdin: IO[str]) -> None:
+    """Read bytes that are not UTF-8 as surrogates (:func:`not_text` names
+    them) rather than failing the whole session on them."""
+    reconfigure = getattr(stdin, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(ValueError, OSError):
+            reconfigure(errors="surrogateescape")
+
+
 class Console(cmd.Cmd):
     """The command line; ``session`` is a ``ztwin._native.ConsoleSession``."""
 
@@ -73,6 +102,7 @@ class Console(cmd.Cmd):
             # (with the prompt) stands for both.
             self.prompt = ""
         self.finished = False
+        self.lineno = 0
 
     # -- output -----------------------------------------------------------
 
@@ -89,8 +119,14 @@ class Console(cmd.Cmd):
     # -- the loop ---------------------------------------------------------
 
     def precmd(self, line: str) -> str:
+        if line != "EOF":
+            self.lineno += 1
         if self.echo and line != "EOF":
-            self.say(f"ztwin> {line}".rstrip())
+            self.say(f"ztwin> {shown(line)}".rstrip())
+        why = not_text(line)
+        if why is not None:
+            self.say(f"line {self.lineno}: {why}")
+            return ""
         return line
 
     def emptyline(self) -> bool:
@@ -195,6 +231,7 @@ def cmd_console(args: argparse.Namespace) -> int:
         print(f"ztwin console: {e}", file=sys.stderr)
         return EXIT_FATAL
     text, fmt = sc._source()
+    tolerant_stdin(sys.stdin)
     with out:
         session = ConsoleSession(text, sc.origin, fmt, str(out.temp), args.seed)
         con = Console(session, sys.stdin, sys.stdout, echo=not sys.stdin.isatty())
@@ -218,7 +255,7 @@ def register(sub: Any) -> None:
     from ztwin.run_cli import _seed
 
     p = sub.add_parser("console", help="run a scenario with a CP command line (step, commands, responses)")
-    p.add_argument("scenario", help="scenario file (TOML or JSON)")
+    p.add_argument("scenario", help="scenario file (TOML)")
     p.add_argument("-o", "--output", default="console.monwrite", help="MONWRITE file written when the session ends")
     p.add_argument("--seed", type=_seed, default=None, help="random seed (default: the scenario's)")
     p.add_argument("-f", "--force", action="store_true", help="replace an existing output file")

@@ -137,7 +137,11 @@ def export_file(path: str | Path, fmt: str, out: str | Path, system: str | None 
         db = Path(d) / "x.duckdb"
         con = connect(db, create=True)
         try:
-            ingest_file(con, path, system=system)
+            r = ingest_file(con, path, system=system)
         finally:
             con.close()
+        if not r.intervals_added:
+            # Not export_db's "nothing ingested yet", which names the temporary database.
+            damage = f"; {r.damage_count} damaged byte range(s) skipped" if r.damage_count else ""
+            raise HistoryError(f"{path}: no complete sample interval to export{damage}")
         return export_db(db, fmt, out)

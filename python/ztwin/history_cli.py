@@ -8,6 +8,8 @@ written: each file is ingested in one transaction).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from typing import Any
 
@@ -36,17 +38,34 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     def said(r: Any) -> None:
         print(r.line(), file=sys.stderr)
 
+    # A database this command creates is removed again if no file made it in
+    # (the first file unreadable, Ctrl-C): "nothing added" leaves nothing.
+    created = not os.path.lexists(args.db)
+    stored = False
     try:
         for f in args.files:
             current[0] = f
             ingest(args.db, [f], system=args.system, progress=progress, on_result=said)
+            stored = True
     except HistoryError as e:
         return _error("ingest", str(e))
     except MonwriteError as e:
         return _error("ingest", f"{current[0]}: offset {e.offset} (X'{e.offset:X}'): {e.reason} (nothing added)")
     except OSError as e:
         return _error("ingest", f"cannot open {current[0]}: {e.strerror or e} (nothing added)")
+    finally:
+        if created and not stored:
+            _remove_new_db(args.db)
     return EXIT_OK
+
+
+def _remove_new_db(db: str) -> None:
+    """Remove a database file (and DuckDB's write-ahead log) that this
+    command created and put nothing in."""
+    for p in (db, f"{db}.wal"):
+        with contextlib.suppress(OSError):
+            if os.path.isfile(p) and not os.path.islink(p):
+                os.unlink(p)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -58,6 +77,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     args.file = paths.pop() if paths else None
     if paths:
         return _error("export", "give at most one FILE and one OUT")
+    if args.file is None and args.db is None and args.out is not None:
+        # One path and no --db: the file without its output, not a missing file.
+        return _error("export", f"give the output after {args.out}: ztwin export FILE OUT (a directory, "
+                      "or a file for openmetrics)")  # fmt: skip
     if (args.file is None) == (args.db is None):
         return _error("export", "give a MONWRITE FILE or --db PATH (one of them)")
     if args.out is None:

@@ -127,6 +127,9 @@ def scoreboard_text(results: list[StudyResult]) -> list[str]:
 
 
 def cmd_study_run(args: argparse.Namespace) -> int:
+    if args.all and args.name not in (None, "all"):
+        print(f"ztwin study run: give a study NAME or --all, not both (NAME {args.name!r})", file=sys.stderr)
+        return EXIT_FATAL
     if args.all or args.name == "all":
         names = list(STUDIES)
     elif args.name:

@@ -47,7 +47,8 @@ def scenario_error(origin: str, place: str, reason: str, line: int | None = None
 
 
 def _decode(data: bytes, origin: str) -> str:
-    """Scenario text from a file's bytes: UTF-8 text, or a clear error."""
+    """Scenario text from a file's bytes: UTF-8 TOML text, or a clear error
+    (a binary file, bytes that are not UTF-8, a JSON document)."""
     nul = data.find(b"\0")
     if nul >= 0:
         line = data.count(b"\n", 0, nul) + 1
@@ -55,7 +56,7 @@ def _decode(data: bytes, origin: str) -> str:
             origin, "", f"a binary file, not a TOML scenario (byte X'00' at offset {nul})", line
         )
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise scenario_error(
@@ -65,6 +66,11 @@ def _decode(data: bytes, origin: str) -> str:
             "scenario files are TOML, which is UTF-8",
             line,
         ) from None
+    if text.lstrip().startswith("{"):
+        # No TOML document starts with "{" (TOML's parser says only "invalid key-value pair").
+        line = text[: len(text) - len(text.lstrip())].count("\n") + 1
+        raise scenario_error(origin, "", "this is JSON, not TOML: scenario files are TOML (docs/scenario.md)", line)
+    return text
 
 
 def _check_numbers(node: Any, origin: str, path: str = "") -> None:

@@ -105,7 +105,11 @@ class ZosRun:
 def run(path: Path, pagescm: str | None = None) -> ZosRun:
     """Run the z/OS partition scenario at ``path`` (``pagescm`` overrides
     its IEASYSxx PAGESCM: ``"ALL"``, ``"NONE"`` or a size)."""
-    text = Path(path).read_text(encoding="utf-8")
+    from ztwin.twin import _decode
+
+    # A binary or non-UTF-8 file is a ScenarioError naming the file and the
+    # byte, as for ``ztwin run``, not Python's codec message.
+    text = _decode(Path(path).read_bytes(), str(path))
     return ZosRun(json.loads(run_zos(text, str(path), pagescm)))
 
 

@@ -79,6 +79,7 @@ def _fail(msg: str) -> int:
 def cmd_zos(args: argparse.Namespace) -> int:
     from ztwin import zos_advisor, zos_reports, zos_tables
     from ztwin.history import HistoryError
+    from ztwin.safeout import OutputError, check_updatable
     from ztwin.units import parse_duration
 
     try:
@@ -92,6 +93,12 @@ def cmd_zos(args: argparse.Namespace) -> int:
         if args.scenario:
             if args.system or args.run:
                 return _fail("--system and --run choose a stored run: give them with --db and no SCENARIO")
+            if args.db:
+                # The database is checked before the run, not after it.
+                try:
+                    check_updatable(args.db, inputs=[args.scenario])
+                except OutputError as e:
+                    return _fail(f"--db {e}")
             r = zos.run(Path(args.scenario), pagescm=args.pagescm)
             t = zos_tables.tables(r)
             if args.db:

@@ -156,9 +156,16 @@ def session(con: ZosConsole, stdin: IO[str], stdout: IO[str], echo: bool) -> int
     w = stdout.write
     w(f"ztwin zos console: partition {con.t.system}, run {con.t.run}, at {format_duration(con.now)} of "
       f"{format_duration(con.end())}; 'help' lists the commands\n")  # fmt: skip
-    for line in _lines(stdin):
+    from ztwin.console_cli import not_text, shown, tolerant_stdin
+
+    tolerant_stdin(stdin)
+    for lineno, line in enumerate(_lines(stdin), 1):
         if echo:
-            w(f"ztwin> {line}".rstrip() + "\n")
+            w(f"ztwin> {shown(line)}".rstrip() + "\n")
+        why = not_text(line)
+        if why is not None:
+            w(f"line {lineno}: {why}\n")
+            continue
         word, _, arg = line.strip().partition(" ")
         low = word.lower()
         try:

@@ -221,10 +221,12 @@ def load(db: str | os.PathLike[str], system: str | None = None, run: str | None 
 
     have = runs(db)
     pick = [x for x in have if (system is None or x[0].upper() == system.upper()) and (run is None or x[1] == run)]
+    if not have:
+        raise history.HistoryError(f"{db}: no z/OS run stored (ztwin zos SCENARIO --db {db} stores one)")
     if not pick:
-        what = " ".join(f"{k} {v}" for k, v in (("system", system), ("run", run)) if v) or "any"
+        what = " ".join(f"{k} {v}" for k, v in (("system", system), ("run", run)) if v)
         raise history.HistoryError(f"{db}: no z/OS run stored for {what} (stored: "
-                                   f"{', '.join(f'{a}/{b}' for a, b, _ in have) or 'none'})")  # fmt: skip
+                                   f"{', '.join(f'{a}/{b}' for a, b, _ in have)})")  # fmt: skip
     if len(pick) > 1:
         raise history.HistoryError(f"{db}: several z/OS runs match ({', '.join(f'{a}/{b}' for a, b, _ in pick)}): "
                                    "name one with --system and --run")  # fmt: skip

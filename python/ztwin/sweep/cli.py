@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 from typing import Any
@@ -125,10 +126,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from ztwin.sweep import compare as cmp
     from ztwin.sweep.store import StoreError
 
-    if args.threshold < 0:
-        return _err("compare", "--threshold must be at least 0")
+    # NaN compares false with every difference (nothing marked), infinity marks nothing.
+    if not math.isfinite(args.threshold) or args.threshold < 0:
+        return _err("compare", f"--threshold {args.threshold:g}: must be a percentage of at least 0 (e.g. 5)")
     try:
-        sections = cmp.compare(args.a, args.b, args.reports, args.start, args.end, args.threshold, args.intervals)
+        sections = cmp.compare(
+            args.a, args.b, args.reports, args.start, args.end, args.threshold, args.intervals,
+            on_damage=lambda text: print(f"ztwin compare: warning: {text}", file=sys.stderr),
+        )  # fmt: skip
         if args.html:
             path = cmp.write_html(sections, args.a, args.b, args.threshold, args.html)
             print(path / "index.html")

@@ -17,9 +17,12 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ztwin.sweep import store
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 #: What ``ztwin compare`` shows without -r.
 DEFAULT_REPORTS = ["SYSCONF", "SYSSUMLG", "CPU", "STORAGE", "PAGELOG", "USTAT", "UPAGE", "DEVICE", "CPOWNED"]
@@ -146,9 +149,12 @@ def compare(
     end: str | None = None,
     threshold_pct: float = DEFAULT_THRESHOLD_PCT,
     intervals: bool = False,
+    on_damage: Callable[[str], object] | None = None,
 ) -> list[Section]:
-    """Build the reports of both files over the same window and compare them."""
-    from ztwin.monitor import MonwriteError
+    """Build the reports of both files over the same window and compare them.
+    ``on_damage`` is told of each file whose read skipped damaged byte ranges
+    ("PATH: N damaged span(s) skipped ..."), as ``ztwin report`` warns."""
+    from ztwin.monitor import MonwriteError, damage_text
     from ztwin.reports import ReportError, build_from, collect, resolve_names
 
     try:
@@ -168,8 +174,12 @@ def compare(
             raise CompareError(f"{path}: {e}") from None
         except OSError as e:
             raise CompareError(f"cannot open {path}: {e.strerror or e}") from None
+        damage = damage_text(iv.stats)
         if not iv.intervals:
-            raise CompareError(f"{path}: no complete sample interval" + (" between --from and --to" if start or end else ""))
+            raise CompareError(f"{path}: no complete sample interval" + (" between --from and --to" if start or end else "")
+                               + (f"; {damage}" if damage else ""))  # fmt: skip
+        if damage and on_damage is not None:
+            on_damage(f"{path}: {damage}")
         built.append(build_from(iv, chosen))
     return [compare_reports(built[0][n], built[1][n], threshold_pct, intervals) for n in chosen]
 

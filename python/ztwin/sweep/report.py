@@ -116,7 +116,19 @@ def load_results(directory: str | Path) -> tuple[dict[str, Any], Any]:
     meta = (table.schema.metadata or {}).get(b"ztwin.sweep")
     if meta is None:
         raise SweepError(f"{path}: not written by ztwin sweep (no sweep description in its metadata)")
-    return json.loads(meta), table
+    try:
+        desc = json.loads(meta)
+    except ValueError:
+        desc = None
+    params = desc.get("params") if isinstance(desc, dict) else None
+    if not (
+        isinstance(desc, dict)
+        and isinstance(params, list)
+        and all(isinstance(x, dict) and isinstance(x.get("key"), str) for x in params)
+        and isinstance(desc.get("metrics"), dict)
+    ):
+        raise SweepError(f"{path}: its sweep description (metadata ztwin.sweep) is damaged")
+    return desc, table
 
 
 def summarize(desc: dict[str, Any], table: Any) -> Summary:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ztwin.sweep.metrics import Metric, MetricError, parse_metric
-from ztwin.twin import Scenario, ScenarioError
+from ztwin.twin import SEED_MAX, Scenario, ScenarioError, _decode
 from ztwin.units import format_size, parse_duration, parse_size
 
 __all__ = ["Goal", "Limits", "Param", "Run", "Sweep", "SweepError", "Window", "load", "loads"]
@@ -432,10 +432,12 @@ def loads(text: str, origin: str = "<sweep>", root: str | Path | None = None) ->
         raise ctx.err("sweep", "base", "[sweep] needs base = \"path/to/scenario.toml\"")
     base_path = Path(os.path.normpath(Path(base) if Path(base).is_absolute() or root is None else Path(root) / base))
     try:
-        base_text = base_path.read_text(encoding="utf-8")
+        base_bytes = base_path.read_bytes()
     except OSError as e:
         raise ctx.err("sweep", "base", f"cannot read base scenario {base_path}: {e.strerror or e}") from None
     try:
+        # A binary or non-UTF-8 base is the scenario loader's error (file, line, byte).
+        base_text = _decode(base_bytes, str(base_path))
         base_sc = Scenario.load(base_path)
     except ScenarioError as e:
         raise ctx.err("sweep", "base", f"base scenario: {e}") from None
@@ -446,11 +448,15 @@ def loads(text: str, origin: str = "<sweep>", root: str | Path | None = None) ->
     if isinstance(seeds_v, int) and not isinstance(seeds_v, bool):
         if seeds_v < 1:
             raise ctx.err("sweep", "seeds", "seeds must be at least 1 (a count) or a list of seeds")
-        seeds = list(range(1, seeds_v + 1))
+        # A range, not a list, until the run count is checked against max_runs
+        # (seeds = 1000000000000 was a MemoryError).
+        seed_range: range | list[int] = range(1, seeds_v + 1)
     elif isinstance(seeds_v, list) and seeds_v and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds_v):
-        seeds = list(seeds_v)
-        if len(set(seeds)) != len(seeds):
+        seed_range = list(seeds_v)
+        if len(set(seed_range)) != len(seed_range):
             raise ctx.err("sweep", "seeds", "seeds repeat")
+        if max(seed_range) > SEED_MAX:
+            raise ctx.err("sweep", "seeds", f"seed {max(seed_range)} is above {SEED_MAX} (2**64 - 1)")
     else:
         raise ctx.err("sweep", "seeds", "seeds must be a count (seeds = 3: seeds 1, 2, 3) or a non-empty list of integers >= 0")
     duration = _duration(ctx, "sweep", "duration", sw["duration"]) if "duration" in sw else None
@@ -530,9 +536,10 @@ def loads(text: str, origin: str = "<sweep>", root: str | Path | None = None) ->
     grid = [p for p in params if p.kind != "sample"]
     dims = [p for p in params if p.kind == "sample"]
     n_points = math.prod(len(p.values) for p in grid) * (samples if dims else 1)
-    n_runs = n_points * len(seeds)
+    n_runs = n_points * (seeds_v if isinstance(seed_range, range) else len(seed_range))
     if n_runs > limits.max_runs:
         raise ctx.err("limits", "max_runs", f"the sweep has {n_runs} runs, more than max_runs = {limits.max_runs} ([limits])")
+    seeds = list(seed_range)
     rows = latin_hypercube(samples, len(dims), sample_seed) if dims else [[]]
     points: list[tuple[tuple[str, Any], ...]] = []
     for combo in itertools.product(*(p.values for p in grid)):

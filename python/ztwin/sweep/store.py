@@ -106,9 +106,12 @@ def prepare_out(out: str | os.PathLike[str], sweep: Sweep) -> Path:
         marker = d / MARKER
         if marker.exists():
             try:
-                held = json.loads(marker.read_text(encoding="utf-8")).get("identity")
+                doc = json.loads(marker.read_text(encoding="utf-8"))
             except (OSError, ValueError) as e:
                 raise StoreError(f"--out {d}: unreadable {MARKER}: {e}") from None
+            if not isinstance(doc, dict):
+                raise StoreError(f"--out {d}: unreadable {MARKER}: not a JSON object")
+            held = doc.get("identity")
             if held != ident:
                 raise StoreError(
                     f"--out {d} holds the results of another sweep (base scenario, duration, window or metrics differ: "
@@ -155,6 +158,9 @@ class Journal:
             try:
                 rec = json.loads(line)
             except ValueError:
+                break
+            # A line that is JSON but not a run record is damage too.
+            if not isinstance(rec, dict) or not isinstance(rec.get("run_id"), str):
                 break
             done[rec["run_id"]] = rec
             good += len(line)

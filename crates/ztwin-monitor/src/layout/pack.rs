@@ -416,11 +416,24 @@ impl LayoutPack {
     /// Read and parse a pack file.
     pub fn load(path: &std::path::Path) -> Result<LayoutPack, PackError> {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| PackError {
+        let fail = |message: String| PackError {
             origin: origin.clone(),
             record: None,
             field: None,
-            message: format!("cannot read: {e}"),
+            message,
+        };
+        let bytes = std::fs::read(path).map_err(|e| {
+            // The system's reason without Rust's " (os error N)".
+            let text = e.to_string();
+            let reason = text.split(" (os error").next().unwrap_or(&text);
+            fail(format!("cannot read: {reason}"))
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            fail(format!(
+                "not UTF-8 text (byte X'{:02X}' at offset {at}); a layout pack is TOML or JSON, which are UTF-8",
+                e.as_bytes()[at]
+            ))
         })?;
         LayoutPack::parse(&text, &origin)
     }

@@ -136,3 +136,30 @@ fn errors_name_the_record_and_the_field() {
         assert!(e.contains(want), "{text:?}\n  gave {e}\n  want {want}");
     }
 }
+
+/// A pack that cannot be read, or is not text: one reason, without Rust's
+/// "(os error N)" or "stream did not contain valid UTF-8".
+#[test]
+fn load_says_why_a_file_cannot_be_used() {
+    let dir = std::env::temp_dir().join(format!("ztwin-pack-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("missing.toml");
+    let e = LayoutPack::load(&missing).unwrap_err().to_string();
+    assert!(
+        e.ends_with("missing.toml: cannot read: No such file or directory"),
+        "{e}"
+    );
+    let e = LayoutPack::load(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains(": cannot read: Is a directory") && !e.contains("os error"),
+        "{e}"
+    );
+    let latin1 = dir.join("latin1.toml");
+    std::fs::write(&latin1, b"# caf\xe9\n").unwrap();
+    let e = LayoutPack::load(&latin1).unwrap_err().to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        e.contains("latin1.toml: not UTF-8 text (byte X'E9' at offset 5)"),
+        "{e}"
+    );
+}
