@@ -368,7 +368,7 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
                 )  # fmt: skip
                 _run(con, "COMMIT")
             except BaseException as e:
-                _run(con, "ROLLBACK")
+                _rollback(con)
                 with suppress(Exception):
                     con.unregister("ztwin_spool")
                 if failed:  # the kernel's or the spool's error (or an interrupt), not DuckDB's report of it
@@ -383,6 +383,25 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
             bar.update(size)
             bar.close()
     return res
+
+
+def _rollback(con: duckdb.DuckDBPyConnection) -> None:
+    """Roll the file's transaction back. When DuckDB's COMMIT fails (out of
+    memory, disk full) DuckDB has rolled it back already and a ROLLBACK
+    would fail with "no transaction is active", hiding the reason."""
+    import duckdb
+
+    with suppress(duckdb.TransactionException):
+        _run(con, "ROLLBACK")
+
+
+def _storage_errors() -> tuple[type[BaseException], ...]:
+    """DuckDB's errors that say the database could not take a file's rows
+    (its memory limit, the disk, a failed commit): told as one line, not as
+    a bug."""
+    import duckdb
+
+    return duckdb.OutOfMemoryException, duckdb.IOException, duckdb.TransactionException
 
 
 def _store(con: duckdb.DuckDBPyConnection, name: str, sysid: str, reader: pa.RecordBatchReader) -> None:
@@ -617,7 +636,11 @@ def ingest(db: str | Path, files: Iterable[str | Path], *, system: str | None = 
         for f in files:
             if Path(f).is_dir():
                 raise IsADirectoryError(21, "Is a directory", str(f))
-            r = ingest_file(con, f, system=system, progress=progress)
+            try:
+                r = ingest_file(con, f, system=system, progress=progress)
+            except _storage_errors() as e:
+                first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                raise HistoryError(f"{db}: cannot add {f}: {first} (nothing added from it)") from None
             out.append(r)
             if on_result is not None:
                 on_result(r)

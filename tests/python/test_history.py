@@ -585,3 +585,40 @@ def test_an_interrupt_while_inserting_leaves_the_database_as_it_was(tmp_path: Pa
         assert counts(db) == rows(19), name
         with history.open(db) as h:
             assert h.systems() == ["TESTSYS"] and h.files().num_rows == 1, name
+
+
+def test_a_failed_commit_is_one_line_and_leaves_the_database_as_it_was(
+        tmp_path: Path, files: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """DuckDB ends the transaction itself when its COMMIT fails (out of
+    memory on a large file, disk full): the reason is told in one line (it
+    was hidden by the ROLLBACK's "no transaction is active"), exit 2, and
+    nothing of the file is added; so is an out-of-memory error while
+    inserting (a real one: a 1 MB memory limit)."""
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    real = history._run
+
+    def commit_fails(con: Any, sql: str, args: Any = None) -> None:
+        if sql == "COMMIT":
+            real(con, "ROLLBACK")  # (what DuckDB does when its commit fails)
+            raise duckdb.TransactionException("TransactionContext Error: Failed to commit: could not allocate "
+                                              "block of size 256.0 KiB (60.8 MiB/61.0 MiB used)\n\nPossible ...")
+        real(con, sql, args)
+
+    with monkeypatch.context() as m:
+        m.setattr(history, "_run", commit_fails)
+        with pytest.raises(history.HistoryError, match=r"cannot add .*grown.monwrite: TransactionContext Error: "
+                                                       r"Failed to commit: could not allocate block .*\(nothing added"):
+            history.ingest(db, [files["grown"]], system="OTHER")
+        capsys.readouterr()
+        assert main(["ingest", str(files["grown"]), "--db", str(db), "--system", "OTHER"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("ztwin ingest: ") and "Failed to commit" in err, err
+    monkeypatch.setattr(history, "INGEST_MEMORY", "1MB")
+    with pytest.raises(history.HistoryError, match=r"cannot add .*grown.monwrite: Out of Memory Error: .*"
+                                                   r"\(nothing added"):
+        history.ingest(db, [files["grown"]], system="OTHER")
+    assert counts(db) == rows(19)
+    with history.open(db) as h:
+        assert h.systems() == ["TESTSYS"] and h.files().num_rows == 1
