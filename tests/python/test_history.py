@@ -622,3 +622,47 @@ def test_a_failed_commit_is_one_line_and_leaves_the_database_as_it_was(
     assert counts(db) == rows(19)
     with history.open(db) as h:
         assert h.systems() == ["TESTSYS"] and h.files().num_rows == 1
+
+
+def test_duckdb_caches_little_while_the_live_rows_stream(tmp_path: Path, files: dict[str, Path],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The live entity's insert runs under DuckDB's lower limit (the row
+    group it fills and a small cache of the blocks it wrote: memory flat in
+    file size), the other tables and the commit under INGEST_MEMORY, which
+    is the connection's limit after a failing file too."""
+    limits: dict[str, str] = {}
+    real_store, real_insert = history._store, history._insert
+
+    def setting(con: Any) -> str:
+        return str(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
+
+    def store(con: Any, name: str, sysid: str, reader: Any) -> None:
+        limits[name] = setting(con)
+        real_store(con, name, sysid, reader)
+
+    monkeypatch.setattr(history, "_store", store)
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    assert history._live_memory(pa.schema([pa.field(f"c{i}", pa.int64()) for i in range(50)])) == 79
+    with history.open(db) as h:
+        schema = h.connection.sql("SELECT * EXCLUDE (system) FROM user_intervals LIMIT 0").to_arrow_table().schema
+    assert limits.pop("user_intervals") == f"{history._live_memory(schema)}.0 MiB", limits
+    assert len(limits) == 5 and set(limits.values()) == {"244.1 MiB"}, limits  # (INGEST_MEMORY, 256 MB)
+
+    def failing(*a: Any, **k: Any) -> Any:
+        if len(limits) == 1:
+            raise RuntimeError("disk full")
+        return real_insert(*a, **k)
+
+    limits.clear()
+    monkeypatch.setattr(history, "CHUNK", 5)
+    monkeypatch.setattr(history, "_insert", failing)
+    con = history.connect(db)
+    try:
+        con.execute("SET memory_limit = '300MB'")
+        with pytest.raises(RuntimeError, match="disk full"):
+            history.ingest_file(con, files["grown"], system="OTHER")
+        assert list(limits) == ["user_intervals"] and setting(con) == "244.1 MiB"
+    finally:
+        con.close()
+    assert counts(db) == rows(19)
