@@ -49,6 +49,13 @@ CHUNK = 500
 STEPS_AHEAD = 1
 #: DuckDB's memory limit while ingesting (beyond it, it spills to disk).
 INGEST_MEMORY = "256MB"
+#: Rows of a DuckDB row group (its ``ROW_GROUP_SIZE``): an insert keeps the
+#: row group it fills in memory uncompressed, then writes it compressed to
+#: the database file.
+ROW_GROUP_ROWS = 122_880
+#: DuckDB's cache of the blocks the live entity's insert wrote, on top of the
+#: row group it fills (:func:`_live_memory`).
+LIVE_CACHE_MB = 32
 #: DuckDB's threads while ingesting: its inserts read one Arrow stream at a
 #: time, and a second thread cost about 10% more CPU for no shorter run
 #: (BENCHMARKS.md, issue 11).
@@ -284,7 +291,8 @@ class _Progress:
 
 def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str | None = None,
                 progress: bool = False) -> IngestResult:
-    """Ingest one file in one transaction (see :func:`ingest`)."""
+    """Ingest one file in one transaction (see :func:`ingest`); DuckDB's
+    memory limit is :data:`INGEST_MEMORY` after it."""
     from ztwin._native import IntervalKernel
 
     k = IntervalKernel(str(path), None, None, "all", "all", "all")
@@ -340,13 +348,24 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
                     raise
 
             assert sysid is not None
+            lowered = False  # DuckDB's memory limit at the live insert's
             _run(con, "BEGIN TRANSACTION")
             try:
                 if first is not None:
                     import pyarrow as pa
 
                     held, schema, first = [first], first.schema, None
+                    lowered = True
+                    # DuckDB's blocks from a pool it keeps instead of from its
+                    # allocator, which returns freed memory to the system: the
+                    # blocks the lower limit drops come back without page faults
+                    # (4 GB: 1.79M minor faults and 4.4 s of system time without,
+                    # 1.11M and 3.0 s with; BENCHMARKS.md)
+                    _run(con, f"SET block_allocator_memory = '{INGEST_MEMORY}'")
+                    _run(con, f"SET memory_limit = '{_live_memory(schema)}MiB'")
                     _store(con, table_name(LIVE), sysid, pa.RecordBatchReader.from_batches(schema, live(held)))
+                    _run(con, f"SET memory_limit = '{INGEST_MEMORY}'")
+                    lowered = False
                 sink.close()
                 for entity, f in sink.files.items():
                     _store(con, table_name(entity), sysid, _watched(_spooled_batches(f), failed))
@@ -368,7 +387,10 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
                 )  # fmt: skip
                 _run(con, "COMMIT")
             except BaseException as e:
-                _run(con, "ROLLBACK")
+                _rollback(con)
+                if lowered:  # (the connection may ingest another file)
+                    with suppress(Exception):
+                        _run(con, f"SET memory_limit = '{INGEST_MEMORY}'")
                 with suppress(Exception):
                     con.unregister("ztwin_spool")
                 if failed:  # the kernel's or the spool's error (or an interrupt), not DuckDB's report of it
@@ -383,6 +405,37 @@ def ingest_file(con: duckdb.DuckDBPyConnection, path: str | Path, *, system: str
             bar.update(size)
             bar.close()
     return res
+
+
+def _live_memory(schema: pa.Schema) -> int:
+    """DuckDB's memory limit (MB) while the live entity's rows stream in:
+    the row group it fills (8 bytes a value, the system id's column
+    included) and :data:`LIVE_CACHE_MB` for the blocks it wrote, which
+    DuckDB otherwise keeps cached up to :data:`INGEST_MEMORY`, so that
+    memory grew with the file (BASE_TABLE in ``duckdb_memory()``: 90 MB
+    after 2 GB, 174 MB after 4 GB). Those blocks are in the database file
+    already: dropping them writes nothing (BENCHMARKS.md, issue 11, branch
+    ingest4)."""
+    return ROW_GROUP_ROWS * 8 * (len(schema) + 1) // (1 << 20) + LIVE_CACHE_MB
+
+
+def _rollback(con: duckdb.DuckDBPyConnection) -> None:
+    """Roll the file's transaction back. When DuckDB's COMMIT fails (out of
+    memory, disk full) DuckDB has rolled it back already and a ROLLBACK
+    would fail with "no transaction is active", hiding the reason."""
+    import duckdb
+
+    with suppress(duckdb.TransactionException):
+        _run(con, "ROLLBACK")
+
+
+def _storage_errors() -> tuple[type[BaseException], ...]:
+    """DuckDB's errors that say the database could not take a file's rows
+    (its memory limit, the disk, a failed commit): told as one line, not as
+    a bug."""
+    import duckdb
+
+    return duckdb.OutOfMemoryException, duckdb.IOException, duckdb.TransactionException
 
 
 def _store(con: duckdb.DuckDBPyConnection, name: str, sysid: str, reader: pa.RecordBatchReader) -> None:
@@ -617,7 +670,11 @@ def ingest(db: str | Path, files: Iterable[str | Path], *, system: str | None = 
         for f in files:
             if Path(f).is_dir():
                 raise IsADirectoryError(21, "Is a directory", str(f))
-            r = ingest_file(con, f, system=system, progress=progress)
+            try:
+                r = ingest_file(con, f, system=system, progress=progress)
+            except _storage_errors() as e:
+                first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                raise HistoryError(f"{db}: cannot add {f}: {first} (nothing added from it)") from None
             out.append(r)
             if on_result is not None:
                 on_result(r)

@@ -585,3 +585,84 @@ def test_an_interrupt_while_inserting_leaves_the_database_as_it_was(tmp_path: Pa
         assert counts(db) == rows(19), name
         with history.open(db) as h:
             assert h.systems() == ["TESTSYS"] and h.files().num_rows == 1, name
+
+
+def test_a_failed_commit_is_one_line_and_leaves_the_database_as_it_was(
+        tmp_path: Path, files: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """DuckDB ends the transaction itself when its COMMIT fails (out of
+    memory on a large file, disk full): the reason is told in one line (it
+    was hidden by the ROLLBACK's "no transaction is active"), exit 2, and
+    nothing of the file is added; so is an out-of-memory error while
+    inserting (a real one: a 1 MB memory limit)."""
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    real = history._run
+
+    def commit_fails(con: Any, sql: str, args: Any = None) -> None:
+        if sql == "COMMIT":
+            real(con, "ROLLBACK")  # (what DuckDB does when its commit fails)
+            raise duckdb.TransactionException("TransactionContext Error: Failed to commit: could not allocate "
+                                              "block of size 256.0 KiB (60.8 MiB/61.0 MiB used)\n\nPossible ...")
+        real(con, sql, args)
+
+    with monkeypatch.context() as m:
+        m.setattr(history, "_run", commit_fails)
+        with pytest.raises(history.HistoryError, match=r"cannot add .*grown.monwrite: TransactionContext Error: "
+                                                       r"Failed to commit: could not allocate block .*\(nothing added"):
+            history.ingest(db, [files["grown"]], system="OTHER")
+        capsys.readouterr()
+        assert main(["ingest", str(files["grown"]), "--db", str(db), "--system", "OTHER"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("ztwin ingest: ") and "Failed to commit" in err, err
+    monkeypatch.setattr(history, "INGEST_MEMORY", "1MB")
+    with pytest.raises(history.HistoryError, match=r"cannot add .*grown.monwrite: Out of Memory Error: .*"
+                                                   r"\(nothing added"):
+        history.ingest(db, [files["grown"]], system="OTHER")
+    assert counts(db) == rows(19)
+    with history.open(db) as h:
+        assert h.systems() == ["TESTSYS"] and h.files().num_rows == 1
+
+
+def test_duckdb_caches_little_while_the_live_rows_stream(tmp_path: Path, files: dict[str, Path],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The live entity's insert runs under DuckDB's lower limit (the row
+    group it fills and a small cache of the blocks it wrote: memory flat in
+    file size), the other tables and the commit under INGEST_MEMORY, which
+    is the connection's limit after a failing file too."""
+    limits: dict[str, str] = {}
+    real_store, real_insert = history._store, history._insert
+
+    def setting(con: Any) -> str:
+        return str(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
+
+    def store(con: Any, name: str, sysid: str, reader: Any) -> None:
+        limits[name] = setting(con)
+        real_store(con, name, sysid, reader)
+
+    monkeypatch.setattr(history, "_store", store)
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    assert history._live_memory(pa.schema([pa.field(f"c{i}", pa.int64()) for i in range(50)])) == 79
+    with history.open(db) as h:
+        schema = h.connection.sql("SELECT * EXCLUDE (system) FROM user_intervals LIMIT 0").to_arrow_table().schema
+    assert limits.pop("user_intervals") == f"{history._live_memory(schema)}.0 MiB", limits
+    assert len(limits) == 5 and set(limits.values()) == {"244.1 MiB"}, limits  # (INGEST_MEMORY, 256 MB)
+
+    def failing(*a: Any, **k: Any) -> Any:
+        if len(limits) == 1:
+            raise RuntimeError("disk full")
+        return real_insert(*a, **k)
+
+    limits.clear()
+    monkeypatch.setattr(history, "CHUNK", 5)
+    monkeypatch.setattr(history, "_insert", failing)
+    con = history.connect(db)
+    try:
+        con.execute("SET memory_limit = '300MB'")
+        with pytest.raises(RuntimeError, match="disk full"):
+            history.ingest_file(con, files["grown"], system="OTHER")
+        assert list(limits) == ["user_intervals"] and setting(con) == "244.1 MiB"
+    finally:
+        con.close()
+    assert counts(db) == rows(19)
