@@ -350,6 +350,23 @@ def physlog(iv: Intervals, **_: Any) -> Report:
     )
 
 
+def _unique_rows(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> tuple[list[tuple[int, int, int]], np.ndarray]:
+    """``np.unique(np.stack([a, b, c], axis=1), axis=0, return_inverse=True)``
+    as (the distinct rows as tuples, each row's number among them): the
+    three columns packed into one integer (21 bits each, same order) when
+    they fit, instead of the sort of a structured view (a fifth of
+    LPARLOG's time)."""
+    lim = 1 << 21
+    if len(a) and min(a.min(), b.min(), c.min()) >= 0 and max(a.max(), b.max(), c.max()) < lim:
+        key = (a << 42) | (b << 21) | c
+        s = np.sort(key)
+        u = s[np.r_[True, s[1:] != s[:-1]]]
+        inv = np.searchsorted(u, key)
+        return [(k >> 42, (k >> 21) & (lim - 1), k & (lim - 1)) for k in u.tolist()], inv
+    rows, inv = np.unique(np.stack([a, b, c], axis=1), axis=0, return_inverse=True)
+    return [tuple(r) for r in rows.tolist()], inv.reshape(-1)
+
+
 def _distinct(a: np.ndarray) -> np.ndarray:
     """The distinct values of ``a``, sorted: ``np.unique(a)`` without its
     first-call import of ``numpy.ma`` (20 ms, for its masked-array check)."""
@@ -396,11 +413,9 @@ def _lparlog_chunk(iv: Intervals, blk: _Block) -> RowChunk | None:
     gcpu0 = L.cpu[order][first]
     seconds = blk.seconds[gpidx]
     # the configuration columns of each (partition, first CPU, CPUs)
-    gkeys = np.stack([gpart, gcpu0, n.astype(np.int64)], axis=1)
-    ukeys, ginv = np.unique(gkeys, axis=0, return_inverse=True)
-    ginv = ginv.reshape(-1)
+    ukeys, ginv = _unique_rows(gpart, gcpu0, n.astype(np.int64))
     info_rows = []
-    for p, c0, k in ukeys.tolist():
+    for p, c0, k in ukeys:
         pname = L.names[p]
         info = cfg.lpars.get(pname, {})
         w = info.get("lcpus", {}).get(c0, {}).get("weight") or info.get("weight")
