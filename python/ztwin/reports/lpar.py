@@ -131,20 +131,84 @@ def _mean_block(iv: Intervals) -> _Block:
                   _dict_rows([(0, k, r) for k, r in iv.lpar.items()], []))  # fmt: skip
 
 
-def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
+class _LastBatch:
+    """The last batch a block read from each store: the next block starts in
+    it (a block's rows seldom end at a batch's end), and a spilled batch is
+    then not read back from the file again. One batch per store, dropped with
+    the blocks."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[int, Any]] = {}
+
+    def batch(self, store: Any, i: int) -> Any:
+        got = self._kept.get(id(store))
+        if got is not None and got[0] == i:
+            return got[1]
+        b = store.batch(i)
+        self._kept[id(store)] = (i, b)
+        return b
+
+
+def _part_codes(arr: Any, codes: dict[str, int]) -> np.ndarray:
+    """Each row's partition as a number (``codes``: name -> number; a
+    batch's new names numbered in sorted order). Names of 1 to 8 bytes
+    without NUL (LPAR names are 1 to 8 characters) are told apart as one
+    integer each (their bytes), so only the distinct names become Python
+    texts; other columns go row by row (not ``dictionary_encode``: it
+    imports pyarrow.compute, a third of a second)."""
+    n = len(arr)
+    if n and arr.null_count == 0 and str(arr.type) == "string":
+        _, obuf, dbuf = arr.buffers()[:3]
+        off = np.frombuffer(obuf, dtype=np.int32, count=n + 1, offset=arr.offset * 4).astype(np.int64)
+        lens = off[1:] - off[:-1]
+        data = np.frombuffer(dbuf, dtype=np.uint8) if dbuf is not None else np.zeros(0, dtype=np.uint8)
+        if lens.min() >= 1 and lens.max() <= 8 and not (data[off[0]:off[-1]] == 0).any():
+            j = np.arange(8)
+            take = j[None, :] < lens[:, None]
+            mat = np.zeros((n, 8), dtype=np.uint8)
+            mat[take] = data[(off[:-1, None] + j[None, :])[take]]
+            key = mat.view(np.uint64).reshape(n)
+            order = np.argsort(key, kind="stable")
+            sk = key[order]
+            new = np.r_[True, sk[1:] != sk[:-1]]
+            first = order[new]  # a row of each distinct name
+            names = [arr[int(i)].as_py() for i in first.tolist()]
+            for x in sorted(set(names)):
+                codes.setdefault(x, len(codes))
+            of_u = np.array([codes[x] for x in names], dtype=np.int64)
+            inv = np.empty(n, dtype=np.int64)
+            inv[order] = np.cumsum(new) - 1
+            return of_u[inv]
+    names_b = arr.to_pylist()
+    for x in sorted(set(names_b)):
+        codes.setdefault(x, len(codes))
+    return np.array([codes[x] for x in names_b], dtype=np.int64)
+
+
+def _store_rows(store: Any, ids: np.ndarray, key_part: bool, last: _LastBatch | None = None) -> _Rows:
     """The rows of a column store whose interval is one of ``ids`` (sorted),
-    with ``pidx`` its position in ``ids``."""
+    with ``pidx`` its position in ``ids``. When ``ids`` are consecutive and
+    a batch's rows are in interval order (the kernel's), the rows wanted are
+    found by two binary searches."""
     from ztwin.reports.store import array_i64, f64, value_names
 
     lo, hi = int(ids[0]), int(ids[-1])
-    # (batch, rows): rows None when the batch (sliced to them) is all rows wanted
-    parts: list[tuple[Any, np.ndarray | None]] = []
+    consecutive = hi - lo + 1 == len(ids)
+    read = store.batch if last is None else (lambda i: last.batch(store, i))
+    # (batch, rows, interval of each row): rows None when the batch (sliced
+    # to them) is all rows wanted
+    parts: list[tuple[Any, np.ndarray | None, np.ndarray]] = []
     if store is not None:
         for bi, (blo, bhi) in enumerate(store._bounds):
             if bhi < lo or blo > hi:
                 continue
-            b = store.batch(bi)
+            b = read(bi)
             rows_iv = array_i64(b.column("interval"))
+            if consecutive and bool((rows_iv[1:] >= rows_iv[:-1]).all()):
+                a, z = (int(x) for x in np.searchsorted(rows_iv, [lo, hi + 1]))
+                if a < z:
+                    parts.append((b if z - a == b.num_rows else b.slice(a, z - a), None, rows_iv[a:z]))
+                continue
             pos = np.searchsorted(ids, rows_iv)
             ok = (pos < len(ids)) & (ids[np.minimum(pos, len(ids) - 1)] == rows_iv)
             idx = np.flatnonzero(ok)
@@ -153,26 +217,25 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
             if idx[-1] - idx[0] + 1 == len(idx):
                 # a run of rows (the usual case: rows are in interval order):
                 # a slice, so the columns below are read for these rows only
-                parts.append((b if len(idx) == b.num_rows else b.slice(int(idx[0]), len(idx)), None))
+                sl = b if len(idx) == b.num_rows else b.slice(int(idx[0]), len(idx))
+                parts.append((sl, None, rows_iv[int(idx[0]):int(idx[0]) + len(idx)]))
             else:
-                parts.append((b, idx))
+                parts.append((b, idx, rows_iv[idx]))
     if not parts:
         return _no_rows()
     names: list[str] = []
     pidx, part, cpu = [], [], []
     codes: dict[str, int] = {}
-    sizes = [b.num_rows if rows is None else len(rows) for b, rows in parts]
-    for (b, rows), m in zip(parts, sizes, strict=True):
-        iv_b = array_i64(b.column("interval"))
-        pidx.append(np.searchsorted(ids, iv_b if rows is None else iv_b[rows]))
+    sizes = [b.num_rows if rows is None else len(rows) for b, rows, _ in parts]
+    for (b, rows, iv_b), m in zip(parts, sizes, strict=True):
+        pidx.append(iv_b - lo if consecutive else np.searchsorted(ids, iv_b))
         c = f64(b, "cpu")
         cpu.append(np.zeros(m, dtype=np.int64) if c is None else (c if rows is None else c[rows]).astype(np.int64))
-        if key_part:
-            # (not dictionary_encode: it imports pyarrow.compute, a third of
-            # a second; not np.unique: sorting the texts cost more than this)
+        if key_part and rows is None:
+            part.append(_part_codes(b.column("partition"), codes))
+        elif key_part:
             names_b = b.column("partition").to_pylist()
-            if rows is not None:
-                names_b = [names_b[i] for i in rows.tolist()]
+            names_b = [names_b[i] for i in rows.tolist()]
             for x in sorted(set(names_b)):  # a batch's new names numbered in sorted order
                 codes.setdefault(x, len(codes))
             part.append(np.array([codes[x] for x in names_b], dtype=np.int64))
@@ -181,11 +244,11 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
     names.extend(codes)
 
     def col(k: str) -> np.ndarray | None:
-        got = [f64(b, k) for b, _ in parts]
+        got = [f64(b, k) for b, _, _ in parts]
         if all(g is None for g in got):
             return None
         return np.concatenate([np.full(m, np.nan) if g is None else g if rows is None else g[rows]
-                               for g, (_, rows), m in zip(got, parts, sizes, strict=True)])  # fmt: skip
+                               for g, (_, rows, _), m in zip(got, parts, sizes, strict=True)])  # fmt: skip
 
     return _Rows(np.concatenate(pidx), np.concatenate(part), np.concatenate(cpu), Sums(sum(sizes), col), names,
                  value_names(parts[0][0]))  # fmt: skip
@@ -213,14 +276,15 @@ def _blocks(iv: Intervals, cpus: bool = True) -> Iterator[_Block]:
     yield _mean_block(iv)
     seq = iv.intervals
     if isinstance(seq, IntervalSeq):
+        last = _LastBatch()
         for _, whole in seq.system.batches():
             for off in range(0, whole.num_rows, BLOCK):
                 b = whole.slice(off, BLOCK)
                 ids = array_i64(b.column("interval"))
                 yield _Block(b.num_rows, Times(array_i64(b.column("end"))), Times(array_i64(b.column("start"))),
                              array_f64(b.column("seconds")),
-                             _store_rows(seq.cpu, ids, False) if cpus else _no_rows(),
-                             _store_rows(seq.lpar, ids, True))  # fmt: skip
+                             _store_rows(seq.cpu, ids, False, last) if cpus else _no_rows(),
+                             _store_rows(seq.lpar, ids, True, last))  # fmt: skip
         return
     from ztwin.reports.store import _us
 
