@@ -162,23 +162,23 @@ def _part_codes(arr: Any, codes: dict[str, int]) -> np.ndarray:
         off = np.frombuffer(obuf, dtype=np.int32, count=n + 1, offset=arr.offset * 4).astype(np.int64)
         lens = off[1:] - off[:-1]
         data = np.frombuffer(dbuf, dtype=np.uint8) if dbuf is not None else np.zeros(0, dtype=np.uint8)
-        if lens.min() >= 1 and lens.max() <= 8 and not (data[off[0]:off[-1]] == 0).any():
-            j = np.arange(8)
-            take = j[None, :] < lens[:, None]
+        short, long_ = int(lens.min()), int(lens.max())
+        if short >= 1 and long_ <= 8 and not (data[off[0]:off[-1]] == 0).any():
             mat = np.zeros((n, 8), dtype=np.uint8)
-            mat[take] = data[(off[:-1, None] + j[None, :])[take]]
-            key = mat.view(np.uint64).reshape(n)
-            order = np.argsort(key, kind="stable")
-            sk = key[order]
-            new = np.r_[True, sk[1:] != sk[:-1]]
-            first = order[new]  # a row of each distinct name
-            names = [arr[int(i)].as_py() for i in first.tolist()]
+            if short == long_:  # names of one length (the usual case): the bytes as a matrix
+                mat[:, :short] = data[off[0]:off[-1]].reshape(n, short)
+            else:
+                j = np.arange(8)
+                take = j[None, :] < lens[:, None]
+                mat[take] = data[(off[:-1, None] + j[None, :])[take]]
+            key = mat.view(np.dtype("<u8")).reshape(n)  # little-endian on any machine, as to_bytes below
+            u = _distinct(key)
+            # a name's bytes are its key's without the NUL padding
+            names = [int(k).to_bytes(8, "little").rstrip(b"\0").decode() for k in u.tolist()]
             for x in sorted(set(names)):
                 codes.setdefault(x, len(codes))
             of_u = np.array([codes[x] for x in names], dtype=np.int64)
-            inv = np.empty(n, dtype=np.int64)
-            inv[order] = np.cumsum(new) - 1
-            return of_u[inv]
+            return of_u[np.searchsorted(u, key)]
     names_b = arr.to_pylist()
     for x in sorted(set(names_b)):
         codes.setdefault(x, len(codes))

@@ -23,6 +23,7 @@ def _row_by_row(names: list[str], codes: dict[str, int]) -> np.ndarray:
     [
         ["LP01", "LP01", "LP02", "A", "LP01", "ZZZZZZZZ", "A"],
         ["ONE"] * 50,
+        ["LP01", "LP02", "LP01", "LP03", "LP02"],  # one length
         ["LONGNAME9", "LP01", "LP01"],  # over 8 bytes: row by row
         ["LP\x0001", "LP", "LP"],  # a NUL: row by row
         ["", "LP01"],  # empty: row by row
@@ -31,7 +32,7 @@ def _row_by_row(names: list[str], codes: dict[str, int]) -> np.ndarray:
 )
 def test_part_codes_equal_row_by_row(names: list[str]) -> None:
     arr = pa.array(names + ["TAIL1", "TAIL2"], type=pa.string())
-    for a in (arr, arr.slice(1, len(names) - 1), arr.slice(2)):
+    for a in (arr, arr.slice(1, len(names) - 1), arr.slice(2), pa.array(names, type=pa.string())):
         seen: dict[str, int] = {"EARLIER": 0}
         want_codes = dict(seen)
         got = lpar._part_codes(a, seen)
