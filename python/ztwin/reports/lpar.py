@@ -257,6 +257,11 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool, last: _LastBatch | 
 #: Intervals per block (a block's rows are computed and written together:
 #: PROCLOG writes about ten rows per interval).
 BLOCK = 256
+#: Logical CPUs' rows per block of LPARLOG and PHYSLOG (they read those
+#: rows only, two sums each, and write a few rows per interval): as many
+#: intervals as hold about this many rows, from :data:`BLOCK` to 2,048 (a
+#: stored batch of intervals); 2,048 intervals of a CEC of 8 logical CPUs.
+LPAR_ROWS = 16384
 
 
 def _no_rows() -> _Rows:
@@ -275,11 +280,15 @@ def _blocks(iv: Intervals, cpus: bool = True) -> Iterator[_Block]:
         return
     yield _mean_block(iv)
     seq = iv.intervals
+    size = BLOCK
+    if not cpus and len(seq):
+        lpar_rows = seq.lpar.rows if isinstance(seq, IntervalSeq) and seq.lpar is not None else 0
+        size = max(BLOCK, min(2048, LPAR_ROWS * len(seq) // max(1, lpar_rows)))
     if isinstance(seq, IntervalSeq):
         last = _LastBatch()
         for _, whole in seq.system.batches():
-            for off in range(0, whole.num_rows, BLOCK):
-                b = whole.slice(off, BLOCK)
+            for off in range(0, whole.num_rows, size):
+                b = whole.slice(off, size)
                 ids = array_i64(b.column("interval"))
                 yield _Block(b.num_rows, Times(array_i64(b.column("end"))), Times(array_i64(b.column("start"))),
                              array_f64(b.column("seconds")),
@@ -288,8 +297,8 @@ def _blocks(iv: Intervals, cpus: bool = True) -> Iterator[_Block]:
         return
     from ztwin.reports.store import _us
 
-    for a in range(0, len(seq), BLOCK):
-        part = seq[a:a + BLOCK]
+    for a in range(0, len(seq), size):
+        part = seq[a:a + size]
         yield _Block(len(part), Times(np.array([_us(s.end) for s in part], dtype=np.int64)),
                      Times(np.array([_us(s.start) for s in part], dtype=np.int64)),
                      np.array([s.seconds for s in part], dtype=np.float64),

@@ -4,12 +4,16 @@ intervals as by a membership test."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pyarrow as pa
 import pytest
 
 from ztwin.reports import lpar
 from ztwin.reports.store import BATCH_ROWS, ColumnStore
+
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _row_by_row(names: list[str], codes: dict[str, int]) -> np.ndarray:
@@ -73,3 +77,26 @@ def test_store_rows_equal_a_membership_test(ids: list[int]) -> None:
         assert got.sums["dispatch"].tolist() == want_disp
         assert [got.names[p] for p in got.part.tolist()] == ["LP0" + str(c % 3) for i, n in enumerate(per)
                                                             for c in range(n) if i in want]  # fmt: skip
+
+
+def test_lpar_reports_do_not_depend_on_the_block_size(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """LPARLOG, PHYSLOG and PROCLOG of a CEC of 7 partitions (the twin's
+    hipersockets-cpu study) are the same text whatever the intervals per
+    block (LPARLOG and PHYSLOG take as many as hold LPAR_ROWS rows)."""
+    from ztwin.reports import build
+    from ztwin.twin import Scenario
+
+    out = tmp_path / "hs.monwrite"
+    Scenario.load(REPO / "studies" / "hipersockets-cpu.toml").run(out)
+    names = ["LPARLOG", "PHYSLOG", "PROCLOG"]
+
+    def written() -> list[str]:
+        reps = build(out, names)
+        return [reps[n].to_json() + reps[n].to_csv() for n in names]
+
+    want = written()
+    assert all(len(w) > 2000 for w in want)
+    for block, rows in ((2, 1), (2, 10**9), (3, 50), (7, 0)):
+        monkeypatch.setattr(lpar, "BLOCK", block)
+        monkeypatch.setattr(lpar, "LPAR_ROWS", rows)
+        assert written() == want, (block, rows)
