@@ -194,7 +194,7 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool, last: _LastBatch | 
 
     lo, hi = int(ids[0]), int(ids[-1])
     consecutive = hi - lo + 1 == len(ids)
-    read = store.batch if last is None else (lambda i: last.batch(store, i))
+    read = (lambda i: store.batch(i)) if last is None else (lambda i: last.batch(store, i))
     # (batch, rows, interval of each row): rows None when the batch (sliced
     # to them) is all rows wanted
     parts: list[tuple[Any, np.ndarray | None, np.ndarray]] = []

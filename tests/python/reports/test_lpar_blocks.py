@@ -100,3 +100,9 @@ def test_lpar_reports_do_not_depend_on_the_block_size(tmp_path: Path, monkeypatc
         monkeypatch.setattr(lpar, "BLOCK", block)
         monkeypatch.setattr(lpar, "LPAR_ROWS", rows)
         assert written() == want, (block, rows)
+
+
+def test_no_store_no_rows() -> None:
+    """A file read without the per-CPU or logical-CPU rows (no store)."""
+    for last in (None, lpar._LastBatch()):
+        assert lpar._store_rows(None, np.array([3, 4], dtype=np.int64), True, last).n == 0
