@@ -194,7 +194,9 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool, last: _LastBatch | 
 
     lo, hi = int(ids[0]), int(ids[-1])
     consecutive = hi - lo + 1 == len(ids)
-    read = (lambda i: store.batch(i)) if last is None else (lambda i: last.batch(store, i))
+    def read(i: int) -> Any:
+        return store.batch(i) if last is None else last.batch(store, i)
+
     # (batch, rows, interval of each row): rows None when the batch (sliced
     # to them) is all rows wanted
     parts: list[tuple[Any, np.ndarray | None, np.ndarray]] = []
@@ -234,6 +236,7 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool, last: _LastBatch | 
         if key_part and rows is None:
             part.append(_part_codes(b.column("partition"), codes))
         elif key_part:
+            assert rows is not None
             names_b = b.column("partition").to_pylist()
             names_b = [names_b[i] for i in rows.tolist()]
             for x in sorted(set(names_b)):  # a batch's new names numbered in sorted order

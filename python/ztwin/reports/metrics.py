@@ -481,6 +481,9 @@ class SystemFigures(Mapping[str, Any]):
     mapping that ``update`` can add to (a report's row builder adds its
     times)."""
 
+    raw: In
+    o: Ops
+
     def __init__(self, raw: In, o: Ops) -> None:
         self.raw = raw
         self.o = o
@@ -518,8 +521,11 @@ class SystemFigures(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self.all())
 
-    def update(self, other: Mapping[str, Any] = {}, /, **kw: Any) -> None:  # noqa: B006 - read only
-        self._done.update(other, **kw)
+    def update(self, other: Mapping[str, Any] | None = None, /, **kw: Any) -> None:
+        """Add values (a row builder's times), read back as figures are."""
+        if other is not None:
+            self._done.update(other)
+        self._done.update(kw)
 
     def all(self) -> dict[str, Any]:
         """Every figure, in :func:`system_metrics`' order."""

@@ -266,7 +266,7 @@ class _SystemFigures(metrics.SystemFigures):
             return super().__getitem__(key)
 
 
-def system_metrics(raw: Sums) -> Mapping[str, Arr]:
+def system_metrics(raw: Sums) -> metrics.SystemFigures:
     """``metrics.system_metrics`` over columns (the same keys), each figure
     computed when first read (:class:`ztwin.reports.metrics.SystemFigures`:
     a by-time report reads a few); ``update`` adds to it."""
