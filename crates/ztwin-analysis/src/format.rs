@@ -317,8 +317,21 @@ pub use ztwin_monitor::tod::civil_from_days;
 /// `HH:MM:SS` of a local time in microseconds since 1970 (seconds truncated,
 /// as `strftime` drops the microseconds).
 pub fn push_hms(out: &mut String, us: i64) {
-    let s = us.div_euclid(1_000_000).rem_euclid(86_400);
-    let _ = write!(out, "{:02}:{:02}:{:02}", s / 3600, s % 3600 / 60, s % 60);
+    let s = us.div_euclid(1_000_000).rem_euclid(86_400) as u32;
+    push_2(out, s / 3600);
+    out.push(':');
+    push_2(out, s % 3600 / 60);
+    out.push(':');
+    push_2(out, s % 60);
+}
+
+/// Two decimal digits of `v` < 100 (as `{:02}`; the formatter's machinery
+/// cost more than the rest of a row's times).
+#[inline]
+fn push_2(out: &mut String, v: u32) {
+    debug_assert!(v < 100);
+    out.push(char::from(b'0' + (v / 10) as u8));
+    out.push(char::from(b'0' + (v % 10) as u8));
 }
 
 /// `YYYY-MM-DDTHH:MM:SS` of a local time in microseconds since 1970, then
@@ -326,7 +339,18 @@ pub fn push_hms(out: &mut String, us: i64) {
 pub fn push_iso(out: &mut String, us: i64, zone: &str) {
     let secs = us.div_euclid(1_000_000);
     let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
-    let _ = write!(out, "{y:04}-{m:02}-{d:02}T");
+    if (0..=9999).contains(&y) {
+        let y = y as u32;
+        push_2(out, y / 100);
+        push_2(out, y % 100);
+        out.push('-');
+        push_2(out, m);
+        out.push('-');
+        push_2(out, d);
+        out.push('T');
+    } else {
+        let _ = write!(out, "{y:04}-{m:02}-{d:02}T");
+    }
     push_hms(out, us);
     out.push_str(zone);
 }
@@ -707,6 +731,35 @@ mod tests {
         s.clear();
         push_iso(&mut s, -1, "+01:00");
         assert_eq!(s, "1969-12-31T23:59:59+01:00");
+        // every day of 0000-03-01 .. 9999-12-31 and years beyond, against the formatter
+        let day = 86_400_000_000i64;
+        for days in (-719_468..2_932_897)
+            .step_by(97)
+            .chain([-719_469, -800_000, 2_932_897, 3_000_000])
+        {
+            for (k, us) in [0, 1, 3_599_999_999, 43_199_000_000, day - 1]
+                .into_iter()
+                .enumerate()
+            {
+                let t = days * day + us + k as i64;
+                let secs = t.div_euclid(1_000_000);
+                let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+                let x = secs.rem_euclid(86_400);
+                let want = format!(
+                    "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}+01:00",
+                    x / 3600,
+                    x % 3600 / 60,
+                    x % 60
+                );
+                s.clear();
+                push_iso(&mut s, t, "+01:00");
+                assert_eq!(s, want);
+                s.clear();
+                push_hms(&mut s, t);
+                let at = want.find('T').unwrap_or(0) + 1;
+                assert_eq!(s, want[at..at + 8]);
+            }
+        }
     }
 
     #[test]

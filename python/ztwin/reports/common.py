@@ -63,7 +63,7 @@ def by_time_rows(iv: Intervals, keys: list[str], row: Any = None) -> ColumnRows:
 
     def chunks() -> Iterator[RowChunk]:
         for c in sys_chunks(iv):
-            m: dict[str, Any] = vmetrics.system_metrics(c.sums)
+            m: Any = vmetrics.system_metrics(c.sums)
             yield RowChunk(c.n, make(Times(c.end_us), Times(c.start_us), m))
 
     return ColumnRows(head, chunks)

@@ -131,20 +131,86 @@ def _mean_block(iv: Intervals) -> _Block:
                   _dict_rows([(0, k, r) for k, r in iv.lpar.items()], []))  # fmt: skip
 
 
-def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
+class _LastBatch:
+    """The last batch a block read from each store: the next block starts in
+    it (a block's rows seldom end at a batch's end), and a spilled batch is
+    then not read back from the file again. One batch per store, dropped with
+    the blocks."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[int, Any]] = {}
+
+    def batch(self, store: Any, i: int) -> Any:
+        got = self._kept.get(id(store))
+        if got is not None and got[0] == i:
+            return got[1]
+        b = store.batch(i)
+        self._kept[id(store)] = (i, b)
+        return b
+
+
+def _part_codes(arr: Any, codes: dict[str, int]) -> np.ndarray:
+    """Each row's partition as a number (``codes``: name -> number; a
+    batch's new names numbered in sorted order). Names of 1 to 8 bytes
+    without NUL (LPAR names are 1 to 8 characters) are told apart as one
+    integer each (their bytes), so only the distinct names become Python
+    texts; other columns go row by row (not ``dictionary_encode``: it
+    imports pyarrow.compute, a third of a second)."""
+    n = len(arr)
+    if n and arr.null_count == 0 and str(arr.type) == "string":
+        _, obuf, dbuf = arr.buffers()[:3]
+        off = np.frombuffer(obuf, dtype=np.int32, count=n + 1, offset=arr.offset * 4).astype(np.int64)
+        lens = off[1:] - off[:-1]
+        data = np.frombuffer(dbuf, dtype=np.uint8) if dbuf is not None else np.zeros(0, dtype=np.uint8)
+        short, long_ = int(lens.min()), int(lens.max())
+        if short >= 1 and long_ <= 8 and not (data[off[0]:off[-1]] == 0).any():
+            mat = np.zeros((n, 8), dtype=np.uint8)
+            if short == long_:  # names of one length (the usual case): the bytes as a matrix
+                mat[:, :short] = data[off[0]:off[-1]].reshape(n, short)
+            else:
+                j = np.arange(8)
+                take = j[None, :] < lens[:, None]
+                mat[take] = data[(off[:-1, None] + j[None, :])[take]]
+            key = mat.view(np.dtype("<u8")).reshape(n)  # little-endian on any machine, as to_bytes below
+            u = _distinct(key)
+            # a name's bytes are its key's without the NUL padding
+            names = [int(k).to_bytes(8, "little").rstrip(b"\0").decode() for k in u.tolist()]
+            for x in sorted(set(names)):
+                codes.setdefault(x, len(codes))
+            of_u = np.array([codes[x] for x in names], dtype=np.int64)
+            return of_u[np.searchsorted(u, key)]
+    names_b = arr.to_pylist()
+    for x in sorted(set(names_b)):
+        codes.setdefault(x, len(codes))
+    return np.array([codes[x] for x in names_b], dtype=np.int64)
+
+
+def _store_rows(store: Any, ids: np.ndarray, key_part: bool, last: _LastBatch | None = None) -> _Rows:
     """The rows of a column store whose interval is one of ``ids`` (sorted),
-    with ``pidx`` its position in ``ids``."""
+    with ``pidx`` its position in ``ids``. When ``ids`` are consecutive and
+    a batch's rows are in interval order (the kernel's), the rows wanted are
+    found by two binary searches."""
     from ztwin.reports.store import array_i64, f64, value_names
 
     lo, hi = int(ids[0]), int(ids[-1])
-    # (batch, rows): rows None when the batch (sliced to them) is all rows wanted
-    parts: list[tuple[Any, np.ndarray | None]] = []
+    consecutive = hi - lo + 1 == len(ids)
+    def read(i: int) -> Any:
+        return store.batch(i) if last is None else last.batch(store, i)
+
+    # (batch, rows, interval of each row): rows None when the batch (sliced
+    # to them) is all rows wanted
+    parts: list[tuple[Any, np.ndarray | None, np.ndarray]] = []
     if store is not None:
         for bi, (blo, bhi) in enumerate(store._bounds):
             if bhi < lo or blo > hi:
                 continue
-            b = store.batch(bi)
+            b = read(bi)
             rows_iv = array_i64(b.column("interval"))
+            if consecutive and bool((rows_iv[1:] >= rows_iv[:-1]).all()):
+                a, z = (int(x) for x in np.searchsorted(rows_iv, [lo, hi + 1]))
+                if a < z:
+                    parts.append((b if z - a == b.num_rows else b.slice(a, z - a), None, rows_iv[a:z]))
+                continue
             pos = np.searchsorted(ids, rows_iv)
             ok = (pos < len(ids)) & (ids[np.minimum(pos, len(ids) - 1)] == rows_iv)
             idx = np.flatnonzero(ok)
@@ -153,26 +219,26 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
             if idx[-1] - idx[0] + 1 == len(idx):
                 # a run of rows (the usual case: rows are in interval order):
                 # a slice, so the columns below are read for these rows only
-                parts.append((b if len(idx) == b.num_rows else b.slice(int(idx[0]), len(idx)), None))
+                sl = b if len(idx) == b.num_rows else b.slice(int(idx[0]), len(idx))
+                parts.append((sl, None, rows_iv[int(idx[0]):int(idx[0]) + len(idx)]))
             else:
-                parts.append((b, idx))
+                parts.append((b, idx, rows_iv[idx]))
     if not parts:
         return _no_rows()
     names: list[str] = []
     pidx, part, cpu = [], [], []
     codes: dict[str, int] = {}
-    sizes = [b.num_rows if rows is None else len(rows) for b, rows in parts]
-    for (b, rows), m in zip(parts, sizes, strict=True):
-        iv_b = array_i64(b.column("interval"))
-        pidx.append(np.searchsorted(ids, iv_b if rows is None else iv_b[rows]))
+    sizes = [b.num_rows if rows is None else len(rows) for b, rows, _ in parts]
+    for (b, rows, iv_b), m in zip(parts, sizes, strict=True):
+        pidx.append(iv_b - lo if consecutive else np.searchsorted(ids, iv_b))
         c = f64(b, "cpu")
         cpu.append(np.zeros(m, dtype=np.int64) if c is None else (c if rows is None else c[rows]).astype(np.int64))
-        if key_part:
-            # (not dictionary_encode: it imports pyarrow.compute, a third of
-            # a second; not np.unique: sorting the texts cost more than this)
+        if key_part and rows is None:
+            part.append(_part_codes(b.column("partition"), codes))
+        elif key_part:
+            assert rows is not None
             names_b = b.column("partition").to_pylist()
-            if rows is not None:
-                names_b = [names_b[i] for i in rows.tolist()]
+            names_b = [names_b[i] for i in rows.tolist()]
             for x in sorted(set(names_b)):  # a batch's new names numbered in sorted order
                 codes.setdefault(x, len(codes))
             part.append(np.array([codes[x] for x in names_b], dtype=np.int64))
@@ -181,11 +247,11 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
     names.extend(codes)
 
     def col(k: str) -> np.ndarray | None:
-        got = [f64(b, k) for b, _ in parts]
+        got = [f64(b, k) for b, _, _ in parts]
         if all(g is None for g in got):
             return None
         return np.concatenate([np.full(m, np.nan) if g is None else g if rows is None else g[rows]
-                               for g, (_, rows), m in zip(got, parts, sizes, strict=True)])  # fmt: skip
+                               for g, (_, rows, _), m in zip(got, parts, sizes, strict=True)])  # fmt: skip
 
     return _Rows(np.concatenate(pidx), np.concatenate(part), np.concatenate(cpu), Sums(sum(sizes), col), names,
                  value_names(parts[0][0]))  # fmt: skip
@@ -194,6 +260,11 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool) -> _Rows:
 #: Intervals per block (a block's rows are computed and written together:
 #: PROCLOG writes about ten rows per interval).
 BLOCK = 256
+#: Logical CPUs' rows per block of LPARLOG and PHYSLOG (they read those
+#: rows only, two sums each, and write a few rows per interval): as many
+#: intervals as hold about this many rows, from :data:`BLOCK` to 2,048 (a
+#: stored batch of intervals); 2,048 intervals of a CEC of 8 logical CPUs.
+LPAR_ROWS = 16384
 
 
 def _no_rows() -> _Rows:
@@ -212,20 +283,25 @@ def _blocks(iv: Intervals, cpus: bool = True) -> Iterator[_Block]:
         return
     yield _mean_block(iv)
     seq = iv.intervals
+    size = BLOCK
+    if not cpus and len(seq):
+        lpar_rows = seq.lpar.rows if isinstance(seq, IntervalSeq) and seq.lpar is not None else 0
+        size = max(BLOCK, min(2048, LPAR_ROWS * len(seq) // max(1, lpar_rows)))
     if isinstance(seq, IntervalSeq):
+        last = _LastBatch()
         for _, whole in seq.system.batches():
-            for off in range(0, whole.num_rows, BLOCK):
-                b = whole.slice(off, BLOCK)
+            for off in range(0, whole.num_rows, size):
+                b = whole.slice(off, size)
                 ids = array_i64(b.column("interval"))
                 yield _Block(b.num_rows, Times(array_i64(b.column("end"))), Times(array_i64(b.column("start"))),
                              array_f64(b.column("seconds")),
-                             _store_rows(seq.cpu, ids, False) if cpus else _no_rows(),
-                             _store_rows(seq.lpar, ids, True))  # fmt: skip
+                             _store_rows(seq.cpu, ids, False, last) if cpus else _no_rows(),
+                             _store_rows(seq.lpar, ids, True, last))  # fmt: skip
         return
     from ztwin.reports.store import _us
 
-    for a in range(0, len(seq), BLOCK):
-        part = seq[a:a + BLOCK]
+    for a in range(0, len(seq), size):
+        part = seq[a:a + size]
         yield _Block(len(part), Times(np.array([_us(s.end) for s in part], dtype=np.int64)),
                      Times(np.array([_us(s.start) for s in part], dtype=np.int64)),
                      np.array([s.seconds for s in part], dtype=np.float64),
@@ -249,15 +325,24 @@ def _fold_sums(codes: np.ndarray, values: np.ndarray, groups: int) -> np.ndarray
 
 
 def _merge_by(codes: np.ndarray, sums: Sums, names: Sequence[str], groups: int) -> Sums:
-    """``core.merged`` of the rows of each group (row order), as columns."""
+    """``core.merged`` of the rows of each group (row order), as columns;
+    a column is folded when it is first read (PROCLOG reads 12 of the
+    per-CPU store's 28), each on its own (a fold is per column)."""
     from ztwin._native import fold_by_keys
 
-    acc = {k: np.full(groups, np.nan) for k in names}
-    if len(codes):
-        kinds = ["min" if k.startswith("min_") else "max" if k.startswith("max_") else "sum" for k in names]
-        fold_by_keys(np.ascontiguousarray(codes, dtype=np.int64), [np.ascontiguousarray(sums[k]) for k in names], kinds,
-                     [acc[k] for k in names])  # fmt: skip
-    return Sums(groups, acc)
+    have = set(names)
+    keys = np.ascontiguousarray(codes, dtype=np.int64)
+
+    def merged(k: str) -> np.ndarray | None:
+        if k not in have:
+            return None
+        acc = np.full(groups, np.nan)
+        if len(keys):
+            kind = "min" if k.startswith("min_") else "max" if k.startswith("max_") else "sum"
+            fold_by_keys(keys, [np.ascontiguousarray(sums[k])], [kind], [acc])
+        return acc
+
+    return Sums(groups, merged)
 
 
 def _labels(codes: np.ndarray, values: Sequence[Any]) -> Labels:
@@ -341,6 +426,23 @@ def physlog(iv: Intervals, **_: Any) -> Report:
     )
 
 
+def _unique_rows(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> tuple[list[tuple[int, int, int]], np.ndarray]:
+    """``np.unique(np.stack([a, b, c], axis=1), axis=0, return_inverse=True)``
+    as (the distinct rows as tuples, each row's number among them): the
+    three columns packed into one integer (21 bits each, same order) when
+    they fit, instead of the sort of a structured view (a fifth of
+    LPARLOG's time)."""
+    lim = 1 << 21
+    if len(a) and min(a.min(), b.min(), c.min()) >= 0 and max(a.max(), b.max(), c.max()) < lim:
+        key = (a << 42) | (b << 21) | c
+        s = np.sort(key)
+        u = s[np.r_[True, s[1:] != s[:-1]]]
+        inv = np.searchsorted(u, key)
+        return [(k >> 42, (k >> 21) & (lim - 1), k & (lim - 1)) for k in u.tolist()], inv
+    rows, inv = np.unique(np.stack([a, b, c], axis=1), axis=0, return_inverse=True)
+    return [tuple(r) for r in rows.tolist()], inv.reshape(-1)
+
+
 def _distinct(a: np.ndarray) -> np.ndarray:
     """The distinct values of ``a``, sorted: ``np.unique(a)`` without its
     first-call import of ``numpy.ma`` (20 ms, for its masked-array check)."""
@@ -387,11 +489,9 @@ def _lparlog_chunk(iv: Intervals, blk: _Block) -> RowChunk | None:
     gcpu0 = L.cpu[order][first]
     seconds = blk.seconds[gpidx]
     # the configuration columns of each (partition, first CPU, CPUs)
-    gkeys = np.stack([gpart, gcpu0, n.astype(np.int64)], axis=1)
-    ukeys, ginv = np.unique(gkeys, axis=0, return_inverse=True)
-    ginv = ginv.reshape(-1)
+    ukeys, ginv = _unique_rows(gpart, gcpu0, n.astype(np.int64))
     info_rows = []
-    for p, c0, k in ukeys.tolist():
+    for p, c0, k in ukeys:
         pname = L.names[p]
         info = cfg.lpars.get(pname, {})
         w = info.get("lcpus", {}).get(c0, {}).get("weight") or info.get("weight")

@@ -12,7 +12,7 @@ already seconds (TOD units / 4096e6), subchannel times are 128 us units.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 Raw = Mapping[str, float]
@@ -367,117 +367,170 @@ def system_metrics(raw: In, o: Ops = S) -> dict[str, Any]:
     plus writes per second (Perfkit's Read+Write), ``xstor_rate`` = all expanded
     storage traffic (PGIN + PGOUT + migrations) per second.
     """
-    col, ratio, pct, _sum = o.col, o.ratio, o.pct, o.sum
+    return SystemFigures(raw, o).all()
 
-    def _rate(raw: In, keys: tuple[str, ...], rec: str) -> Any:
-        return ratio(o.get(raw, *keys), col(raw, "sec_" + rec))
 
-    def _level(raw: In, key: str, rec: str) -> Any:
-        return ratio(col(raw, key), col(raw, "lsec_" + rec))
+def _rate(f: SystemFigures, keys: tuple[str, ...], rec: str) -> Any:
+    return f.o.ratio(f.o.get(f.raw, *keys), f.col("sec_" + rec))
 
-    seconds = col(raw, "seconds")
-    cpu_s = col(raw, "cpu_seconds")
-    busy_pct = pct(col(raw, "cpu_busy"), cpu_s)
-    online = ratio(cpu_s, seconds)
-    tt, vt = col(raw, "user_ttime"), col(raw, "user_vtime")
-    user_tv = o.where(o.truthy(vt), ratio(tt, vt), None)
-    cpu_user_sys = _sum(col(raw, "cpu_user"), o.col_or(raw, "cpu_sys", 0.0))
-    tv = o.first(ratio(cpu_user_sys, col(raw, "cpu_emul")), user_tv)
-    pgin = _rate(raw, ("pgin",), "MRSYTXSP")
-    pgout = _rate(raw, ("pgout",), "MRSYTXSP")
-    migr = _rate(raw, ("migrations",), "MRSYTXSP")
-    rd = _rate(raw, ("page_reads",), "MRSYTSYP")
-    wr = _rate(raw, ("page_writes",), "MRSYTSYP")
-    has_rd = o.present(rd)
-    rd = o.where(has_rd, rd, _rate(raw, ("dasd_page_reads",), "MRSTORSP"))
-    wr = o.where(has_rd, wr, _rate(raw, ("dasd_page_writes",), "MRSTORSP"))
-    ssch = o.first(_rate(raw, ("ssch", "rsch"), "MRSYTSYP"), _rate(raw, ("dasd_ssch",), "MRIODDEV"))
-    slots_total = _level(raw, "slots_total", "MRSYTASG")
-    slots_used = _level(raw, "slots_used", "MRSYTASG")
-    spool_total = _level(raw, "spool_total", "MRSYTASG")
-    spool_used = _level(raw, "spool_used", "MRSYTASG")
-    xs_total = _level(raw, "xstor_total", "MRSYTXSG")
-    xs_free = _level(raw, "xstor_free", "MRSYTXSG")
-    xs_used = o.sub(xs_total, xs_free)
-    has_fw = o.has(raw, "frame_waits")
-    frame_waits = o.where(has_fw, col(raw, "frame_waits"), col(raw, "rsg_frame_waits"))
-    frame_sec = o.where(has_fw, col(raw, "sec_MRSTORSG"), col(raw, "sec_MRSYTRSG"))
-    out: dict[str, Any] = {
-        "seconds": seconds,
-        "cpus_online": online,
-        "cpu_busy_pct": busy_pct,
-        "cpu_busy_total_pct": o.mul(busy_pct, online),
-        "cpu_user_pct": pct(col(raw, "cpu_user"), cpu_s),
-        "cpu_sys_pct": pct(col(raw, "cpu_sys"), cpu_s),
-        "cpu_emul_pct": pct(col(raw, "cpu_emul"), cpu_s),
-        "cpu_wait_pct": pct(col(raw, "cpu_wait"), cpu_s),
-        "tv_ratio": tv,
-        "user_tv_ratio": user_tv,
-        "capture_ratio": ratio(tt, cpu_user_sys),
-        "ssch_rate": ssch,
-        "dasd_io_rate": _rate(raw, ("dasd_ssch",), "MRIODDEV"),
-        "dasd_resp_ms": ratio(col(raw, "dasd_resp_x_io"), col(raw, "dasd_resp_io")),
-        "dasd_serv_ms": ratio(col(raw, "dasd_serv_x_io"), col(raw, "dasd_resp_io")),
-        "users_logged": ratio(col(raw, "users_logged"), col(raw, "sec_users")),
-        "users_active": ratio(col(raw, "users_active"), col(raw, "sec_users")),
-        "users_in_elist": _level(raw, "elist", "MRSYTUWT"),
-        "page_rate": _sum(pgin, pgout),
-        "read_write_rate": _sum(rd, wr),
-        "xstor_rate": o.where(o.present(migr), _sum(pgin, pgout, migr), _sum(pgin, pgout)),
-        "pgin_rate": pgin,
-        "pgout_rate": pgout,
-        "migrate_rate": migr,
-        "dasd_read_rate": rd,
-        "dasd_write_rate": wr,
-        "spool_rate": _rate(raw, ("spool_reads", "spool_writes"), "MRSYTSYP"),
-        "steal_rate": _rate(raw, ("steals",), "MRSYTRSP"),
-        "steals": col(raw, "steals"),
-        "steals_pass1": col(raw, "steal_pass1"),
-        "steals_pass2": col(raw, "steal_pass2"),
-        "steals_emergency": col(raw, "steal_emerg"),
-        "frame_deferred_rate": _rate(raw, ("frame_deferred",), "MRSYTRSP"),
-        "frame_waits": frame_waits,
-        "frame_wait_rate": ratio(frame_waits, frame_sec),
-        "list_empty": col(raw, "list_empty"),
-        "list_empty_rate": _rate(raw, ("list_empty",), "MRSTORSG"),
-        "emergency_scans": col(raw, "emergency_scans"),
-        "emergency_scan_rate": _rate(raw, ("emergency_scans",), "MRSTORSG"),
-        "scans": col(raw, "scans"),
-        "avail_frames": _level(raw, "avail_frames", "MRSYTRSG"),
-        "min_avail_frames": col(raw, "min_avail_frames"),
-        "max_avail_frames": col(raw, "max_avail_frames"),
-        "pageable_frames": _level(raw, "pageable_frames", "MRSYTRSG"),
-        "cp_locked": _level(raw, "cp_locked", "MRSYTRSG"),
-        "avail_low": _level(raw, "avail_low", "MRSTORSG"),
-        "avail_high": _level(raw, "avail_high", "MRSTORSG"),
-        "avail_low_g": _level(raw, "avail_low_g", "MRSTORSG"),
-        "avail_high_g": _level(raw, "avail_high_g", "MRSTORSG"),
-        "slots_total": slots_total,
-        "slots_used": slots_used,
-        "slots_used_pct": pct(slots_used, slots_total),
-        "spool_total": spool_total,
-        "spool_used": spool_used,
-        "spool_used_pct": pct(spool_used, spool_total),
-        "dump_total": _level(raw, "dump_total", "MRSYTASG"),
-        "dump_used": _level(raw, "dump_used", "MRSYTASG"),
-        "full90": col(raw, "full90"),
-        "xstor_total": xs_total,
-        "xstor_free": xs_free,
-        "xstor_used": xs_used,
-        "xstor_used_pct": pct(xs_used, xs_total),
-        "xstor_age_s": _level(raw, "xstor_age", "MRSTOXSG"),
-        "xstor_migrations": col(raw, "xstor_migrations"),
-        "page_read_block": ratio(col(raw, "exp_page_reads"), col(raw, "exp_ssch_reads")),
-        "page_write_block": ratio(col(raw, "exp_page_writes"), col(raw, "exp_ssch_writes")),
-        "paging_ssch_rate": _rate(raw, ("exp_ssch",), "MRSTOASP"),
-        "users_counted": ratio(col(raw, "users_counted"), col(raw, "sec_users")),
-    }
-    # >System< lines of USTATLOG / UPAGELOG: all users' samples together,
-    # UPAGE as the mean per user (Perfkit's convention).
-    out.update({"sys_" + k: v for k, v in hf_percentages(raw, "users_hf_", o).items()})
-    store = {k: col(raw, "users_" + k) for k in (*UPAGE_RATES, *UPAGE_LEVELS)}
-    store["store_seconds"] = o.col_or(raw, "users_store_seconds", 0.0)
-    # Sum over users of deltas / sum over users of seconds = the mean per user.
-    out.update({"sys_" + k: v for k, v in upage_figures(o.sums(raw, store), o=o).items()})
-    out["sys_users"] = out["users_counted"]
-    return out
+
+def _level(f: SystemFigures, key: str, rec: str) -> Any:
+    return f.o.ratio(f.col(key), f.col("lsec_" + rec))
+
+
+#: :func:`system_metrics`' figures in their order, each a function of the
+#: :class:`SystemFigures` (names starting with ``_`` are shared intermediate
+#: values, not figures).
+_SYSTEM: dict[str, Callable[[SystemFigures], Any]] = {
+    "_cpu_user_sys": lambda f: f.o.sum(f.col("cpu_user"), f.o.col_or(f.raw, "cpu_sys", 0.0)),
+    "_user_tv": lambda f: f.o.where(f.o.truthy(f.col("user_vtime")), f.o.ratio(f.col("user_ttime"), f.col("user_vtime")),
+                                    None),
+    "_rd0": lambda f: _rate(f, ("page_reads",), "MRSYTSYP"),
+    "_has_rd": lambda f: f.o.present(f["_rd0"]),
+    "_xs_total": lambda f: _level(f, "xstor_total", "MRSYTXSG"),
+    "_xs_free": lambda f: _level(f, "xstor_free", "MRSYTXSG"),
+    "_has_fw": lambda f: f.o.has(f.raw, "frame_waits"),
+    "seconds": lambda f: f.col("seconds"),
+    "cpus_online": lambda f: f.o.ratio(f.col("cpu_seconds"), f.col("seconds")),
+    "cpu_busy_pct": lambda f: f.o.pct(f.col("cpu_busy"), f.col("cpu_seconds")),
+    "cpu_busy_total_pct": lambda f: f.o.mul(f["cpu_busy_pct"], f["cpus_online"]),
+    "cpu_user_pct": lambda f: f.o.pct(f.col("cpu_user"), f.col("cpu_seconds")),
+    "cpu_sys_pct": lambda f: f.o.pct(f.col("cpu_sys"), f.col("cpu_seconds")),
+    "cpu_emul_pct": lambda f: f.o.pct(f.col("cpu_emul"), f.col("cpu_seconds")),
+    "cpu_wait_pct": lambda f: f.o.pct(f.col("cpu_wait"), f.col("cpu_seconds")),
+    "tv_ratio": lambda f: f.o.first(f.o.ratio(f["_cpu_user_sys"], f.col("cpu_emul")), f["_user_tv"]),
+    "user_tv_ratio": lambda f: f["_user_tv"],
+    "capture_ratio": lambda f: f.o.ratio(f.col("user_ttime"), f["_cpu_user_sys"]),
+    "ssch_rate": lambda f: f.o.first(_rate(f, ("ssch", "rsch"), "MRSYTSYP"), _rate(f, ("dasd_ssch",), "MRIODDEV")),
+    "dasd_io_rate": lambda f: _rate(f, ("dasd_ssch",), "MRIODDEV"),
+    "dasd_resp_ms": lambda f: f.o.ratio(f.col("dasd_resp_x_io"), f.col("dasd_resp_io")),
+    "dasd_serv_ms": lambda f: f.o.ratio(f.col("dasd_serv_x_io"), f.col("dasd_resp_io")),
+    "users_logged": lambda f: f.o.ratio(f.col("users_logged"), f.col("sec_users")),
+    "users_active": lambda f: f.o.ratio(f.col("users_active"), f.col("sec_users")),
+    "users_in_elist": lambda f: _level(f, "elist", "MRSYTUWT"),
+    "page_rate": lambda f: f.o.sum(f["pgin_rate"], f["pgout_rate"]),
+    "read_write_rate": lambda f: f.o.sum(f["dasd_read_rate"], f["dasd_write_rate"]),
+    "xstor_rate": lambda f: f.o.where(f.o.present(f["migrate_rate"]),
+                                      f.o.sum(f["pgin_rate"], f["pgout_rate"], f["migrate_rate"]),
+                                      f.o.sum(f["pgin_rate"], f["pgout_rate"])),
+    "pgin_rate": lambda f: _rate(f, ("pgin",), "MRSYTXSP"),
+    "pgout_rate": lambda f: _rate(f, ("pgout",), "MRSYTXSP"),
+    "migrate_rate": lambda f: _rate(f, ("migrations",), "MRSYTXSP"),
+    "dasd_read_rate": lambda f: f.o.where(f["_has_rd"], f["_rd0"], _rate(f, ("dasd_page_reads",), "MRSTORSP")),
+    "dasd_write_rate": lambda f: f.o.where(f["_has_rd"], _rate(f, ("page_writes",), "MRSYTSYP"),
+                                           _rate(f, ("dasd_page_writes",), "MRSTORSP")),
+    "spool_rate": lambda f: _rate(f, ("spool_reads", "spool_writes"), "MRSYTSYP"),
+    "steal_rate": lambda f: _rate(f, ("steals",), "MRSYTRSP"),
+    "steals": lambda f: f.col("steals"),
+    "steals_pass1": lambda f: f.col("steal_pass1"),
+    "steals_pass2": lambda f: f.col("steal_pass2"),
+    "steals_emergency": lambda f: f.col("steal_emerg"),
+    "frame_deferred_rate": lambda f: _rate(f, ("frame_deferred",), "MRSYTRSP"),
+    "frame_waits": lambda f: f.o.where(f["_has_fw"], f.col("frame_waits"), f.col("rsg_frame_waits")),
+    "frame_wait_rate": lambda f: f.o.ratio(f["frame_waits"], f.o.where(f["_has_fw"], f.col("sec_MRSTORSG"),
+                                                                          f.col("sec_MRSYTRSG"))),
+    "list_empty": lambda f: f.col("list_empty"),
+    "list_empty_rate": lambda f: _rate(f, ("list_empty",), "MRSTORSG"),
+    "emergency_scans": lambda f: f.col("emergency_scans"),
+    "emergency_scan_rate": lambda f: _rate(f, ("emergency_scans",), "MRSTORSG"),
+    "scans": lambda f: f.col("scans"),
+    "avail_frames": lambda f: _level(f, "avail_frames", "MRSYTRSG"),
+    "min_avail_frames": lambda f: f.col("min_avail_frames"),
+    "max_avail_frames": lambda f: f.col("max_avail_frames"),
+    "pageable_frames": lambda f: _level(f, "pageable_frames", "MRSYTRSG"),
+    "cp_locked": lambda f: _level(f, "cp_locked", "MRSYTRSG"),
+    "avail_low": lambda f: _level(f, "avail_low", "MRSTORSG"),
+    "avail_high": lambda f: _level(f, "avail_high", "MRSTORSG"),
+    "avail_low_g": lambda f: _level(f, "avail_low_g", "MRSTORSG"),
+    "avail_high_g": lambda f: _level(f, "avail_high_g", "MRSTORSG"),
+    "slots_total": lambda f: _level(f, "slots_total", "MRSYTASG"),
+    "slots_used": lambda f: _level(f, "slots_used", "MRSYTASG"),
+    "slots_used_pct": lambda f: f.o.pct(f["slots_used"], f["slots_total"]),
+    "spool_total": lambda f: _level(f, "spool_total", "MRSYTASG"),
+    "spool_used": lambda f: _level(f, "spool_used", "MRSYTASG"),
+    "spool_used_pct": lambda f: f.o.pct(f["spool_used"], f["spool_total"]),
+    "dump_total": lambda f: _level(f, "dump_total", "MRSYTASG"),
+    "dump_used": lambda f: _level(f, "dump_used", "MRSYTASG"),
+    "full90": lambda f: f.col("full90"),
+    "xstor_total": lambda f: f["_xs_total"],
+    "xstor_free": lambda f: f["_xs_free"],
+    "xstor_used": lambda f: f.o.sub(f["_xs_total"], f["_xs_free"]),
+    "xstor_used_pct": lambda f: f.o.pct(f["xstor_used"], f["_xs_total"]),
+    "xstor_age_s": lambda f: _level(f, "xstor_age", "MRSTOXSG"),
+    "xstor_migrations": lambda f: f.col("xstor_migrations"),
+    "page_read_block": lambda f: f.o.ratio(f.col("exp_page_reads"), f.col("exp_ssch_reads")),
+    "page_write_block": lambda f: f.o.ratio(f.col("exp_page_writes"), f.col("exp_ssch_writes")),
+    "paging_ssch_rate": lambda f: _rate(f, ("exp_ssch",), "MRSTOASP"),
+    "users_counted": lambda f: f.o.ratio(f.col("users_counted"), f.col("sec_users")),
+}
+
+#: The ``>System<`` figures of USTATLOG and UPAGELOG (all users' samples
+#: together; UPAGE as the mean per user, Perfkit's convention), each group
+#: computed whole when one of it is first read.
+_SYS_HF = ["sys_" + k for k in ("act_pct", *(c for c, _ in HF_STATES), "q0_pct", "q1_pct", "q2_pct", "q3_pct",
+                                "e0_3_pct", "hf_samples")]  # fmt: skip
+_SYS_UPAGE = ["sys_" + k for k in (*UPAGE_RATES, *UPAGE_LEVELS, "resident")]
+_SYS_HF_SET = frozenset(_SYS_HF)
+_SYS_GROUP = _SYS_HF_SET | frozenset(_SYS_UPAGE)
+
+
+class SystemFigures(Mapping[str, Any]):
+    """:func:`system_metrics` of one sum (or of columns of sums), each figure
+    computed when first read, with the same operations in the same order as
+    all of them together (a by-time report reads a few of the ~100): a
+    mapping that ``update`` can add to (a report's row builder adds its
+    times)."""
+
+    raw: In
+    o: Ops
+
+    def __init__(self, raw: In, o: Ops) -> None:
+        self.raw = raw
+        self.o = o
+        self._done: dict[str, Any] = {}
+
+    def col(self, key: str) -> Any:
+        return self.o.col(self.raw, key)
+
+    def __getitem__(self, key: str) -> Any:
+        done = self._done
+        if key in done:
+            return done[key]
+        make = _SYSTEM.get(key)
+        if make is not None:
+            v = done[key] = make(self)
+            return v
+        if key in _SYS_GROUP:
+            o = self.o
+            if key in _SYS_HF_SET:
+                done.update({"sys_" + k: v for k, v in hf_percentages(self.raw, "users_hf_", o).items()})
+            else:
+                store = {k: self.col("users_" + k) for k in (*UPAGE_RATES, *UPAGE_LEVELS)}
+                store["store_seconds"] = o.col_or(self.raw, "users_store_seconds", 0.0)
+                # Sum over users of deltas / sum over users of seconds = the mean per user.
+                done.update({"sys_" + k: v for k, v in upage_figures(o.sums(self.raw, store), o=o).items()})
+            return done[key]
+        if key == "sys_users":
+            v = done[key] = self["users_counted"]
+            return v
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.all())
+
+    def __len__(self) -> int:
+        return len(self.all())
+
+    def update(self, other: Mapping[str, Any] | None = None, /, **kw: Any) -> None:
+        """Add values (a row builder's times), read back as figures are."""
+        if other is not None:
+            self._done.update(other)
+        self._done.update(kw)
+
+    def all(self) -> dict[str, Any]:
+        """Every figure, in :func:`system_metrics`' order."""
+        out = {k: self[k] for k in _SYSTEM if not k.startswith("_")}
+        out.update({k: self[k] for k in (*_SYS_HF, *_SYS_UPAGE, "sys_users")})
+        extra = {k: v for k, v in self._done.items() if k not in out and not k.startswith("_")}
+        out.update(extra)
+        return out

@@ -255,10 +255,22 @@ def zvm_view_of_lcpu(lraw: Sums, craw: Sums) -> tuple[Arr, Arr]:
     return susp, logld
 
 
-@_quiet
-def system_metrics(raw: Sums) -> dict[str, Arr]:
-    """``metrics.system_metrics`` over columns (the same keys)."""
-    return metrics.system_metrics(raw, V)
+class _SystemFigures(metrics.SystemFigures):
+    """Figures computed when read, quietly (as :func:`_quiet`)."""
+
+    def __getitem__(self, key: str) -> Any:
+        done = self._done
+        if key in done:
+            return done[key]
+        with np.errstate(all="ignore"):
+            return super().__getitem__(key)
+
+
+def system_metrics(raw: Sums) -> metrics.SystemFigures:
+    """``metrics.system_metrics`` over columns (the same keys), each figure
+    computed when first read (:class:`ztwin.reports.metrics.SystemFigures`:
+    a by-time report reads a few); ``update`` adds to it."""
+    return _SystemFigures(raw, V)
 
 
 __all__ = ["Sums", "Vector", "cpu_metrics", "device_metrics", "exposure_metrics", "hf_percentages", "lpar_metrics", "pct", "ratio",

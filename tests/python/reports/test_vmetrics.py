@@ -131,3 +131,26 @@ def test_real_intervals(names: dict[str, list[str]], tmp_path: Path) -> None:
     for i, s in enumerate(iv.intervals):
         for k, v in metrics.system_metrics(s.raw).items():
             assert same(v, float(flat[k][i])), (i, k)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_system_figures_read_one_at_a_time(names: dict[str, list[str]], data: st.DataObject) -> None:
+    """A figure read alone (the by-time reports read a few, computed when
+    read) equals the same figure of all of them, in any order of reading,
+    for columns and for one sum."""
+    keys = names["system"]
+    rows = data.draw(rows_strategy(keys))
+    whole = dict(vmetrics.system_metrics(columns(rows, keys)))
+    order = data.draw(st.permutations(list(whole)))
+    some = order[: data.draw(st.integers(1, len(order)))]
+    lazy = vmetrics.system_metrics(columns(rows, keys))
+    for k in some:
+        got, want = lazy[k], whole[k]
+        assert all(same(float(w), float(g)) for w, g in zip(want, got, strict=True)), k
+    lazy.update(interval_end="x")
+    assert lazy.get("interval_end") == "x" and lazy.get("no_such_figure") is None
+    one = metrics.system_metrics(rows[0])
+    alone = metrics.SystemFigures(rows[0], metrics.S)
+    for k in some:
+        assert same(one[k], math.nan if alone[k] is None else float(alone[k])), k
