@@ -35,7 +35,11 @@ from ztwin.reports.vmetrics import Sums
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from ztwin.reports.core import CompactRaw, Intervals, Raw, SysInterval
+    from ztwin.reports.core import CompactRaw, Intervals, SysInterval
+
+#: One row's sums as the series hand them out: read-only (a CompactRaw),
+#: not the ``Raw`` dict a caller builds and fills.
+RowSums = Mapping[str, float]
 
 #: Bytes of record batches a store keeps in memory; later batches are spilled.
 SPILL_BYTES = 4 << 20
@@ -356,10 +360,10 @@ def compact_rows(batch: pa.RecordBatch, schema: str) -> list[CompactRaw]:
     return out
 
 
-def series_of(table: pa.Table, key_cols: list[str], schema: str) -> dict[Any, list[tuple[int, Raw]]]:
+def series_of(table: pa.Table, key_cols: list[str], schema: str) -> dict[Any, list[tuple[int, RowSums]]]:
     """``key -> [(interval index, raw), ...]`` of one per-interval table (a
     step's rows, for the advisor's figure sink)."""
-    out: dict[Any, list[tuple[int, Raw]]] = {}
+    out: dict[Any, list[tuple[int, RowSums]]] = {}
     for b in table.to_batches():
         idx = b.column("interval").to_pylist()
         for i, key, raw in zip(idx, _keys(b, key_cols), compact_rows(b, schema), strict=True):
@@ -444,8 +448,8 @@ def _copy(s: SysInterval) -> SysInterval:
     return SysInterval(s.index, s.start_tod, s.end_tod, s.start, s.end, s.seconds, s.raw)
 
 
-def _by_interval(batch: pa.RecordBatch, key_cols: list[str], schema: str) -> dict[int, list[tuple[Any, Raw]]]:
-    out: dict[int, list[tuple[Any, Raw]]] = {}
+def _by_interval(batch: pa.RecordBatch, key_cols: list[str], schema: str) -> dict[int, list[tuple[Any, RowSums]]]:
+    out: dict[int, list[tuple[Any, RowSums]]] = {}
     idx = batch.column("interval").to_pylist()
     for i, key, raw in zip(idx, _keys(batch, key_cols), compact_rows(batch, schema), strict=True):
         out.setdefault(i, []).append((key, raw))
@@ -457,7 +461,7 @@ def _by_interval(batch: pa.RecordBatch, key_cols: list[str], schema: str) -> dic
 # --------------------------------------------------------------------------
 
 
-class SeriesMap(Mapping[Any, list[tuple[int, "Raw"]]]):
+class SeriesMap(Mapping[Any, list[tuple[int, "RowSums"]]]):
     """``key -> [(interval index, raw), ...]`` over a column store of
     per-interval rows (keys in first-seen order)."""
 
@@ -484,25 +488,25 @@ class SeriesMap(Mapping[Any, list[tuple[int, "Raw"]]]):
     def __contains__(self, key: object) -> bool:
         return key in self._keys()
 
-    def __getitem__(self, key: Any) -> list[tuple[int, Raw]]:
+    def __getitem__(self, key: Any) -> list[tuple[int, RowSums]]:
         if key not in self._keys():
             raise KeyError(key)
-        out: list[tuple[int, Raw]] = []
+        out: list[tuple[int, RowSums]] = []
         for _, b in self.store.batches():
             sub = _rows_of(b, self.key_cols, key)
             if sub is not None:
                 out.extend(zip(sub.column("interval").to_pylist(), compact_rows(sub, self.schema), strict=True))
         return out
 
-    def items(self) -> Iterator[tuple[Any, list[tuple[int, Raw]]]]:  # type: ignore[override]
-        out: dict[Any, list[tuple[int, Raw]]] = {k: [] for k in self._keys()}
+    def items(self) -> Iterator[tuple[Any, list[tuple[int, RowSums]]]]:  # type: ignore[override]
+        out: dict[Any, list[tuple[int, RowSums]]] = {k: [] for k in self._keys()}
         for _, b in self.store.batches():
             idx = b.column("interval").to_pylist()
             for i, key, raw in zip(idx, _keys(b, self.key_cols), compact_rows(b, self.schema), strict=True):
                 out[key].append((i, raw))
         return iter(out.items())
 
-    def values(self) -> Iterator[list[tuple[int, Raw]]]:  # type: ignore[override]
+    def values(self) -> Iterator[list[tuple[int, RowSums]]]:  # type: ignore[override]
         return (v for _, v in self.items())
 
 
