@@ -606,6 +606,10 @@ pub struct Tracker<K, G> {
     /// For [`IMPLAUSIBLE`]: the field (index into the rules) and its rise per
     /// second.
     pub bad: (usize, f64),
+    /// The limits of the last T differenced (the bits of T in seconds, the
+    /// most a time and another counter can rise in it): the keys of a set
+    /// mostly share their T, so the two conversions are made once.
+    lims: (u64, i64, i64),
 }
 
 impl<K: Hash + Eq + Clone, G: PartialEq> Default for Tracker<K, G> {
@@ -615,6 +619,7 @@ impl<K: Hash + Eq + Clone, G: PartialEq> Default for Tracker<K, G> {
             slots: Vec::new(),
             why: 0,
             bad: (0, 0.0),
+            lims: (f64::NAN.to_bits(), 0, 0),
         }
     }
 }
@@ -815,8 +820,16 @@ impl<K: Hash + Eq + Clone, G: PartialEq> Tracker<K, G> {
             } else {
                 // The most a field can rise in T (d > max x T, exactly: d is
                 // an integer). Both are in 0..=i64::MAX.
-                let lim_time = (MAX_TIME_PER_S * seconds) as i64;
-                let lim_count = (MAX_COUNT_PER_S * seconds) as i64;
+                let (lim_time, lim_count) = if self.lims.0 == seconds.to_bits() {
+                    (self.lims.1, self.lims.2)
+                } else {
+                    let l = (
+                        (MAX_TIME_PER_S * seconds) as i64,
+                        (MAX_COUNT_PER_S * seconds) as i64,
+                    );
+                    self.lims = (seconds.to_bits(), l.0, l.1);
+                    l
+                };
                 let n = cur.v.len().min(p.vals.v.len()).min(rules.all.len());
                 out.resize(n, ABSENT);
                 let m = n.min(MAX_FIELDS);

@@ -1129,6 +1129,37 @@ struct UserHints {
     total: Hint,
 }
 
+/// Where the device of the MRIODDEV record at one position of a sample set
+/// was found the last time (devices come in the same order set after set):
+/// its slot in the device tracker, its row of the window totals and of
+/// [`Info::devices`], and its generation and configuration as of `epoch`.
+/// A stale hint (another device at that position, a changed epoch) costs
+/// the lookups, never a wrong place: the keys are compared.
+#[derive(Clone, Copy)]
+struct DevHint {
+    devno: Option<i64>,
+    tr: Hint,
+    total: Hint,
+    info: usize,
+    epoch: u64,
+    gen: u64,
+    conf: DevConf,
+}
+
+impl Default for DevHint {
+    fn default() -> Self {
+        DevHint {
+            devno: None,
+            tr: NO_HINT,
+            total: NO_HINT,
+            info: usize::MAX,
+            epoch: 0,
+            gen: 0,
+            conf: (None, None, None),
+        }
+    }
+}
+
 /// The hint at `j` of `v` (grown with [`NO_HINT`] as needed).
 #[inline]
 fn hint_at(v: &mut Vec<Hint>, j: usize) -> &mut Hint {
@@ -1174,6 +1205,11 @@ pub struct Kernel {
     cpus_seen: Vec<Option<i64>>,
     cpu_per: Vec<(Option<i64>, [f64; cpu::N], u8)>,
     dev_gen: Map<i64, u64>,
+    /// Bumped whenever `dev_gen` or `dev_conf` changes (a [`DevHint`]'s
+    /// copies of them are current while its `epoch` is this).
+    dev_epoch: u64,
+    /// Per position among a set's MRIODDEV records: its device's places.
+    dev_hint: Vec<DevHint>,
     /// Per device number, from its last MRMTRDEV: type, class, PAV base.
     dev_conf: Map<i64, DevConf>,
     mtrdev: Option<(u8, u16)>,
@@ -1280,6 +1316,8 @@ impl Kernel {
             u_hf: Vec::new(),
             u_order: Vec::new(),
             dev_gen: Map::default(),
+            dev_epoch: 0,
+            dev_hint: Vec::new(),
             dev_conf: Map::default(),
             mtrdev: k("MRMTRDEV"),
             cpu_res: CPU_DEFS
@@ -1542,6 +1580,7 @@ impl Kernel {
                 let base = base.filter(|&b| b != 0 && b != devno).map(|b| b as i64);
                 let conf = (ty.map(|x| x as i64), class.map(|x| x as i64), base);
                 self.dev_conf.insert(devno as i64, conf);
+                self.dev_epoch += 1;
             }
         }
         if Some(key) == self.mtrusr {
@@ -1600,6 +1639,7 @@ impl Kernel {
         } else if key == self.iodvon || key == self.iodvof {
             if let Some(d) = num(r.bytes, dev_f) {
                 *self.dev_gen.entry(d as i64).or_insert(0) += 1;
+                self.dev_epoch += 1;
             }
         }
     }
@@ -2327,19 +2367,33 @@ impl Kernel {
             (m > 0.0).then_some(m as i128)
         });
         let hf_samples = f64o(hf_samples);
-        for (_, b) in set.of(Code::Dev) {
+        let mut hints = std::mem::take(&mut self.dev_hint);
+        for (j, (_, b)) in set.of(Code::Dev).enumerate() {
             let rec = &arena[b.at..b.at + b.len];
             let (defs, rl_all, plan) = self.dev_res.get_ref(b.layout);
             let Some(devno) = num(rec, defs[0]).map(|x| x as i64) else {
                 continue;
             };
-            let gen = self.dev_gen.get(&devno).copied().unwrap_or(0);
-            let di = slot(&mut self.info.devices, &mut self.info.devices_ix, &devno);
-            let (type_code, dev_class, base) = self
-                .dev_conf
-                .get(&devno)
-                .copied()
-                .unwrap_or((None, None, None));
+            if hints.len() <= j {
+                hints.resize(j + 1, DevHint::default());
+            }
+            let h = &mut hints[j];
+            let known = h.devno == Some(devno)
+                && h.epoch == self.dev_epoch
+                && self.info.devices.get(h.info).is_some_and(|d| d.0 == devno);
+            if !known {
+                h.devno = Some(devno);
+                h.epoch = self.dev_epoch;
+                h.gen = self.dev_gen.get(&devno).copied().unwrap_or(0);
+                h.info = slot(&mut self.info.devices, &mut self.info.devices_ix, &devno);
+                h.conf = self
+                    .dev_conf
+                    .get(&devno)
+                    .copied()
+                    .unwrap_or((None, None, None));
+            }
+            let (gen, di) = (h.gen, h.info);
+            let (type_code, dev_class, base) = h.conf;
             {
                 let info = &mut self.info.devices[di].1;
                 info.type_code = type_code;
@@ -2354,14 +2408,21 @@ impl Kernel {
             self.vals
                 .read_plan(rec, &defs[DEV_COUNTERS..], plan.from(DEV_COUNTERS));
             let Some(sys) = iv.as_deref_mut() else {
-                self.dev_tr.note(devno, seq, b.tod, gen, &mut self.vals);
+                self.dev_tr
+                    .note_at(&mut h.tr, devno, seq, b.tod, gen, &mut self.vals);
                 continue;
             };
             let rl = rl_all.from(DEV_COUNTERS);
-            let Some(d) =
-                self.dev_tr
-                    .delta(devno, seq, b.tod, gen, &mut self.vals, rl, &mut self.out)
-            else {
+            let Some(d) = self.dev_tr.delta_at(
+                &mut h.tr,
+                devno,
+                seq,
+                b.tod,
+                gen,
+                &mut self.vals,
+                rl,
+                &mut self.out,
+            ) else {
                 self.set_flags |= self.dev_tr.why;
                 if self.dev_tr.why == IMPLAUSIBLE {
                     let why = Self::rise_reason(&defs[DEV_COUNTERS..], self.dev_tr.bad);
@@ -2420,7 +2481,7 @@ impl Kernel {
             }
             self.totals
                 .device
-                .merge(device::COLS, device::SUMS, &devno, &raw);
+                .merge_at(&mut h.total, device::COLS, device::SUMS, &devno, &raw);
             if dev_class.is_none() || dev_class == Some(0x04) {
                 let (resp, serv) = device_resp_serv(&raw);
                 let io = if raw[device::ssch].is_nan() {
@@ -2448,6 +2509,7 @@ impl Kernel {
                 });
             }
         }
+        self.dev_hint = hints;
         if seen {
             if let Some(sys) = iv {
                 let s = sys.seconds;

@@ -148,13 +148,24 @@ fn drive<R: std::io::Read + std::io::Seek>(
     mut release: Option<&mut PageRelease>,
     mut nss: Option<&mut SegmentSide>,
 ) -> Result<bool, ztwin_monitor::FatalError> {
-    while let Some(r) = reader.next_record()? {
+    loop {
+        // The record is used where the reader returned it (a reference into
+        // the result), not moved out of it first: the move copied it through
+        // the stack in pieces of other widths than the reader had written,
+        // and each such load waited for the stores (a third of the loop's
+        // time outside the reader and the kernel).
+        let next = reader.next_record();
+        let r = match &next {
+            Ok(Some(r)) => r,
+            Ok(None) => return Ok(false),
+            Err(_) => return next.map(|_| false),
+        };
         if let Some(rel) = release.as_deref_mut() {
             rel.at(r.offset);
         }
-        let more = kernel.record(&r);
+        let more = kernel.record(r);
         if let Some(s) = nss.as_deref_mut() {
-            s.record(&r);
+            s.record(r);
             s.follow(kernel);
         }
         if !more {
@@ -164,7 +175,6 @@ fn drive<R: std::io::Read + std::io::Seek>(
             return Ok(true);
         }
     }
-    Ok(false)
 }
 
 /// Read the remaining records without looking at them (the reader's
