@@ -12,11 +12,11 @@ NATIVE_STAMP := $(VENV)/.native
 RUST_SRC := $(shell find crates -name '*.rs' -o -name 'Cargo.toml' 2>/dev/null) Cargo.toml
 FUZZ_SECONDS ?= 20
 
-.PHONY: help venv build browser demo test test-rust test-python fuzz-smoke fuzz bench bench-quick lint clean
+.PHONY: help venv build browser demo test test-rust test-python fuzz-smoke fuzz bench bench-quick lint typecheck clean
 
 help:
 	@echo "make demo        build everything and run the demo on a bundled example"
-	@echo "make test        clippy and rustfmt, Rust tests, Python tests (with the studies' short forms), fuzz smoke run"
+	@echo "make test        clippy, rustfmt and mypy --strict, Rust tests, Python tests (with the studies' short forms), fuzz smoke run"
 	@echo "make bench       full benchmarks and the fidelity scoreboard (writes BENCHMARKS.md's scoreboard and bench-results.json)"
 	@echo "make bench-quick reduced benchmarks (< 3 min)"
 	@echo "make fuzz        long fuzzing: every target to FUZZ_RUNS executions (default 10M)"
@@ -63,7 +63,7 @@ demo: build
 	$(ZTWIN) diagnose demo-out/s1.monwrite --from 15:12:30 --to 15:13:20
 	$(ZTWIN) study run paging-single-thread --quick
 
-test: lint test-rust test-python fuzz-smoke
+test: lint typecheck test-rust test-python fuzz-smoke
 
 test-rust:
 	cargo test --workspace --exclude ztwin-py --quiet
@@ -95,6 +95,11 @@ bench-quick: build
 lint:
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo fmt --all --check
+
+# The Python package under mypy --strict (pyproject.toml [tool.mypy]; the
+# native module's types come from python/ztwin/_native.pyi).
+typecheck: $(STAMP)
+	$(PY) -m mypy
 
 clean:
 	rm -rf target $(VENV) demo-out bench-results.json fuzz/target
