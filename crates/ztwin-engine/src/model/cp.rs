@@ -552,7 +552,21 @@ use super::paging::Backing;
 use super::segments::{Next, Op, Queued};
 use super::spool::{self, Dir};
 use super::storage::lock::LockRefusal;
+use super::storage::{idx, tag, T_DASD, T_NONE, T_PAGEOUT, T_READIN, T_XS};
 use super::{Cx, Model};
+
+/// A LOCK command whose range is not all pinned yet: pages being read in
+/// from DASD, or none of the frames it asked for to be had then. Taken up
+/// again when a paging read or page-out completes
+/// ([`Model::lock_waits_go_on`]); its response when every page is pinned.
+#[derive(Clone, Debug)]
+pub(crate) struct LockWait {
+    issuer: u32,
+    g: u32,
+    first: u32,
+    last: u32,
+    map: bool,
+}
 
 /// SET MDCACHE's refusal without an `[mdc]` section.
 const NO_MDC: &str = "HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)";
@@ -754,7 +768,7 @@ impl Model {
                 last,
                 map,
             } => {
-                if let Some(r) = self.lock(&userid, first, last, map) {
+                if let Some(r) = self.lock(cx, issuer, &userid, first, last, map) {
                     self.respond(cx, issuer, &r);
                 }
             }
@@ -779,15 +793,16 @@ impl Model {
     }
 
     /// CP's answer to a LOCK/UNLOCK range refused by storage (nothing
-    /// changed). HCP1384E and HCP1385E are ztwin's own numbers.
+    /// changed). HCP1384E and HCP1385E are ztwin's own numbers (CP's
+    /// messages for these cases were not in the sources).
     fn lock_refusal(id: &str, r: LockRefusal) -> String {
         match r {
             LockRefusal::Range(n) => format!(
                 "HCP002E Invalid operand - the range is outside {id}'s storage (pages 0 to {:X})",
                 n.saturating_sub(1)
             ),
-            LockRefusal::NotResident(vp) => format!(
-                "HCP1384E Page {vp:X} of {id} is not resident; nothing locked (ztwin's LOCK pins resident pages only)"
+            LockRefusal::TooMany { need, room } => format!(
+                "HCP1384E Not enough real storage to lock {need} more pages of {id}: {room} pageable frames are not locked; nothing locked"
             ),
             LockRefusal::NotLocked(vp) => {
                 format!("HCP1385E Page {vp:X} of {id} is not locked; nothing unlocked")
@@ -795,27 +810,146 @@ impl Model {
         }
     }
 
-    /// LOCK userid first last [MAP]: the guest's resident pages pinned in
-    /// their frames (storage::lock). No response unless MAP, which lists
-    /// each page and its frame in hex under CP's heading `VIRTPAGE
-    /// REALPAGE` (the CP Commands and Utilities Reference's LOCK example;
-    /// the layout of its lines was not in the excerpt found: ztwin's).
-    fn lock(&mut self, id: &str, first: u32, last: u32, map: bool) -> Option<String> {
+    /// LOCK userid first last [MAP]: the guest's pages brought into
+    /// storage and pinned in their frames (storage::lock), as CP does
+    /// ("the pages to be brought into storage and locked", the CP Commands
+    /// and Utilities Reference's LOCK page). A page never touched gets a
+    /// new frame (a first touch), one in XSTOR is moved back, one being
+    /// paged out is reclaimed, at once; one on DASD is read by paging's
+    /// block read (`read_for_lock`), pinned when it arrives. Pages already
+    /// resident are pinned at once. The response (none; with MAP, each page
+    /// and its frame in hex under CP's heading `VIRTPAGE REALPAGE`, the
+    /// lines' layout ztwin's: IBM's example was not found past the heading)
+    /// comes when the last page is pinned: at once when no read is needed,
+    /// else at the completion of the last read; in between nothing is shown
+    /// and other commands go on. When no frame can be had (the demand scan
+    /// found none to steal now) the command waits, as a faulting guest
+    /// would, and goes on as paging reads and page-outs complete. Refused
+    /// first (nothing pinned): a range outside the guest's storage, or more
+    /// pages than the pageable frames not locked (HCP1384E). The CP time of
+    /// the first touches and XSTOR moves is not charged (the demand scan's
+    /// and the reads' are, as CP's own).
+    fn lock(
+        &mut self,
+        cx: &mut Cx,
+        issuer: u32,
+        id: &str,
+        first: u32,
+        last: u32,
+        map: bool,
+    ) -> Option<String> {
         let g = match self.logged_on_guest(id) {
             Ok(g) => g,
             Err(e) => return Some(e),
         };
-        match self.st.lock_pages(g, first, last) {
-            Ok(pairs) if map => {
-                let mut out = vec!["VIRTPAGE REALPAGE".to_string()];
-                for (vp, f) in pairs {
-                    out.push(format!("{vp:08X} {f:08X}"));
-                }
-                Some(out.join("\n"))
-            }
-            Ok(_) => None,
-            Err(r) => Some(Self::lock_refusal(id, r)),
+        if let Err(r) = self.st.lock_check(g, first, last) {
+            return Some(Self::lock_refusal(id, r));
         }
+        let w = LockWait {
+            issuer,
+            g,
+            first,
+            last,
+            map,
+        };
+        let done = self.lock_step(cx, &w);
+        self.owe_lock_time(cx);
+        if done {
+            return self.lock_done(&w);
+        }
+        self.lock_waits.push(w);
+        None
+    }
+
+    /// Bring in and pin what can be of `w`'s range now; `true` when every
+    /// page is pinned. Stops at the first page no frame can be had for.
+    fn lock_step(&mut self, cx: &mut Cx, w: &LockWait) -> bool {
+        let g = w.g;
+        let mut all = true;
+        for vp in w.first..=w.last {
+            if self.st.pin(g, vp).is_some() {
+                continue;
+            }
+            match tag(self.st.entry(g, vp).e) {
+                T_PAGEOUT => self.st.reclaim(g, vp),
+                T_NONE => match self.get_frame(cx, g, vp) {
+                    Some(f) => self.st.first_touch(g, vp, f),
+                    None => return false,
+                },
+                T_XS => match self.get_frame(cx, g, vp) {
+                    Some(f) => self.st.xstor_in(cx, g, vp, f),
+                    None => return false,
+                },
+                T_DASD => {
+                    if !self.read_for_lock(cx, g, vp) {
+                        return false;
+                    }
+                    all = false;
+                    continue;
+                }
+                T_READIN => {
+                    all = false;
+                    continue;
+                }
+                t => unreachable!("page state {t}"),
+            }
+            self.st.pin(g, vp).expect("the page was brought in");
+        }
+        all
+    }
+
+    /// LOCK's response once its range is pinned: none, or the MAP.
+    fn lock_done(&self, w: &LockWait) -> Option<String> {
+        if !w.map {
+            return None;
+        }
+        let mut out = vec!["VIRTPAGE REALPAGE".to_string()];
+        for vp in w.first..=w.last {
+            let f = idx(self.st.entry(w.g, vp).e);
+            out.push(format!("{vp:08X} {f:08X}"));
+        }
+        Some(out.join("\n"))
+    }
+
+    /// The CP time LOCK's work charged to `cx` (frames taken, reads
+    /// started) is CP's own, owed to the logical CPU's next burst.
+    fn owe_lock_time(&mut self, cx: &mut Cx) {
+        let ns = std::mem::take(&mut cx.charge.cp) + std::mem::take(&mut cx.charge.sys);
+        if ns > 0 {
+            self.cpu.owe_sys(cx.cpu, ns);
+        }
+    }
+
+    /// A paging read or page-out completed: LOCK commands waiting take up
+    /// their ranges again (pages arrived are pinned, pages still on DASD
+    /// read, frames asked for again); those now all pinned answer. A guest
+    /// logged off meanwhile: HCP045E.
+    #[inline(always)]
+    pub(crate) fn lock_waits_go_on(&mut self, cx: &mut Cx) {
+        if !self.lock_waits.is_empty() {
+            self.lock_waits_retry(cx);
+        }
+    }
+
+    #[inline(never)]
+    fn lock_waits_retry(&mut self, cx: &mut Cx) {
+        for w in std::mem::take(&mut self.lock_waits) {
+            let r = if !self.cpu.logged_on(w.g) {
+                Some(format!(
+                    "HCP045E {} not logged on",
+                    self.cpu.guest(w.g).userid
+                ))
+            } else if self.lock_step(cx, &w) {
+                self.lock_done(&w)
+            } else {
+                self.lock_waits.push(w);
+                continue;
+            };
+            if let Some(r) = r {
+                self.respond(cx, w.issuer, &r);
+            }
+        }
+        self.owe_lock_time(cx);
     }
 
     /// UNLOCK userid first last: the pages unpinned, stealable again.
