@@ -10,6 +10,7 @@
 //! [NAME name] [MAP], QUERY ALLOC SPOOL|PAGE, DEFINE VFB-512, DETACH, SET
 //! VDISK, QUERY VDISK, INDICATE [LOAD], INDICATE USER, SET MDCACHE SYSTEM
 //! ON|OFF, SET MDCACHE STORAGE|XSTORE min max, SET MDCACHE STORAGE BIAS,
+//! SET MDCACHE RDEV rdev ON|OFF|DFLTON|DFLTOFF,
 //! QUERY MDCACHE, SET SRM STORBUF|LDUBUF, QUERY SRM, QUERY FRAMES, LOCK
 //! userid first last [MAP], UNLOCK userid first last. DIAGNOSE
 //! X'64': LOADSHR, LOADNSHR, PURGESG.
@@ -67,6 +68,13 @@ pub enum Command {
     },
     /// SET MDCACHE STORAGE BIAS n (hundredths: 100 is 1.00).
     SetMdcBias(u32),
+    /// SET MDCACHE RDEV rdev[-rdev] ON|OFF|DFLTON|DFLTOFF (`on`: ON or
+    /// DFLTON).
+    SetMdcRdev {
+        first: u16,
+        last: u16,
+        on: bool,
+    },
     /// QUERY FRAMES.
     QueryFrames,
     /// QUERY MDCACHE.
@@ -250,6 +258,21 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 }
                 [s, x, ..] if is(s, "SYSTEM", 6) => Err(format!("HCP002E Invalid operand - {x}")),
                 [s] if is(s, "SYSTEM", 6) => Err("HCP026E Operand missing or invalid".into()),
+                [r, dev, o] if r.eq_ignore_ascii_case("RDEV") => {
+                    let (first, last) = rdev_range(dev)?;
+                    let on = match o.to_ascii_uppercase().as_str() {
+                        "ON" | "DFLTON" => true,
+                        "OFF" | "DFLTOFF" => false,
+                        _ => return Err(format!("HCP002E Invalid operand - {o}")),
+                    };
+                    Ok(Command::SetMdcRdev { first, last, on })
+                }
+                [r, _, _, x, ..] if r.eq_ignore_ascii_case("RDEV") => {
+                    Err(format!("HCP003E Invalid option - {x}"))
+                }
+                [r, ..] if r.eq_ignore_ascii_case("RDEV") => {
+                    Err("HCP026E Operand missing or invalid".into())
+                }
                 [p, b, n] if is(p, "STORAGE", 4) && b.eq_ignore_ascii_case("BIAS") => {
                     mdc_bias(n).map(Command::SetMdcBias)
                 }
@@ -281,7 +304,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 }
                 [] => Err("HCP026E Operand missing or invalid".into()),
                 [x, ..] => Err(format!(
-                    "HCP003E Invalid option - {x} (ztwin models SET MDCACHE SYSTEM, STORAGE and XSTORE)"
+                    "HCP003E Invalid option - {x} (ztwin models SET MDCACHE SYSTEM, STORAGE, XSTORE and RDEV)"
                 )),
             },
             [x, ..] => Err(format!(
@@ -420,6 +443,28 @@ fn page_number(x: &str) -> Result<u32, String> {
         return Err(format!("HCP002E Invalid operand - {x}"));
     }
     u32::from_str_radix(x, 16).map_err(|_| format!("HCP002E Invalid operand - {x}"))
+}
+
+/// SET MDCACHE RDEV's device: a real device number or a range of them
+/// (`rdev1-rdev2`), 1 to 4 hex digits each, the first not above the last.
+fn rdev_range(x: &str) -> Result<(u16, u16), String> {
+    let one = |d: &str| {
+        if d.is_empty() || d.len() > 4 {
+            return Err(format!("HCP002E Invalid operand - {x}"));
+        }
+        u16::from_str_radix(d, 16).map_err(|_| format!("HCP002E Invalid operand - {x}"))
+    };
+    let (a, b) = match x.split_once('-') {
+        Some((a, b)) => (one(a)?, one(b)?),
+        None => {
+            let a = one(x)?;
+            (a, a)
+        }
+    };
+    if b < a {
+        return Err(format!("HCP002E Invalid operand - {x}"));
+    }
+    Ok((a, b))
 }
 
 /// A SET MDCACHE STORAGE/XSTORE bound: whole megabytes or gigabytes
@@ -716,6 +761,25 @@ impl Model {
                 }
                 let frames = |b: u64| b / crate::core::units::PAGE;
                 self.mdc.set_bounds(xstor, frames(min), Some(frames(max)));
+                self.mdc_give_back();
+            }
+            Command::SetMdcRdev { first, last, on } => {
+                // As the timeline's `action = "mdc"` with `device`, for
+                // each volume in the range.
+                if !self.mdc.configured() {
+                    return self.respond(cx, issuer, NO_MDC);
+                }
+                let vols: Vec<u32> = (first..=last).filter_map(|d| self.io.by_devno(d)).collect();
+                if vols.is_empty() {
+                    return self.respond(
+                        cx,
+                        issuer,
+                        &format!("HCP040E Device {first:04X} does not exist"),
+                    );
+                }
+                for v in vols {
+                    self.mdc.set(Some(v), None, on);
+                }
                 self.mdc_give_back();
             }
             Command::SetMdcBias(h) => {
@@ -1596,6 +1660,18 @@ mod tests {
             parse("SET MDCACHE SYSTEM ON"),
             Ok(Command::SetMdcSystem(true))
         );
+        for (line, first, last, on) in [
+            ("set mdc rdev e700 off", 0xE700, 0xE700, false),
+            ("SET MDCACHE RDEV E700-E703 ON", 0xE700, 0xE703, true),
+            ("set mdc rdev 1a dflton", 0x1A, 0x1A, true),
+            ("set mdc rdev 7900 DFLTOFF", 0x7900, 0x7900, false),
+        ] {
+            assert_eq!(
+                parse(line),
+                Ok(Command::SetMdcRdev { first, last, on }),
+                "{line}"
+            );
+        }
         assert_eq!(parse("q mdcache"), Ok(Command::QueryMdc));
         assert_eq!(
             parse("set srm storbuf 300% 250 200"),
@@ -1688,6 +1764,18 @@ mod tests {
             ("q", "HCP026E"),
             ("q fra", "HCP003E Invalid option - fra"),
             ("q frames all", "HCP003E Invalid option - all"),
+            ("set mdc rdev", "HCP026E"),
+            ("set mdc rdev e700", "HCP026E"),
+            ("set mdc rdev e700 maybe", "HCP002E Invalid operand - maybe"),
+            ("set mdc rdev 1e700 on", "HCP002E Invalid operand - 1e700"),
+            ("set mdc rdev e7g0 on", "HCP002E Invalid operand - e7g0"),
+            ("set mdc rdev e703-e700 on", "HCP002E Invalid operand - e703-e700"),
+            ("set mdc rdev e700- on", "HCP002E Invalid operand - e700-"),
+            ("set mdc rdev e700 on now", "HCP003E Invalid option - now"),
+            (
+                "set mdc mdisk 191 off",
+                "HCP003E Invalid option - mdisk (ztwin models SET MDCACHE SYSTEM, STORAGE, XSTORE and RDEV)",
+            ),
             (
                 "query alloc frames",
                 "HCP003E Invalid option - frames (ztwin models QUERY ALLOC SPOOL and PAGE)",
@@ -1720,8 +1808,8 @@ mod tests {
             ("set vdisk syslim lots", "HCP002E Invalid operand - lots"),
             ("set vdisk maxlim 1G", "HCP003E Invalid option - maxlim"),
             (
-                "set mdc rdev 0100 off",
-                "HCP003E Invalid option - rdev (ztwin models SET MDCACHE SYSTEM, STORAGE and XSTORE)",
+                "set mdc user lnx off",
+                "HCP003E Invalid option - user (ztwin models SET MDCACHE SYSTEM, STORAGE, XSTORE and RDEV)",
             ),
             ("set mdc storage", "HCP026E"),
             ("set mdc storage 64M", "HCP026E"),

@@ -662,6 +662,66 @@ fn set_mdc_system_off_is_the_timelines_mdc_action() {
     );
 }
 
+/// SET MDCACHE RDEV E700 OFF at 5 s on S5's MDC run (four CMS users on
+/// E700) changes the model exactly as the timeline's `action = "mdc"` with
+/// `device = "E700"` (the same MONWRITE bytes), and differs from the run
+/// without; DFLTOFF is the same switch (ztwin keeps one per device), and
+/// SET MDC RDEV E700 ON at 7 s turns it back on as the action does. A
+/// device that is not a volume: HCP040E; no `[mdc]` section: refused.
+/// (Broken on purpose: the command setting the system switch instead of
+/// the device's gives other bytes.)
+#[test]
+fn set_mdc_rdev_is_the_timelines_mdc_action() {
+    let base = include_str!("../../../../../studies/pav-mdc-fixed.toml")
+        .replace("duration = \"4min\"", "duration = \"10s\"")
+        .replace("sample_interval = \"1min\"", "sample_interval = \"2s\"");
+    let run = |text: &str| {
+        let sc = Scenario::from_toml(text, "mdc.toml").unwrap();
+        let mut out = Vec::new();
+        let s = crate::run_to_writer(&sc, None, None, &mut out, &mut |_, _| true).unwrap();
+        (out, s.console)
+    };
+    let action = |at: &str, on: bool| {
+        format!("\n[[timeline]]\nat = \"{at}\"\naction = \"mdc\"\ndevice = \"E700\"\non = {on}\n")
+    };
+    let cp = |at: &str, cmd: &str| {
+        format!("\n[[timeline]]\nat = \"{at}\"\naction = \"cp\"\ncommand = \"{cmd}\"\n")
+    };
+    let (by_action, _) = run(&(base.clone() + &action("5s", false)));
+    let (by_cp, con) = run(&(base.clone()
+        + &cp("5s", "set mdc rdev e700 off")
+        + &cp("5s", "set mdc rdev 9999 off")));
+    let (untouched, _) = run(&base);
+    assert_ne!(by_action, untouched, "the switch changes the run");
+    assert!(
+        by_cp == by_action,
+        "SET MDC RDEV OFF differs from action = \"mdc\""
+    );
+    assert!(response(&con, "", "set mdc rdev e700 off", 0).is_empty());
+    assert_eq!(
+        response(&con, "", "set mdc rdev 9999 off", 0),
+        ["HCP040E Device 9999 does not exist"]
+    );
+    let (by_dflt, _) = run(&(base.clone() + &cp("5s", "set mdcache rdev e700-e701 dfltoff")));
+    assert!(by_dflt == by_action, "DFLTOFF over a range differs");
+    // Off, then on again.
+    let (by_action, _) = run(&(base.clone() + &action("5s", false) + &action("7s", true)));
+    let (by_cp, _) = run(&(base.clone()
+        + &cp("5s", "set mdc rdev e700 off")
+        + &cp("7s", "set mdc rdev e700 on")));
+    assert!(
+        by_cp == by_action,
+        "SET MDC RDEV ON differs from action = \"mdc\""
+    );
+    // No [mdc] section: refused.
+    let text = CP.to_string() + &cp("1s", "set mdc rdev 7900 off");
+    let (_, con) = run_twin(&text);
+    assert_eq!(
+        response(&con, "", "set mdc rdev 7900 off", 0),
+        ["HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)"]
+    );
+}
+
 /// SET SRM STORBUF and LDUBUF at time zero change the model exactly as the
 /// `[srm]` keys (the same MONWRITE bytes), on issue 17's overcommitted
 /// paging scenario where the defaults form an eligible list (a different
