@@ -1029,12 +1029,12 @@ impl Model {
     }
 
     /// INDICATE USER [userid]: the guest's storage (virtual size, resident
-    /// pages, working set, pages instantiated: resident + XSTOR + DASD,
-    /// pages in XSTOR and on DASD), its pages read and written by paging,
-    /// and per virtual CPU its connect time (since logon), virtual and total
-    /// CPU time and virtual I/Os. CP's layout where ztwin has the figure;
-    /// IPLSYS/DEVNUM, LOCKEDREAL, RESVD and the spool counts (RDR, PRT,
-    /// PCH) are not shown (not modelled).
+    /// pages, working set, pages pinned by LOCK as CP's LOCKEDREAL, pages
+    /// instantiated: resident + XSTOR + DASD, pages in XSTOR and on DASD),
+    /// its pages read and written by paging, and per virtual CPU its connect
+    /// time (since logon), virtual and total CPU time and virtual I/Os.
+    /// CP's layout where ztwin has the figure; IPLSYS/DEVNUM, RESVD and the
+    /// spool counts (RDR, PRT, PCH) are not shown (not modelled).
     pub(crate) fn indicate_user(
         &self,
         issuer: u32,
@@ -1061,9 +1061,10 @@ impl Model {
                 (sp.vpages as u64 * 4096) >> 20
             ),
             format!(
-                "PAGES: RES={}  WS={}  INSTAN={}  XSTOR={}  DASD={}",
+                "PAGES: RES={}  WS={}  LOCKEDREAL={}  INSTAN={}  XSTOR={}  DASD={}",
                 sp.resident,
                 sp.wss.round() as u64,
+                sp.pinned,
                 sp.resident as u64 + sp.xstor as u64 + sp.dasd as u64,
                 sp.xstor,
                 sp.dasd

@@ -558,7 +558,7 @@ fn indicate_user_shows_the_guests_counts() {
         [
             "USERID=LNX      MACH=ESA STOR=512M VIRT=V XSTORE=NONE".to_string(),
             format!(
-                "PAGES: RES={}  WS={}  INSTAN={}  XSTOR={}  DASD={}",
+                "PAGES: RES={}  WS={}  LOCKEDREAL=0  INSTAN={}  XSTOR={}  DASD={}",
                 sp.resident,
                 sp.wss.round() as u64,
                 sp.resident + sp.xstor + sp.dasd,
@@ -1209,6 +1209,7 @@ fn lock_brings_paged_out_pages_in_and_pins_them() {
             ("6500ms", "indicate user cms"),
             ("6500ms", "lock userid cms 0 10f map"),
             ("11s", "query frames"),
+            ("11s", "indicate user cms"),
         ]
         .iter()
         .chain(extra)
@@ -1272,6 +1273,9 @@ fn lock_brings_paged_out_pages_in_and_pins_them() {
     assert_eq!(m.st.guest(cms).steals, dasd, "{:?}", m.st.guest(cms));
     let fr = response(&con, "", "query frames", 0);
     assert_eq!(kv(&fr[4], "LockedCmd"), 0x110, "{fr:?}");
+    assert!(ind[1].contains("  LOCKEDREAL=0  "), "{ind:?}");
+    let ind = response(&con, "", "indicate user cms", 1);
+    assert_eq!(field(&ind[1], "LOCKEDREAL="), 0x110, "{ind:?}");
     // The monitor: 0 at the samples before LOCK, 272 at 12 s.
     let v = vmdctpvl(&out, "CMS");
     assert!(
