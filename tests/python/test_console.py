@@ -131,7 +131,7 @@ def test_indicate_load_in_the_console(tmp_path: Path) -> None:
     assert again[8] == "PROC 0000-000% CP      PROC 0001-000% CP", again
     user = resp[resp.index("OPERATOR > ind user cmsuser") + 1 : resp.index("OPERATOR > ind queues")]
     assert user[0] == "OPERATOR USERID=CMSUSER  MACH=ESA STOR=32M VIRT=V XSTORE=NONE", user
-    assert re.fullmatch(r"OPERATOR PAGES: RES=\d+  WS=\d+  INSTAN=\d+  XSTOR=\d+  DASD=\d+", user[1]), user
+    assert re.fullmatch(r"OPERATOR PAGES: RES=\d+  WS=\d+  LOCKEDREAL=0  INSTAN=\d+  XSTOR=\d+  DASD=\d+", user[1]), user
     assert re.fullmatch(r"OPERATOR CPU 00: CTIME=00:01 VTIME=\d{3}:\d\d TTIME=\d{3}:\d\d IO=\d{6}", user[3]), user
     assert "OPERATOR HCP003E Invalid option - queues (ztwin models INDICATE LOAD and USER)" in p.stdout
     # No [mdc] section in this scenario: the cache is off.

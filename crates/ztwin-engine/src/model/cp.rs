@@ -10,6 +10,7 @@
 //! [NAME name] [MAP], QUERY ALLOC SPOOL|PAGE, DEFINE VFB-512, DETACH, SET
 //! VDISK, QUERY VDISK, INDICATE [LOAD], INDICATE USER, SET MDCACHE SYSTEM
 //! ON|OFF, SET MDCACHE STORAGE|XSTORE min max, SET MDCACHE STORAGE BIAS,
+//! SET MDCACHE RDEV rdev ON|OFF|DFLTON|DFLTOFF,
 //! QUERY MDCACHE, SET SRM STORBUF|LDUBUF, QUERY SRM, QUERY FRAMES, LOCK
 //! userid first last [MAP], UNLOCK userid first last. DIAGNOSE
 //! X'64': LOADSHR, LOADNSHR, PURGESG.
@@ -67,6 +68,13 @@ pub enum Command {
     },
     /// SET MDCACHE STORAGE BIAS n (hundredths: 100 is 1.00).
     SetMdcBias(u32),
+    /// SET MDCACHE RDEV rdev[-rdev] ON|OFF|DFLTON|DFLTOFF (`on`: ON or
+    /// DFLTON).
+    SetMdcRdev {
+        first: u16,
+        last: u16,
+        on: bool,
+    },
     /// QUERY FRAMES.
     QueryFrames,
     /// QUERY MDCACHE.
@@ -250,6 +258,21 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 }
                 [s, x, ..] if is(s, "SYSTEM", 6) => Err(format!("HCP002E Invalid operand - {x}")),
                 [s] if is(s, "SYSTEM", 6) => Err("HCP026E Operand missing or invalid".into()),
+                [r, dev, o] if r.eq_ignore_ascii_case("RDEV") => {
+                    let (first, last) = rdev_range(dev)?;
+                    let on = match o.to_ascii_uppercase().as_str() {
+                        "ON" | "DFLTON" => true,
+                        "OFF" | "DFLTOFF" => false,
+                        _ => return Err(format!("HCP002E Invalid operand - {o}")),
+                    };
+                    Ok(Command::SetMdcRdev { first, last, on })
+                }
+                [r, _, _, x, ..] if r.eq_ignore_ascii_case("RDEV") => {
+                    Err(format!("HCP003E Invalid option - {x}"))
+                }
+                [r, ..] if r.eq_ignore_ascii_case("RDEV") => {
+                    Err("HCP026E Operand missing or invalid".into())
+                }
                 [p, b, n] if is(p, "STORAGE", 4) && b.eq_ignore_ascii_case("BIAS") => {
                     mdc_bias(n).map(Command::SetMdcBias)
                 }
@@ -281,7 +304,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 }
                 [] => Err("HCP026E Operand missing or invalid".into()),
                 [x, ..] => Err(format!(
-                    "HCP003E Invalid option - {x} (ztwin models SET MDCACHE SYSTEM, STORAGE and XSTORE)"
+                    "HCP003E Invalid option - {x} (ztwin models SET MDCACHE SYSTEM, STORAGE, XSTORE and RDEV)"
                 )),
             },
             [x, ..] => Err(format!(
@@ -422,6 +445,28 @@ fn page_number(x: &str) -> Result<u32, String> {
     u32::from_str_radix(x, 16).map_err(|_| format!("HCP002E Invalid operand - {x}"))
 }
 
+/// SET MDCACHE RDEV's device: a real device number or a range of them
+/// (`rdev1-rdev2`), 1 to 4 hex digits each, the first not above the last.
+fn rdev_range(x: &str) -> Result<(u16, u16), String> {
+    let one = |d: &str| {
+        if d.is_empty() || d.len() > 4 {
+            return Err(format!("HCP002E Invalid operand - {x}"));
+        }
+        u16::from_str_radix(d, 16).map_err(|_| format!("HCP002E Invalid operand - {x}"))
+    };
+    let (a, b) = match x.split_once('-') {
+        Some((a, b)) => (one(a)?, one(b)?),
+        None => {
+            let a = one(x)?;
+            (a, a)
+        }
+    };
+    if b < a {
+        return Err(format!("HCP002E Invalid operand - {x}"));
+    }
+    Ok((a, b))
+}
+
 /// A SET MDCACHE STORAGE/XSTORE bound: whole megabytes or gigabytes
 /// (`0M`, `512M`, `2G`), in bytes.
 fn mdc_size(x: &str) -> Result<u64, String> {
@@ -552,7 +597,21 @@ use super::paging::Backing;
 use super::segments::{Next, Op, Queued};
 use super::spool::{self, Dir};
 use super::storage::lock::LockRefusal;
+use super::storage::{idx, tag, T_DASD, T_NONE, T_PAGEOUT, T_READIN, T_XS};
 use super::{Cx, Model};
+
+/// A LOCK command whose range is not all pinned yet: pages being read in
+/// from DASD, or none of the frames it asked for to be had then. Taken up
+/// again when a paging read or page-out completes
+/// ([`Model::lock_waits_go_on`]); its response when every page is pinned.
+#[derive(Clone, Debug)]
+pub(crate) struct LockWait {
+    issuer: u32,
+    g: u32,
+    first: u32,
+    last: u32,
+    map: bool,
+}
 
 /// SET MDCACHE's refusal without an `[mdc]` section.
 const NO_MDC: &str = "HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)";
@@ -704,6 +763,25 @@ impl Model {
                 self.mdc.set_bounds(xstor, frames(min), Some(frames(max)));
                 self.mdc_give_back();
             }
+            Command::SetMdcRdev { first, last, on } => {
+                // As the timeline's `action = "mdc"` with `device`, for
+                // each volume in the range.
+                if !self.mdc.configured() {
+                    return self.respond(cx, issuer, NO_MDC);
+                }
+                let vols: Vec<u32> = (first..=last).filter_map(|d| self.io.by_devno(d)).collect();
+                if vols.is_empty() {
+                    return self.respond(
+                        cx,
+                        issuer,
+                        &format!("HCP040E Device {first:04X} does not exist"),
+                    );
+                }
+                for v in vols {
+                    self.mdc.set(Some(v), None, on);
+                }
+                self.mdc_give_back();
+            }
             Command::SetMdcBias(h) => {
                 // As the scenario's [mdc] bias.
                 if !self.mdc.configured() {
@@ -754,7 +832,7 @@ impl Model {
                 last,
                 map,
             } => {
-                if let Some(r) = self.lock(&userid, first, last, map) {
+                if let Some(r) = self.lock(cx, issuer, &userid, first, last, map) {
                     self.respond(cx, issuer, &r);
                 }
             }
@@ -779,15 +857,16 @@ impl Model {
     }
 
     /// CP's answer to a LOCK/UNLOCK range refused by storage (nothing
-    /// changed). HCP1384E and HCP1385E are ztwin's own numbers.
+    /// changed). HCP1384E and HCP1385E are ztwin's own numbers (CP's
+    /// messages for these cases were not in the sources).
     fn lock_refusal(id: &str, r: LockRefusal) -> String {
         match r {
             LockRefusal::Range(n) => format!(
                 "HCP002E Invalid operand - the range is outside {id}'s storage (pages 0 to {:X})",
                 n.saturating_sub(1)
             ),
-            LockRefusal::NotResident(vp) => format!(
-                "HCP1384E Page {vp:X} of {id} is not resident; nothing locked (ztwin's LOCK pins resident pages only)"
+            LockRefusal::TooMany { need, room } => format!(
+                "HCP1384E Not enough real storage to lock {need} more pages of {id}: {room} pageable frames are not locked; nothing locked"
             ),
             LockRefusal::NotLocked(vp) => {
                 format!("HCP1385E Page {vp:X} of {id} is not locked; nothing unlocked")
@@ -795,27 +874,146 @@ impl Model {
         }
     }
 
-    /// LOCK userid first last [MAP]: the guest's resident pages pinned in
-    /// their frames (storage::lock). No response unless MAP, which lists
-    /// each page and its frame in hex under CP's heading `VIRTPAGE
-    /// REALPAGE` (the CP Commands and Utilities Reference's LOCK example;
-    /// the layout of its lines was not in the excerpt found: ztwin's).
-    fn lock(&mut self, id: &str, first: u32, last: u32, map: bool) -> Option<String> {
+    /// LOCK userid first last [MAP]: the guest's pages brought into
+    /// storage and pinned in their frames (storage::lock), as CP does
+    /// ("the pages to be brought into storage and locked", the CP Commands
+    /// and Utilities Reference's LOCK page). A page never touched gets a
+    /// new frame (a first touch), one in XSTOR is moved back, one being
+    /// paged out is reclaimed, at once; one on DASD is read by paging's
+    /// block read (`read_for_lock`), pinned when it arrives. Pages already
+    /// resident are pinned at once. The response (none; with MAP, each page
+    /// and its frame in hex under CP's heading `VIRTPAGE REALPAGE`, the
+    /// lines' layout ztwin's: IBM's example was not found past the heading)
+    /// comes when the last page is pinned: at once when no read is needed,
+    /// else at the completion of the last read; in between nothing is shown
+    /// and other commands go on. When no frame can be had (the demand scan
+    /// found none to steal now) the command waits, as a faulting guest
+    /// would, and goes on as paging reads and page-outs complete. Refused
+    /// first (nothing pinned): a range outside the guest's storage, or more
+    /// pages than the pageable frames not locked (HCP1384E). The CP time of
+    /// the first touches and XSTOR moves is not charged (the demand scan's
+    /// and the reads' are, as CP's own).
+    fn lock(
+        &mut self,
+        cx: &mut Cx,
+        issuer: u32,
+        id: &str,
+        first: u32,
+        last: u32,
+        map: bool,
+    ) -> Option<String> {
         let g = match self.logged_on_guest(id) {
             Ok(g) => g,
             Err(e) => return Some(e),
         };
-        match self.st.lock_pages(g, first, last) {
-            Ok(pairs) if map => {
-                let mut out = vec!["VIRTPAGE REALPAGE".to_string()];
-                for (vp, f) in pairs {
-                    out.push(format!("{vp:08X} {f:08X}"));
-                }
-                Some(out.join("\n"))
-            }
-            Ok(_) => None,
-            Err(r) => Some(Self::lock_refusal(id, r)),
+        if let Err(r) = self.st.lock_check(g, first, last) {
+            return Some(Self::lock_refusal(id, r));
         }
+        let w = LockWait {
+            issuer,
+            g,
+            first,
+            last,
+            map,
+        };
+        let done = self.lock_step(cx, &w);
+        self.owe_lock_time(cx);
+        if done {
+            return self.lock_done(&w);
+        }
+        self.lock_waits.push(w);
+        None
+    }
+
+    /// Bring in and pin what can be of `w`'s range now; `true` when every
+    /// page is pinned. Stops at the first page no frame can be had for.
+    fn lock_step(&mut self, cx: &mut Cx, w: &LockWait) -> bool {
+        let g = w.g;
+        let mut all = true;
+        for vp in w.first..=w.last {
+            if self.st.pin(g, vp).is_some() {
+                continue;
+            }
+            match tag(self.st.entry(g, vp).e) {
+                T_PAGEOUT => self.st.reclaim(g, vp),
+                T_NONE => match self.get_frame(cx, g, vp) {
+                    Some(f) => self.st.first_touch(g, vp, f),
+                    None => return false,
+                },
+                T_XS => match self.get_frame(cx, g, vp) {
+                    Some(f) => self.st.xstor_in(cx, g, vp, f),
+                    None => return false,
+                },
+                T_DASD => {
+                    if !self.read_for_lock(cx, g, vp) {
+                        return false;
+                    }
+                    all = false;
+                    continue;
+                }
+                T_READIN => {
+                    all = false;
+                    continue;
+                }
+                t => unreachable!("page state {t}"),
+            }
+            self.st.pin(g, vp).expect("the page was brought in");
+        }
+        all
+    }
+
+    /// LOCK's response once its range is pinned: none, or the MAP.
+    fn lock_done(&self, w: &LockWait) -> Option<String> {
+        if !w.map {
+            return None;
+        }
+        let mut out = vec!["VIRTPAGE REALPAGE".to_string()];
+        for vp in w.first..=w.last {
+            let f = idx(self.st.entry(w.g, vp).e);
+            out.push(format!("{vp:08X} {f:08X}"));
+        }
+        Some(out.join("\n"))
+    }
+
+    /// The CP time LOCK's work charged to `cx` (frames taken, reads
+    /// started) is CP's own, owed to the logical CPU's next burst.
+    fn owe_lock_time(&mut self, cx: &mut Cx) {
+        let ns = std::mem::take(&mut cx.charge.cp) + std::mem::take(&mut cx.charge.sys);
+        if ns > 0 {
+            self.cpu.owe_sys(cx.cpu, ns);
+        }
+    }
+
+    /// A paging read or page-out completed: LOCK commands waiting take up
+    /// their ranges again (pages arrived are pinned, pages still on DASD
+    /// read, frames asked for again); those now all pinned answer. A guest
+    /// logged off meanwhile: HCP045E.
+    #[inline(always)]
+    pub(crate) fn lock_waits_go_on(&mut self, cx: &mut Cx) {
+        if !self.lock_waits.is_empty() {
+            self.lock_waits_retry(cx);
+        }
+    }
+
+    #[inline(never)]
+    fn lock_waits_retry(&mut self, cx: &mut Cx) {
+        for w in std::mem::take(&mut self.lock_waits) {
+            let r = if !self.cpu.logged_on(w.g) {
+                Some(format!(
+                    "HCP045E {} not logged on",
+                    self.cpu.guest(w.g).userid
+                ))
+            } else if self.lock_step(cx, &w) {
+                self.lock_done(&w)
+            } else {
+                self.lock_waits.push(w);
+                continue;
+            };
+            if let Some(r) = r {
+                self.respond(cx, w.issuer, &r);
+            }
+        }
+        self.owe_lock_time(cx);
     }
 
     /// UNLOCK userid first last: the pages unpinned, stealable again.
@@ -831,12 +1029,12 @@ impl Model {
     }
 
     /// INDICATE USER [userid]: the guest's storage (virtual size, resident
-    /// pages, working set, pages instantiated: resident + XSTOR + DASD,
-    /// pages in XSTOR and on DASD), its pages read and written by paging,
-    /// and per virtual CPU its connect time (since logon), virtual and total
-    /// CPU time and virtual I/Os. CP's layout where ztwin has the figure;
-    /// IPLSYS/DEVNUM, LOCKEDREAL, RESVD and the spool counts (RDR, PRT,
-    /// PCH) are not shown (not modelled).
+    /// pages, working set, pages pinned by LOCK as CP's LOCKEDREAL, pages
+    /// instantiated: resident + XSTOR + DASD, pages in XSTOR and on DASD),
+    /// its pages read and written by paging, and per virtual CPU its connect
+    /// time (since logon), virtual and total CPU time and virtual I/Os.
+    /// CP's layout where ztwin has the figure; IPLSYS/DEVNUM, RESVD and the
+    /// spool counts (RDR, PRT, PCH) are not shown (not modelled).
     pub(crate) fn indicate_user(
         &self,
         issuer: u32,
@@ -863,9 +1061,10 @@ impl Model {
                 (sp.vpages as u64 * 4096) >> 20
             ),
             format!(
-                "PAGES: RES={}  WS={}  INSTAN={}  XSTOR={}  DASD={}",
+                "PAGES: RES={}  WS={}  LOCKEDREAL={}  INSTAN={}  XSTOR={}  DASD={}",
                 sp.resident,
                 sp.wss.round() as u64,
+                sp.pinned,
                 sp.resident as u64 + sp.xstor as u64 + sp.dasd as u64,
                 sp.xstor,
                 sp.dasd
@@ -1462,6 +1661,18 @@ mod tests {
             parse("SET MDCACHE SYSTEM ON"),
             Ok(Command::SetMdcSystem(true))
         );
+        for (line, first, last, on) in [
+            ("set mdc rdev e700 off", 0xE700, 0xE700, false),
+            ("SET MDCACHE RDEV E700-E703 ON", 0xE700, 0xE703, true),
+            ("set mdc rdev 1a dflton", 0x1A, 0x1A, true),
+            ("set mdc rdev 7900 DFLTOFF", 0x7900, 0x7900, false),
+        ] {
+            assert_eq!(
+                parse(line),
+                Ok(Command::SetMdcRdev { first, last, on }),
+                "{line}"
+            );
+        }
         assert_eq!(parse("q mdcache"), Ok(Command::QueryMdc));
         assert_eq!(
             parse("set srm storbuf 300% 250 200"),
@@ -1554,6 +1765,18 @@ mod tests {
             ("q", "HCP026E"),
             ("q fra", "HCP003E Invalid option - fra"),
             ("q frames all", "HCP003E Invalid option - all"),
+            ("set mdc rdev", "HCP026E"),
+            ("set mdc rdev e700", "HCP026E"),
+            ("set mdc rdev e700 maybe", "HCP002E Invalid operand - maybe"),
+            ("set mdc rdev 1e700 on", "HCP002E Invalid operand - 1e700"),
+            ("set mdc rdev e7g0 on", "HCP002E Invalid operand - e7g0"),
+            ("set mdc rdev e703-e700 on", "HCP002E Invalid operand - e703-e700"),
+            ("set mdc rdev e700- on", "HCP002E Invalid operand - e700-"),
+            ("set mdc rdev e700 on now", "HCP003E Invalid option - now"),
+            (
+                "set mdc mdisk 191 off",
+                "HCP003E Invalid option - mdisk (ztwin models SET MDCACHE SYSTEM, STORAGE, XSTORE and RDEV)",
+            ),
             (
                 "query alloc frames",
                 "HCP003E Invalid option - frames (ztwin models QUERY ALLOC SPOOL and PAGE)",
@@ -1586,8 +1809,8 @@ mod tests {
             ("set vdisk syslim lots", "HCP002E Invalid operand - lots"),
             ("set vdisk maxlim 1G", "HCP003E Invalid option - maxlim"),
             (
-                "set mdc rdev 0100 off",
-                "HCP003E Invalid option - rdev (ztwin models SET MDCACHE SYSTEM, STORAGE and XSTORE)",
+                "set mdc user lnx off",
+                "HCP003E Invalid option - user (ztwin models SET MDCACHE SYSTEM, STORAGE, XSTORE and RDEV)",
             ),
             ("set mdc storage", "HCP026E"),
             ("set mdc storage 64M", "HCP026E"),

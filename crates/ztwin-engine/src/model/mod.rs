@@ -306,6 +306,8 @@ pub struct Model {
     vdisk_dir: Vec<Vec<(u16, u64)>>,
     /// DIAGNOSE X'64' calls waiting for the same guest's load to return.
     diag_waiting: Vec<(u32, String)>,
+    /// CP LOCK commands waiting for their pages to come in (`cp.rs`).
+    lock_waits: Vec<cp::LockWait>,
     /// CP time per spool I/O and per page it moves.
     spool_io_ns: Ns,
     spool_page_ns: Ns,
@@ -555,6 +557,7 @@ impl Twin {
                     defs_len,
                 ),
                 diag_waiting: Vec::new(),
+                lock_waits: Vec::new(),
                 spool_io_ns: crate::core::us_to_ns(sc.cp_costs.io_us),
                 spool_page_ns: crate::core::us_to_ns(sc.cp_costs.page_io_us),
                 initial,
@@ -711,11 +714,15 @@ impl Model {
     fn io_done(&mut self, cx: &mut Cx, d: io::Done) {
         let vol = d.vol;
         match d.origin {
-            Origin::PageRead { block } => self.block_read_done(cx, &d, block),
+            Origin::PageRead { block } => {
+                self.block_read_done(cx, &d, block);
+                self.lock_waits_go_on(cx);
+            }
             Origin::PageWrite { block } => {
                 self.block_written(&d, block);
                 self.pageout_done(block);
                 self.pump_pageouts(cx);
+                self.lock_waits_go_on(cx);
             }
             Origin::Migrate { block } => {
                 self.block_written(&d, block);

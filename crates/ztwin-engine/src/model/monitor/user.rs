@@ -80,6 +80,10 @@ pub(super) fn activity(
         r.set_u(f("USEACT_CALTODON"), start_tod + dur(u.logon_ns));
         if base {
             r.set_u(f("USEACT_VMDCTPVR"), sp.resident as u64);
+            // Pages pinned by CP's LOCK (0 unless a LOCK is in force; the
+            // name from zpmd's 5.3 struct, the meaning from the name and
+            // FCX113's locked-pages columns, the offset INF).
+            r.set_u(f("USEACT_VMDCTPVL"), sp.pinned as u64);
             r.set_u(f("USEACT_VMDWSSPR"), sp.wss as u64);
             r.set_u(f("USEACT_VMDCTXBK"), sp.xstor as u64);
             r.set_u(f("USEACT_CALCTPGS"), sp.dasd as u64);

@@ -15,7 +15,8 @@
 //! monitor [`Paging::sample`], [`Paging::volumes`], [`Paging::by_cpu`],
 //! [`Paging::guest`]; [`Paging::check`]. The steps that change page states
 //! with paging I/O are wiring methods of [`Model`] here: a fault's block read
-//! (`start_block_read`), its completion (`block_read_done`), a page-out's and
+//! (`start_block_read`; `read_for_lock`, the same read for CP's LOCK with no
+//! virtual CPU waiting), its completion (`block_read_done`), a page-out's and
 //! a migration's completion, placing a guest's pages on DASD at start.
 //!
 //! **Parameters**: [`params`] (the block size, its CP costs; slots from the
@@ -684,6 +685,37 @@ impl Model {
             self.pg.join_read(rd, v);
             return Some(None);
         }
+        let (rd, r) = self.open_block_read(cx, g, vp, b)?;
+        self.pg.join_read(rd, v);
+        Some(Some(r))
+    }
+
+    /// Bring page (g, vp) in from DASD for CP's LOCK (no virtual CPU
+    /// waits: the LOCK command watches the page's state). Its block's read
+    /// is started and submitted now unless it is being read already.
+    /// `false` when not even one frame could be had. A block already being
+    /// read may not have taken a frame for this page (a read short of
+    /// frames): the page is still on DASD when it ends, and the caller asks
+    /// again then.
+    pub(crate) fn read_for_lock(&mut self, cx: &mut Cx, g: u32, vp: u32) -> bool {
+        let b = self.st.entry(g, vp).blk;
+        debug_assert_ne!(b, NO_BLOCK);
+        if self.pg.blocks.reading(b).is_some() {
+            return true;
+        }
+        let Some((_, r)) = self.open_block_read(cx, g, vp, b) else {
+            return false;
+        };
+        self.io.submit(cx, r);
+        true
+    }
+
+    /// Start read `rd` of block `b` (not being read) after a fault on (g,
+    /// vp): frames for the pages still on DASD, the faulting page first;
+    /// the fault's and the I/O's CP time charged. Returns the read and the
+    /// I/O request to submit, `None` when not even one frame could be had.
+    #[inline(always)]
+    fn open_block_read(&mut self, cx: &mut Cx, g: u32, vp: u32, b: u32) -> Option<(u32, u32)> {
         let rd = self.pg.new_read();
         // The faulting page first, then the other pages of the block still on
         // DASD (slot k of the block, k = 0..n; no list is built).
@@ -720,7 +752,6 @@ impl Model {
             self.pg.read_free.push(rd);
             return None;
         }
-        self.pg.join_read(rd, v);
         self.pg.blocks.set_reading(b, Some(rd));
         // Handling the fault is the guest's CP time; starting the paging I/O
         // (and EDEV's extra CP work for it) is CP's own (system time, not
@@ -728,12 +759,13 @@ impl Model {
         let dev = self.pg.vols[self.pg.blocks.vol(b) as usize].dev;
         cx.charge.cp += self.pg.costs.fault;
         cx.charge.sys += self.pg.costs.io + self.io.cp_extra(dev, Kind::Paging, n);
-        Some(Some(self.io.alloc_req(
+        let r = self.io.alloc_req(
             cx,
             dev,
             Request::read(n, Kind::Paging),
             Origin::PageRead { block: b },
-        )))
+        );
+        Some((rd, r))
     }
 
     /// Frames for read `rd` of block `b` when they may run short: each page

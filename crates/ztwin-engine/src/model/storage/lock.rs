@@ -10,17 +10,23 @@
 //! (`discard` leaves only frames with I/O in flight; freeing a frame clears
 //! all its flags).
 //!
-//! LOCK pins resident pages only: a range with a page not resident (in
-//! XSTOR, on DASD, never touched, being read or paged out) is refused whole,
-//! nothing pinned (ztwin does not page the pages in first, as CP does).
+//! Storage pins resident pages ([`Storage::pin`]); the pages of a LOCK
+//! range that are not resident are brought in first by the wiring
+//! (`Model::lock` in `cp.rs`: a first touch, a move from XSTOR, a reclaim
+//! from a page-out, or paging's block read, each page pinned as it
+//! arrives). Storage refuses a range outside the guest's storage, or one
+//! whose pages not pinned yet would take more frames than the dynamic
+//! paging area has left unpinned ([`Storage::lock_check`]).
 //! LOCK references each page it pins (its reference bit set): a frame on
 //! the Era C aging list is then revalidated at the list's head, back to its
 //! owner, and the aging-list fill passes it over while pinned.
 //!
-//! Never on a hot path: the only cost elsewhere is the wider flag mask of
+//! The pinned frames are counted per guest and in all as they are pinned
+//! and unpinned (for the monitor's USEACT_VMDCTPVL and the checks): never
+//! a walk on a hot path; the only cost elsewhere is the wider flag mask of
 //! the steal paths' skip conditions.
 
-use super::{idx, tag, Storage, F_LOCK, P_REF, T_RES};
+use super::{idx, tag, Storage, F_LOCK, P_REF, T_PAGEOUT, T_RES};
 
 /// Frame flag: pinned by CP's LOCK command (until UNLOCK or logoff).
 pub const F_PIN: u8 = 64;
@@ -32,8 +38,9 @@ pub const F_KEEP: u8 = F_LOCK | F_PIN;
 pub enum LockRefusal {
     /// The range is not within the guest's storage (of this many pages).
     Range(u32),
-    /// LOCK: this page is not resident.
-    NotResident(u32),
+    /// LOCK: the range's pages not pinned yet (`need`) are more than the
+    /// frames of the dynamic paging area not pinned (`room`).
+    TooMany { need: u32, room: u32 },
     /// UNLOCK: this page is not locked.
     NotLocked(u32),
 }
@@ -53,29 +60,39 @@ impl Storage {
         Ok(())
     }
 
-    /// LOCK: pin guest `g`'s pages `first..=last`, all resident (else
-    /// nothing is pinned). Pages pinned already stay pinned. Returns each
-    /// page's frame, in page order.
-    pub fn lock_pages(
-        &mut self,
-        g: u32,
-        first: u32,
-        last: u32,
-    ) -> Result<Vec<(u32, u32)>, LockRefusal> {
+    /// LOCK's checks before anything is brought in: the range is within
+    /// guest `g`'s storage, and its pages not pinned yet fit in the frames
+    /// of the dynamic paging area not pinned (else no frame could ever hold
+    /// them all: refused, nothing pinned).
+    pub fn lock_check(&self, g: u32, first: u32, last: u32) -> Result<(), LockRefusal> {
         self.check_range(g, first, last)?;
-        let mut map = Vec::with_capacity((last - first + 1) as usize);
-        for vp in first..=last {
-            let f = self
-                .resident_frame(g, vp)
-                .ok_or(LockRefusal::NotResident(vp))?;
-            map.push((vp, f));
+        let need = (first..=last).filter(|&vp| !self.is_pinned(g, vp)).count() as u32;
+        let room = self.dpa().saturating_sub(self.pinned_frames);
+        if need > room {
+            return Err(LockRefusal::TooMany { need, room });
         }
-        let pt = &mut self.spaces[g as usize].pt;
-        for &(vp, f) in &map {
+        Ok(())
+    }
+
+    /// Pin guest `g`'s page `vp` in its frame if it is resident (a page
+    /// reclaimed from its page-out is: it keeps the write's `F_LOCK` until
+    /// the write ends). Pinned already: nothing changes. Returns the frame,
+    /// `None` when the page is not resident (the caller brings it in).
+    pub fn pin(&mut self, g: u32, vp: u32) -> Option<u32> {
+        let f = self.resident_frame(g, vp)?;
+        if self.flags[f as usize] & F_PIN == 0 {
             self.flags[f as usize] |= F_PIN;
-            pt[vp as usize].e |= P_REF;
+            self.spaces[g as usize].pinned += 1;
+            self.pinned_frames += 1;
         }
-        Ok(map)
+        self.spaces[g as usize].pt[vp as usize].e |= P_REF;
+        Some(f)
+    }
+
+    /// Whether guest `g`'s page `vp` is being paged out (stolen, still in
+    /// its frame): LOCK reclaims it first ([`Storage::reclaim`]).
+    pub fn paging_out(&self, g: u32, vp: u32) -> bool {
+        tag(self.spaces[g as usize].pt[vp as usize].e) == T_PAGEOUT
     }
 
     /// UNLOCK: unpin guest `g`'s pages `first..=last`, all pinned (else
@@ -94,7 +111,10 @@ impl Storage {
                 .expect("pinned pages are resident");
             self.flags[f as usize] &= !F_PIN;
         }
-        Ok(last - first + 1)
+        let n = last - first + 1;
+        self.spaces[g as usize].pinned -= n;
+        self.pinned_frames -= n;
+        Ok(n)
     }
 
     /// Whether guest `g`'s page `vp` is pinned.
@@ -103,12 +123,38 @@ impl Storage {
             .is_some_and(|f| self.flags[f as usize] & F_PIN != 0)
     }
 
-    /// Guest `g`'s pinned pages (a walk of its page table: for commands and
-    /// tests, not a hot path).
+    /// Guest `g`'s pinned pages (its count, kept as pages are pinned and
+    /// unpinned; 0 once it logged off).
     pub fn pinned(&self, g: u32) -> u32 {
-        (0..self.spaces[g as usize].pt.len() as u32)
-            .filter(|&vp| self.is_pinned(g, vp))
-            .count() as u32
+        self.spaces[g as usize].pinned
+    }
+
+    /// A guest logs off: its pinned frames leave the counts (the frames are
+    /// freed as its pages are discarded).
+    pub(super) fn unpin_all(&mut self, g: u32) {
+        let sp = &mut self.spaces[g as usize];
+        self.pinned_frames -= sp.pinned;
+        sp.pinned = 0;
+    }
+
+    /// The pinned-frame counts against the frame flags: each logged-on
+    /// guest's count is its frames with [`F_PIN`]; the total is the sum.
+    #[cfg(any(test, debug_assertions))]
+    pub(super) fn check_pinned(&self) {
+        let mut by = vec![0u32; self.spaces.len()];
+        for (f, fr) in self.frames.iter().enumerate() {
+            if (fr.owner as usize) < by.len() && self.flags[f] & F_PIN != 0 {
+                by[fr.owner as usize] += 1;
+            }
+        }
+        let mut total = 0;
+        for (g, sp) in self.spaces.iter().enumerate() {
+            if sp.on {
+                assert_eq!(by[g], sp.pinned, "guest {g}: pinned frames vs count");
+            }
+            total += sp.pinned;
+        }
+        assert_eq!(total, self.pinned_frames, "pinned frames in all");
     }
 }
 
@@ -116,7 +162,6 @@ impl Storage {
 mod tests {
     use super::super::era_c::params::Params as AgeParams;
     use super::super::tests::{params, FakePager};
-    use super::super::T_PAGEOUT;
     use super::*;
     use crate::core::units::SEC;
     use crate::model::{Core, Cx};
@@ -187,6 +232,20 @@ mod tests {
         }
     }
 
+    /// LOCK of a resident range as `Model::lock` does it: the checks, then
+    /// each page pinned; (page, frame) in page order.
+    fn lock(
+        st: &mut Storage,
+        g: u32,
+        first: u32,
+        last: u32,
+    ) -> Result<Vec<(u32, u32)>, LockRefusal> {
+        st.lock_check(g, first, last)?;
+        Ok((first..=last)
+            .map(|vp| (vp, st.pin(g, vp).expect("resident")))
+            .collect())
+    }
+
     /// Guests 1-3 first-touch their pages in turn, 256 at a time, from
     /// `next` (a page number over the three guests), until `done` holds.
     fn fill_until(
@@ -211,14 +270,15 @@ mod tests {
         let mut st = storage(era_c);
         let mut block = 0;
         touch(&mut st, 0, 0..400, &mut block);
-        let map = st.lock_pages(0, 0x10, 0x1f).unwrap();
+        let map = lock(&mut st, 0, 0x10, 0x1f).unwrap();
         assert_eq!(map.len(), 16);
         assert_eq!(st.pinned(0), 16);
         let used = |st: &Storage| st.frame_use()[0];
         assert_eq!(used(&st).locked_cmd, 16);
         // Locking again changes nothing.
-        assert_eq!(st.lock_pages(0, 0x10, 0x10).unwrap(), vec![map[0]]);
+        assert_eq!(lock(&mut st, 0, 0x10, 0x10).unwrap(), vec![map[0]]);
         assert_eq!(used(&st).locked_cmd, 16);
+        assert_eq!(st.pinned(0), 16);
         let mut next = 0;
         fill_until(&mut st, &mut next, &mut block, |st| {
             st.space(0).resident <= 16
@@ -230,13 +290,22 @@ mod tests {
             assert_eq!(idx(st.entry(0, vp).e), f, "the same frame");
         }
         assert_eq!(used(&st).locked_cmd, 16);
-        // A page not resident: LOCK refused, nothing pinned.
-        assert_eq!(
-            st.lock_pages(0, 0x1f, 0x20),
-            Err(LockRefusal::NotResident(0x20))
-        );
+        // A page not resident: storage does not pin it (the wiring brings
+        // it in first).
+        assert_eq!(st.pin(0, 0x20), None);
         assert!(!st.is_pinned(0, 0x20));
-        assert_eq!(st.lock_pages(0, 0, 8192), Err(LockRefusal::Range(8192)));
+        assert_eq!(st.pinned(0), 16);
+        assert_eq!(lock(&mut st, 0, 0, 8192), Err(LockRefusal::Range(8192)));
+        // More pages than the frames not pinned: refused before anything.
+        let room = st.dpa() - 16;
+        assert_eq!(
+            st.lock_check(0, 0, room + 16),
+            Err(LockRefusal::TooMany {
+                need: room + 1,
+                room
+            })
+        );
+        assert_eq!(st.lock_check(0, 0, room + 15), Ok(()));
         // UNLOCK: only pinned pages; then stealable again.
         assert_eq!(
             st.unlock_pages(0, 0x18, 0x20),
@@ -259,6 +328,7 @@ mod tests {
         assert_eq!(st.space(0).resident, 0);
         assert_eq!(st.avail_len(), avail + 8);
         assert_eq!(used(&st).locked_cmd, 0);
+        assert_eq!(st.pinned(0), 0);
         st.check();
     }
 
@@ -299,9 +369,10 @@ mod tests {
         st.clear_pageouts();
         let (g, p) = outs[0];
         assert_eq!(tag(st.entry(g, p).e), T_PAGEOUT);
-        assert_eq!(st.lock_pages(g, p, p), Err(LockRefusal::NotResident(p)));
+        assert!(st.paging_out(g, p));
+        assert_eq!(st.pin(g, p), None);
         st.reclaim(g, p);
-        let f = st.lock_pages(g, p, p).unwrap()[0].1;
+        let f = lock(&mut st, g, p, p).unwrap()[0].1;
         assert_eq!(
             st.flags[f as usize] & F_KEEP,
             F_KEEP,

@@ -26,8 +26,10 @@
 //! * for the monitor: [`Storage::sample`], [`Storage::by_cpu`],
 //!   [`Storage::guest`], [`Storage::space`]; [`Storage::check`].
 //! * for CP's QUERY FRAMES: [`Storage::frame_use`] ([`frames`]);
-//! * for CP's LOCK and UNLOCK: [`Storage::lock_pages`], [`Storage::unlock_pages`]
-//!   ([`lock`]: pinned frames, flag `F_PIN`, which every steal path leaves).
+//! * for CP's LOCK and UNLOCK: [`Storage::lock_check`], [`Storage::pin`],
+//!   [`Storage::unlock_pages`] ([`lock`]: pinned frames, flag `F_PIN`,
+//!   which every steal path leaves; pages not resident are brought in by
+//!   the wiring through the transitions above first).
 //!
 //! **Parameters**: [`params`] (central storage, CP's fixed storage and XSTOR
 //! from `[system]`, `[srm] xstor_low`, its CP costs; the bounds).
@@ -287,6 +289,8 @@ pub struct SpaceSample {
     pub wss: f64,
     pub xstor: u32,
     pub dasd: u32,
+    /// Pages pinned by CP's LOCK ([`lock`]).
+    pub pinned: u32,
 }
 
 /// A frame's owner (a guest, or [`FREE`]) and the guest page in it.
@@ -375,6 +379,8 @@ struct Space {
     /// The running demand scan's pass: entries of `ufo` still to look at
     /// (each frame is looked at once per pass).
     walk: u32,
+    /// Pages pinned by CP's LOCK ([`lock`]), while logged on.
+    pinned: u32,
     /// The running demand scan: how many entries at the back of `ufo` it
     /// has looked at already (a look moves an entry to the back).
     seen: u32,
@@ -402,6 +408,7 @@ impl Space {
             walk: 0,
             seen: 0,
             spool: false,
+            pinned: 0,
         }
     }
 
@@ -539,6 +546,8 @@ pub struct Storage {
     mdc_blocks: Vec<u32>,
     /// The global aging list (Era C levels; `on` false in Era A).
     age: era_c::AgeList,
+    /// Frames pinned by CP's LOCK, all guests ([`lock`]).
+    pinned_frames: u32,
 }
 
 impl Storage {
@@ -594,6 +603,7 @@ impl Storage {
             mdc_frames: Vec::new(),
             mdc_blocks: Vec::new(),
             age: era_c::AgeList::new(p.agelist.as_ref(), dpa),
+            pinned_frames: 0,
         };
         s.set_thresholds(dpa);
         s
@@ -1180,6 +1190,7 @@ impl Storage {
 
     /// Guest `g` logs off (its pages are then discarded one by one).
     pub fn logoff(&mut self, g: u32) {
+        self.unpin_all(g);
         let sp = &mut self.spaces[g as usize];
         sp.on = false;
         sp.cat = Cat::Dormant;
@@ -1338,6 +1349,7 @@ impl Storage {
             wss: sp.wss,
             xstor: sp.xstor,
             dasd: sp.dasd,
+            pinned: sp.pinned,
         }
     }
 
@@ -1452,5 +1464,6 @@ impl Storage {
             assert_eq!(n, sp.xstor, "guest {g}: XSTOR count");
         }
         self.check_agelist();
+        self.check_pinned();
     }
 }

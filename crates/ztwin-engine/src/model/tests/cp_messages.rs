@@ -558,7 +558,7 @@ fn indicate_user_shows_the_guests_counts() {
         [
             "USERID=LNX      MACH=ESA STOR=512M VIRT=V XSTORE=NONE".to_string(),
             format!(
-                "PAGES: RES={}  WS={}  INSTAN={}  XSTOR={}  DASD={}",
+                "PAGES: RES={}  WS={}  LOCKEDREAL=0  INSTAN={}  XSTOR={}  DASD={}",
                 sp.resident,
                 sp.wss.round() as u64,
                 sp.resident + sp.xstor + sp.dasd,
@@ -658,6 +658,66 @@ fn set_mdc_system_off_is_the_timelines_mdc_action() {
     let (_, con) = run_twin(&text);
     assert_eq!(
         response(&con, "", "set mdc system on", 0),
+        ["HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)"]
+    );
+}
+
+/// SET MDCACHE RDEV E700 OFF at 5 s on S5's MDC run (four CMS users on
+/// E700) changes the model exactly as the timeline's `action = "mdc"` with
+/// `device = "E700"` (the same MONWRITE bytes), and differs from the run
+/// without; DFLTOFF is the same switch (ztwin keeps one per device), and
+/// SET MDC RDEV E700 ON at 7 s turns it back on as the action does. A
+/// device that is not a volume: HCP040E; no `[mdc]` section: refused.
+/// (Broken on purpose: the command setting the system switch instead of
+/// the device's gives other bytes.)
+#[test]
+fn set_mdc_rdev_is_the_timelines_mdc_action() {
+    let base = include_str!("../../../../../studies/pav-mdc-fixed.toml")
+        .replace("duration = \"4min\"", "duration = \"10s\"")
+        .replace("sample_interval = \"1min\"", "sample_interval = \"2s\"");
+    let run = |text: &str| {
+        let sc = Scenario::from_toml(text, "mdc.toml").unwrap();
+        let mut out = Vec::new();
+        let s = crate::run_to_writer(&sc, None, None, &mut out, &mut |_, _| true).unwrap();
+        (out, s.console)
+    };
+    let action = |at: &str, on: bool| {
+        format!("\n[[timeline]]\nat = \"{at}\"\naction = \"mdc\"\ndevice = \"E700\"\non = {on}\n")
+    };
+    let cp = |at: &str, cmd: &str| {
+        format!("\n[[timeline]]\nat = \"{at}\"\naction = \"cp\"\ncommand = \"{cmd}\"\n")
+    };
+    let (by_action, _) = run(&(base.clone() + &action("5s", false)));
+    let (by_cp, con) = run(&(base.clone()
+        + &cp("5s", "set mdc rdev e700 off")
+        + &cp("5s", "set mdc rdev 9999 off")));
+    let (untouched, _) = run(&base);
+    assert_ne!(by_action, untouched, "the switch changes the run");
+    assert!(
+        by_cp == by_action,
+        "SET MDC RDEV OFF differs from action = \"mdc\""
+    );
+    assert!(response(&con, "", "set mdc rdev e700 off", 0).is_empty());
+    assert_eq!(
+        response(&con, "", "set mdc rdev 9999 off", 0),
+        ["HCP040E Device 9999 does not exist"]
+    );
+    let (by_dflt, _) = run(&(base.clone() + &cp("5s", "set mdcache rdev e700-e701 dfltoff")));
+    assert!(by_dflt == by_action, "DFLTOFF over a range differs");
+    // Off, then on again.
+    let (by_action, _) = run(&(base.clone() + &action("5s", false) + &action("7s", true)));
+    let (by_cp, _) = run(&(base.clone()
+        + &cp("5s", "set mdc rdev e700 off")
+        + &cp("7s", "set mdc rdev e700 on")));
+    assert!(
+        by_cp == by_action,
+        "SET MDC RDEV ON differs from action = \"mdc\""
+    );
+    // No [mdc] section: refused.
+    let text = CP.to_string() + &cp("1s", "set mdc rdev 7900 off");
+    let (_, con) = run_twin(&text);
+    assert_eq!(
+        response(&con, "", "set mdc rdev 7900 off", 0),
         ["HCP002E Invalid operand - MDCACHE (ztwin: the scenario has no [mdc] section)"]
     );
 }
@@ -983,8 +1043,8 @@ fn set_mdc_storage_shrinks_the_cache_at_once() {
 /// at 6 s QUERY FRAMES counts the 16 pinned frames as `LockedCmd`, the
 /// scan having stolen CMS's other pages; UNLOCK CMS 0 7 leaves 8 pinned,
 /// in the frames MAP named, at 12 s; the refusals (HCP045E, a range
-/// outside the storage, pages not resident, pages not locked); CMS's logoff
-/// at 11 s frees its pinned frames.
+/// outside the storage, more pages than the pageable frames (HCP1384E),
+/// pages not locked); CMS's logoff at 11 s frees its pinned frames.
 #[test]
 fn lock_pins_a_guests_pages_through_the_demand_scan() {
     let mut text = paging_scenario().replace(
@@ -995,7 +1055,7 @@ fn lock_pins_a_guests_pages_through_the_demand_scan() {
         ("10ms", "", "lock userid cms 0 f map"),
         ("10ms", "", "lock nobody 0 1"),
         ("10ms", "LNX", "lock cms 0 2000"),
-        ("10ms", "LNX", "lock cms f 100"),
+        ("10ms", "LNX", "lock lnx 0 1ffff"),
         ("6s", "", "query frames"),
         ("6s", "", "unlock cms 0 7"),
         ("6s", "", "unlock cms 0 8"),
@@ -1033,8 +1093,11 @@ fn lock_pins_a_guests_pages_through_the_demand_scan() {
         ["HCP002E Invalid operand - the range is outside CMS's storage (pages 0 to 1FFF)"]
     );
     assert_eq!(
-        response(&con, "LNX", "lock cms f 100", 0),
-        ["HCP1384E Page 100 of CMS is not resident; nothing locked (ztwin's LOCK pins resident pages only)"]
+        response(&con, "LNX", "lock lnx 0 1ffff", 0),
+        [format!(
+            "HCP1384E Not enough real storage to lock 131072 more pages of LNX: {} pageable frames are not locked; nothing locked",
+            m.st.dpa() - 16
+        )]
     );
     let part = |r: &[String]| {
         assert_eq!(r.len(), 6, "{r:?}");
@@ -1071,4 +1134,210 @@ fn lock_pins_a_guests_pages_through_the_demand_scan() {
     let (twin, _) = run_twin(&text);
     assert_eq!(twin.model.st.space(cms).resident, 0);
     assert_eq!(twin.model.st.frame_use()[0].locked_cmd, 0);
+}
+
+/// The last USEACT_VMDCTPVL (pages pinned by LOCK) of guest `userid`
+/// written at or before `until` seconds, decoded from the MONWRITE bytes,
+/// with the time of its sample (s since the first).
+fn vmdctpvl(out: &[u8], userid: &str) -> Vec<u64> {
+    let mut v = Vec::new();
+    ztwin_monitor::reader::Reader::new(std::io::Cursor::new(out))
+        .unwrap()
+        .for_each(|r| {
+            let Some(l) = r.layout.filter(|l| l.name == "MRUSEACT") else {
+                return;
+            };
+            let f = |name: &str| l.fields.iter().find(|f| f.name == name).unwrap();
+            let u = f("USEACT_VMDUSER");
+            let at = u.offset as usize;
+            let id = ztwin_monitor::ebcdic::decode_field(&r.bytes[at..at + u.ty.width()]);
+            if id != userid {
+                return;
+            }
+            let p = f("USEACT_VMDCTPVL");
+            let at = p.offset as usize;
+            v.push(
+                r.bytes[at..at + p.ty.width()]
+                    .iter()
+                    .fold(0u64, |a, &b| a << 8 | b as u64),
+            );
+        })
+        .unwrap();
+    v
+}
+
+/// The console time of a line (`hh:mm:ss.fff`), ms.
+fn at_ms(line: &str) -> u64 {
+    let (h, m, s, f) = (&line[0..2], &line[3..5], &line[6..8], &line[9..12]);
+    ((h.parse::<u64>().unwrap() * 60 + m.parse::<u64>().unwrap()) * 60 + s.parse::<u64>().unwrap())
+        * 1000
+        + f.parse::<u64>().unwrap()
+}
+
+/// LOCK of pages not resident brings them in and pins them as CP does.
+/// The paging run without XSTOR: CMS touches its first 1 MB (pages 0-FF)
+/// once and sleeps while LNX thrashes; by 4 s the demand scan has written
+/// most of CMS's pages to DASD (INDICATE USER CMS at 6.5 s shows them).
+/// LNX stops at 4 s (see below) and starts again at 7 s. LOCK USERID CMS 0
+/// 10F MAP at 6.5 s: pages 100-10F never touched get new frames at once,
+/// those on DASD are read by paging's block reads, so the MAP answers after
+/// the command, when the last read ends; every page then pinned, in the
+/// frame MAP names, through the 5 s of LNX's stealing that follow; QUERY
+/// FRAMES's LockedCmd and the monitor's USEACT_VMDCTPVL for CMS are the 272
+/// pinned pages (0 at the samples before). UNLOCK at 9 s in a second run:
+/// the pages are stolen again and VMDCTPVL is 0 at 12 s.
+///
+/// LNX is stopped while LOCK's reads run because the `io` component starts
+/// a request submitted to an idle volume ahead of the volume's queue: the
+/// page-out write each write's completion submits keeps a queued read
+/// waiting as long as page-outs stream to the volume (a guest's fault too;
+/// noted, not changed here).
+#[test]
+fn lock_brings_paged_out_pages_in_and_pins_them() {
+    let base = paging_scenario()
+        .replace("xstor = \"64M\"\n", "")
+        .replace(
+            "userid = \"CMS\"\nvirtual_storage = \"32M\"",
+            "userid = \"CMS\"\nvirtual_storage = \"32M\"\nworkload = { type = \"thrasher\", area = \"1M\", touch = \"write\", think = \"100s\" }",
+        );
+    let cmds = |extra: &[(&str, &str)]| {
+        let mut text = base.clone();
+        text += "[[timeline]]\nat = \"4s\"\naction = \"stop\"\nguest = \"LNX\"\n\
+                 [[timeline]]\nat = \"7s\"\naction = \"start\"\nguest = \"LNX\"\n\
+                 workload = { type = \"thrasher\", area = \"480M\", pattern = \"serial\", touch = \"write\", cpu_per_touch_us = 1.0 }\n";
+        for (at, cmd) in [
+            ("6500ms", "indicate user cms"),
+            ("6500ms", "lock userid cms 0 10f map"),
+            ("11s", "query frames"),
+            ("11s", "indicate user cms"),
+        ]
+        .iter()
+        .chain(extra)
+        {
+            text += &format!("[[timeline]]\nat = \"{at}\"\naction = \"cp\"\ncommand = \"{cmd}\"\n");
+        }
+        let sc = Scenario::from_toml(&text, "lock.toml").unwrap();
+        let mut twin = crate::model::Twin::new(&sc, 1, None);
+        let mut out = Vec::new();
+        let mut emit = crate::model::monitor::Emitter::new(&mut out, 0, sc.release());
+        twin.run(&mut emit, &mut |_, _| true).unwrap();
+        emit.finish().unwrap();
+        let con = twin.model.console.take();
+        (twin, con, out)
+    };
+    let (twin, con, out) = cmds(&[]);
+    let m = &twin.model;
+    let cms = (0..m.cpu.guest_count())
+        .find(|&g| m.cpu.guest(g).userid == "CMS")
+        .unwrap();
+    // Before LOCK: CMS's pages mostly on DASD.
+    let ind = response(&con, "", "indicate user cms", 0);
+    let (res, dasd) = (field(&ind[1], "RES="), field(&ind[1], "DASD="));
+    assert!(res < 64 && dasd > 192, "{ind:?}");
+    // The MAP comes when the reads end, after the command.
+    let issued = con
+        .iter()
+        .position(|l| l.ends_with("> lock userid cms 0 10f map"))
+        .unwrap();
+    let map = response(&con, "", "lock userid cms 0 10f map", 0);
+    assert_eq!(map.len(), 1 + 0x110, "{map:?}");
+    assert_eq!(map[0], "VIRTPAGE REALPAGE");
+    let answered = con
+        .iter()
+        .position(|l| l.ends_with("VIRTPAGE REALPAGE"))
+        .unwrap();
+    assert!(
+        at_ms(&con[answered]) > at_ms(&con[issued]),
+        "answered at {} for {}",
+        con[answered],
+        con[issued]
+    );
+    let frames: Vec<u32> = map[1..]
+        .iter()
+        .enumerate()
+        .map(|(vp, l)| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(w[0], format!("{vp:08X}"), "{l}");
+            u32::from_str_radix(w[1], 16).unwrap()
+        })
+        .collect();
+    // Pinned through 6 s of LNX's stealing, in the frames MAP named.
+    for (vp, &f) in frames.iter().enumerate() {
+        assert!(m.st.is_pinned(cms, vp as u32), "page {vp:X}");
+        assert_eq!(crate::model::storage::idx(m.st.entry(cms, vp as u32).e), f);
+    }
+    assert_eq!(m.st.pinned(cms), 0x110);
+    assert!(m.pg.guest(cms).read >= dasd, "{:?}", m.pg.guest(cms));
+    // The scan ran after LNX started again (it stole its own pages); it
+    // took none of CMS's after LOCK (its steals are those before).
+    assert_eq!(m.st.guest(cms).steals, dasd, "{:?}", m.st.guest(cms));
+    let fr = response(&con, "", "query frames", 0);
+    assert_eq!(kv(&fr[4], "LockedCmd"), 0x110, "{fr:?}");
+    assert!(ind[1].contains("  LOCKEDREAL=0  "), "{ind:?}");
+    let ind = response(&con, "", "indicate user cms", 1);
+    assert_eq!(field(&ind[1], "LOCKEDREAL="), 0x110, "{ind:?}");
+    // The monitor: 0 at the samples before LOCK, 272 at 12 s.
+    let v = vmdctpvl(&out, "CMS");
+    assert!(
+        v.len() >= 2 && v[..v.len() - 1].iter().all(|&n| n == 0),
+        "{v:?}"
+    );
+    assert_eq!(v.last(), Some(&0x110), "{v:?}");
+    assert!(vmdctpvl(&out, "LNX").iter().all(|&n| n == 0));
+    m.st.check();
+
+    // UNLOCK at 9 s: stealable again; nothing pinned at 12 s.
+    let (twin, con, out) = cmds(&[("9s", "unlock cms 0 10f")]);
+    assert!(response(&con, "", "unlock cms 0 10f", 0).is_empty());
+    assert_eq!(twin.model.st.pinned(cms), 0);
+    assert!(
+        twin.model.st.guest(cms).steals >= dasd + 0x100,
+        "{:?}",
+        twin.model.st.guest(cms)
+    );
+    assert!(
+        twin.model.st.space(cms).resident < 0x110,
+        "{:?}",
+        twin.model.st.space(cms)
+    );
+    assert!(vmdctpvl(&out, "CMS").iter().all(|&n| n == 0));
+}
+
+/// LOCK of pages in XSTOR and never touched (the paging run with XSTOR,
+/// LNX stopped at 2.5 s): moved back and given frames at once, the MAP
+/// right after the command (at the same time) when no page is on DASD,
+/// else when the reads end; all pinned at the end.
+#[test]
+fn lock_brings_xstor_pages_in_at_once() {
+    let mut text = paging_scenario().replace(
+        "userid = \"CMS\"\nvirtual_storage = \"32M\"",
+        "userid = \"CMS\"\nvirtual_storage = \"32M\"\nworkload = { type = \"thrasher\", area = \"1M\", touch = \"write\", think = \"100s\" }",
+    );
+    text += "[[timeline]]\nat = \"2500ms\"\naction = \"stop\"\nguest = \"LNX\"\n";
+    for (at, cmd) in [("3s", "indicate user cms"), ("3s", "lock cms 0 1ff map")] {
+        text += &format!("[[timeline]]\nat = \"{at}\"\naction = \"cp\"\ncommand = \"{cmd}\"\n");
+    }
+    let (twin, con) = run_twin(&text);
+    let m = &twin.model;
+    let cms = (0..m.cpu.guest_count())
+        .find(|&g| m.cpu.guest(g).userid == "CMS")
+        .unwrap();
+    let ind = response(&con, "", "indicate user cms", 0);
+    let (res, xs, dasd) = (
+        field(&ind[1], "RES="),
+        field(&ind[1], "XSTOR="),
+        field(&ind[1], "DASD="),
+    );
+    assert!(xs > 0 && res + xs + dasd == 0x100, "{ind:?}");
+    let map = response(&con, "", "lock cms 0 1ff map", 0);
+    assert_eq!(map.len(), 1 + 0x200, "{map:?}");
+    assert_eq!(m.st.pinned(cms), 0x200);
+    if dasd == 0 {
+        let issued = con
+            .iter()
+            .position(|l| l.ends_with("> lock cms 0 1ff map"))
+            .unwrap();
+        assert_eq!(at_ms(&con[issued + 1]), at_ms(&con[issued]));
+    }
+    m.st.check();
 }
