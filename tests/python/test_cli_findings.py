@@ -458,3 +458,18 @@ def test_an_input_that_is_a_device_or_fifo_is_refused_at_once(
     kind = "a FIFO (named pipe)" if "fifo" in shown else "a character device"
     assert one_line(err, args[0]) == f"ztwin {args[0]}: {shown.format(**names)} is {kind}, not a regular file"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+
+
+@pytest.mark.parametrize("command", ["run", "zos"])
+def test_a_scenario_piped_through_dev_stdin_is_read(files: dict[str, Path], tmp_path: Path, command: str) -> None:
+    """A scenario is read once, whole: ``cat s.toml | ztwin run /dev/stdin``
+    ran before inputs were checked and runs still (a named FIFO, a device:
+    refused, above)."""
+    if command == "run":
+        code, _, err = ztwin("run", "/dev/stdin", "-o", tmp_path / "x.monwrite", stdin=SCENARIO.encode())
+        assert code == 0, err
+        assert (tmp_path / "x.monwrite").stat().st_size > 0
+    else:
+        code, text, err = ztwin("zos", "/dev/stdin", stdin=ZOS_SCENARIO.read_bytes())
+        assert code == 0, err
+        assert text.strip(), err
