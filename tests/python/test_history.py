@@ -624,6 +624,24 @@ def test_a_failed_commit_is_one_line_and_leaves_the_database_as_it_was(
         assert h.systems() == ["TESTSYS"] and h.files().num_rows == 1
 
 
+def test_export_of_a_file_duckdb_cannot_take_names_the_file(
+        tmp_path: Path, files: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """``ztwin export FILE OUT`` goes through a temporary database: when
+    DuckDB cannot take the file's rows (its memory limit: a real one, 1 MB)
+    the one line names the file, as ``ztwin ingest`` does, not a "history
+    database" the user never named; nothing is written."""
+    monkeypatch.setattr(history, "INGEST_MEMORY", "1MB")
+    out = tmp_path / "csv"
+    assert main(["export", str(files["grown"]), "--format", "csv", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"ztwin export: {files['grown']}: cannot export: Out of Memory Error: "), err
+    assert err.rstrip().endswith("(nothing written)"), err
+    assert "history database" not in err, err
+    assert not out.exists()
+
+
 def test_duckdb_caches_little_while_the_live_rows_stream(tmp_path: Path, files: dict[str, Path],
                                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     """The live entity's insert runs under DuckDB's lower limit (the row
