@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import write_sample_file
+from support import one_line, write_sample_file
 
 ROOT = Path(__file__).resolve().parents[2]
 ZOS_SCENARIO = ROOT / "studies" / "zos" / "flash-morning-transition.toml"
@@ -40,16 +40,6 @@ def ztwin(*args: object, stdin: bytes | None = None, cwd: Path | None = None) ->
         cwd=cwd,
     )
     return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
-
-
-def one_line(err: str, command: str) -> str:
-    """The single stderr line of a failed command, checked for shape."""
-    assert "Traceback" not in err and "Exception ignored" not in err, err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith(f"ztwin {command}: "), err
-    assert "internal error" not in lines[0], err
-    return lines[0]
 
 
 @pytest.fixture(scope="module")
