@@ -427,10 +427,14 @@ def _live_memory(schema: pa.Schema) -> int:
 def _rollback(con: duckdb.DuckDBPyConnection) -> None:
     """Roll the file's transaction back. When DuckDB's COMMIT fails (out of
     memory, disk full) DuckDB has rolled it back already and a ROLLBACK
-    would fail with "no transaction is active", hiding the reason."""
+    would fail with "no transaction is active", hiding the reason; after a
+    write error DuckDB may have invalidated the database, and every
+    statement, ROLLBACK included, fails with a FatalException. Either way
+    the error being handled is the reason told: a ROLLBACK's own error is
+    dropped (a transaction not committed adds nothing)."""
     import duckdb
 
-    with suppress(duckdb.TransactionException):
+    with suppress(duckdb.Error):
         _run(con, "ROLLBACK")
 
 

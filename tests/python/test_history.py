@@ -624,6 +624,42 @@ def test_a_failed_commit_is_one_line_and_leaves_the_database_as_it_was(
         assert h.systems() == ["TESTSYS"] and h.files().num_rows == 1
 
 
+def test_a_failing_rollback_does_not_hide_the_reason(tmp_path: Path, files: dict[str, Path],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """When the insert fails (the disk) and DuckDB then refuses the ROLLBACK
+    too (a database it invalidated after the write error: every statement is
+    a FatalException), the insert's reason is told, not the ROLLBACK's, and
+    the connection's memory limit is put back; nothing is added."""
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    real_run, real_store = history._run, history._store
+
+    def run(con: Any, sql: str, args: Any = None) -> None:
+        if sql == "ROLLBACK":
+            real_run(con, sql, args)
+            raise duckdb.FatalException("FATAL Error: database has been invalidated because of a previous fatal error")
+        real_run(con, sql, args)
+
+    def store(con: Any, name: str, sysid: str, reader: Any) -> None:
+        raise duckdb.IOException("IO Error: Could not write file: No space left on device")
+
+    monkeypatch.setattr(history, "_run", run)
+    monkeypatch.setattr(history, "_store", store)
+    with pytest.raises(history.HistoryError, match=r"cannot add .*grown.monwrite: IO Error: Could not write file: "
+                                                   r"No space left on device \(nothing added"):
+        history.ingest(db, [files["grown"]], system="OTHER")
+    con = history.connect(db)
+    try:
+        con.execute("SET memory_limit = '300MB'")
+        with pytest.raises(duckdb.IOException, match="No space left"):
+            history.ingest_file(con, files["grown"], system="OTHER")
+        assert str(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]) == "244.1 MiB"
+    finally:
+        con.close()
+    monkeypatch.undo()
+    assert counts(db) == rows(19)
+
+
 def test_export_of_a_file_duckdb_cannot_take_names_the_file(
         tmp_path: Path, files: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
