@@ -440,11 +440,12 @@ def _rollback(con: duckdb.DuckDBPyConnection) -> None:
 
 def storage_errors() -> tuple[type[BaseException], ...]:
     """DuckDB's errors that say the database could not take a file's rows
-    (its memory limit, the disk, a failed commit): told as one line, not as
-    a bug."""
+    (its memory limit, the disk, a failed commit, a database DuckDB
+    invalidated after a write it could not finish): told as one line, not
+    as a bug."""
     import duckdb
 
-    return duckdb.OutOfMemoryException, duckdb.IOException, duckdb.TransactionException
+    return duckdb.OutOfMemoryException, duckdb.IOException, duckdb.TransactionException, duckdb.FatalException
 
 
 def _store(con: duckdb.DuckDBPyConnection, name: str, sysid: str, reader: pa.RecordBatchReader) -> None:

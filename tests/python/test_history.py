@@ -660,6 +660,26 @@ def test_a_failing_rollback_does_not_hide_the_reason(tmp_path: Path, files: dict
     assert counts(db) == rows(19)
 
 
+def test_an_invalidated_database_is_one_line_naming_the_file(
+        tmp_path: Path, files: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """DuckDB's FatalException while a file's rows go in (it invalidates the
+    database after a write it could not finish) is ingest's "cannot add FILE"
+    line, not main's "cannot read the history database"."""
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+
+    def store(con: Any, name: str, sysid: str, reader: Any) -> None:
+        raise duckdb.FatalException("FATAL Error: Failed: database has been invalidated because of a previous fatal error")
+
+    monkeypatch.setattr(history, "_store", store)
+    assert main(["ingest", str(files["grown"]), "--db", str(db), "--system", "OTHER"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"ztwin ingest: {db}: cannot add {files['grown']}: FATAL Error: "), err
+    assert err.rstrip().endswith("(nothing added from it)"), err
+
+
 def test_export_of_a_file_duckdb_cannot_take_names_the_file(
         tmp_path: Path, files: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
