@@ -359,8 +359,9 @@ _INPUT_ARGS = (("file", ""), ("files", ""), ("scenario", ""), ("a", ""), ("b", "
                ("paths", ""), ("rules", "--rules "), ("layouts", "--layouts "), ("db", "--db "))  # fmt: skip
 #: Of them, the text files a command reads once, whole: a pipe the shell
 #: opened (``cat s.toml | ztwin run /dev/stdin``, ``ztwin run <(...)``) is
-#: read as a file is, as it was before inputs were checked.
-_READ_WHOLE = frozenset(("scenario",))
+#: read as a file is, as it was before inputs were checked. (Not
+#: ``--layouts``: every file read reads the pack again.)
+_READ_WHOLE = frozenset(("scenario", "rules", "spec"))
 
 
 def _open_pipe(path: str) -> bool:
