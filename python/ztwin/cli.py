@@ -357,6 +357,17 @@ def _our_errors() -> tuple[type[BaseException], ...]:
 #: The arguments that name a file a command reads, with how a message shows them.
 _INPUT_ARGS = (("file", ""), ("files", ""), ("scenario", ""), ("a", ""), ("b", ""), ("spec", ""),
                ("paths", ""), ("rules", "--rules "), ("layouts", "--layouts "), ("db", "--db "))  # fmt: skip
+#: Of them, the text files a command reads once, whole: a pipe the shell
+#: opened (``cat s.toml | ztwin run /dev/stdin``, ``ztwin run <(...)``) is
+#: read as a file is, as it was before inputs were checked. (Not
+#: ``--layouts``: every file read reads the pack again.)
+_READ_WHOLE = frozenset(("scenario", "rules", "spec"))
+
+
+def _open_pipe(path: str) -> bool:
+    """Whether ``path`` names a pipe open in this process (``/dev/stdin``,
+    ``/dev/fd/N``: its link ends in ``pipe:[inode]``), not a named FIFO."""
+    return os.path.basename(os.path.realpath(path)).startswith("pipe:[")
 
 
 def _not_regular_input(args: argparse.Namespace) -> str | None:
@@ -383,6 +394,8 @@ def _not_regular_input(args: argparse.Namespace) -> str | None:
             except (OSError, ValueError):
                 continue
             if stat.S_ISDIR(st.st_mode):
+                continue
+            if attr in _READ_WHOLE and stat.S_ISFIFO(st.st_mode) and _open_pipe(path):
                 continue
             kind = _kind(st.st_mode)
             if kind is not None:

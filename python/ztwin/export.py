@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ztwin.history import ENTITIES, History, HistoryError, connect, ingest_file, table_name
+from ztwin.history import ENTITIES, History, HistoryError, connect, error_line, ingest_file, storage_errors, table_name
 from ztwin.reports.core import EPOCH_1900_US
 
 if TYPE_CHECKING:
@@ -138,6 +138,10 @@ def export_file(path: str | Path, fmt: str, out: str | Path, system: str | None 
         con = connect(db, create=True)
         try:
             r = ingest_file(con, path, system=system)
+        except storage_errors() as e:
+            # DuckDB could not take the rows (its memory limit, the disk): the
+            # file, as ``ztwin ingest`` names it, not the temporary database.
+            raise HistoryError(f"{path}: cannot export: {error_line(e)} (nothing written)") from None
         finally:
             con.close()
         if not r.intervals_added:

@@ -103,8 +103,13 @@ def _connect(path: str | os.PathLike[str], read_only: bool = False) -> duckdb.Du
     try:
         return duckdb.connect(str(p), read_only=read_only)
     except (duckdb.Error, OSError) as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise HistoryError(f"{path}: cannot open the history database: {first}") from None
+        raise HistoryError(f"{path}: cannot open the history database: {error_line(e)}") from None
+
+
+def error_line(e: BaseException) -> str:
+    """DuckDB's (or the system's) reason in one line: its message's first."""
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 def _run(con: duckdb.DuckDBPyConnection, sql: str, args: Sequence[Any] | None = None) -> None:
@@ -191,7 +196,7 @@ def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, create: bool = False, 
         try:
             duckdb.connect(str(path)).close()
         except (duckdb.Error, OSError) as e:
-            raise HistoryError(f"{path}: cannot create the history database: {str(e).splitlines()[0]}") from None
+            raise HistoryError(f"{path}: cannot create the history database: {error_line(e)}") from None
     con = _connect(path, read_only=read_only and not fresh)
     try:
         v = _version(con)
@@ -206,7 +211,7 @@ def connect(path: str | os.PathLike[str] = DEFAULT_DB, *, create: bool = False, 
         raise
     except Exception as e:  # duckdb.Error: a file that is not a database
         con.close()
-        raise HistoryError(f"{path}: cannot read the history database: {str(e).splitlines()[0]}") from None
+        raise HistoryError(f"{path}: cannot read the history database: {error_line(e)}") from None
     return con
 
 
@@ -422,20 +427,25 @@ def _live_memory(schema: pa.Schema) -> int:
 def _rollback(con: duckdb.DuckDBPyConnection) -> None:
     """Roll the file's transaction back. When DuckDB's COMMIT fails (out of
     memory, disk full) DuckDB has rolled it back already and a ROLLBACK
-    would fail with "no transaction is active", hiding the reason."""
+    would fail with "no transaction is active", hiding the reason; after a
+    write error DuckDB may have invalidated the database, and every
+    statement, ROLLBACK included, fails with a FatalException. Either way
+    the error being handled is the reason told: a ROLLBACK's own error is
+    dropped (a transaction not committed adds nothing)."""
     import duckdb
 
-    with suppress(duckdb.TransactionException):
+    with suppress(duckdb.Error):
         _run(con, "ROLLBACK")
 
 
-def _storage_errors() -> tuple[type[BaseException], ...]:
+def storage_errors() -> tuple[type[BaseException], ...]:
     """DuckDB's errors that say the database could not take a file's rows
-    (its memory limit, the disk, a failed commit): told as one line, not as
-    a bug."""
+    (its memory limit, the disk, a failed commit, a database DuckDB
+    invalidated after a write it could not finish): told as one line, not
+    as a bug."""
     import duckdb
 
-    return duckdb.OutOfMemoryException, duckdb.IOException, duckdb.TransactionException
+    return duckdb.OutOfMemoryException, duckdb.IOException, duckdb.TransactionException, duckdb.FatalException
 
 
 def _store(con: duckdb.DuckDBPyConnection, name: str, sysid: str, reader: pa.RecordBatchReader) -> None:
@@ -672,9 +682,8 @@ def ingest(db: str | Path, files: Iterable[str | Path], *, system: str | None = 
                 raise IsADirectoryError(21, "Is a directory", str(f))
             try:
                 r = ingest_file(con, f, system=system, progress=progress)
-            except _storage_errors() as e:
-                first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-                raise HistoryError(f"{db}: cannot add {f}: {first} (nothing added from it)") from None
+            except storage_errors() as e:
+                raise HistoryError(f"{db}: cannot add {f}: {error_line(e)} (nothing added from it)") from None
             out.append(r)
             if on_result is not None:
                 on_result(r)

@@ -29,6 +29,18 @@ class Cli:
     stderr: str
 
 
+def one_line(err: str, command: str) -> str:
+    """The single stderr line of a failed ``ztwin COMMAND``, checked for
+    shape (one line, ``ztwin COMMAND: ...``, no traceback, not an internal
+    error)."""
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"ztwin {command}: "), err
+    assert "internal error" not in lines[0], err
+    return lines[0]
+
+
 def run_ztwin(*args: str | Path, env: dict[str, str] | None = None) -> Cli:
     """Run ``python -m ztwin ARGS`` and capture its output; ``env`` adds to
     the environment."""

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import write_sample_file
+from support import one_line, write_sample_file
 
 SCENARIO = """
 [scenario]
@@ -38,16 +38,6 @@ def ztwin(*args: object, stdout: int | None = None, cwd: Path | None = None) -> 
     )
     out = proc.stdout.decode("utf-8", "replace") if proc.stdout is not None else ""
     return proc.returncode, out, proc.stderr.decode("utf-8", "replace")
-
-
-def one_line(err: str, command: str) -> str:
-    """The single stderr line of a failed command, checked for shape."""
-    assert "Traceback" not in err and "Exception ignored" not in err, err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith(f"ztwin {command}: "), err
-    assert "internal error" not in lines[0], err
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

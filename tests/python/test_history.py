@@ -624,6 +624,80 @@ def test_a_failed_commit_is_one_line_and_leaves_the_database_as_it_was(
         assert h.systems() == ["TESTSYS"] and h.files().num_rows == 1
 
 
+def test_a_failing_rollback_does_not_hide_the_reason(tmp_path: Path, files: dict[str, Path],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """When the insert fails (the disk) and DuckDB then refuses the ROLLBACK
+    too (a database it invalidated after the write error: every statement is
+    a FatalException), the insert's reason is told, not the ROLLBACK's, and
+    the connection's memory limit is put back; nothing is added."""
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+    real_run, real_store = history._run, history._store
+
+    def run(con: Any, sql: str, args: Any = None) -> None:
+        if sql == "ROLLBACK":
+            real_run(con, sql, args)
+            raise duckdb.FatalException("FATAL Error: database has been invalidated because of a previous fatal error")
+        real_run(con, sql, args)
+
+    def store(con: Any, name: str, sysid: str, reader: Any) -> None:
+        raise duckdb.IOException("IO Error: Could not write file: No space left on device")
+
+    monkeypatch.setattr(history, "_run", run)
+    monkeypatch.setattr(history, "_store", store)
+    with pytest.raises(history.HistoryError, match=r"cannot add .*grown.monwrite: IO Error: Could not write file: "
+                                                   r"No space left on device \(nothing added"):
+        history.ingest(db, [files["grown"]], system="OTHER")
+    con = history.connect(db)
+    try:
+        con.execute("SET memory_limit = '300MB'")
+        with pytest.raises(duckdb.IOException, match="No space left"):
+            history.ingest_file(con, files["grown"], system="OTHER")
+        assert str(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]) == "244.1 MiB"
+    finally:
+        con.close()
+    monkeypatch.undo()
+    assert counts(db) == rows(19)
+
+
+def test_an_invalidated_database_is_one_line_naming_the_file(
+        tmp_path: Path, files: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """DuckDB's FatalException while a file's rows go in (it invalidates the
+    database after a write it could not finish) is ingest's "cannot add FILE"
+    line, not main's "cannot read the history database"."""
+    db = tmp_path / "h.duckdb"
+    history.ingest(db, [files["short"]])
+
+    def store(con: Any, name: str, sysid: str, reader: Any) -> None:
+        raise duckdb.FatalException("FATAL Error: Failed: database has been invalidated because of a previous fatal error")
+
+    monkeypatch.setattr(history, "_store", store)
+    assert main(["ingest", str(files["grown"]), "--db", str(db), "--system", "OTHER"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"ztwin ingest: {db}: cannot add {files['grown']}: FATAL Error: "), err
+    assert err.rstrip().endswith("(nothing added from it)"), err
+
+
+def test_export_of_a_file_duckdb_cannot_take_names_the_file(
+        tmp_path: Path, files: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """``ztwin export FILE OUT`` goes through a temporary database: when
+    DuckDB cannot take the file's rows (its memory limit: a real one, 1 MB)
+    the one line names the file, as ``ztwin ingest`` does, not a "history
+    database" the user never named; nothing is written."""
+    monkeypatch.setattr(history, "INGEST_MEMORY", "1MB")
+    out = tmp_path / "csv"
+    assert main(["export", str(files["grown"]), "--format", "csv", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"ztwin export: {files['grown']}: cannot export: Out of Memory Error: "), err
+    assert err.rstrip().endswith("(nothing written)"), err
+    assert "history database" not in err, err
+    assert not out.exists()
+
+
 def test_duckdb_caches_little_while_the_live_rows_stream(tmp_path: Path, files: dict[str, Path],
                                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     """The live entity's insert runs under DuckDB's lower limit (the row

@@ -175,14 +175,16 @@ def _part_codes(arr: Any, codes: dict[str, int]) -> np.ndarray:
             u = _distinct(key)
             # a name's bytes are its key's without the NUL padding
             names = [int(k).to_bytes(8, "little").rstrip(b"\0").decode() for k in u.tolist()]
-            for x in sorted(set(names)):
-                codes.setdefault(x, len(codes))
-            of_u = np.array([codes[x] for x in names], dtype=np.int64)
-            return of_u[np.searchsorted(u, key)]
-    names_b = arr.to_pylist()
-    for x in sorted(set(names_b)):
+            return _numbered(names, codes)[np.searchsorted(u, key)]
+    return _numbered(arr.to_pylist(), codes)
+
+
+def _numbered(names: list[Any], codes: dict[str, int]) -> np.ndarray:
+    """Each name's number in ``codes``, the names not in it yet numbered
+    first, in sorted order (a batch's new names)."""
+    for x in sorted(set(names)):
         codes.setdefault(x, len(codes))
-    return np.array([codes[x] for x in names_b], dtype=np.int64)
+    return np.array([codes[x] for x in names], dtype=np.int64)
 
 
 def _store_rows(store: Any, ids: np.ndarray, key_part: bool, last: _LastBatch | None = None) -> _Rows:
@@ -238,10 +240,7 @@ def _store_rows(store: Any, ids: np.ndarray, key_part: bool, last: _LastBatch | 
         elif key_part:
             assert rows is not None
             names_b = b.column("partition").to_pylist()
-            names_b = [names_b[i] for i in rows.tolist()]
-            for x in sorted(set(names_b)):  # a batch's new names numbered in sorted order
-                codes.setdefault(x, len(codes))
-            part.append(np.array([codes[x] for x in names_b], dtype=np.int64))
+            part.append(_numbered([names_b[i] for i in rows.tolist()], codes))
         else:
             part.append(np.full(m, -1, dtype=np.int64))
     names.extend(codes)
