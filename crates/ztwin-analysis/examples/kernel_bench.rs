@@ -3,7 +3,8 @@
 //! and the rows made (`all`: every key's per-interval rows).
 //!
 //! The file is read the way `ztwin report` reads it (`ztwin-py`'s
-//! `IntervalKernel` and `reports/core.py`'s `_collect`): mapped into memory
+//! `IntervalKernel` and `reports/core.py`'s `_collect`, through the same
+//! `ztwin_monitor::mapped`): mapped into memory
 //! (`mmap`, `MADV_SEQUENTIAL`), its pages released 2 MiB behind the reader
 //! in 8 MiB steps (`MADV_DONTNEED`), NSS's side records reduced on the same
 //! read (`SegmentSide`), and the rows of every 500 intervals turned into
@@ -13,97 +14,12 @@ use std::time::Instant;
 use ztwin_analysis::side::SegmentSide;
 use ztwin_analysis::tables::{interval_batches, total_batches};
 use ztwin_analysis::{Kernel, Options, Select};
+use ztwin_monitor::mapped::{map_file, PageRelease};
 use ztwin_monitor::reader::ReadOptions;
 use ztwin_monitor::Reader;
 
 /// Intervals per step (`reports/core.py`'s `COLLECT_STEP`).
 const STEP: u64 = 500;
-
-/// A file mapped read-only, unmapped when dropped (as `ztwin-py`'s reader).
-struct Mapped {
-    ptr: *mut libc::c_void,
-    len: usize,
-}
-
-// The mapping is read-only and owned.
-unsafe impl Send for Mapped {}
-unsafe impl Sync for Mapped {}
-
-impl AsRef<[u8]> for Mapped {
-    fn as_ref(&self) -> &[u8] {
-        // SAFETY: `ptr` maps `len` readable bytes until `drop`.
-        unsafe { std::slice::from_raw_parts(self.ptr as *const u8, self.len) }
-    }
-}
-
-impl Drop for Mapped {
-    fn drop(&mut self) {
-        // SAFETY: the mapping made in `map`, unmapped once.
-        unsafe {
-            libc::munmap(self.ptr, self.len);
-        }
-    }
-}
-
-fn map(path: &str) -> std::io::Result<Mapped> {
-    use std::os::fd::AsRawFd;
-    let f = std::fs::File::open(path)?;
-    let len = f.metadata()?.len() as usize;
-    if len == 0 {
-        return Err(std::io::Error::other("empty file"));
-    }
-    // SAFETY: a read-only private mapping of an open file; checked below.
-    let ptr = unsafe {
-        libc::mmap(
-            std::ptr::null_mut(),
-            len,
-            libc::PROT_READ,
-            libc::MAP_PRIVATE,
-            f.as_raw_fd(),
-            0,
-        )
-    };
-    if ptr == libc::MAP_FAILED {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: advice on the mapping just made.
-    unsafe {
-        libc::madvise(ptr, len, libc::MADV_SEQUENTIAL);
-    }
-    Ok(Mapped { ptr, len })
-}
-
-/// Pages already read given back (`ztwin-py`'s `PageRelease`).
-struct Release {
-    addr: usize,
-    len: usize,
-    done: usize,
-}
-
-const RELEASE_STEP: usize = 8 << 20;
-const RELEASE_BEHIND: usize = 2 << 20;
-
-impl Release {
-    #[inline]
-    fn at(&mut self, offset: u64) {
-        let off = offset as usize;
-        if off < self.done + RELEASE_STEP + RELEASE_BEHIND {
-            return;
-        }
-        let upto = ((off - RELEASE_BEHIND) & !0xFFFF).min(self.len);
-        if upto > self.done {
-            // SAFETY: a range inside the read-only private mapping.
-            unsafe {
-                libc::madvise(
-                    (self.addr + self.done) as *mut libc::c_void,
-                    upto - self.done,
-                    libc::MADV_DONTNEED,
-                );
-            }
-            self.done = upto;
-        }
-    }
-}
 
 fn fail(e: impl std::fmt::Display) -> ! {
     eprintln!("kernel_bench: {e}");
@@ -150,12 +66,11 @@ fn main() {
         take(&mut k);
         reader.stats.file_bytes
     } else {
-        let m = map(path).unwrap_or_else(|e| fail(e));
-        let mut rel = Release {
-            addr: m.ptr as usize,
-            len: m.len,
-            done: 0,
-        };
+        let file = std::fs::File::open(path).unwrap_or_else(|e| fail(e));
+        let m = map_file(&file).unwrap_or_else(|| {
+            fail("cannot map the file (empty, not a regular file, or mmap refused)")
+        });
+        let mut rel = PageRelease::new(&m);
         let mut reader =
             Reader::from_whole(Box::new(m), ReadOptions::default()).unwrap_or_else(|e| fail(e));
         let mut side = SegmentSide::new();

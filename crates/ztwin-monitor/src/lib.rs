@@ -24,6 +24,8 @@ pub mod dump;
 pub mod ebcdic;
 pub mod header;
 pub mod layout;
+#[cfg(unix)]
+pub mod mapped;
 pub mod reader;
 pub mod segment;
 pub mod tod;
