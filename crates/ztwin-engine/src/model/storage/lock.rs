@@ -161,7 +161,7 @@ impl Storage {
 #[cfg(test)]
 mod tests {
     use super::super::era_c::params::Params as AgeParams;
-    use super::super::tests::{params, FakePager};
+    use super::super::tests::{params, FakePager, Writes};
     use super::*;
     use crate::core::units::SEC;
     use crate::model::{Core, Cx};
@@ -190,27 +190,13 @@ mod tests {
     /// The page-outs chosen so far, handed to "paging": written at once
     /// (a page reclaimed meanwhile is dropped, as paging does).
     fn write_all(st: &mut Storage, block: &mut u32) {
-        let outs: Vec<(u32, u32)> = st
-            .pageouts()
-            .batches()
-            .flat_map(|(g, v)| v.iter().map(move |&vp| (g, vp)))
-            .collect();
-        st.clear_pageouts();
-        let mut written = 0;
-        for &(g, vp) in &outs {
-            if st.pageout_needed(g, vp) {
-                written += 1;
-            } else {
-                st.drop_pageout(g, vp);
-            }
-        }
-        st.pageouts_done(written);
-        for (g, vp) in outs {
-            if tag(st.entry(g, vp).e) == T_PAGEOUT {
-                st.written_out(g, vp, *block);
-                *block += 1;
-            }
-        }
+        let mut w = Writes {
+            next_block: *block,
+            ..Writes::default()
+        };
+        w.collect(st);
+        w.complete(st, usize::MAX);
+        *block = w.next_block;
     }
 
     /// Guest `g` first-touches pages `pages`, every page-out written at once.

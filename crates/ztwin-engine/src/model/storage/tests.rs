@@ -27,6 +27,50 @@ impl Pager for FakePager {
     }
 }
 
+/// Paging's page-out writes as far as storage sees them: the page-outs a
+/// scan chose, taken and completed when a test says (the `era_c` and
+/// `lock` tests).
+#[derive(Default)]
+pub(crate) struct Writes {
+    pub(crate) pending: Vec<(u32, u32)>,
+    pub(crate) next_block: u32,
+}
+
+impl Writes {
+    /// Take the page-outs the last scan chose.
+    pub(crate) fn collect(&mut self, st: &mut Storage) {
+        let outs: Vec<(u32, u32)> = st
+            .pageouts()
+            .batches()
+            .flat_map(|(g, v)| v.iter().map(move |&vp| (g, vp)))
+            .collect();
+        st.clear_pageouts();
+        self.pending.extend(outs);
+    }
+
+    /// Complete the first `n` writes (a page reclaimed before its write
+    /// started is dropped, as paging does).
+    pub(crate) fn complete(&mut self, st: &mut Storage, n: usize) {
+        let n = n.min(self.pending.len());
+        let done: Vec<(u32, u32)> = self.pending.drain(..n).collect();
+        let mut written = 0;
+        for &(g, vp) in &done {
+            if st.pageout_needed(g, vp) {
+                written += 1;
+            } else {
+                st.drop_pageout(g, vp);
+            }
+        }
+        st.pageouts_done(written);
+        for (g, vp) in done {
+            if tag(st.entry(g, vp).e) == T_PAGEOUT {
+                st.written_out(g, vp, self.next_block);
+                self.next_block += 1;
+            }
+        }
+    }
+}
+
 /// 16M of central storage (4096 frames, 1024 fixed), 64 XSTOR blocks,
 /// blocks of 4 pages, one CPU, two guests of 8192 pages.
 pub(crate) fn params(xstor_blocks: u64) -> params::Params {

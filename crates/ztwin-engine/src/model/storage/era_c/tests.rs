@@ -3,6 +3,7 @@
 //! test says.
 
 use super::super::tests::params as era_a_params;
+use super::super::tests::Writes;
 use super::super::*;
 use super::params::Params as AgeParams;
 use super::F_AGED;
@@ -47,47 +48,6 @@ fn storage(size: f64, ew: bool, guests: usize) -> Storage {
 }
 
 /// Page-outs handed to "paging" and not yet written.
-#[derive(Default)]
-struct Writes {
-    pending: Vec<(u32, u32)>,
-    next_block: u32,
-}
-
-impl Writes {
-    /// Take the page-outs the last scan chose.
-    fn collect(&mut self, st: &mut Storage) {
-        let outs: Vec<(u32, u32)> = st
-            .pageouts()
-            .batches()
-            .flat_map(|(g, v)| v.iter().map(move |&vp| (g, vp)))
-            .collect();
-        st.clear_pageouts();
-        self.pending.extend(outs);
-    }
-
-    /// Complete the first `n` writes (a page reclaimed before its write
-    /// started is dropped, as paging does).
-    fn complete(&mut self, st: &mut Storage, n: usize) {
-        let n = n.min(self.pending.len());
-        let done: Vec<(u32, u32)> = self.pending.drain(..n).collect();
-        let mut written = 0;
-        for &(g, vp) in &done {
-            if st.pageout_needed(g, vp) {
-                written += 1;
-            } else {
-                st.drop_pageout(g, vp);
-            }
-        }
-        st.pageouts_done(written);
-        for (g, vp) in done {
-            if tag(st.entry(g, vp).e) == T_PAGEOUT {
-                st.written_out(g, vp, self.next_block);
-                self.next_block += 1;
-            }
-        }
-    }
-}
-
 /// Frames are conserved: free (available list) or held by an address space
 /// (its count of resident frames, which includes frames on the aging list
 /// and frames being paged out).
